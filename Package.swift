@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "NotificationBridge",
+    products: [
+        .library(name: "DBusCore", targets: ["DBusCore"]),
+        .library(name: "NotificationModel", targets: ["NotificationModel"]),
+    ],
+    targets: [
+        // The two seams to C. Only DBusCore imports CDBus.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGIO",
+            pkgConfig: "gio-unix-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+
+        .target(name: "DBusCore", dependencies: ["CDBus"]),
+        .target(name: "NotificationModel"),
+
+        // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
+        .target(name: "DBusTestSupport", dependencies: ["DBusCore"]),
+
+        .executableTarget(
+            name: "dbus-bench",
+            dependencies: ["DBusCore", "DBusTestSupport"],
+            path: "Benchmarks/DBusBench"
+        ),
+
+        .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
+        .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
