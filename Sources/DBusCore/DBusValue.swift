@@ -1,0 +1,159 @@
+/// Any value D-Bus can carry, with its type: the dynamic counterpart of the typed ``DBusArgument`` values.
+///
+/// Containers carry their element types, so an empty array or dictionary still has a full signature (an empty `as`
+/// is `as`, not `ay`). Printing a value gives GVariant text form, the notation `gdbus call` reads and prints.
+public indirect enum DBusValue: Sendable, Hashable {
+    case byte(UInt8)
+    case boolean(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(DBusObjectPath)
+    case signature(DBusSignature)
+    /// An array whose elements all have the single complete type `element`.
+    case array(element: DBusSignature, [DBusValue])
+    /// A dictionary (`a{kv}`): entries in wire order, keys of the basic type `key`, values of type `value`.
+    case dictionary(key: DBusSignature, value: DBusSignature, [DBusDictionaryEntry])
+    /// A structure: one or more fields.
+    case structure([DBusValue])
+    /// A variant: a value together with its own type.
+    case variant(DBusValue)
+
+    /// The value's D-Bus type as a signature of one complete type.
+    public var signature: DBusSignature {
+        DBusSignature(unchecked: signatureText)
+    }
+
+    var signatureText: String {
+        switch self {
+        case .byte: "y"
+        case .boolean: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .array(let element, _): "a" + element.rawValue
+        case .dictionary(let key, let value, _): "a{" + key.rawValue + value.rawValue + "}"
+        case .structure(let fields): "(" + fields.map(\.signatureText).joined() + ")"
+        case .variant: "v"
+        }
+    }
+
+    /// The string inside a `.string`, `.objectPath` or `.signature` value, or `nil`.
+    public var stringValue: String? {
+        switch self {
+        case .string(let text): text
+        case .objectPath(let path): path.rawValue
+        case .signature(let signature): signature.rawValue
+        default: nil
+        }
+    }
+
+    /// The value inside a variant, or `self` when it is not a variant.
+    public var unwrappedVariant: DBusValue {
+        if case .variant(let inner) = self { return inner.unwrappedVariant }
+        return self
+    }
+
+    /// The entries of a dictionary value keyed by their string keys (later duplicates win), or `nil` when this is not
+    /// a dictionary with string keys.
+    public var stringKeyedEntries: [String: DBusValue]? {
+        guard case .dictionary(_, _, let entries) = self else { return nil }
+        var result: [String: DBusValue] = [:]
+        for entry in entries {
+            guard case .string(let key) = entry.key else { return nil }
+            result[key] = entry.value
+        }
+        return result
+    }
+
+    /// An `a{sv}` dictionary from Swift string keys, in key order so the wire form is stable.
+    public static func vardict(_ entries: [String: DBusValue]) -> DBusValue {
+        .dictionary(
+            key: "s", value: "v",
+            entries.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }
+        )
+    }
+
+    /// An array of strings (`as`).
+    public static func strings(_ values: [String]) -> DBusValue {
+        .array(element: "s", values.map(DBusValue.string))
+    }
+}
+
+/// One entry of a D-Bus dictionary.
+public struct DBusDictionaryEntry: Sendable, Hashable {
+    /// The key: a basic value.
+    public var key: DBusValue
+    /// The value.
+    public var value: DBusValue
+
+    /// Makes an entry.
+    public init(key: DBusValue, value: DBusValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension DBusValue {
+    /// Checks that this value can go on the wire as it says: container elements match the declared types, strings
+    /// hold no NUL, containers nest no deeper than the specification allows.
+    ///
+    /// - Throws: `DBusFailure` with `InvalidArgs` saying which part is wrong.
+    public func validate() throws(DBusFailure) {
+        try validate(depth: 0)
+    }
+
+    private func validate(depth: Int) throws(DBusFailure) {
+        guard depth <= 64 else { throw .invalidArgs("values nest deeper than 64 containers") }
+        switch self {
+        case .string(let text):
+            guard !text.utf8.contains(0) else {
+                throw .invalidArgs("a D-Bus string cannot contain a NUL character; remove it")
+            }
+        case .array(let element, let values):
+            for value in values {
+                try value.checkType(element, in: "array")
+                try value.validate(depth: depth + 1)
+            }
+        case .dictionary(let key, let value, let entries):
+            guard key.rawValue.utf8.count == 1, let code = key.rawValue.utf8.first, DBusSignature.isBasic(code) else {
+                throw .invalidArgs("dictionary key type '\(key)' is not a basic type")
+            }
+            guard value.isSingleCompleteType else {
+                throw .invalidArgs("dictionary value type '\(value)' is not a single complete type")
+            }
+            for entry in entries {
+                try entry.key.checkType(key, in: "dictionary key")
+                try entry.value.checkType(value, in: "dictionary value")
+                try entry.key.validate(depth: depth + 1)
+                try entry.value.validate(depth: depth + 1)
+            }
+        case .structure(let fields):
+            guard !fields.isEmpty else { throw .invalidArgs("a structure needs at least one field") }
+            for field in fields { try field.validate(depth: depth + 1) }
+        case .variant(let inner):
+            try inner.validate(depth: depth + 1)
+        default:
+            break
+        }
+    }
+
+    private func checkType(_ expected: DBusSignature, in place: String) throws(DBusFailure) {
+        let actual = signatureText
+        guard actual == expected.rawValue else {
+            throw .invalidArgs("\(place) holds a value of type '\(actual)' where type '\(expected)' was declared")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A child process started with `posix_spawn` and reaped with `waitpid`.
+///
+/// Foundation's `Process` waits through a run loop, which stalls when driven from Swift concurrency's threads; tests
+/// start many short-lived programs, so they use this small, predictable wrapper instead.
+public final class ChildProcess: @unchecked Sendable {
+    /// The process id.
+    public let pid: pid_t
+    // Guarded by `lock`: the exit status once reaped, so that it is reaped once.
+    private var status: Int32?
+    private let lock = NSLock()
+
+    private init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Starts `arguments[0]` (looked up on `PATH` unless it holds a `/`).
+    ///
+    /// - Parameters:
+    ///   - environment: the whole environment of the child; `nil` passes this process's own.
+    ///   - standardInput, standardOutput, standardError: descriptors to give the child (`nil`: `/dev/null` for input,
+    ///     this process's own for output).
+    public static func spawn(
+        _ arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil,
+        standardOutput: Int32? = nil, standardError: Int32? = nil
+    ) throws -> ChildProcess {
+        guard let program = arguments.first else { throw TestSupportError("no program to start") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput, 1) }
+        if let standardError { posix_spawn_file_actions_adddup2(&actions, standardError, 2) }
+
+        // Threads of Swift's runtime block signals; a child inherits that mask, so reset it and the handlers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let environmentLines = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environmentLines.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw TestSupportError("cannot start \(program): \(String(cString: strerror(result))); "
+                + "'make test' installs the programs the tests need")
+        }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Sends `signal` to the process, if it has not been reaped yet.
+    public func signal(_ signal: Int32 = SIGTERM) {
+        lock.lock()
+        defer { lock.unlock() }
+        if status == nil { kill(pid, signal) }
+    }
+
+    /// The exit status if the process has ended (reaping it), else `nil`. A process killed by a signal reports
+    /// 128 + the signal number, as shells do.
+    public func poll() -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let status { return status }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+        let exitStatus = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        status = exitStatus
+        return exitStatus
+    }
+
+    /// Waits for the process to end, at most `limit`; returns its status, or `nil` when it is still running.
+    public func wait(within limit: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let status = poll() { return status }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return poll()
+    }
+
+    /// The same wait, blocking the calling thread (for `deinit`s and `defer`s).
+    public func waitBlocking(within limit: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let status = poll() { return status }
+            usleep(2_000)
+        }
+        return poll()
+    }
+
+    /// Asks the process to end with SIGTERM, then SIGKILL after `grace`, and reaps it.
+    @discardableResult
+    public func stop(grace: Duration = .seconds(5)) -> Int32? {
+        signal(SIGTERM)
+        if let status = waitBlocking(within: grace) { return status }
+        signal(SIGKILL)
+        return waitBlocking(within: .seconds(5))
+    }
+}

@@ -1,0 +1,74 @@
+/// Encodes content as an object whose keys are the notification keys of the daemon's D-Bus API.
+///
+/// Keys: `title`, `body`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label), `sound`,
+/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
+/// optional when decoding and takes the initializer's default; unset optional fields are left out when encoding.
+extension NotificationContent: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case title
+        case body
+        case appName = "app-name"
+        case desktopEntry = "desktop-entry"
+        case icon
+        case image
+        case defaultActionLabel = "default-action"
+        case sound
+        case userInfo = "user-info"
+        case categoryID = "category"
+        case threadID = "thread"
+        case urgency
+        case timeout
+        case isResident = "resident"
+        case isTransient = "transient"
+        case badge
+        case actions
+    }
+
+    /// Decodes content; see the extension's description for the keys.
+    ///
+    /// - Throws: `DecodingError` when a value has the wrong type or an unknown name.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            title: try container.decodeIfPresent(String.self, forKey: .title) ?? "",
+            body: try container.decodeIfPresent(String.self, forKey: .body) ?? "",
+            appName: try container.decodeIfPresent(String.self, forKey: .appName),
+            desktopEntry: try container.decodeIfPresent(String.self, forKey: .desktopEntry),
+            icon: try container.decodeIfPresent(String.self, forKey: .icon),
+            image: try container.decodeIfPresent(String.self, forKey: .image),
+            defaultActionLabel: try container.decodeIfPresent(String.self, forKey: .defaultActionLabel),
+            sound: try container.decodeIfPresent(NotificationSound.self, forKey: .sound) ?? .default,
+            userInfo: try container.decodeIfPresent([String: JSONValue].self, forKey: .userInfo) ?? [:],
+            categoryID: try container.decodeIfPresent(String.self, forKey: .categoryID),
+            threadID: try container.decodeIfPresent(String.self, forKey: .threadID),
+            urgency: try container.decodeIfPresent(NotificationUrgency.self, forKey: .urgency) ?? .normal,
+            timeout: try container.decodeIfPresent(NotificationTimeout.self, forKey: .timeout) ?? .serverDefault,
+            isResident: try container.decodeIfPresent(Bool.self, forKey: .isResident) ?? false,
+            isTransient: try container.decodeIfPresent(Bool.self, forKey: .isTransient) ?? false,
+            badge: try container.decodeIfPresent(Int.self, forKey: .badge),
+            actions: try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? []
+        )
+    }
+
+    /// Encodes every set field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(appName, forKey: .appName)
+        try container.encodeIfPresent(desktopEntry, forKey: .desktopEntry)
+        try container.encodeIfPresent(icon, forKey: .icon)
+        try container.encodeIfPresent(image, forKey: .image)
+        try container.encodeIfPresent(defaultActionLabel, forKey: .defaultActionLabel)
+        try container.encode(sound, forKey: .sound)
+        try container.encode(userInfo, forKey: .userInfo)
+        try container.encodeIfPresent(categoryID, forKey: .categoryID)
+        try container.encodeIfPresent(threadID, forKey: .threadID)
+        try container.encode(urgency, forKey: .urgency)
+        try container.encode(timeout, forKey: .timeout)
+        try container.encode(isResident, forKey: .isResident)
+        try container.encode(isTransient, forKey: .isTransient)
+        try container.encodeIfPresent(badge, forKey: .badge)
+        try container.encode(actions, forKey: .actions)
+    }
+}

@@ -1,0 +1,175 @@
+import NotificationModel
+import Testing
+
+@Suite("NotificationCategory")
+struct NotificationCategoryTests {
+    static let reply = NotificationAction(id: "reply", title: "Reply", behavior: .textInput())
+    static let archive = NotificationAction(id: "archive", title: "Archive", activation: .background)
+    static let delete = NotificationAction(id: "delete", title: "Delete", activation: .background, isDestructive: true)
+
+    @Test("without minimal actions, the first two actions are used")
+    func effectiveMinimalFallsBack() {
+        let category = NotificationCategory(id: "mail", actions: [Self.reply, Self.archive, Self.delete])
+        #expect(category.effectiveMinimalActions == [Self.reply, Self.archive])
+        #expect(NotificationCategory(id: "one", actions: [Self.delete]).effectiveMinimalActions == [Self.delete])
+        #expect(NotificationCategory(id: "none").effectiveMinimalActions.isEmpty)
+    }
+
+    @Test("explicit minimal actions are used as given")
+    func effectiveMinimalExplicit() {
+        let short = NotificationAction(id: "delete", title: "Del", activation: .background, isDestructive: true)
+        let category = NotificationCategory(
+            id: "mail",
+            actions: [Self.reply, Self.archive, Self.delete],
+            minimalActions: [short]
+        )
+        #expect(category.effectiveMinimalActions == [short])
+    }
+
+    @Test("a well-formed category validates, including minimal actions with their own titles")
+    func acceptsValidCategory() throws {
+        let shortDelete = NotificationAction(id: "delete", title: "Del", activation: .background)
+        try NotificationCategory(
+            id: "org.example.mail:new",
+            actions: [Self.reply, Self.archive, Self.delete],
+            minimalActions: [shortDelete, Self.reply],
+            reportsDismissal: true
+        ).validate()
+        try NotificationCategory(id: "empty").validate()
+        let full = (0..<32).map { NotificationAction(id: "a\($0)", title: "A\($0)") }
+        try NotificationCategory(id: "full", actions: full).validate()
+    }
+
+    static let rejections: [Rejection<NotificationCategory>] = [
+        Rejection(
+            label: "empty id",
+            value: NotificationCategory(id: ""),
+            error: .emptyIdentifier(field: "category.id"),
+            messageMentions: ["category.id is empty"]
+        ),
+        Rejection(
+            label: "id with a space",
+            value: NotificationCategory(id: "new mail"),
+            error: .invalidIdentifierCharacter(field: "category.id", id: "new mail", character: " "),
+            messageMentions: ["category.id \"new mail\"", "a space"]
+        ),
+        Rejection(
+            label: "duplicate action ids",
+            value: NotificationCategory(id: "mail", actions: [archive, delete, archive]),
+            error: .duplicateActionID(field: "category.actions[2].id", id: "archive"),
+            messageMentions: ["category.actions[2].id", "\"archive\" is used more than once", "its own id"]
+        ),
+        Rejection(
+            label: "reserved action id",
+            value: NotificationCategory(id: "mail", actions: [archive, NotificationAction(id: "dismiss", title: "X")]),
+            error: .reservedActionID(field: "category.actions[1].id", id: "dismiss"),
+            messageMentions: ["category.actions[1].id", "reserved", "choose another id"]
+        ),
+        Rejection(
+            label: "invalid action inside",
+            value: NotificationCategory(id: "mail", actions: [NotificationAction(id: "ok", title: "")]),
+            error: .emptyTitle(field: "category.actions[0].title"),
+            messageMentions: ["category.actions[0].title is empty"]
+        ),
+        Rejection(
+            label: "two text-input actions",
+            value: NotificationCategory(
+                id: "chat",
+                actions: [reply, archive, NotificationAction(id: "note", title: "Note", behavior: .textInput())]
+            ),
+            error: .multipleTextInputActions(field: "category.actions", ids: ["reply", "note"]),
+            messageMentions: ["category.actions", "\"reply\", \"note\"", "only one text field"]
+        ),
+        Rejection(
+            label: "33 actions",
+            value: NotificationCategory(
+                id: "big",
+                actions: (0..<33).map { NotificationAction(id: "a\($0)", title: "A") }
+            ),
+            error: .tooManyActions(field: "category.actions", count: 33, limit: 32),
+            messageMentions: ["category.actions has 33 actions", "at most 32", "remove some"]
+        ),
+        Rejection(
+            label: "three minimal actions",
+            value: NotificationCategory(
+                id: "mail",
+                actions: [reply, archive, delete],
+                minimalActions: [reply, archive, delete]
+            ),
+            error: .tooManyMinimalActions(field: "category.minimalActions", count: 3, limit: 2),
+            messageMentions: ["category.minimalActions has 3", "at most 2", "leave it empty"]
+        ),
+        Rejection(
+            label: "minimal action not among the actions",
+            value: NotificationCategory(id: "mail", actions: [reply, archive], minimalActions: [archive, delete]),
+            error: .minimalActionNotInActions(field: "category.minimalActions[1].id", id: "delete"),
+            messageMentions: ["category.minimalActions[1].id", "\"delete\"", "add it to actions"]
+        ),
+        Rejection(
+            label: "duplicate minimal actions",
+            value: NotificationCategory(id: "mail", actions: [reply, archive], minimalActions: [archive, archive]),
+            error: .duplicateActionID(field: "category.minimalActions[1].id", id: "archive"),
+            messageMentions: ["category.minimalActions[1].id"]
+        ),
+    ]
+
+    @Test("invalid categories are rejected with a message naming the field and the fix", arguments: rejections)
+    func rejects(_ rejection: Rejection<NotificationCategory>) throws {
+        let error = #expect(throws: NotificationValidationError.self) { try rejection.value.validate() }
+        #expect(error == rejection.error)
+        let message = try #require(error).description
+        for word in rejection.messageMentions {
+            #expect(message.contains(word), "\(message) should mention \(word)")
+        }
+    }
+
+    @Test("a set of categories must have distinct ids")
+    func setRejectsDuplicates() throws {
+        let categories = [
+            NotificationCategory(id: "mail"), NotificationCategory(id: "chat"), NotificationCategory(id: "mail"),
+        ]
+        let error = #expect(throws: NotificationValidationError.self) {
+            try NotificationCategory.validate(categories)
+        }
+        #expect(error == .duplicateCategoryID(field: "categories[2].id", id: "mail"))
+        #expect(try #require(error).description.contains("give each category its own id"))
+    }
+
+    @Test("a set of categories names the category an error is in")
+    func setNamesCategory() {
+        let categories = [
+            NotificationCategory(id: "mail"), NotificationCategory(id: "chat", actions: [Self.reply, Self.reply]),
+        ]
+        #expect(
+            throws: NotificationValidationError.duplicateActionID(field: "categories[1].actions[1].id", id: "reply")
+        ) {
+            try NotificationCategory.validate(categories)
+        }
+    }
+
+    @Test("at most 1024 categories may be registered")
+    func setLimit() throws {
+        let limit = NotificationLimits.maxCategories
+        try NotificationCategory.validate((0..<limit).map { NotificationCategory(id: "c\($0)") })
+        let error = #expect(throws: NotificationValidationError.self) {
+            try NotificationCategory.validate((0...limit).map { NotificationCategory(id: "c\($0)") })
+        }
+        #expect(error == .tooManyCategories(field: "categories", count: 1025, limit: 1024))
+    }
+
+    @Test("categories survive an encode-decode round trip with the documented keys")
+    func codable() throws {
+        let category = NotificationCategory(
+            id: "mail",
+            actions: [Self.reply, Self.archive],
+            minimalActions: [Self.archive],
+            reportsDismissal: true
+        )
+        #expect(try roundTrip(category) == category)
+        let json = try encodedJSON(category)
+        #expect(json["reports-dismissal"] == true)
+        #expect(json["minimal-actions"] == .array([try encodedJSON(Self.archive)]))
+        let decoded = try decode(NotificationCategory.self, from: #"{"id":"bare"}"#)
+        #expect(decoded == NotificationCategory(id: "bare"))
+    }
+}
