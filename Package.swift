@@ -23,6 +23,9 @@ let package = Package(
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
+        // A real org.freedesktop.Notifications server, configurable to behave like each known server.
+        .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
+
         // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
         .target(name: "DBusTestSupport", dependencies: ["DBusCore"]),
 
@@ -34,6 +37,10 @@ let package = Package(
 
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
+        .testTarget(
+            name: "NotificationServerKitTests",
+            dependencies: ["NotificationServerKit", "DBusCore", "DBusTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
