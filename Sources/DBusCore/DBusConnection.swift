@@ -88,6 +88,13 @@ public final class DBusConnection: Sendable {
         }
     }
 
+    /// An executor that runs tasks on this connection's own thread.
+    ///
+    /// Work that makes many calls in a row can run there with `withTaskExecutorPreference(connection.executor)`:
+    /// each reply then resumes it on the thread that received it, without waking another thread. Keep such work
+    /// short and non-blocking, since it shares the thread with every message of the connection.
+    public var executor: any TaskExecutor { loop }
+
     /// Whether the connection is still open.
     public var isConnected: Bool { status.isConnected }
 
@@ -139,13 +146,17 @@ public final class DBusConnection: Sendable {
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let accepted = loop.submit {
+                let start: @Sendable () -> Void = {
                     box.continuation = continuation
                     core.startCall(
                         destination: destination, path: path, interface: interface, member: method,
                         arguments: arguments, timeoutMilliseconds: milliseconds, box: box)
                 }
-                if !accepted { continuation.resume(throwing: DBusFailure.disconnected()) }
+                if loop.isCurrent {
+                    start()
+                } else if !loop.submit(start) {
+                    continuation.resume(throwing: DBusFailure.disconnected())
+                }
             }
         } onCancel: {
             loop.submit { core.cancelCall(box) }

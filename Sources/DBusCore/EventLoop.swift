@@ -21,6 +21,11 @@ final class EventLoop: Sendable {
     }
 
     private let queue = Mutex(Queue())
+    /// The loop thread's `pthread_t`, 0 until it starts.
+    private let threadID = Atomic<UInt>(0)
+
+    /// Whether the caller runs on this loop's thread.
+    var isCurrent: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
     /// The read end (polled by the loop) and write end (written by ``submit(_:)``) of the wake-up pipe.
     private let wakeDescriptor: Int32
     private let wakeWriteDescriptor: Int32
@@ -53,6 +58,8 @@ final class EventLoop: Sendable {
             queue.jobs.append(job)
             return (true, queue.jobs.count == 1)
         }
+        // On the loop thread itself the queue is drained before the next poll: no need to wake it.
+        if wake && isCurrent { return accepted }
         if wake { signalWake() }
         return accepted
     }
@@ -84,6 +91,7 @@ final class EventLoop: Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { raw in
             let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
+            context.loop.threadID.store(UInt(pthread_self()), ordering: .relaxed)
             if let watches = context.body() {
                 context.loop.run(watches)
             }
@@ -132,6 +140,19 @@ final class EventLoop: Sendable {
 
     private func takeJobsPending() -> Bool {
         queue.withLock { !$0.jobs.isEmpty || $0.stopping }
+    }
+}
+
+/// The loop is also a task executor: code run with `withTaskExecutorPreference(connection.executor)` runs on the
+/// connection's own thread, so replies resume it without waking another thread.
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let accepted = submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        if !accepted {
+            // The connection is gone; the task still has to run to its end, elsewhere.
+            globalConcurrentExecutor.enqueue(job)
+        }
     }
 }
 

@@ -48,20 +48,17 @@ public final class PrivateBus: Sendable {
             throw TestSupportError("dbus-daemon is not installed: run 'make test' (it installs it) or "
                 + "'apt-get install dbus-daemon'")
         }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw TestSupportError("pipe failed: errno \(errno)") }
-        defer { close(ends[0]) }
+        let (reader, writeEnd) = try LineReader.pipe()
         let process: ChildProcess
         do {
-            defer { close(ends[1]) }
+            defer { close(writeEnd) }
             process = try ChildProcess.spawn(
                 [daemon.path, "--config-file=\(configURL.path)", "--nofork", "--nopidfile", "--print-address=1"],
-                standardOutput: ends[1])
+                standardOutput: writeEnd)
         }
-        let output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: false)
         let address: String
         do {
-            address = try readLine(from: output, within: .seconds(10))
+            address = try reader.nextLine(within: .seconds(10), waitingFor: "dbus-daemon to print its address")
         } catch {
             process.stop()
             throw error
@@ -71,22 +68,6 @@ public final class PrivateBus: Sendable {
             throw TestSupportError("dbus-daemon started but printed no address")
         }
         return PrivateBus(address: address, directory: directory, process: process)
-    }
-
-    private static func readLine(from handle: FileHandle, within limit: Duration) throws -> String {
-        let deadline = ContinuousClock.now + limit
-        var buffer = Data()
-        while ContinuousClock.now < deadline {
-            var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                return String(decoding: buffer[..<newline], as: UTF8.self)
-            }
-        }
-        throw TestSupportError("dbus-daemon did not print its address within \(limit)")
     }
 
     private static func xmlEscaped(_ text: String) -> String {

@@ -1,0 +1,55 @@
+# NotificationBridge — build, test, benchmark, demo.
+#
+#   make test    install what the tests need (Debian packages), build, run every test
+#   make bench   release build; DBusCore against raw libdbus on a private bus
+#   make demo    show what works so far
+
+SWIFT ?= swift
+CC ?= cc
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian packages the build and the tests need.
+BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev pkg-config
+TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin
+
+BASELINE := Benchmarks/bin/dbus-raw-baseline
+
+.PHONY: all build test deps bench demo clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for package in $(BUILD_PACKAGES) $(TEST_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null | grep -q "install ok installed" \
+	        || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "Installing Debian packages:$$missing"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+$(BASELINE): Benchmarks/raw-baseline/dbus-raw-baseline.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $< $$(pkg-config --libs dbus-1)
+
+bench: deps $(BASELINE)
+	$(SWIFT) build -c release --product dbus-bench
+	$$($(SWIFT) build -c release --show-bin-path)/dbus-bench --baseline $(BASELINE)
+
+demo: deps
+	@echo "NotificationBridge is being built. What works so far:"
+	@echo "  - DBusCore, a Swift D-Bus library over libdbus (make test exercises it on a private bus);"
+	@echo "  - the notification model (NotificationModel) with validation;"
+	@echo "  - make bench: DBusCore against raw libdbus."
+
+clean:
+	rm -rf .build Benchmarks/bin bench-results
