@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "DBusCore", targets: ["DBusCore"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
+        .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
     ],
     targets: [
         // The two seams to C. Only DBusCore imports CDBus.
@@ -23,6 +24,9 @@ let package = Package(
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
+        // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
+        .target(name: "NotificationBridge", dependencies: ["DBusCore", "NotificationModel", "CGIO"]),
+
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
         .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
 
@@ -37,6 +41,10 @@ let package = Package(
 
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
+        .testTarget(
+            name: "NotificationBridgeTests",
+            dependencies: ["NotificationBridge", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
+        ),
         .testTarget(
             name: "NotificationServerKitTests",
             dependencies: ["NotificationServerKit", "DBusCore", "DBusTestSupport"]
