@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         // The two seams to C. Only DBusCore imports CDBus.
         .systemLibrary(
@@ -25,7 +28,10 @@ let package = Package(
         .target(name: "NotificationModel"),
 
         // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
-        .target(name: "NotificationBridge", dependencies: ["DBusCore", "NotificationModel", "CGIO"]),
+        .target(
+            name: "NotificationBridge",
+            dependencies: ["DBusCore", "NotificationModel", "CGIO", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
         .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),

@@ -236,12 +236,14 @@ public final class DBusConnection: Sendable {
     /// buffers without limit; cancelling its iteration (or dropping it) removes the rule. It finishes when the
     /// connection closes.
     public func signals(matching rule: DBusMatchRule) async throws -> AsyncStream<DBusSignal> {
-        try await subscribe(rule) { $0 }
+        try await signals(matching: rule) { $0 }
     }
 
     /// Subscribes to `rule`, delivering what `transform` makes of each matching signal (`nil` skips it).
-    func subscribe<Element: Sendable>(
-        _ rule: DBusMatchRule, transform: @escaping @Sendable (DBusSignal) -> Element?
+    ///
+    /// `transform` runs on the connection's thread, in order: keep it a quick decoding step.
+    public func signals<Element: Sendable>(
+        matching rule: DBusMatchRule, transform: @escaping @Sendable (DBusSignal) -> Element?
     ) async throws -> AsyncStream<Element> {
         try rule.validate()
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .unbounded)

@@ -74,7 +74,7 @@ extension DBusConnection {
     public func nameEvents() async throws -> AsyncStream<NameEvent> {
         let rule = DBusMatchRule(sender: Self.busName, path: Self.busPath, interface: Self.busName)
         let own = uniqueName
-        return try await subscribe(rule) { signal in
+        return try await signals(matching: rule) { signal in
             guard case .string(let name)? = signal.arguments.first, name != own else { return nil }
             switch signal.member {
             case "NameAcquired": return .acquired(name)
@@ -101,7 +101,7 @@ extension DBusConnection {
         try DBusNames.checkBusName(name)
         let rule = DBusMatchRule(
             sender: Self.busName, path: Self.busPath, interface: Self.busName, member: "NameOwnerChanged", arg0: name)
-        return try await subscribe(rule) { signal -> String?? in
+        return try await signals(matching: rule) { signal -> String?? in
             guard signal.arguments.count == 3, case .string(let newOwner) = signal.arguments[2] else { return nil }
             return .some(newOwner.isEmpty ? nil : newOwner)
         }

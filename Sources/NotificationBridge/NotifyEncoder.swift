@@ -1,0 +1,139 @@
+import DBusCore
+import NotificationModel
+
+/// Turns a notification of the model into a `Notify` call for one server, and remembers which wire key stands for
+/// which action.
+///
+/// The rules, applied in order:
+/// 1. The actions are the category's, or the notification's own.
+/// 2. On a server that shows few buttons, the category's minimal actions are used; if still too many, the ones
+///    dropped are the last non-destructive ones.
+/// 3. Destructive actions are ordered as ``NotificationRendering/destructiveOrder`` says and labelled with its marker.
+/// 4. A text-input action becomes the `inline-reply` pair with the `x-kde-reply-*` hints where the server has
+///    `inline-reply`; elsewhere a button that opens the bridge's prompt, or — when no prompt can run — what the
+///    action's fallback says (hidden, or a button whose response has no text).
+/// 5. The default action (`default`, a click on the body) comes first when the content has a label for it.
+public struct NotifyEncoder: Sendable {
+    /// The server's capabilities and identity.
+    public var server: NotificationServerInfo
+    /// Where destructive actions go and how they are marked.
+    public var rendering: NotificationRendering
+    /// Whether the bridge can show its own text prompt on this machine.
+    public var promptAvailable: Bool
+
+    /// Makes an encoder for one server.
+    public init(server: NotificationServerInfo, rendering: NotificationRendering = .init(), promptAvailable: Bool) {
+        self.server = server
+        self.rendering = rendering
+        self.promptAvailable = promptAvailable
+    }
+
+    /// The result of encoding: the call and the meaning of each wire key.
+    public struct Encoded: Sendable, Hashable {
+        /// The `Notify` arguments.
+        public var request: NotifyRequest
+        /// Wire action key → the action it stands for (`inline-reply` included); `default` is not listed.
+        public var actionsByKey: [String: NotificationAction]
+        /// How each text-input action is rendered, by action id.
+        public var textInput: [String: TextInputRendering]
+    }
+
+    /// How a text-input action is shown on this server.
+    public func textInputRendering(for action: NotificationAction) -> TextInputRendering {
+        guard server.supportsActions else { return .hidden }
+        if server.supportsInlineReply { return .inlineReply }
+        if promptAvailable { return .prompt }
+        return action.textInputFallback == .hide ? .hidden : .buttonWithoutText
+    }
+
+    /// Encodes `content` with its resolved `category` (nil for a notification with its own actions).
+    ///
+    /// - Parameters:
+    ///   - replacesID: the server id of the notification this one updates, or 0.
+    ///   - senderPID: the process the notification comes from, sent as the `sender-pid` hint like libnotify does.
+    public func encode(
+        _ content: NotificationContent, category: NotificationCategory?, replacesID: UInt32 = 0,
+        senderPID: Int64? = nil
+    ) -> Encoded {
+        var hints: [String: DBusValue] = ["urgency": .byte(content.urgency.rawValue)]
+        if let categoryID = content.categoryID { hints["category"] = .string(categoryID) }
+        if let desktopEntry = content.desktopEntry { hints["desktop-entry"] = .string(desktopEntry) }
+        if let senderPID { hints["sender-pid"] = .int64(senderPID) }
+        if let image = content.image { hints["image-path"] = .string(image) }
+        if content.isResident { hints["resident"] = .boolean(true) }
+        if content.isTransient { hints["transient"] = .boolean(true) }
+        switch content.sound {
+        case .default: break
+        case .named(let name): hints["sound-name"] = .string(name)
+        case .file(let path): hints["sound-file"] = .string(path)
+        case .none: hints["suppress-sound"] = .boolean(true)
+        }
+
+        var wire: [String] = []
+        var actionsByKey: [String: NotificationAction] = [:]
+        var textInput: [String: TextInputRendering] = [:]
+        if server.supportsActions {
+            if let label = content.defaultActionLabel {
+                wire += [NotificationResponse.defaultActionID, label]
+            }
+            for action in selectedActions(content, category: category) {
+                var key = action.id
+                if action.isTextInput {
+                    let rendering = textInputRendering(for: action)
+                    textInput[action.id] = rendering
+                    switch rendering {
+                    case .hidden:
+                        continue
+                    case .inlineReply:
+                        key = ReservedActionID.inlineReply.rawValue
+                        if case .textInput(let input) = action.behavior {
+                            if let placeholder = input.placeholder {
+                                hints["x-kde-reply-placeholder-text"] = .string(placeholder)
+                            }
+                            if let submit = input.submitButtonTitle {
+                                hints["x-kde-reply-submit-button-text"] = .string(submit)
+                            }
+                        }
+                    case .prompt, .buttonWithoutText:
+                        break
+                    }
+                }
+                let label = action.isDestructive ? rendering.destructiveMarker + action.title : action.title
+                wire += [key, label]
+                actionsByKey[key] = action
+            }
+        } else {
+            for action in selectedActions(content, category: category) where action.isTextInput {
+                textInput[action.id] = .hidden
+            }
+        }
+
+        let body = server.supportsBodyMarkup ? MarkupEscaping.escape(content.body) : content.body
+        let request = NotifyRequest(
+            appName: content.appName ?? "", replacesID: replacesID, appIcon: content.icon ?? "",
+            summary: content.title, body: body, actions: wire, hints: hints, expireTimeout: content.timeout.wireValue)
+        return Encoded(request: request, actionsByKey: actionsByKey, textInput: textInput)
+    }
+
+    /// The actions to show, in order, after applying the button limit and the destructive order.
+    func selectedActions(_ content: NotificationContent, category: NotificationCategory?) -> [NotificationAction] {
+        var actions = category?.actions ?? content.actions
+        if let limit = server.maximumButtons, actions.count > limit {
+            if let minimal = category?.effectiveMinimalActions, !minimal.isEmpty { actions = minimal }
+            while actions.count > limit {
+                guard let index = actions.lastIndex(where: { !$0.isDestructive }) else {
+                    actions.removeLast()
+                    continue
+                }
+                actions.remove(at: index)
+            }
+        }
+        let destructive = actions.filter(\.isDestructive)
+        let others = actions.filter { !$0.isDestructive }
+        switch rendering.destructiveOrder {
+        case .first: return destructive + others
+        case .asGiven: return actions
+        case .last: return others + destructive
+        }
+    }
+}

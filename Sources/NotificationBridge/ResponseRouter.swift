@@ -1,0 +1,113 @@
+import NotificationModel
+
+/// A notification the bridge has posted and still follows.
+struct PostedNotification: Sendable {
+    /// The bridge's id for it, stable across replacements and server restarts.
+    let id: String
+    /// The server's current id for it.
+    var serverID: UInt32
+    var content: NotificationContent
+    var category: NotificationCategory?
+    var encoded: NotifyEncoder.Encoded
+    /// The user acted on it: a close that follows is not a dismissal.
+    var acted = false
+    /// The bridge asked the server to close it.
+    var closeRequested = false
+    /// An activation token that arrived before the action it belongs to.
+    var pendingToken: String?
+}
+
+/// What a server signal means for a posted notification.
+enum RoutedEvent: Sendable {
+    /// The user chose an action (`nil` for the default action, a click on the body).
+    case action(PostedNotification, NotificationAction?, token: String?)
+    /// The user typed a reply in the server's inline field.
+    case reply(PostedNotification, NotificationAction, text: String, token: String?)
+    /// The notification is gone; `dismissal` says whether it counts as the user dismissing it.
+    case closed(PostedNotification, NotificationCloseReason, dismissal: Bool)
+}
+
+/// Maps server signals to the notifications the bridge posted, normalising what servers do differently.
+///
+/// The one place for server quirks:
+/// - signals naming an id the bridge did not post are ignored;
+/// - an `ActivationToken` is kept and attached to the action that follows it;
+/// - a `default` that follows another action (Budgie) is ignored;
+/// - a close after an action is never a dismissal, whatever its reason (xfce4-notifyd and GNOME say 2, Plasma 3);
+/// - a dismissal counts only with reason 2, when the bridge did not ask for the close.
+struct ResponseRouter: Sendable {
+    private(set) var posted: [UInt32: PostedNotification] = [:]
+    private(set) var serverIDs: [String: UInt32] = [:]
+
+    /// Starts following `notification` (replacing what was followed under its id).
+    mutating func follow(_ notification: PostedNotification) {
+        if let old = serverIDs[notification.id], old != notification.serverID {
+            posted[old] = nil
+        }
+        posted[notification.serverID] = notification
+        serverIDs[notification.id] = notification.serverID
+    }
+
+    /// Stops following the notification with bridge id `id` and returns it.
+    @discardableResult
+    mutating func forget(id: String) -> PostedNotification? {
+        guard let serverID = serverIDs.removeValue(forKey: id) else { return nil }
+        return posted.removeValue(forKey: serverID)
+    }
+
+    /// The notification with bridge id `id`.
+    func notification(id: String) -> PostedNotification? {
+        serverIDs[id].flatMap { posted[$0] }
+    }
+
+    /// Every followed notification.
+    var all: [PostedNotification] { Array(posted.values) }
+
+    /// Notes that the bridge asked the server to close `id`.
+    mutating func markCloseRequested(id: String) {
+        if let serverID = serverIDs[id] { posted[serverID]?.closeRequested = true }
+    }
+
+    /// Handles one server signal; `nil` when it means nothing for a notification of the bridge.
+    mutating func handle(_ signal: ServerSignal) -> RoutedEvent? {
+        switch signal {
+        case .activationToken(let serverID, let token):
+            posted[serverID]?.pendingToken = token
+            return nil
+
+        case .actionInvoked(let serverID, let key):
+            guard var notification = posted[serverID] else { return nil }
+            let action: NotificationAction?
+            if key == NotificationResponse.defaultActionID {
+                guard !notification.acted, notification.content.defaultActionLabel != nil else { return nil }
+                action = nil
+            } else {
+                // The inline-reply key carries its text in NotificationReplied, not here.
+                guard key != ReservedActionID.inlineReply.rawValue, let found = notification.encoded.actionsByKey[key]
+                else { return nil }
+                action = found
+            }
+            let token = notification.pendingToken
+            notification.pendingToken = nil
+            notification.acted = true
+            posted[serverID] = notification
+            return .action(notification, action, token: token)
+
+        case .replied(let serverID, let text):
+            guard var notification = posted[serverID],
+                let action = notification.encoded.actionsByKey[ReservedActionID.inlineReply.rawValue]
+            else { return nil }
+            let token = notification.pendingToken
+            notification.pendingToken = nil
+            notification.acted = true
+            posted[serverID] = notification
+            return .reply(notification, action, text: text, token: token)
+
+        case .closed(let serverID, let reason):
+            guard let notification = posted.removeValue(forKey: serverID) else { return nil }
+            serverIDs[notification.id] = nil
+            let dismissal = !notification.acted && !notification.closeRequested && reason == .dismissed
+            return .closed(notification, reason, dismissal: dismissal)
+        }
+    }
+}

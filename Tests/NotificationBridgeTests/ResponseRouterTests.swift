@@ -1,0 +1,115 @@
+import NotificationModel
+import Testing
+
+@testable import NotificationBridge
+
+/// How server signals map to responses, whatever the server's quirks.
+@Suite struct ResponseRouterTests {
+    static func posted(id: String = "n1", serverID: UInt32 = 7, resident: Bool = false) -> PostedNotification {
+        var content = NotifyEncoderTests.content()
+        content.isResident = resident
+        let server = NotifyEncoderTests.plasma
+        let encoded = NotifyEncoder(server: server, promptAvailable: false)
+            .encode(content, category: NotifyEncoderTests.message)
+        return PostedNotification(
+            id: id, serverID: serverID, content: content, category: NotifyEncoderTests.message, encoded: encoded)
+    }
+
+    @Test func unknownIdsAreIgnored() {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        #expect(router.handle(.actionInvoked(id: 99, key: "delete")) == nil)
+        #expect(router.handle(.closed(id: 99, reason: .dismissed)) == nil)
+        #expect(router.notification(id: "n1") != nil)
+    }
+
+    @Test func unknownActionKeysAreIgnored() {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        #expect(router.handle(.actionInvoked(id: 7, key: "format-disk")) == nil)
+    }
+
+    @Test func tokenIsAttachedToTheActionThatFollows() throws {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        #expect(router.handle(.activationToken(id: 7, token: "tok-1")) == nil)
+        guard case .action(_, let action, let token)? = router.handle(.actionInvoked(id: 7, key: "open")) else {
+            Issue.record("expected an action")
+            return
+        }
+        #expect(action?.id == "open")
+        #expect(token == "tok-1")
+    }
+
+    @Test func inlineReplyCarriesTheTextForTheTextInputAction() {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        guard case .reply(_, let action, let text, _)? = router.handle(.replied(id: 7, text: "on my way")) else {
+            Issue.record("expected a reply")
+            return
+        }
+        #expect(action.id == "reply")
+        #expect(text == "on my way")
+    }
+
+    @Test(arguments: [NotificationCloseReason.dismissed, .closedByCall, .expired, .undefined])
+    func closeAfterAnActionIsNeverADismissal(reason: NotificationCloseReason) {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        _ = router.handle(.actionInvoked(id: 7, key: "read"))
+        guard case .closed(_, _, let dismissal)? = router.handle(.closed(id: 7, reason: reason)) else {
+            Issue.record("expected a close")
+            return
+        }
+        #expect(!dismissal)
+        #expect(router.notification(id: "n1") == nil)
+    }
+
+    @Test func onlyReasonTwoWithoutActionIsADismissal() {
+        for reason in NotificationCloseReason.allCases {
+            var router = ResponseRouter()
+            router.follow(Self.posted())
+            guard case .closed(_, _, let dismissal)? = router.handle(.closed(id: 7, reason: reason)) else {
+                Issue.record("expected a close")
+                return
+            }
+            #expect(dismissal == (reason == .dismissed), "reason \(reason)")
+        }
+    }
+
+    @Test func aCloseTheBridgeAskedForIsNotADismissal() {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        router.markCloseRequested(id: "n1")
+        guard case .closed(_, _, let dismissal)? = router.handle(.closed(id: 7, reason: .dismissed)) else {
+            Issue.record("expected a close")
+            return
+        }
+        #expect(!dismissal)
+    }
+
+    @Test func aDefaultAfterAButtonIsIgnored() {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        #expect(router.handle(.actionInvoked(id: 7, key: "read")) != nil)
+        #expect(router.handle(.actionInvoked(id: 7, key: "default")) == nil)
+    }
+
+    @Test func replacingWithANewServerIdFollowsTheNewId() {
+        var router = ResponseRouter()
+        router.follow(Self.posted(serverID: 7))
+        router.follow(Self.posted(serverID: 8))
+        #expect(router.handle(.actionInvoked(id: 7, key: "read")) == nil)
+        guard case .action(let notification, _, _)? = router.handle(.actionInvoked(id: 8, key: "read")) else {
+            Issue.record("expected an action on the new id")
+            return
+        }
+        #expect(notification.id == "n1")
+    }
+}
+
+extension RoutedEvent: Equatable {
+    public static func == (lhs: RoutedEvent, rhs: RoutedEvent) -> Bool {
+        String(describing: lhs) == String(describing: rhs)
+    }
+}
