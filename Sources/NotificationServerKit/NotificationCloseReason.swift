@@ -20,6 +20,7 @@ public struct NotificationCloseReason: RawRepresentable, Sendable, Hashable, Cus
     /// Undefined or reserved (code 4).
     public static let undefined = NotificationCloseReason(rawValue: 4)
 
+    /// The name and the code, such as `expired (1)`.
     public var description: String {
         switch rawValue {
         case 1: "expired (1)"

@@ -5,7 +5,8 @@
 public struct ReplyDelivery: Sendable, Hashable {
     /// Who receives `NotificationReplied`.
     public var delivery: SignalDelivery
-    /// Whether `ActionInvoked(id, "inline-reply")` follows the reply. No known server sends it; kept for servers that do.
+    /// Whether `ActionInvoked(id, "inline-reply")` follows the reply. No server checked sends it (Plasma and
+    /// SwayNotificationCenter do not); it is there for scripting one that does.
     public var invokesAction: Bool
     /// The reason of the `NotificationClosed` that follows the reply, or `nil` when the notification stays.
     /// A resident notification stays either way.
