@@ -1,0 +1,128 @@
+import DBusCore
+import Foundation
+
+/// A real dunst notification server under Xvfb, on a private bus, for end-to-end tests.
+///
+/// dunst shows actions only in its context menu, which it hands to the program named by its `dmenu` setting. Here
+/// that program is a small script that picks the menu line holding the text given to ``invoke(actionLabel:)``, and
+/// the menu is opened through dunst's own D-Bus command, `org.dunstproject.cmd0.ContextMenuCall`.
+public final class Dunst: Sendable {
+    private let display: ChildProcess
+    private let server: ChildProcess
+    private let directory: URL
+    private let bus: PrivateBus
+    /// The X display dunst draws on, for example `:3`.
+    public let displayName: String
+
+    /// Whether dunst and Xvfb are installed.
+    public static var isInstalled: Bool {
+        ExecutableLookup.find("dunst") != nil && ExecutableLookup.find("Xvfb") != nil
+    }
+
+    /// Starts Xvfb and dunst on `bus`, and waits until dunst owns `org.freedesktop.Notifications`.
+    ///
+    /// - Throws: ``TestSupportError`` when a program is missing or does not come up within 10 seconds.
+    public static func start(on bus: PrivateBus) async throws -> Dunst {
+        let directory = bus.directory.appendingPathComponent("dunst")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let picker = directory.appendingPathComponent("pick")
+        try """
+            #!/bin/sh
+            # dunst's dmenu: choose the menu line holding the text in the file 'want', if any.
+            cat > "\(directory.path)/menu"
+            want=$(cat "\(directory.path)/want" 2>/dev/null) || exit 1
+            grep -F -- "$want" "\(directory.path)/menu" | head -n 1
+            """.write(to: picker, atomically: true, encoding: .utf8)
+        chmod(picker.path, 0o755)
+        let config = directory.appendingPathComponent("dunstrc")
+        try """
+            [global]
+                dmenu = \(picker.path)
+                follow = none
+            """.write(to: config, atomically: true, encoding: .utf8)
+
+        let (displayOutput, displayWriteEnd) = try LineReader.pipe()
+        let display: ChildProcess
+        do {
+            defer { close(displayWriteEnd) }
+            display = try ChildProcess.spawn(
+                ["Xvfb", "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                standardOutput: displayWriteEnd, standardError: open("/dev/null", O_WRONLY))
+        }
+        let number: String
+        do {
+            number = try displayOutput.nextLine(within: .seconds(10), waitingFor: "Xvfb to print its display")
+        } catch {
+            display.stop()
+            throw error
+        }
+        var environment = bus.environment
+        environment["DISPLAY"] = ":" + number
+        let log = open(directory.appendingPathComponent("log").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(log) }
+        let server: ChildProcess
+        do {
+            server = try ChildProcess.spawn(
+                ["dunst", "-config", config.path], environment: environment, standardOutput: log,
+                standardError: log)
+        } catch {
+            display.stop()
+            throw error
+        }
+        let dunst = Dunst(display: display, server: server, directory: directory, bus: bus, displayName: ":" + number)
+        do {
+            let connection = try await bus.connect()
+            defer { Task { await connection.close() } }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await connection.nameOwner(of: "org.freedesktop.Notifications") == nil {
+                guard ContinuousClock.now < deadline, server.poll() == nil else {
+                    throw TestSupportError("dunst did not take org.freedesktop.Notifications: \(dunst.log)")
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        } catch {
+            dunst.stop()
+            throw error
+        }
+        return dunst
+    }
+
+    private init(display: ChildProcess, server: ChildProcess, directory: URL, bus: PrivateBus, displayName: String) {
+        self.display = display
+        self.server = server
+        self.directory = directory
+        self.bus = bus
+        self.displayName = displayName
+    }
+
+    /// What dunst wrote to its output so far.
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+    }
+
+    /// The lines of the last context menu dunst showed: `#Label (summary) [id,key]` for each action.
+    public var lastMenu: [String] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("menu"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Makes dunst invoke the action whose menu line contains `actionLabel` (for example `#Delete (Ann)`), the way a
+    /// user picks it from dunst's context menu.
+    public func invoke(actionLabel: String) async throws {
+        try actionLabel.write(to: directory.appendingPathComponent("want"), atomically: true, encoding: .utf8)
+        let result = try await ProcessRunner.run(
+            [
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
+                "--object-path", "/org/freedesktop/Notifications", "--method", "org.dunstproject.cmd0.ContextMenuCall",
+            ], environment: bus.environment, timeout: .seconds(10))
+        guard result.status == 0 else {
+            throw TestSupportError("dunst's context menu call failed: \(result.standardError)")
+        }
+    }
+
+    /// Stops dunst and Xvfb.
+    public func stop() {
+        server.stop(grace: .seconds(2))
+        display.stop(grace: .seconds(2))
+    }
+}

@@ -1,0 +1,354 @@
+import DBusCore
+
+/// A real `org.freedesktop.Notifications` server on a bus you give it, behaving as a ``NotificationServerProfile``
+/// says: it keeps the live notifications, assigns ids, replaces, expires them on real timers, closes them, and emits
+/// the signals the chosen server would emit, to the sender or to everyone.
+///
+/// ```swift
+/// let server = NotificationServer()
+/// try await server.start(on: connection, profile: .gnomeShell)
+/// let events = server.events()
+/// // … a client posts a notification …
+/// if case .notified(let notification)? = await events.first(where: { _ in true }) {
+///     try await server.invokeAction(id: notification.id, key: "default")
+/// }
+/// await server.stop()
+/// ```
+///
+/// Method calls are answered in the order they arrive. The user actions (``invokeAction(id:key:activationToken:)``,
+/// ``reply(id:text:)``, ``dismiss(id:)``, ``expire(id:)``) are what a person would do on the desktop; a test or a UI
+/// performs them. Keep a reference to the server while it runs: the exported object holds it weakly.
+public actor NotificationServer {
+    /// The bus name the server owns.
+    public static let busName = "org.freedesktop.Notifications"
+    /// The object path it serves.
+    public static let objectPath: DBusObjectPath = "/org/freedesktop/Notifications"
+    /// The interface it serves and emits its signals on.
+    public static let interfaceName = "org.freedesktop.Notifications"
+    /// The error name of a refused `CloseNotification` (notification-daemon's).
+    public static let invalidIDErrorName = "org.freedesktop.Notifications.InvalidId"
+    /// The error name of a refused repeat (Plasma's).
+    public static let excessNotificationGenerationErrorName =
+        "org.freedesktop.Notifications.Error.ExcessNotificationGeneration"
+
+    /// The profile of the running server (or of the last run; ``NotificationServerProfile/fullFeatured`` before the
+    /// first start).
+    public private(set) var profile: NotificationServerProfile = .fullFeatured
+    /// The live notifications, oldest first.
+    public private(set) var notifications: [ServedNotification] = []
+    /// Every method call received since the server was made, oldest first, including refused ones.
+    public private(set) var calls: [RecordedCall] = []
+
+    /// The connection the server runs on, or `nil` when stopped.
+    var connection: DBusConnection?
+    private var nextID: UInt32 = 1
+    private var nextTokenNumber = 1
+    private var timers: [UInt32: (task: Task<Void, Never>, generation: UInt64)] = [:]
+    private var nextTimerGeneration: UInt64 = 0
+    private var lastAccepted: (key: [String], at: ContinuousClock.Instant)?
+    private var senderWatch: Task<Void, Never>?
+    private let broadcaster = EventBroadcaster()
+
+    /// Makes a stopped server.
+    public init() {}
+
+    /// Whether the server is running.
+    public var isRunning: Bool { connection != nil }
+
+    /// The live notification with this id, or `nil`.
+    public func notification(id: UInt32) -> ServedNotification? {
+        notifications.first { $0.id == id }
+    }
+
+    /// A stream of every event from now on (new, replaced, closed and refused notifications), in order.
+    ///
+    /// Subscribing is synchronous, so an event caused after this returns is never missed. Each call makes an
+    /// independent stream; it buffers without limit and finishes when the server stops.
+    public nonisolated func events() -> AsyncStream<NotificationServerEvent> {
+        broadcaster.subscribe()
+    }
+
+    // MARK: Running
+
+    /// Exports `/org/freedesktop/Notifications` on `connection` and takes the name `org.freedesktop.Notifications`.
+    ///
+    /// - Throws: ``NotificationServerError/nameTaken(owner:)`` when another connection owns the name (the server
+    ///   does not queue for it), ``NotificationServerError/alreadyRunning``, or the ``DBusFailure`` of a failed
+    ///   export or bus call. Nothing stays exported after a failure.
+    public func start(on connection: DBusConnection, profile: NotificationServerProfile) async throws {
+        guard self.connection == nil else { throw NotificationServerError.alreadyRunning }
+        self.connection = connection
+        self.profile = profile
+        var exported = false
+        do {
+            try await connection.export([Self.interface(for: profile, server: self)], at: Self.objectPath)
+            exported = true
+            if profile.dropsNotificationsOfVanishedSenders {
+                try await watchSenders(on: connection)
+            }
+            let reply = try await connection.requestName(Self.busName, flags: [.doNotQueue])
+            guard reply == .primaryOwner || reply == .alreadyOwner else {
+                throw NotificationServerError.nameTaken(owner: try? await connection.nameOwner(of: Self.busName))
+            }
+        } catch {
+            senderWatch?.cancel()
+            senderWatch = nil
+            if exported { await connection.unexport(at: Self.objectPath) }
+            self.connection = nil
+            throw error
+        }
+    }
+
+    /// Gives the name back, stops serving, drops every notification without a signal (as a server that exits does)
+    /// and finishes the event streams. Does nothing when stopped.
+    public func stop() async {
+        guard let connection else { return }
+        self.connection = nil
+        senderWatch?.cancel()
+        senderWatch = nil
+        for timer in timers.values { timer.task.cancel() }
+        timers = [:]
+        notifications = []
+        lastAccepted = nil
+        _ = try? await connection.releaseName(Self.busName)
+        await connection.unexport(at: Self.objectPath)
+        broadcaster.finishAll()
+    }
+
+    // MARK: Method calls
+
+    /// Records a call; refuses it when it arrives while the server stops (between giving the name back and
+    /// unexporting), so a stopped server gains no state.
+    private func record(_ call: DBusMethodCall) throws(DBusFailure) -> RecordedCall {
+        guard connection != nil else {
+            throw DBusFailure(name: DBusFailure.Name.serviceUnknown, message: "the notification server is stopping")
+        }
+        let record = RecordedCall(member: call.member, sender: call.sender, arguments: call.arguments)
+        calls.append(record)
+        return record
+    }
+
+    func getCapabilities(_ call: DBusMethodCall) throws(DBusFailure) -> [DBusValue] {
+        _ = try record(call)
+        return [.strings(profile.capabilities)]
+    }
+
+    func getServerInformation(_ call: DBusMethodCall) throws(DBusFailure) -> [DBusValue] {
+        _ = try record(call)
+        return [profile.serverName, profile.vendor, profile.version, profile.specVersion].map(DBusValue.string)
+    }
+
+    /// Answers `Notify`. The reply is queued before any signal about the new notification (an expiry), as a
+    /// single-threaded server would send them.
+    func notify(_ call: DBusMethodCall) {
+        let record: RecordedCall
+        do throws(DBusFailure) {
+            record = try self.record(call)
+        } catch {
+            return call.fail(error)
+        }
+        let event: NotificationServerEvent
+        do throws(DBusFailure) {
+            let request = try NotifyRequest(arguments: call.arguments)
+            let actions = try request.actions(under: profile.oddActionList)
+            let urgency = try request.urgency(under: profile.urgencyHint)
+            try refuseRepeat(request)
+            event = accept(request, actions: actions, urgency: urgency, sender: call.sender)
+        } catch {
+            call.fail(error)
+            broadcaster.yield(.refused(record, error))
+            return
+        }
+        guard let notification = event.notification else { return }
+        call.reply([.uint32(notification.id)])
+        broadcaster.yield(event)
+        scheduleExpiry(of: notification)
+    }
+
+    private func refuseRepeat(_ request: NotifyRequest) throws(DBusFailure) {
+        guard let window = profile.refusesRepeatsWithin, request.replacesID == 0, let last = lastAccepted,
+            last.key == request.repeatKey, ContinuousClock.now - last.at < window
+        else { return }
+        throw DBusFailure(
+            name: Self.excessNotificationGenerationErrorName,
+            message: "an identical notification was posted less than \(window) ago; wait or change its text")
+    }
+
+    private func accept(
+        _ request: NotifyRequest, actions: [ServedNotification.Action], urgency: UInt8, sender: String
+    ) -> NotificationServerEvent {
+        lastAccepted = (request.repeatKey, ContinuousClock.now)
+        var notification = ServedNotification(
+            id: 0, appName: request.appName, replacesID: request.replacesID, icon: request.icon,
+            summary: request.summary, body: request.body, actions: actions, hints: request.hints,
+            expireTimeout: request.expireTimeout, sender: sender, urgency: urgency)
+        guard request.replacesID > 0, let index = notifications.firstIndex(where: { $0.id == request.replacesID })
+        else {
+            // A new notification, also when replaces_id names one that is gone (GNOME Shell and mako do this).
+            notification.id = allocateID()
+            notifications.append(notification)
+            return .notified(notification)
+        }
+        let previous = notifications[index]
+        if profile.newIDOnReplace {
+            cancelExpiry(of: previous.id)
+            notification.id = allocateID()
+            notifications.remove(at: index)
+            notifications.append(notification)
+        } else {
+            notification.id = previous.id
+            notifications[index] = notification
+        }
+        return .replaced(previous: previous, current: notification)
+    }
+
+    /// The next unused id: never 0, never one that is live.
+    private func allocateID() -> UInt32 {
+        while nextID == 0 || notifications.contains(where: { $0.id == nextID }) {
+            nextID &+= 1
+        }
+        defer { nextID &+= 1 }
+        return nextID
+    }
+
+    func closeNotification(_ call: DBusMethodCall) throws(DBusFailure) -> [DBusValue] {
+        _ = try record(call)
+        let id = try call.arguments.decode(UInt32.self)
+        if let index = notifications.firstIndex(where: { $0.id == id }) {
+            end(at: index, reason: .closedByCall)
+            return []
+        }
+        let refuses: Bool
+        switch profile.unknownIDOnClose {
+        case .ignore: refuses = false
+        case .refuseZero: refuses = id == 0
+        case .refuse: refuses = true
+        }
+        guard refuses else { return [] }
+        throw DBusFailure(
+            name: Self.invalidIDErrorName,
+            message: id == 0 ? "0 is not a notification id" : "no notification has id \(id); it may have closed")
+    }
+
+    // MARK: Ending and expiry
+
+    /// Removes the notification at `index`, sends `NotificationClosed` unless told not to, and reports it.
+    func end(at index: Int, reason: NotificationCloseReason, sendsSignal: Bool = true) {
+        let notification = notifications.remove(at: index)
+        cancelExpiry(of: notification.id)
+        if sendsSignal {
+            try? emit(
+                "NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)], about: notification,
+                delivery: profile.signalDelivery)
+        }
+        broadcaster.yield(.closed(notification, reason: reason))
+    }
+
+    /// The index of the live notification `id`.
+    ///
+    /// - Throws: ``NotificationServerError/notRunning`` or ``NotificationServerError/unknownNotification(id:)``.
+    func liveIndex(of id: UInt32) throws -> Int {
+        guard connection != nil else { throw NotificationServerError.notRunning }
+        guard let index = notifications.firstIndex(where: { $0.id == id }) else {
+            throw NotificationServerError.unknownNotification(id: id)
+        }
+        return index
+    }
+
+    /// How long `notification` lives, or `nil` for ever.
+    func lifetime(of notification: ServedNotification) -> Duration? {
+        let requested = profile.honorsExpireTimeout ? notification.expireTimeout : -1
+        if requested > 0 { return .milliseconds(requested) }
+        if requested == 0 { return nil }
+        return profile.defaultTimeout
+    }
+
+    private func scheduleExpiry(of notification: ServedNotification) {
+        cancelExpiry(of: notification.id)
+        guard let delay = lifetime(of: notification) else { return }
+        let id = notification.id
+        let generation = nextTimerGeneration
+        nextTimerGeneration += 1
+        let task = Task { [weak self] in
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                return
+            }
+            await self?.timerFired(id: id, generation: generation)
+        }
+        timers[id] = (task, generation)
+    }
+
+    private func cancelExpiry(of id: UInt32) {
+        timers.removeValue(forKey: id)?.task.cancel()
+    }
+
+    private func timerFired(id: UInt32, generation: UInt64) {
+        // A replacement or a close may have come between the wake-up and this turn on the actor.
+        guard timers[id]?.generation == generation else { return }
+        timers[id] = nil
+        if let index = notifications.firstIndex(where: { $0.id == id }) { expire(at: index) }
+    }
+
+    /// Ends the notification at `index` as its timeout passing would, if the profile closes it; returns whether it
+    /// closed.
+    @discardableResult
+    func expire(at index: Int) -> Bool {
+        let notification = notifications[index]
+        cancelExpiry(of: notification.id)
+        switch profile.expiry {
+        case .closeTransientOnly where !notification.isTransient:
+            return false
+        case .close, .closeTransientOnly:
+            end(at: index, reason: .expired)
+            return true
+        }
+    }
+
+    // MARK: Signals
+
+    /// Emits a signal about `notification` on the server's interface, to its sender or to everyone.
+    ///
+    /// - Throws: ``NotificationServerError/notRunning``, or `DBusFailure` (`InvalidArgs`) for an argument D-Bus
+    ///   cannot carry (a string with a NUL).
+    func emit(
+        _ member: String, _ arguments: [DBusValue], about notification: ServedNotification, delivery: SignalDelivery
+    ) throws {
+        guard let connection else { throw NotificationServerError.notRunning }
+        let destination = delivery == .unicastToSender && !notification.sender.isEmpty ? notification.sender : nil
+        try connection.emit(
+            path: Self.objectPath, interface: Self.interfaceName, member: member, arguments: arguments,
+            destination: destination)
+    }
+
+    /// A token for `ActivationToken` when the caller gives none: unique within this server.
+    func makeActivationToken(for id: UInt32) -> String {
+        defer { nextTokenNumber += 1 }
+        return "notification-server-kit-\(id)-\(nextTokenNumber)"
+    }
+
+    // MARK: Senders that leave
+
+    private func watchSenders(on connection: DBusConnection) async throws {
+        let rule = DBusMatchRule(
+            sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameOwnerChanged")
+        let changes = try await connection.signals(matching: rule)
+        senderWatch = Task { [weak self] in
+            for await change in changes {
+                guard change.arguments.count == 3, case .string(let name) = change.arguments[0], name.hasPrefix(":"),
+                    case .string(let newOwner) = change.arguments[2], newOwner.isEmpty
+                else { continue }
+                await self?.senderVanished(name)
+            }
+        }
+    }
+
+    private func senderVanished(_ sender: String) {
+        guard profile.dropsNotificationsOfVanishedSenders else { return }
+        while let index = notifications.firstIndex(where: { $0.sender == sender }) {
+            end(at: index, reason: .undefined, sendsSignal: false)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// Profiles of the servers people run, from their sources and from what was observed (`PROTOCOLS.md`).
+extension NotificationServerProfile {
+    /// GNOME Shell 46: signals to the sender only; closes non-resident notifications after an action with reason 2;
+    /// `ActivationToken` before `ActionInvoked`; three buttons; ignores `expire_timeout` and never expires a
+    /// notification (it moves to the message tray); drops a sender's notifications when its connection goes away.
+    public static let gnomeShell = NotificationServerProfile(
+        capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"],
+        serverName: "gnome-shell", vendor: "GNOME", version: "46.0", specVersion: "1.2",
+        signalDelivery: .unicastToSender, closeAfterAction: .dismissed,
+        sendsActivationTokenBeforeAction: true, maximumButtons: 3,
+        oddActionList: .dropUnpairedKey, urgencyHint: .anyInteger,
+        defaultTimeout: nil, honorsExpireTimeout: false,
+        dropsNotificationsOfVanishedSenders: true)
+
+    /// KDE Plasma 6: broadcast signals; closes after an action with reason 3; inline reply (`NotificationReplied` to
+    /// the sender, then reason 3); `ActivationToken`; drops every action of an odd-length list; refuses an identical
+    /// notification within 1 s.
+    public static let plasma = NotificationServerProfile(
+        capabilities: [
+            "body", "body-hyperlinks", "body-markup", "body-images", "icon-static", "actions", "persistence",
+            "inline-reply", "x-kde-urls", "x-kde-origin-name", "x-kde-display-appname", "inhibitions",
+        ],
+        serverName: "Plasma", vendor: "KDE", version: "6.0", specVersion: "1.2",
+        signalDelivery: .broadcast, closeAfterAction: .closedByCall, replyDelivery: .plasma,
+        sendsActivationTokenBeforeAction: true, oddActionList: .dropAll, urgencyHint: .anyInteger,
+        refusesRepeatsWithin: .seconds(1), defaultTimeout: .seconds(5))
+
+    /// dunst 1.9: signals to the sender only; closes after an action with reason 3; no token; keeps the complete
+    /// pairs of an odd-length action list; reads `urgency` only as a byte (another type means normal urgency).
+    public static let dunst = NotificationServerProfile(
+        capabilities: [
+            "actions", "body", "body-hyperlinks", "icon-static", "synchronous", "private-synchronous",
+            "x-canonical-private-synchronous", "x-dunst-stack-tag", "body-markup",
+        ],
+        serverName: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
+        signalDelivery: .unicastToSender, closeAfterAction: .closedByCall,
+        oddActionList: .dropUnpairedKey, urgencyHint: .byteOnly, defaultTimeout: .seconds(10))
+
+    /// mako: broadcast signals; closes after an action with reason 2; `ActivationToken` (it sends one for pointer
+    /// clicks, which is what ``NotificationServer/invokeAction(id:key:activationToken:)`` stands for); no buttons,
+    /// but `makoctl invoke` reaches every action, so none is out of reach; refuses an odd-length action list.
+    public static let mako = NotificationServerProfile(
+        capabilities: ["body", "body-markup", "actions", "icon-static"],
+        serverName: "mako", vendor: "emersion", version: "1.8.0", specVersion: "1.2",
+        signalDelivery: .broadcast, closeAfterAction: .dismissed, sendsActivationTokenBeforeAction: true,
+        oddActionList: .refuse, urgencyHint: .anyInteger, defaultTimeout: .seconds(5))
+
+    /// SwayNotificationCenter: broadcast signals; closes after an action with reason 2; inline reply broadcast, no
+    /// `ActionInvoked`, then reason 2; `ActivationToken`; specification 1.3.
+    public static let swayNotificationCenter = NotificationServerProfile(
+        capabilities: [
+            "actions", "body", "body-markup", "body-images", "body-hyperlinks", "persistence", "synchronous",
+            "private-synchronous", "x-canonical-private-synchronous", "inline-reply",
+        ],
+        serverName: "SwayNotificationCenter", vendor: "ErikReider", version: "0.10.1", specVersion: "1.3",
+        signalDelivery: .broadcast, closeAfterAction: .dismissed, replyDelivery: .swayNotificationCenter,
+        sendsActivationTokenBeforeAction: true, urgencyHint: .anyInteger, defaultTimeout: .seconds(10))
+
+    /// xfce4-notifyd 0.7: broadcast signals; real buttons; closes after an action with reason 2 (not a dismissal);
+    /// no token.
+    public static let xfce4Notifyd = NotificationServerProfile(
+        capabilities: [
+            "actions", "body", "body-hyperlinks", "body-markup", "icon-static", "x-canonical-private-synchronous",
+            "x-canonical-private-icon-only",
+        ],
+        serverName: "Xfce Notify Daemon", vendor: "Xfce", version: "0.7.3", specVersion: "1.2",
+        signalDelivery: .broadcast, closeAfterAction: .dismissed, urgencyHint: .anyInteger,
+        defaultTimeout: .seconds(10))
+
+    /// notification-daemon 3: signals to the sender; closes non-resident notifications after an action with reason
+    /// 2; on timeout only transient notifications close (others stay in its queue); refuses `CloseNotification(0)`
+    /// with `org.freedesktop.Notifications.InvalidId`.
+    public static let notificationDaemon = NotificationServerProfile(
+        capabilities: ["actions", "body", "body-hyperlinks", "body-markup", "icon-static", "persistence", "sound"],
+        serverName: "Notification Daemon", vendor: "GNOME", version: "3.20.0", specVersion: "1.2",
+        signalDelivery: .unicastToSender, closeAfterAction: .dismissed, urgencyHint: .anyInteger,
+        defaultTimeout: .seconds(7), expiry: .closeTransientOnly, unknownIDOnClose: .refuseZero)
+
+    /// Everything a client may use, for the demo: actions with icons, markup, hyperlinks, inline reply (Plasma's
+    /// behaviour, the extension's origin), persistence, sound, `ActivationToken`; signals to the sender only (the
+    /// strictest delivery, so a client that works here works on GNOME and dunst too); reason 2 after an action.
+    public static let fullFeatured = NotificationServerProfile(
+        capabilities: [
+            "actions", "action-icons", "body", "body-hyperlinks", "body-markup", "icon-static", "persistence",
+            "sound", "inline-reply",
+        ],
+        serverName: "NotificationServerKit", vendor: "NotificationBridge", version: "1.0", specVersion: "1.3",
+        signalDelivery: .unicastToSender, closeAfterAction: .dismissed, replyDelivery: .plasma,
+        sendsActivationTokenBeforeAction: true, urgencyHint: .anyInteger, defaultTimeout: .seconds(8))
+
+    /// Every preset with a short name, for parameterised tests and for the demo's `--profile` option.
+    public static let presets: [(name: String, profile: NotificationServerProfile)] = [
+        ("gnome-shell", .gnomeShell), ("plasma", .plasma), ("dunst", .dunst), ("mako", .mako),
+        ("swaync", .swayNotificationCenter), ("xfce4-notifyd", .xfce4Notifyd),
+        ("notification-daemon", .notificationDaemon), ("full", .fullFeatured),
+    ]
+
+    /// The preset with this short name (see ``presets``), or `nil`.
+    public static func preset(named name: String) -> NotificationServerProfile? {
+        presets.first { $0.name == name }?.profile
+    }
+}
