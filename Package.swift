@@ -7,9 +7,11 @@ let package = Package(
         .library(name: "DBusCore", targets: ["DBusCore"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
+        .executable(name: "notification-bridged", targets: ["notification-bridged"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The two seams to C. Only DBusCore imports CDBus.
@@ -33,6 +35,25 @@ let package = Package(
             dependencies: ["DBusCore", "NotificationModel", "CGIO", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // The daemon: io.github.NotificationBridge1 on the session bus. The library holds the logic, the executable
+        // only starts it.
+        .target(
+            name: "NotificationBridgeDaemon",
+            dependencies: [
+                "NotificationBridge", "DBusCore", "NotificationModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "notification-bridged",
+            dependencies: [
+                "NotificationBridgeDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
         .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
 
@@ -50,6 +71,10 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeTests",
             dependencies: ["NotificationBridge", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
+        ),
+        .testTarget(
+            name: "NotificationBridgeDaemonTests",
+            dependencies: ["NotificationBridgeDaemon", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
         ),
         .testTarget(
             name: "NotificationServerKitTests",

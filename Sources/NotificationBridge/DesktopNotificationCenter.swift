@@ -1,0 +1,442 @@
+import DBusCore
+import Foundation
+import Logging
+import NotificationModel
+
+/// Posts actionable notifications to the desktop's notification server and delivers the user's responses to
+/// handlers — the Linux counterpart of `UNUserNotificationCenter`.
+///
+/// ```swift
+/// let center = try await DesktopNotificationCenter.connect(.init(appName: "Mail", desktopEntry: "org.example.Mail"))
+/// try center.setNotificationCategories([messageCategory])
+/// await center.setHandler(forAction: "reply", inCategory: "message") { response in
+///     print("reply:", response.userText ?? "")
+/// }
+/// let id = try await center.post(NotificationContent(title: "New mail", body: "From Ann", categoryID: "message"))
+/// ```
+///
+/// One connection both posts and listens, since several servers send their signals only to the sender. Responses
+/// are delivered to exactly one place: the notification's own handler, else the action's, else the category's,
+/// else the ``responses`` stream. Handlers run one at a time, in the order the user acted; a handler's return
+/// marks the action handled. Typed text reaches that one place only and is never logged.
+public actor DesktopNotificationCenter {
+    /// How a center presents notifications and where it reaches the desktop.
+    public struct Configuration: Sendable {
+        /// The application name sent with every notification that does not name its own.
+        public var appName: String
+        /// The application's desktop entry id (without `.desktop`): raised by foreground actions, and where badges go.
+        public var desktopEntry: String?
+        /// Where destructive actions go and how they are marked.
+        public var rendering: NotificationRendering
+        /// A command (argv, never a shell string) that asks for typed text where the server has no inline reply;
+        /// `nil` uses the first of zenity, kdialog and yad found on `PATH`.
+        public var promptCommand: [String]?
+        /// Whether foreground actions raise the application named by the content's or the configuration's desktop
+        /// entry.
+        public var activatesApplications: Bool
+        /// Where the center logs (at debug level for each notification, info for server restarts).
+        public var logger: Logger
+
+        /// Makes a configuration.
+        public init(
+            appName: String, desktopEntry: String? = nil, rendering: NotificationRendering = .init(),
+            promptCommand: [String]? = nil, activatesApplications: Bool = true,
+            logger: Logger = Logger(label: "io.github.NotificationBridge")
+        ) {
+            self.appName = appName
+            self.desktopEntry = desktopEntry
+            self.rendering = rendering
+            self.promptCommand = promptCommand
+            self.activatesApplications = activatesApplications
+            self.logger = logger
+        }
+    }
+
+    /// Runs when the user responds to a notification; its return marks the response handled.
+    public typealias ResponseHandler = @Sendable (NotificationResponse) async -> Void
+
+    /// A notification the center has delivered and that is still on the server.
+    public struct DeliveredNotification: Sendable, Hashable {
+        /// The center's id for it.
+        public var id: String
+        /// The server's current id for it.
+        public var serverID: UInt32
+        /// What was posted.
+        public var content: NotificationContent
+    }
+
+    /// A notification left the server.
+    public struct Closure: Sendable, Hashable {
+        /// The center's id for it.
+        public var id: String
+        /// The reason the server gave.
+        public var reason: NotificationCloseReason
+        /// Whether the user acted on it before it closed.
+        public var acted: Bool
+        /// Whether it counts as the user dismissing it.
+        public var dismissed: Bool
+    }
+
+    let configuration: Configuration
+    private var logger: Logger { configuration.logger }
+    /// The session-bus connection that posts and listens.
+    public nonisolated let connection: DBusConnection
+    let server: FreedesktopNotifications
+    private(set) var serverInfo: NotificationServerInfo
+    private var encoder: NotifyEncoder
+    private var router = ResponseRouter()
+    private var categories: [String: NotificationCategory] = [:]
+    private var notificationHandlers: [String: ResponseHandler] = [:]
+    private var actionHandlers: [String: ResponseHandler] = [:]
+    private var categoryHandlers: [String: ResponseHandler] = [:]
+    private let prompt: TextPrompt
+    private let lockMonitor: SessionLockMonitor
+    private let lockGate: LockGate
+    private let activator: AppActivator
+    private let badges: BadgeEmitter
+    private var tasks: [Task<Void, Never>] = []
+    private var nextNumber: UInt64 = 1
+
+    /// Responses that no handler took, in the order the user acted.
+    public nonisolated let responses: AsyncStream<NotificationResponse>
+    private let responseContinuation: AsyncStream<NotificationResponse>.Continuation
+    /// Every notification leaving the server, whatever the reason.
+    public nonisolated let closures: AsyncStream<Closure>
+    private let closureContinuation: AsyncStream<Closure>.Continuation
+
+    /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
+    ///
+    /// - Throws: ``DBusFailure`` when the session bus or the notification server cannot be reached.
+    public static func connect(_ configuration: Configuration) async throws -> DesktopNotificationCenter {
+        let session = try await DBusConnection.connect(to: .session)
+        let system = try? await DBusConnection.connect(to: .system)
+        return try await DesktopNotificationCenter(connection: session, systemConnection: system, configuration)
+    }
+
+    /// Makes a center on existing connections.
+    ///
+    /// - Parameters:
+    ///   - connection: the session bus; the center posts and listens on it.
+    ///   - systemConnection: the system bus, where logind says whether the session is locked; `nil` to rely on the
+    ///     session's screen saver alone.
+    /// - Throws: ``DBusFailure`` when the notification server does not answer.
+    public init(
+        connection: DBusConnection, systemConnection: DBusConnection?, _ configuration: Configuration
+    ) async throws {
+        self.connection = connection
+        self.configuration = configuration
+        self.server = FreedesktopNotifications(connection: connection)
+        let info: NotificationServerInfo
+        do {
+            info = try await server.serverInfo()
+        } catch let failure as DBusFailure {
+            throw DBusFailure(
+                name: failure.name,
+                message: "no notification server answered on the session bus (\(failure.message)); start one, "
+                    + "such as dunst, xfce4-notifyd or the desktop's own")
+        }
+        self.serverInfo = info
+        self.prompt = TextPrompt(command: configuration.promptCommand)
+        self.encoder = NotifyEncoder(
+            server: info, rendering: configuration.rendering, promptAvailable: prompt.isAvailable)
+        self.lockMonitor = await SessionLockMonitor.start(system: systemConnection, session: connection)
+        self.lockGate = LockGate(monitor: lockMonitor)
+        self.activator = AppActivator(connection: connection)
+        self.badges = BadgeEmitter(connection: connection)
+        (responses, responseContinuation) = AsyncStream.makeStream(of: NotificationResponse.self)
+        (closures, closureContinuation) = AsyncStream.makeStream(of: Closure.self)
+        let signals = try await server.signals()
+        let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
+        await startListening(signals: signals, owners: owners)
+        logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
+    }
+
+    private func startListening(signals: AsyncStream<ServerSignal>, owners: AsyncStream<String?>) {
+        // One task per stream, so that signals are handled in the order they came.
+        tasks.append(Task { [weak self] in
+            for await signal in signals {
+                guard let self else { return }
+                await self.process(signal)
+            }
+        })
+        tasks.append(Task { [weak self] in
+            for await owner in owners {
+                guard let self else { return }
+                await self.serverOwnerChanged(owner)
+            }
+        })
+    }
+
+    /// Stops listening and finishes the streams. The connection stays open.
+    public func stop() {
+        for task in tasks { task.cancel() }
+        tasks = []
+        responseContinuation.finish()
+        closureContinuation.finish()
+    }
+
+    // MARK: Server
+
+    /// The notification server's name, version and capabilities.
+    public func serverInformation() -> NotificationServerInfo { serverInfo }
+
+    /// How a text-input action is shown on the current server.
+    public func textInputRendering(for action: NotificationAction) -> TextInputRendering {
+        encoder.textInputRendering(for: action)
+    }
+
+    /// The program that asks for typed text where the server has no inline reply, or `nil` when none can run.
+    public nonisolated var promptProgram: String? { prompt.programName }
+
+    /// Where the center learns that the session is locked.
+    public nonisolated var lockSource: SessionLockMonitor.Source { lockMonitor.source }
+
+    /// The rendering choices in force.
+    public var rendering: NotificationRendering { configuration.rendering }
+
+    // MARK: Categories and handlers
+
+    /// Registers the categories notifications can refer to, replacing the ones registered before.
+    ///
+    /// - Throws: ``NotificationValidationError`` saying which category is wrong and what to change.
+    public func setNotificationCategories(_ categories: [NotificationCategory]) throws {
+        try NotificationCategory.validate(categories)
+        self.categories = Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0) })
+    }
+
+    /// Registers or replaces one category.
+    public func register(_ category: NotificationCategory) throws {
+        try category.validate()
+        categories[category.id] = category
+        try NotificationCategory.validate(Array(categories.values))
+    }
+
+    /// Removes a category; notifications already posted with it keep working.
+    public func removeCategory(id: String) {
+        categories[id] = nil
+    }
+
+    /// The registered categories, by id.
+    public func notificationCategories() -> [NotificationCategory] {
+        categories.values.sorted { $0.id < $1.id }
+    }
+
+    /// Sets the handler for one action, in one category or (with `nil`) wherever the action id appears.
+    public func setHandler(
+        forAction actionID: String, inCategory categoryID: String? = nil, _ handler: @escaping ResponseHandler
+    ) {
+        actionHandlers[Self.actionKey(actionID, categoryID)] = handler
+    }
+
+    /// Sets the handler for every response to notifications of a category that no action handler takes.
+    public func setHandler(forCategory categoryID: String, _ handler: @escaping ResponseHandler) {
+        categoryHandlers[categoryID] = handler
+    }
+
+    private static func actionKey(_ actionID: String, _ categoryID: String?) -> String {
+        (categoryID ?? "") + "\u{0}" + actionID
+    }
+
+    // MARK: Posting
+
+    /// Shows a notification now, or updates the one with the same `id`.
+    ///
+    /// - Parameters:
+    ///   - id: the center's id for it; a new one is made when `nil`. Posting again with the same id replaces it.
+    ///   - handler: a handler for this notification alone, ahead of action and category handlers.
+    /// - Returns: the id.
+    /// - Throws: ``NotificationValidationError`` for content that breaks a rule (the message says what to change),
+    ///   ``DBusFailure`` when the server refuses it.
+    @discardableResult
+    public func post(
+        _ content: NotificationContent, id: String? = nil, handler: ResponseHandler? = nil
+    ) async throws -> String {
+        var content = content
+        if content.appName == nil { content.appName = configuration.appName }
+        if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
+        let registered = categories
+        try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        let category = content.categoryID.flatMap { registered[$0] }
+        let id = id ?? makeID()
+        let replaced = router.notification(id: id)
+        let encoded = encoder.encode(
+            content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()))
+        let serverID = try await server.notify(encoded.request)
+        router.follow(PostedNotification(
+            id: id, serverID: serverID, content: content, category: category, encoded: encoded))
+        if let handler { notificationHandlers[id] = handler }
+        if let badge = content.badge, let entry = content.desktopEntry {
+            try? badges.setBadge(badge, desktopEntry: entry)
+        }
+        logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
+        return id
+    }
+
+    private func makeID() -> String {
+        defer { nextNumber += 1 }
+        return "\(getpid())-\(nextNumber)"
+    }
+
+    /// Closes a delivered notification; a response waiting for the screen to unlock is dropped with it.
+    public func withdraw(id: String) async {
+        await lockGate.drop(notificationID: id)
+        notificationHandlers[id] = nil
+        guard let notification = router.forget(id: id) else { return }
+        try? await server.closeNotification(notification.serverID)
+        closureContinuation.yield(Closure(id: id, reason: .closedByCall, acted: notification.acted, dismissed: false))
+    }
+
+    /// Closes every delivered notification of this center.
+    public func withdrawAll() async {
+        for notification in router.all {
+            await withdraw(id: notification.id)
+        }
+    }
+
+    /// The notifications delivered and still on the server.
+    public func deliveredNotifications() -> [DeliveredNotification] {
+        router.all.map { DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content) }
+            .sorted { $0.id < $1.id }
+    }
+
+    /// Sets or clears the application's badge, where the dock shows one.
+    public func setBadge(_ count: Int?) throws {
+        guard let entry = configuration.desktopEntry else { return }
+        try badges.setBadge(count, desktopEntry: entry)
+    }
+
+    // MARK: Responses
+
+    private func process(_ signal: ServerSignal) async {
+        guard let event = router.handle(signal) else { return }
+        switch event {
+        case .action(let notification, let action, let token):
+            closeAfterAction(notification)
+            if let action, action.isTextInput, encoder.textInputRendering(for: action) == .prompt {
+                askForText(notification, action, token: token)
+                return
+            }
+            await deliver(notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID,
+                text: nil, token: token)
+        case .reply(let notification, let action, let text, let token):
+            closeAfterAction(notification)
+            await deliver(notification, action, actionID: action.id, text: text, token: token)
+        case .closed(let notification, let reason, let dismissal):
+            let reportsDismissal = dismissal && notification.category?.reportsDismissal == true
+            closureContinuation.yield(Closure(
+                id: notification.id, reason: reason, acted: notification.acted, dismissed: dismissal))
+            if reportsDismissal {
+                await deliver(notification, nil, actionID: NotificationResponse.dismissActionID, text: nil, token: nil)
+            }
+            notificationHandlers[notification.id] = nil
+        }
+    }
+
+    /// Asks a server that leaves notifications up after an action to close this one, unless it is resident.
+    private func closeAfterAction(_ notification: PostedNotification) {
+        guard !notification.content.isResident else { return }
+        router.markCloseRequested(id: notification.id)
+        let server = self.server
+        let serverID = notification.serverID
+        // The server may have closed it already, which makes this call fail harmlessly.
+        Task { try? await server.closeNotification(serverID) }
+    }
+
+    /// Opens the prompt for a text-input action; the user may take minutes, so it does not hold up other signals.
+    private func askForText(_ notification: PostedNotification, _ action: NotificationAction, token: String?) {
+        var submit: String?
+        var placeholder: String?
+        if case .textInput(let input) = action.behavior {
+            submit = input.submitButtonTitle
+            placeholder = input.placeholder
+        }
+        let request = TextPromptRequest(
+            title: notification.content.title, message: notification.content.body,
+            placeholder: placeholder ?? "", submitLabel: submit ?? action.title)
+        let prompt = self.prompt
+        tasks.append(Task { [weak self] in
+            guard let text = try? await prompt.ask(request) else { return }
+            await self?.deliver(notification, action, actionID: action.id, text: text, token: token)
+        })
+    }
+
+    private func deliver(
+        _ notification: PostedNotification, _ action: NotificationAction?, actionID: String, text: String?,
+        token: String?
+    ) async {
+        let response = NotificationResponse(
+            notificationID: notification.id, actionID: actionID, userText: text, activationToken: token,
+            userInfo: notification.content.userInfo)
+        let isDismissal = actionID == NotificationResponse.dismissActionID
+        // The default action opens the application, like a foreground action.
+        let foreground = !isDismissal && (action?.activation ?? .foreground) == .foreground
+        let requiresAuthentication = !isDismissal && (action?.requiresAuthentication ?? true)
+        let handler = handler(for: notification, actionID: actionID)
+        let entry = configuration.activatesApplications && foreground ? notification.content.desktopEntry : nil
+        let activator = self.activator
+        let continuation = responseContinuation
+        let logger = self.logger
+        logger.debug("response", metadata: [
+            "notification.id": "\(notification.id)", "notification.action": "\(actionID)",
+            "response.has-text": "\(text != nil)",
+        ])
+        await lockGate.deliver(notificationID: notification.id, requiresAuthentication: requiresAuthentication) {
+            if let entry {
+                do {
+                    try await activator.activate(desktopEntry: entry, token: token)
+                } catch {
+                    logger.warning("cannot raise the application", metadata: [
+                        "desktop-entry": "\(entry)", "error": "\(error)",
+                    ])
+                }
+            }
+            if let handler {
+                await handler(response)
+            } else {
+                continuation.yield(response)
+            }
+        }
+    }
+
+    private func handler(for notification: PostedNotification, actionID: String) -> ResponseHandler? {
+        if let handler = notificationHandlers[notification.id] { return handler }
+        let categoryID = notification.category?.id
+        if let categoryID, let handler = actionHandlers[Self.actionKey(actionID, categoryID)] { return handler }
+        if let handler = actionHandlers[Self.actionKey(actionID, nil)] { return handler }
+        if let categoryID, let handler = categoryHandlers[categoryID] { return handler }
+        return nil
+    }
+
+    // MARK: Server restarts
+
+    private func serverOwnerChanged(_ owner: String?) async {
+        guard owner != nil else {
+            logger.info("the notification server went away; notifications will be posted again when one returns")
+            return
+        }
+        do {
+            serverInfo = try await server.serverInfo()
+            encoder.server = serverInfo
+        } catch {
+            logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
+            return
+        }
+        let outstanding = router.all
+        logger.info("notification server restarted; posting outstanding notifications again", metadata: [
+            "server.name": "\(serverInfo.name)", "count": "\(outstanding.count)",
+        ])
+        for var notification in outstanding {
+            let encoded = encoder.encode(
+                notification.content, category: notification.category, senderPID: Int64(getpid()))
+            do {
+                notification.serverID = try await server.notify(encoded.request)
+                notification.encoded = encoded
+                notification.acted = false
+                notification.closeRequested = false
+                router.follow(notification)
+            } catch {
+                logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
+            }
+        }
+    }
+}
