@@ -1,0 +1,85 @@
+import DBusCore
+
+/// Tells whether the user's session is locked, and when it unlocks.
+///
+/// It asks, in order: logind on the system bus (the session's `LockedHint`), then the screen saver on the session bus
+/// (`org.freedesktop.ScreenSaver`, or GNOME's, `GetActive`/`ActiveChanged`). The first that answers is followed for
+/// the monitor's lifetime; if none answers, the session counts as never locked. If the chosen source goes away (its
+/// bus name loses its owner, or the connection closes), the session counts as unlocked until it answers again, so
+/// that nothing waits forever for an unlock nobody can report.
+///
+/// All members may be used from any task; the state is updated by one task that follows the source's signals in
+/// order, and ends when the monitor is released.
+public final class SessionLockMonitor: Sendable {
+    /// Where the lock state comes from (shown by the daemon's `GetServerInformation`).
+    public enum Source: String, Sendable, Hashable, CustomStringConvertible {
+        /// logind's `LockedHint` on the system bus.
+        case logind
+        /// A screen saver's `GetActive`/`ActiveChanged` on the session bus.
+        case screenSaver = "screensaver"
+        /// Nothing answered: the session is taken as never locked.
+        case none
+
+        public var description: String { rawValue }
+    }
+
+    /// The source chosen when the monitor started.
+    public let source: Source
+    private let cell: LockStateCell
+    private let follower: Task<Void, Never>?
+
+    private init(source: Source, cell: LockStateCell, follower: Task<Void, Never>?) {
+        self.source = source
+        self.cell = cell
+        self.follower = follower
+    }
+
+    deinit {
+        follower?.cancel()
+    }
+
+    /// Finds a source of the lock state and starts following it. Never fails: with no source, the monitor reports
+    /// an unlocked session.
+    ///
+    /// - Parameters:
+    ///   - system: a system bus connection, or `nil` to skip logind (no system bus, or a test).
+    ///   - session: a session bus connection, for the screen saver.
+    ///   - timeout: how long each source may take to answer while probing.
+    public static func start(
+        system: DBusConnection?, session: DBusConnection, timeout: Duration = .seconds(3)
+    ) async -> SessionLockMonitor {
+        let found: (Source, LockSource)?
+        if let system, let logind = await LogindLockSource.open(on: system, timeout: timeout) {
+            found = (.logind, logind)
+        } else if let screenSaver = await ScreenSaverLockSource.open(on: session, timeout: timeout) {
+            found = (.screenSaver, screenSaver)
+        } else {
+            found = nil
+        }
+        guard let (source, lockSource) = found else {
+            return SessionLockMonitor(source: .none, cell: LockStateCell(locked: false), follower: nil)
+        }
+        let cell = LockStateCell(locked: lockSource.initial)
+        let follower = Task { await lockSource.follow(into: cell) }
+        return SessionLockMonitor(source: source, cell: cell, follower: follower)
+    }
+
+    /// Whether the session is locked now.
+    public var isLocked: Bool {
+        get async { cell.isLocked }
+    }
+
+    /// The same, read without suspending (for actors that must decide without giving up their turn).
+    var isLockedNow: Bool { cell.isLocked }
+
+    /// Returns once the session is unlocked: at once when it is not locked, else right after the unlock is reported.
+    /// Returns early, without throwing, when the task is cancelled.
+    public func waitUntilUnlocked() async {
+        await cell.wait(untilLocked: false)
+    }
+
+    /// Returns once the session is in the state `locked` (or the task is cancelled).
+    func wait(untilLocked locked: Bool) async {
+        await cell.wait(untilLocked: locked)
+    }
+}

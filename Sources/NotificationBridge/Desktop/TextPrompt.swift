@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What a text prompt shows: the fallback for text-input actions when the notification server has no `inline-reply`.
+public struct TextPromptRequest: Sendable, Hashable {
+    /// The window title, usually the app's name.
+    public var title: String
+    /// The text above the entry field, usually the notification's summary or the action's title.
+    public var message: String
+    /// Text put in the entry field to start with (`Action.textInput(placeholder:)`); empty for none.
+    public var placeholder: String
+    /// The label of the button that sends the text (`Action.textInput(buttonTitle:)`); empty for the program's own.
+    public var submitLabel: String
+
+    /// Describes a prompt.
+    public init(title: String, message: String, placeholder: String = "", submitLabel: String = "") {
+        self.title = title
+        self.message = message
+        self.placeholder = placeholder
+        self.submitLabel = submitLabel
+    }
+}
+
+/// Asks the user for a line of text in a small dialog of its own, with the first of `zenity`, `kdialog`, `yad` found
+/// on the search path, or with a configured command.
+///
+/// A program is always started directly (`posix_spawn`), never through a shell, so no text of the request is ever
+/// interpreted. The typed text is read from the program's standard output (one trailing newline removed) and given
+/// only to the caller: it is never logged. The program is looked up on every call, so one installed later is found.
+///
+/// A configured command is run with its arguments as given and the request in its environment:
+/// `NOTIFICATION_PROMPT_TITLE`, `NOTIFICATION_PROMPT_MESSAGE`, `NOTIFICATION_PROMPT_PLACEHOLDER`,
+/// `NOTIFICATION_PROMPT_SUBMIT`. It must print the text and exit 0, or exit non-zero when the user cancels.
+public struct TextPrompt: Sendable {
+    /// The configured command (program first, then its arguments), or `nil` to use `zenity`, `kdialog` or `yad`.
+    public let command: [String]?
+    /// Where programs are looked up, `PATH` syntax; `nil` means this process's `PATH`.
+    public let searchPath: String?
+    /// How long the user may take; then the dialog is closed and the answer is `nil`.
+    public let timeout: Duration
+
+    /// Makes a prompt.
+    ///
+    /// - Parameters:
+    ///   - command: a program and its arguments to use instead of `zenity`, `kdialog` or `yad`.
+    ///   - searchPath: folders to look for programs in, `PATH` syntax; `nil` uses `PATH`.
+    ///   - timeout: how long a prompt may stay open; 10 minutes unless given.
+    public init(command: [String]? = nil, searchPath: String? = nil, timeout: Duration = .seconds(600)) {
+        self.command = command
+        self.searchPath = searchPath
+        self.timeout = timeout
+    }
+
+    /// Whether a prompt can be shown: the configured program, or one of `zenity`, `kdialog`, `yad`, is there.
+    public var isAvailable: Bool { (try? resolve()) != nil }
+
+    /// The name of the program that would show the prompt (`zenity`, `kdialog`, `yad`, or the configured command's
+    /// program as given), or `nil` when none is available.
+    public var programName: String? { (try? resolve())?.name }
+
+    /// Shows the prompt and waits for the user.
+    ///
+    /// Waiting happens on a thread of its own, not on Swift's cooperative pool.
+    ///
+    /// - Returns: the text typed, without one trailing newline (possibly empty); `nil` when the user cancelled (the
+    ///   program exited non-zero or was ended by a signal) or `timeout` passed (the program is then stopped).
+    /// - Throws: ``TextPromptError`` when no program is available or it cannot be started; `CancellationError` when
+    ///   the task is cancelled (the program is then stopped).
+    public func ask(_ request: TextPromptRequest) async throws -> String? {
+        let program = try resolve()
+        let result = try await PromptChild.run(
+            executable: program.executable, arguments: program.arguments(for: request),
+            environment: program.environment(for: request), timeout: timeout)
+        switch result.ending {
+        case .exited(0):
+            var text = String(decoding: result.output, as: UTF8.self)
+            if text.utf8.last == UInt8(ascii: "\n") { text.removeLast() }
+            return text
+        case .exited, .signaled, .timedOut:
+            return nil
+        case .cancelled:
+            throw CancellationError()
+        }
+    }
+
+    private var effectiveSearchPath: String {
+        searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+    }
+
+    /// The program to run, found now.
+    func resolve() throws(TextPromptError) -> PromptProgram {
+        if let command {
+            guard let program = command.first, !program.isEmpty else { throw .emptyCommand }
+            guard let executable = Self.find(program, in: effectiveSearchPath) else {
+                throw .commandNotFound(program)
+            }
+            return PromptProgram(kind: .command(command), executable: executable)
+        }
+        for kind in [PromptProgram.Kind.zenity, .kdialog, .yad] {
+            if let executable = Self.find(kind.name, in: effectiveSearchPath) {
+                return PromptProgram(kind: kind, executable: executable)
+            }
+        }
+        throw .noProgram(searchPath: effectiveSearchPath)
+    }
+
+    /// The path of an executable regular file: `program` itself when it holds a `/`, else the first match in the
+    /// folders of `searchPath` (empty entries skipped: the current folder is never searched).
+    static func find(_ program: String, in searchPath: String) -> String? {
+        if program.contains("/") { return isExecutableFile(program) ? program : nil }
+        for folder in searchPath.split(separator: ":") {
+            let candidate = String(folder) + (folder.hasSuffix("/") ? "" : "/") + program
+            if isExecutableFile(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+}

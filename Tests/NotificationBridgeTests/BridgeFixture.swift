@@ -1,0 +1,97 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationModel
+import NotificationServerKit
+import Testing
+
+@testable import NotificationBridge
+
+/// A private bus with a NotificationServerKit server of one profile, and a center posting to it.
+struct BridgeFixture: Sendable {
+    let bus: PrivateBus
+    let server: NotificationServer
+    let serverEvents: AsyncStream<NotificationServerEvent>
+    let center: DesktopNotificationCenter
+    let connection: DBusConnection
+
+    static let reply = NotifyEncoderTests.reply
+    static let markRead = NotifyEncoderTests.markRead
+    static let delete = NotifyEncoderTests.delete
+    static let open = NotifyEncoderTests.open
+
+    /// The "message" category, reporting dismissals or not.
+    static func message(reportsDismissal: Bool = false) -> NotificationCategory {
+        NotificationCategory(
+            id: "message", actions: [reply, markRead, delete, open], minimalActions: [reply, delete],
+            reportsDismissal: reportsDismissal)
+    }
+
+    static func content(title: String = "Ann", body: String = "Lunch?") -> NotificationContent {
+        var content = NotificationContent(title: title, body: body)
+        content.categoryID = "message"
+        content.userInfo = ["thread": .string("t-42")]
+        return content
+    }
+
+    static func with<T: Sendable>(
+        _ profile: NotificationServerProfile, promptCommand: [String]? = nil,
+        categories: [NotificationCategory] = [message()], _ body: (BridgeFixture) async throws -> T
+    ) async throws -> T {
+        try await withPrivateBus { bus in
+            let serverConnection = try await bus.connect()
+            let server = NotificationServer()
+            let events = server.events()
+            try await server.start(on: serverConnection, profile: profile)
+            let connection = try await bus.connect()
+            // A prompt command is always set, so no zenity on the test machine changes what the tests see.
+            let configuration = DesktopNotificationCenter.Configuration(
+                appName: "Mail", promptCommand: promptCommand ?? ["/bin/false"])
+            let center = try await DesktopNotificationCenter(
+                connection: connection, systemConnection: nil, configuration)
+            try await center.setNotificationCategories(categories)
+            let fixture = BridgeFixture(
+                bus: bus, server: server, serverEvents: events, center: center, connection: connection)
+            defer {
+                Task {
+                    await center.stop()
+                    await server.stop()
+                    await connection.close()
+                    await serverConnection.close()
+                }
+            }
+            return try await body(fixture)
+        }
+    }
+
+    /// Posts `content` and returns the bridge id and the notification as the server got it.
+    func post(_ content: NotificationContent) async throws -> (id: String, served: ServedNotification) {
+        let id = try await center.post(content)
+        let served = try await nextServed()
+        return (id, served)
+    }
+
+    /// The next notification the server shows (new or replaced).
+    func nextServed(within limit: Duration = .seconds(10)) async throws -> ServedNotification {
+        let events = serverEvents
+        return try await withTimeout(limit, waitingFor: "the server to show a notification") {
+            for await event in events {
+                switch event {
+                case .notified(let served), .replaced(_, let served): return served
+                default: continue
+                }
+            }
+            throw TestSupportError("the server's events ended")
+        }
+    }
+
+    /// The next response no handler took.
+    func nextResponse(within limit: Duration = .seconds(10)) async throws -> NotificationResponse {
+        try await center.responses.first(within: limit, waitingFor: "a response")
+    }
+
+    /// The next notification leaving the server.
+    func nextClosure(within limit: Duration = .seconds(10)) async throws -> DesktopNotificationCenter.Closure {
+        try await center.closures.first(within: limit, waitingFor: "a notification to close")
+    }
+}

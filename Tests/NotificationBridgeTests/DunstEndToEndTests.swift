@@ -1,0 +1,51 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationModel
+import Testing
+
+@testable import NotificationBridge
+
+/// The bridge against the real dunst, under Xvfb, on a private bus: a user picks each action from dunst's menu.
+@Suite(.enabled(if: Dunst.isInstalled, "needs dunst and Xvfb; 'make test' installs them"))
+struct DunstEndToEndTests {
+    @Test func eachActionReachesItsHandlerWithTheRightResponse() async throws {
+        try await withPrivateBus { bus in
+            let dunst = try await Dunst.start(on: bus)
+            defer { dunst.stop() }
+            let prompt = try RoutingTests.promptScript(printing: "see you at 12 — ok? <b>&</b>")
+            let connection = try await bus.connect()
+            let center = try await DesktopNotificationCenter(
+                connection: connection, systemConnection: nil, .init(appName: "Mail", promptCommand: [prompt]))
+            #expect(await center.serverInformation().name == "dunst")
+            try await center.setNotificationCategories([BridgeFixture.message()])
+
+            let received = AsyncStream.makeStream(of: NotificationResponse.self)
+            for action in ["read", "delete", "reply"] {
+                await center.setHandler(forAction: action, inCategory: "message") { response in
+                    received.continuation.yield(response)
+                }
+            }
+
+            // One notification per action: dunst closes a notification once an action is picked.
+            for (title, label, action) in [
+                ("Ann", "#Mark as Read (Ann)", "read"), ("Bob", "#Delete (Bob)", "delete"), ("Cy", "#Reply (Cy)", "reply"),
+            ] {
+                let id = try await center.post(BridgeFixture.content(title: title))
+                try await dunst.invoke(actionLabel: label)
+                let response = try await received.stream.first(
+                    within: .seconds(15), waitingFor: "dunst to invoke \(action); its menu was \(dunst.lastMenu)")
+                #expect(response.notificationID == id)
+                #expect(response.actionID == action)
+                #expect(response.userInfo == ["thread": .string("t-42")])
+                if action == "reply" {
+                    #expect(response.userText == "see you at 12 — ok? <b>&</b>")
+                } else {
+                    #expect(response.userText == nil)
+                }
+            }
+            await center.stop()
+            await connection.close()
+        }
+    }
+}
