@@ -2,7 +2,7 @@
 #
 #   make test    install what the tests need (Debian packages), build, run every test
 #   make bench   release build; DBusCore against raw libdbus on a private bus
-#   make demo    show what works so far
+#   make demo    the bridge against a notification server drawn in the terminal (AUTO=1: scripted)
 
 SWIFT ?= swift
 CC ?= cc
@@ -45,11 +45,10 @@ bench: deps $(BASELINE)
 	$(SWIFT) build -c release --product dbus-bench
 	$$($(SWIFT) build -c release --show-bin-path)/dbus-bench --baseline $(BASELINE)
 
+# AUTO=1 picks the actions by script instead of asking (also the default without a terminal).
 demo: deps
-	@echo "NotificationBridge is being built. What works so far:"
-	@echo "  - DBusCore, a Swift D-Bus library over libdbus (make test exercises it on a private bus);"
-	@echo "  - the notification model (NotificationModel) with validation;"
-	@echo "  - make bench: DBusCore against raw libdbus."
+	$(SWIFT) build --product notification-bridge-demo
+	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
 clean:
 	rm -rf .build Benchmarks/bin bench-results

@@ -54,6 +54,12 @@ let package = Package(
             ]
         ),
 
+        // `make demo`: the bridge against a notification server shown in the terminal, on a private bus.
+        .executableTarget(
+            name: "notification-bridge-demo",
+            dependencies: ["NotificationBridge", "NotificationServerKit", "NotificationModel", "DBusTestSupport"]
+        ),
+
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
         .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
 

@@ -364,12 +364,13 @@ public actor DesktopNotificationCenter {
         _ notification: PostedNotification, _ action: NotificationAction?, actionID: String, text: String?,
         token: String?
     ) async {
-        let response = NotificationResponse(
-            notificationID: notification.id, actionID: actionID, userText: text, activationToken: token,
-            userInfo: notification.content.userInfo)
         let isDismissal = actionID == NotificationResponse.dismissActionID
         // The default action opens the application, like a foreground action.
         let foreground = !isDismissal && (action?.activation ?? .foreground) == .foreground
+        // A background action raises nothing, so its token would be of no use to anyone.
+        let response = NotificationResponse(
+            notificationID: notification.id, actionID: actionID, userText: text,
+            activationToken: foreground ? token : nil, userInfo: notification.content.userInfo)
         let requiresAuthentication = !isDismissal && (action?.requiresAuthentication ?? true)
         let handler = handler(for: notification, actionID: actionID)
         let entry = configuration.activatesApplications && foreground ? notification.content.desktopEntry : nil

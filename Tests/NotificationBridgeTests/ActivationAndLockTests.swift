@@ -65,6 +65,7 @@ import Testing
             try await fixture.server.invokeAction(id: served.id, key: "read", activationToken: "token-9")
             let response = try await fixture.nextResponse()
             #expect(response.actionID == "read")
+            #expect(response.activationToken == nil)
             // The handler runs after any activation, so by now an activation would have been recorded.
             #expect(!activated.withLock { $0 })
             await app.close()

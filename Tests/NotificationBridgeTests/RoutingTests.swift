@@ -218,3 +218,26 @@ import Testing
         return url.path
     }
 }
+
+/// Updating a notification keeps its bridge id, whatever id the server gives the replacement.
+@Suite struct ReplaceTests {
+    @Test(arguments: [false, true])
+    func updatesFollowTheServersId(newIDOnReplace: Bool) async throws {
+        var profile = NotificationServerProfile.dunst
+        profile.newIDOnReplace = newIDOnReplace
+        try await BridgeFixture.with(profile) { fixture in
+            let (id, first) = try await fixture.post(BridgeFixture.content(body: "Lunch?"))
+            var updated = BridgeFixture.content(body: "Lunch at 12?")
+            updated.categoryID = "message"
+            #expect(try await fixture.center.post(updated, id: id) == id)
+            let second = try await fixture.nextServed()
+            #expect(second.replacesID == first.id)
+            #expect(second.body == "Lunch at 12?")
+            #expect((second.id != first.id) == newIDOnReplace)
+            try await fixture.server.invokeAction(id: second.id, key: "read")
+            let response = try await fixture.nextResponse()
+            #expect(response.notificationID == id)
+            #expect(await fixture.center.deliveredNotifications().count <= 1)
+        }
+    }
+}

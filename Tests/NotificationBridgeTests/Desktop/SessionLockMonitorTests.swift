@@ -1,0 +1,108 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import Testing
+
+@testable import NotificationBridge
+
+@Suite struct SessionLockMonitorTests {
+    /// Two private buses: one stands in for the system bus, one for the session bus.
+    private func withBuses(_ body: (_ system: PrivateBus, _ session: PrivateBus) async throws -> Void) async throws {
+        try await withPrivateBus { system in
+            try await withPrivateBus { session in try await body(system, session) }
+        }
+    }
+
+    @Test func followsLogindLockedHintThroughPropertiesChanged() async throws {
+        try await withBuses { systemBus, sessionBus in
+            let logind = try await DesktopFixtures.Logind.start(on: systemBus, locked: true)
+            let monitor = await SessionLockMonitor.start(
+                system: try await systemBus.connect(), session: try await sessionBus.connect())
+            #expect(monitor.source == .logind)
+            #expect(await monitor.isLocked)
+
+            logind.setLocked(false)
+            try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+            #expect(await !monitor.isLocked)
+
+            logind.setLocked(true)
+            try await withTimeout(waitingFor: "the lock to be seen") { await monitor.wait(untilLocked: true) }
+            #expect(await monitor.isLocked)
+        }
+    }
+
+    @Test func resolvesTheSessionByPIDWhenGetSessionIsMissing() async throws {
+        try await withBuses { systemBus, sessionBus in
+            let logind = try await DesktopFixtures.Logind.start(on: systemBus, locked: true, resolution: .byPID)
+            let monitor = await SessionLockMonitor.start(
+                system: try await systemBus.connect(), session: try await sessionBus.connect())
+            #expect(monitor.source == .logind)
+            #expect(await monitor.isLocked)
+            #expect(logind.askedPIDs.withLock { $0 } == [UInt32(getpid())])
+        }
+    }
+
+    @Test func fallsBackToTheScreenSaverWhenLogindDoesNotAnswer() async throws {
+        try await withBuses { systemBus, sessionBus in
+            let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: false)
+            // The "system bus" runs, but nobody owns org.freedesktop.login1 on it.
+            let monitor = await SessionLockMonitor.start(
+                system: try await systemBus.connect(), session: try await sessionBus.connect())
+            #expect(monitor.source == .screenSaver)
+            #expect(await !monitor.isLocked)
+
+            try saver.setActive(true)
+            try await withTimeout(waitingFor: "the lock to be seen") { await monitor.wait(untilLocked: true) }
+            try saver.setActive(false)
+            try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+            #expect(await !monitor.isLocked)
+        }
+    }
+
+    @Test func findsAScreenSaverAtTheShortPath() async throws {
+        try await withPrivateBus { sessionBus in
+            let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true, path: "/ScreenSaver")
+            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            #expect(monitor.source == .screenSaver)
+            #expect(await monitor.isLocked)
+            try saver.setActive(false)
+            try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+        }
+    }
+
+    @Test func withNoSourceTheSessionIsNeverLocked() async throws {
+        try await withPrivateBus { sessionBus in
+            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            #expect(monitor.source == .none)
+            #expect(monitor.source.description == "none")
+            #expect(await !monitor.isLocked)
+            try await withTimeout(.seconds(1), waitingFor: "waitUntilUnlocked to return at once") {
+                await monitor.waitUntilUnlocked()
+            }
+        }
+    }
+
+    @Test func aScreenSaverThatQuitsWhileLockedCountsAsUnlocked() async throws {
+        try await withPrivateBus { sessionBus in
+            let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
+            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            #expect(await monitor.isLocked)
+            await saver.connection.close()
+            try await withTimeout(waitingFor: "the departure to count as an unlock") {
+                await monitor.waitUntilUnlocked()
+            }
+        }
+    }
+
+    @Test func waitingForAnUnlockCanBeCancelled() async throws {
+        try await withPrivateBus { sessionBus in
+            _ = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
+            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            #expect(await monitor.isLocked)
+            let waiter = Task { await monitor.waitUntilUnlocked() }
+            waiter.cancel()
+            try await withTimeout(waitingFor: "the cancelled wait to return") { await waiter.value }
+            #expect(await monitor.isLocked)
+        }
+    }
+}
