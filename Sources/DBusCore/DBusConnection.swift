@@ -139,7 +139,7 @@ public final class DBusConnection: Sendable {
         if let destination { try DBusNames.checkBusName(destination) }
         if let interface { try DBusNames.checkInterface(interface) }
         try DBusNames.checkMember(method)
-        for argument in arguments { try argument.validate() }
+        try arguments.validateMessageBody()
         let milliseconds = Self.milliseconds(timeout)
         let box = PendingCallBox()
         let core = self.core
@@ -174,15 +174,18 @@ public final class DBusConnection: Sendable {
     }
 
     /// Sends a method call that asks for no reply (the `NO_REPLY_EXPECTED` flag) and returns at once.
+    ///
+    /// - Throws: ``DBusFailure`` (`InvalidArgs`) for an invalid name or argument, `Disconnected` once the connection
+    ///   is closed.
     public func send(
         destination: String?, path: DBusObjectPath, interface: String?, method: String, arguments: [DBusValue] = []
     ) throws {
         if let destination { try DBusNames.checkBusName(destination) }
         if let interface { try DBusNames.checkInterface(interface) }
         try DBusNames.checkMember(method)
-        for argument in arguments { try argument.validate() }
+        try arguments.validateMessageBody()
         let core = self.core
-        loop.submit {
+        let accepted = loop.submit {
             guard let message = ConnectionCore.makeMethodCall(
                 destination: destination, path: path, interface: interface, member: method)
             else { return }
@@ -193,6 +196,8 @@ public final class DBusConnection: Sendable {
                 dbus_message_unref(message)
             }
         }
+        // A closed connection would drop the message without a word.
+        guard accepted else { throw DBusFailure.disconnected() }
     }
 
     static func milliseconds(_ duration: Duration) -> Int32 {
@@ -208,7 +213,8 @@ public final class DBusConnection: Sendable {
     /// Emits a signal, broadcast or, with `destination`, to one connection only. Returns once it is queued; signals
     /// leave in the order they were emitted.
     ///
-    /// - Throws: ``DBusFailure`` (`InvalidArgs`) for an invalid name or argument.
+    /// - Throws: ``DBusFailure`` (`InvalidArgs`) for an invalid name or argument, `Disconnected` once the connection
+    ///   is closed.
     public func emit(
         path: DBusObjectPath, interface: String, member: String, arguments: [DBusValue] = [],
         destination: String? = nil
@@ -216,9 +222,9 @@ public final class DBusConnection: Sendable {
         try DBusNames.checkInterface(interface)
         try DBusNames.checkMember(member)
         if let destination { try DBusNames.checkBusName(destination) }
-        for argument in arguments { try argument.validate() }
+        try arguments.validateMessageBody()
         let core = self.core
-        loop.submit {
+        let accepted = loop.submit {
             guard let message = ConnectionCore.makeSignal(
                 path: path, interface: interface, member: member, destination: destination)
             else { return }
@@ -228,6 +234,7 @@ public final class DBusConnection: Sendable {
                 dbus_message_unref(message)
             }
         }
+        guard accepted else { throw DBusFailure.disconnected() }
     }
 
     /// Subscribes to the signals that match `rule`; they arrive in the order the bus delivered them.

@@ -1,6 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension DBusValue: CustomStringConvertible {
     /// The value in GVariant text form, as `gdbus call` prints it: `'text'`, `uint32 7`, `[1, 2]`, `{'a': <true>}`,
-    /// `@as []` for an empty array. Type annotations are added wherever the text alone would read as another type.
+    /// `@as []` for an empty array, `b'text'` for a byte array whose only NUL ends it. Type annotations are added
+    /// wherever the text alone would read as another type.
     public var description: String {
         var output = ""
         write(to: &output, annotate: true)
@@ -32,7 +39,7 @@ extension DBusValue: CustomStringConvertible {
             if annotate { output += "uint64 " }
             output += String(value)
         case .double(let value):
-            output += value.isFinite ? String(value) : (value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf"))
+            output += Self.doubleText(value)
         case .string(let value):
             output += Self.quoted(value)
         case .objectPath(let path):
@@ -42,8 +49,13 @@ extension DBusValue: CustomStringConvertible {
             if annotate { output += "signature " }
             output += Self.quoted(signature.rawValue)
         case .array(let element, let values):
+            if element.rawValue == "y", let bytes = Self.byteString(values) {
+                output += Self.quotedBytes(bytes)
+                return
+            }
             if values.isEmpty {
-                output += "@a\(element) []"
+                if annotate { output += "@a\(element) " }
+                output += "[]"
                 return
             }
             output += "["
@@ -55,7 +67,8 @@ extension DBusValue: CustomStringConvertible {
             output += "]"
         case .dictionary(let key, let value, let entries):
             if entries.isEmpty {
-                output += "@a{\(key)\(value)} {}"
+                if annotate { output += "@a{\(key)\(value)} " }
+                output += "{}"
                 return
             }
             output += "{"
@@ -85,9 +98,67 @@ extension DBusValue: CustomStringConvertible {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
     }
 
-    /// Quotes a string the way GLib does: single quotes unless the text holds a single quote and no double quote.
+    /// A double as GLib prints it: `%.17g`, with `.0` added when the text would read as an integer.
+    static func doubleText(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+        var buffer = [CChar](repeating: 0, count: 40)
+        _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.17g", $0) }
+        // The C library writes the locale's decimal point, which may be any text; GVariant text always has '.'.
+        var text = ""
+        var afterPoint = false
+        for byte in buffer.prefix(while: { $0 != 0 }).map(UInt8.init(bitPattern:)) {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"):
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+                afterPoint = false
+            default:
+                if !afterPoint { text += "." }
+                afterPoint = true
+            }
+        }
+        if !text.contains(".") && !text.contains("e") { text += ".0" }
+        return text
+    }
+
+    /// The bytes of an `ay` that GLib prints as a bytestring (`b'text'`): its only NUL is its last byte.
+    private static func byteString(_ values: [DBusValue]) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for value in values {
+            guard case .byte(let byte) = value else { return nil }
+            bytes.append(byte)
+        }
+        guard bytes.last == 0, bytes.firstIndex(of: 0) == bytes.count - 1 else { return nil }
+        return bytes.dropLast()
+    }
+
+    /// A bytestring as GLib prints it: `b'…'`, or `b"…"` when it holds a `'`, escaped as `g_strescape` does.
+    private static func quotedBytes(_ bytes: [UInt8]) -> String {
+        let quote = bytes.contains(UInt8(ascii: "'")) ? "\"" : "'"
+        var output = "b" + quote
+        for byte in bytes {
+            switch byte {
+            case 0x08: output += "\\b"
+            case 0x0C: output += "\\f"
+            case 0x0A: output += "\\n"
+            case 0x0D: output += "\\r"
+            case 0x09: output += "\\t"
+            case 0x0B: output += "\\v"
+            case UInt8(ascii: "\\"): output += "\\\\"
+            case UInt8(ascii: "\""): output += "\\\""
+            case ..<0x20, 0x7f...:
+                let octal = String(byte, radix: 8)
+                output += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+            default:
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return output + quote
+    }
+
+    /// Quotes a string the way GLib does: double quotes when the text holds a single quote, else single quotes;
+    /// characters that do not print (controls, format characters, unassigned code points) as escapes.
     static func quoted(_ text: String) -> String {
-        let quote: Character = (text.contains("'") && !text.contains("\"")) ? "\"" : "'"
+        let quote: Character = text.contains("'") ? "\"" : "'"
         var output = String(quote)
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -101,15 +172,24 @@ extension DBusValue: CustomStringConvertible {
             case "\u{0C}": output += "\\f"
             case _ where Character(scalar) == quote:
                 output += "\\" + String(quote)
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+            case _ where !isPrintable(scalar):
                 let hexDigits = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hexDigits.count) + hexDigits
+                let (escape, width) = scalar.value < 0x10000 ? ("\\u", 4) : ("\\U", 8)
+                output += escape + String(repeating: "0", count: width - hexDigits.count) + hexDigits
             default:
                 output.unicodeScalars.append(scalar)
             }
         }
         output.append(quote)
         return output
+    }
+
+    /// Whether GLib prints `scalar` as it is (`g_unichar_isprint`).
+    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .unassigned, .surrogate: false
+        default: true
+        }
     }
 }
 

@@ -113,6 +113,17 @@ extension DBusValue {
     /// - Throws: `DBusFailure` with `InvalidArgs` saying which part is wrong.
     public func validate() throws(DBusFailure) {
         try validate(depth: 0)
+        try checkSignature()
+    }
+
+    /// libdbus does not check the nesting and length limits of what it appends, so a value breaking them would make
+    /// a message the bus rejects: check them here.
+    private func checkSignature() throws(DBusFailure) {
+        do {
+            try DBusSignature.validate(signatureText)
+        } catch {
+            throw .invalidArgs("a value of type '\(signatureText)' cannot be sent: \(error.message)")
+        }
     }
 
     private func validate(depth: Int) throws(DBusFailure) {
@@ -123,6 +134,9 @@ extension DBusValue {
                 throw .invalidArgs("a D-Bus string cannot contain a NUL character; remove it")
             }
         case .array(let element, let values):
+            guard element.isSingleCompleteType else {
+                throw .invalidArgs("array element type '\(element)' is not a single complete type")
+            }
             for value in values {
                 try value.checkType(element, in: "array")
                 try value.validate(depth: depth + 1)
@@ -145,6 +159,7 @@ extension DBusValue {
             for field in fields { try field.validate(depth: depth + 1) }
         case .variant(let inner):
             try inner.validate(depth: depth + 1)
+            try inner.checkSignature()
         default:
             break
         }
@@ -154,6 +169,21 @@ extension DBusValue {
         let actual = signatureText
         guard actual == expected.rawValue else {
             throw .invalidArgs("\(place) holds a value of type '\(actual)' where type '\(expected)' was declared")
+        }
+    }
+}
+
+extension [DBusValue] {
+    /// Checks that the values can go on the wire together as one message body: each is valid, and their signature
+    /// together fits in the 255 bytes the specification allows.
+    ///
+    /// - Throws: `DBusFailure` with `InvalidArgs` saying which part is wrong.
+    func validateMessageBody() throws(DBusFailure) {
+        for value in self { try value.validate() }
+        let length = reduce(0) { $0 + $1.signatureText.utf8.count }
+        guard length <= DBusSignature.maximumLength else {
+            throw .invalidArgs("the arguments' signature is \(length) bytes long; at most "
+                + "\(DBusSignature.maximumLength) are allowed: send fewer values, or group them in an array")
         }
     }
 }

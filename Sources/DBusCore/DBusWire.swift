@@ -37,6 +37,17 @@ public enum DBusWire {
     public static func decodeArguments(from bytes: [UInt8]) throws(DBusFailure) -> (
         signature: String, arguments: [DBusValue]
     ) {
+        // libdbus reports a message that ends early as being out of memory: say what is really wrong.
+        switch try? messageLength(in: bytes) {
+        case 0?:
+            throw .invalidArgs("the bytes hold an incomplete D-Bus message: a header takes at least 16 bytes, "
+                + "got \(bytes.count)")
+        case let length? where length > bytes.count:
+            throw .invalidArgs("the bytes hold an incomplete D-Bus message: it is \(length) bytes long, "
+                + "got \(bytes.count)")
+        default:
+            break
+        }
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }

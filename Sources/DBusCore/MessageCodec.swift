@@ -8,7 +8,7 @@ enum MessageCodec {
     /// Appends `values` to the body of `message`; `validated` skips the checks when the caller already made them.
     static func append(_ values: [DBusValue], to message: OpaquePointer, validated: Bool = false) throws(DBusFailure) {
         if !validated {
-            for value in values { try value.validate() }
+            try values.validateMessageBody()
         }
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)

@@ -65,8 +65,8 @@ public struct AppActivator: Sendable {
     /// platform_data)`, which starts the app when it is not running.
     ///
     /// Only D-Bus activatable apps (or, with ``useDBusWithoutDesktopFile``, apps owning their id on the bus) can
-    /// receive actions; for any other app this throws rather than drop the action: call ``activate(desktopEntry:token:)``
-    /// to at least raise it.
+    /// receive actions; for any other app this throws rather than drop the action: call
+    /// ``activate(desktopEntry:token:)`` to at least raise it.
     ///
     /// - Parameters:
     ///   - action: the action's name as the app exports it (a `GAction` name for a `GApplication`).
@@ -92,11 +92,9 @@ public struct AppActivator: Sendable {
                 throw DesktopIntegrationError.desktopEntryNotFound(id, searched: directories ?? [])
             }
         }
+        let wrapped = DBusValue.array(element: "v", parameters.map(DBusValue.variant))
         try await callApplication(
-            id, method: "ActivateAction",
-            arguments: [
-                .string(action), .array(element: "v", parameters.map(DBusValue.variant)), Self.platformData(token: token),
-            ])
+            id, method: "ActivateAction", arguments: [.string(action), wrapped, Self.platformData(token: token)])
     }
 
     /// Launches the app's command unless it should be activated over D-Bus; returns whether it should.

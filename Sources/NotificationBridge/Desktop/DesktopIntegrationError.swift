@@ -14,6 +14,7 @@ public enum DesktopIntegrationError: Error, Sendable, Hashable, CustomStringConv
     /// The app's `org.freedesktop.Application` call failed (not installed, not running and not activatable, …).
     case activationFailed(desktopEntry: String, DBusFailure)
 
+    /// What went wrong and what to change, in one sentence.
     public var description: String {
         switch self {
         case .invalidDesktopEntry(let text):

@@ -22,7 +22,10 @@ enum LogindLockSource {
             let reply = try await system.call(
                 destination: busName, path: session, interface: propertiesInterface, method: "Get",
                 arguments: [.string(sessionInterface), .string("LockedHint")], timeout: timeout)
-            return try Bool(dbusValue: reply.first?.unwrappedVariant ?? .structure([]))
+            guard case .boolean(let locked)? = reply.first?.unwrappedVariant else {
+                throw DBusFailure(name: DBusFailure.Name.invalidArgs, message: "LockedHint is not a boolean")
+            }
+            return locked
         }
         do {
             // Subscribe before reading, so a change between the two is not missed.

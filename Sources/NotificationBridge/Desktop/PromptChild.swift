@@ -40,8 +40,8 @@ enum PromptChild {
             await DesktopWorkerThread.run { () -> Result<(ending: Ending, output: [UInt8]), TextPromptError> in
                 let deadline = ContinuousClock.now + timeout
                 do throws(TextPromptError) {
-                    let (pid, output) = try spawn(executable: executable, arguments: arguments, environment: environment)
-                    return .success(collect(pid: pid, output: output, deadline: deadline, stop: stop))
+                    let child = try spawn(executable: executable, arguments: arguments, environment: environment)
+                    return .success(collect(pid: child.pid, output: child.output, deadline: deadline, stop: stop))
                 } catch {
                     return .failure(error)
                 }

@@ -20,6 +20,7 @@ public final class SessionLockMonitor: Sendable {
         /// Nothing answered: the session is taken as never locked.
         case none
 
+        /// The name shown to users: `logind`, `screensaver` or `none`.
         public var description: String { rawValue }
     }
 

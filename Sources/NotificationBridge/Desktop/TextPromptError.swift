@@ -11,6 +11,7 @@ public enum TextPromptError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The program exists but could not be started; `reason` is the system's.
     case cannotStart(program: String, reason: String)
 
+    /// What went wrong and what to do, in one sentence.
     public var description: String {
         switch self {
         case .noProgram(let searchPath):

@@ -33,7 +33,8 @@ import Testing
                         inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")],
                         handler: record),
                 ])
-            try await connection.export([interface], at: try #require(AppActivator.applicationObjectPath(forDesktopEntry: id)))
+            let path = try #require(AppActivator.applicationObjectPath(forDesktopEntry: id))
+            try await connection.export([interface], at: path)
             _ = try await connection.requestName(id)
             // Keep the connection open as long as the stream is used.
             continuation.onTermination = { _ in _ = connection }
@@ -97,7 +98,9 @@ import Testing
             #expect(call.method == "ActivateAction")
             #expect(call.arguments == [
                 .string("notification-response"),
-                .array(element: "v", [.variant(.string("reply")), .variant(.string("typed ünï text")), .variant(userInfo)]),
+                .array(
+                    element: "v",
+                    [.variant(.string("reply")), .variant(.string("typed ünï text")), .variant(userInfo)]),
                 Self.tokenData,
             ])
         }
@@ -125,6 +128,7 @@ import Testing
         }
     }
 
+    /// The app gets the token, and none of the launching thread's blocked signals (so SIGTERM can stop it).
     @Test func anOrdinaryDesktopFileIsLaunchedWithTheTokenInItsEnvironment() async throws {
         try await withPrivateBus { bus in
             let folder = try DesktopFixtures.temporaryDirectory()
@@ -133,6 +137,7 @@ import Testing
             let script = try DesktopFixtures.writeScript(
                 """
                 printf '%s\\n%s\\n' "$XDG_ACTIVATION_TOKEN" "$DESKTOP_STARTUP_ID" > \(output).part
+                grep SigBlk /proc/$$/status >> \(output).part
                 mv \(output).part \(output)
                 """, named: "launch.sh", in: folder)
             // Through /bin/sh: a script written a moment ago cannot always be executed directly, since a child another
@@ -141,7 +146,8 @@ import Testing
             let activator = AppActivator(connection: try await bus.connect(), applicationDirectories: [folder.path])
 
             try await activator.activate(desktopEntry: "org.example.Launched", token: "token-42")
-            #expect(try await DesktopFixtures.contents(of: output) == "token-42\ntoken-42\n")
+            let written = try await DesktopFixtures.contents(of: output)
+            #expect(written == "token-42\ntoken-42\nSigBlk:\t0000000000000000\n")
         }
     }
 
