@@ -17,6 +17,8 @@ final class ConnectionCore: @unchecked Sendable {
     /// Owners of well-known names that subscriptions use as sender, with how many subscriptions use each.
     var trackedOwners: [String: (owner: String?, users: Int)] = [:]
     var objects: [DBusObjectPath: [DBusInterface]] = [:]
+    /// Calls sent and not yet answered.
+    var waitingCalls: [ObjectIdentifier: PendingCallBox] = [:]
     let incomingCalls: AsyncStream<IncomingCall>.Continuation
     private var serving = false
     private let incomingStream: AsyncStream<IncomingCall>
@@ -58,6 +60,13 @@ final class ConnectionCore: @unchecked Sendable {
         let ending = subscriptions.values
         subscriptions.removeAll()
         for subscription in ending { subscription.finish() }
+        // libdbus leaves calls waiting when the connection is closed from this side: fail them, or their callers wait
+        // forever.
+        let waiting = waitingCalls.values
+        waitingCalls.removeAll()
+        for box in waiting {
+            endCall(box, with: DBusFailure.disconnected("the connection closed before the reply came"))
+        }
         incomingCalls.finish()
         status.markDisconnected()
     }

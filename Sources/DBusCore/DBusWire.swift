@@ -33,7 +33,8 @@ public enum DBusWire {
     /// Reads a message from its wire form, checking it as libdbus checks what it receives, and returns its body's
     /// signature and values.
     ///
-    /// - Throws: ``DBusFailure`` with libdbus's error name when the bytes are not a valid message.
+    /// - Throws: ``DBusFailure`` when the bytes are not a whole, valid message: `InvalidArgs` saying where they end
+    ///   early, or libdbus's error name and reason for what it finds corrupt.
     public static func decodeArguments(from bytes: [UInt8]) throws(DBusFailure) -> (
         signature: String, arguments: [DBusValue]
     ) {

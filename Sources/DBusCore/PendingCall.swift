@@ -8,8 +8,12 @@ final class PendingCallBox: @unchecked Sendable {
     var continuation: CheckedContinuation<[DBusValue], any Error>?
     var pending: OpaquePointer?
     var cancelled = false
+    /// The connection the call waits on, which fails it should it close first.
+    weak var core: ConnectionCore?
 
     func resume(_ result: Result<[DBusValue], any Error>) {
+        core?.waitingCalls[ObjectIdentifier(self)] = nil
+        core = nil
         guard let continuation else { return }
         self.continuation = nil
         continuation.resume(with: result)
@@ -47,6 +51,8 @@ extension ConnectionCore {
             return
         }
         box.pending = pending
+        box.core = self
+        waitingCalls[ObjectIdentifier(box)] = box
         let context = Unmanaged.passRetained(box).toOpaque()
         dbus_pending_call_set_notify(
             pending,
@@ -70,11 +76,16 @@ extension ConnectionCore {
     /// Cancels the call of `box` if it is still waiting.
     func cancelCall(_ box: PendingCallBox) {
         box.cancelled = true
+        endCall(box, with: CancellationError())
+    }
+
+    /// Stops waiting for the reply to the call of `box` and fails it with `error`.
+    func endCall(_ box: PendingCallBox, with error: any Error) {
         guard let pending = box.pending else { return }
         box.pending = nil
         dbus_pending_call_cancel(pending)
         dbus_pending_call_unref(pending)
-        box.resume(.failure(CancellationError()))
+        box.resume(.failure(error))
     }
 
     /// The values of a method return, or the ``DBusFailure`` of an error reply.
