@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
         .executable(name: "notification-bridged", targets: ["notification-bridged"]),
+        .executable(name: "notification-bridge", targets: ["notification-bridge"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The two seams to C. Only DBusCore imports CDBus.
@@ -54,6 +56,18 @@ let package = Package(
             ]
         ),
 
+        // GVariant text (as gdbus takes it) parsed by GLib into DBusCore values: the CLI's one use of GIO.
+        .target(name: "GVariantText", dependencies: ["DBusCore", "CGIO"]),
+
+        // The command line: a friendlier notify-send that talks to the daemon.
+        .executableTarget(
+            name: "notification-bridge",
+            dependencies: [
+                "DBusCore", "NotificationModel", "GVariantText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         // `make demo`: the bridge against a notification server shown in the terminal, on a private bus.
         .executableTarget(
             name: "notification-bridge-demo",
@@ -81,6 +95,10 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: ["NotificationBridgeDaemon", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
+        ),
+        .testTarget(
+            name: "NotificationBridgeCLITests",
+            dependencies: ["GVariantText", "DBusCore", "NotificationServerKit", "DBusTestSupport"]
         ),
         .testTarget(
             name: "NotificationServerKitTests",

@@ -1,0 +1,1 @@
+print("notification-bridge")
