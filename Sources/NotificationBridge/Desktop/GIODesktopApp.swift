@@ -57,9 +57,9 @@ enum GIODesktopApp {
         return .failed(error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown GIO error")
     }
 
-    /// Runs in the child between `fork` and `exec`: only async-signal-safe calls. The launching thread, like every
-    /// Swift runtime thread, may block signals; the app must not inherit that mask (it could not be stopped with
-    /// SIGTERM), nor an ignored SIGPIPE.
+    /// Runs in the child between `fork` and `exec`: only async-signal-safe calls. The launching thread inherits the
+    /// mask of Swift's cooperative threads, which block most signals; the app must not keep that mask (SIGTERM could
+    /// not stop it), nor an ignored SIGPIPE.
     private static let resetSignalsInChild: GSpawnChildSetupFunc = { _ in
         var none = sigset_t()
         sigemptyset(&none)

@@ -5,6 +5,8 @@
 /// on a locked screen; one that does waits for the user to unlock. A held response whose notification is withdrawn
 /// meanwhile is dropped (``drop(notificationID:)``). If the session locks again while held responses are being handed
 /// over, the rest wait for the next unlock.
+///
+/// Calls may come from any task. Handlers never run inside the actor, so a handler may call back into the gate.
 public actor LockGate {
     private struct HeldResponse {
         let notificationID: String
@@ -43,7 +45,7 @@ public actor LockGate {
     /// - Parameters:
     ///   - notificationID: the notification the response belongs to, for ``drop(notificationID:)``.
     ///   - requiresAuthentication: whether the action needs an unlocked session.
-    ///   - handler: delivers the response; it runs outside the gate, so it may call the gate.
+    ///   - handler: delivers the response.
     public func deliver(
         notificationID: String, requiresAuthentication: Bool, _ handler: @escaping @Sendable () async -> Void
     ) async {

@@ -137,7 +137,7 @@ import Testing
             let script = try DesktopFixtures.writeScript(
                 """
                 printf '%s\\n%s\\n' "$XDG_ACTIVATION_TOKEN" "$DESKTOP_STARTUP_ID" > \(output).part
-                grep SigBlk /proc/$$/status >> \(output).part
+                \(DesktopFixtures.printBlockedSignals) >> \(output).part
                 mv \(output).part \(output)
                 """, named: "launch.sh", in: folder)
             // Through /bin/sh: a script written a moment ago cannot always be executed directly, since a child another

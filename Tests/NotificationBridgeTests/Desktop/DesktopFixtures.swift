@@ -14,13 +14,27 @@ enum DesktopFixtures {
     }
 
     /// Writes an executable `/bin/sh` script and returns its path.
+    ///
+    /// Written through a close-on-exec descriptor: Foundation's file writing leaves its descriptor inheritable, and a
+    /// program another test starts meanwhile (a bus daemon) would keep the script open for writing, so that executing
+    /// it fails with "Text file busy" for as long as that program runs.
     @discardableResult
     static func writeScript(_ body: String, named name: String, in directory: URL) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try ("#!/bin/sh\n" + body + "\n").write(to: url, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
-        return url.path
+        let path = directory.appendingPathComponent(name).path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw TestSupportError("cannot create \(path): errno \(errno)") }
+        defer { close(descriptor) }
+        let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else {
+            throw TestSupportError("cannot write \(path): errno \(errno)")
+        }
+        return path
     }
+
+    /// A shell line that prints the shell's own `SigBlk` line (its blocked signals) using builtins only: a child
+    /// reading the shell's status could catch the shell inside its own spawn, with everything blocked for a moment.
+    static let printBlockedSignals =
+        #"while read -r line; do case $line in SigBlk*) echo "$line";; esac; done < /proc/$$/status"#
 
     /// Waits until `path` exists and is not empty, then returns its text; bounded.
     static func contents(of path: String, within limit: Duration = .seconds(10)) async throws -> String {

@@ -36,7 +36,7 @@ import Testing
             printf '%s\\n' "$@"
             printf '%s|%s|%s|%s\\n' "$NOTIFICATION_PROMPT_TITLE" "$NOTIFICATION_PROMPT_MESSAGE" \
                 "$NOTIFICATION_PROMPT_PLACEHOLDER" "$NOTIFICATION_PROMPT_SUBMIT"
-            grep SigBlk /proc/$$/status
+            \(DesktopFixtures.printBlockedSignals)
             """, named: "prompt", in: folder)
         let request = TextPromptRequest(
             title: "T $(x)", message: Self.hostileText, placeholder: "--help", submitLabel: "Go; rm")
