@@ -26,14 +26,13 @@ public final class Dunst: Sendable {
         let directory = bus.directory.appendingPathComponent("dunst")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let picker = directory.appendingPathComponent("pick")
-        try """
+        try ExecutableScript.write("""
             #!/bin/sh
             # dunst's dmenu: choose the menu line holding the text in the file 'want', if any.
             cat > "\(directory.path)/menu"
             want=$(cat "\(directory.path)/want" 2>/dev/null) || exit 1
             grep -F -- "$want" "\(directory.path)/menu" | head -n 1
-            """.write(to: picker, atomically: true, encoding: .utf8)
-        chmod(picker.path, 0o755)
+            """, to: picker.path)
         let config = directory.appendingPathComponent("dunstrc")
         try """
             [global]

@@ -211,11 +211,8 @@ import Testing
 
     /// A prompt command that prints `text` as the user's reply.
     static func promptScript(printing text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nb-prompt-\(UUID().uuidString)")
         let quoted = text.replacingOccurrences(of: "'", with: "'\\''")
-        try "#!/bin/sh\nprintf '%s\\n' '\(quoted)'\n".write(to: url, atomically: true, encoding: .utf8)
-        chmod(url.path, 0o755)
-        return url.path
+        return try ExecutableScript.temporary("#!/bin/sh\nprintf '%s\\n' '\(quoted)'\n", name: "prompt")
     }
 }
 

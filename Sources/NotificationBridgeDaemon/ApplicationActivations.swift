@@ -1,0 +1,52 @@
+import DBusCore
+import Logging
+import NotificationBridge
+
+/// Hands responses to apps with `org.freedesktop.Application.ActivateAction`, one at a time, in the order they came.
+///
+/// A call may take long (the app is started by D-Bus activation), so it runs here rather than in the path that reads
+/// the notification server's signals.
+final class ApplicationActivations: Sendable {
+    private struct Job: Sendable {
+        let desktopEntry: String
+        let action: String
+        let response: BridgeResponse
+    }
+
+    private let continuation: AsyncStream<Job>.Continuation
+    private let worker: Task<Void, Never>
+
+    init(activator: AppActivator, logger: Logger) {
+        let (jobs, continuation) = AsyncStream.makeStream(of: Job.self)
+        self.continuation = continuation
+        worker = Task {
+            for await job in jobs {
+                do {
+                    // One parameter, the response dictionary, so that any GLib version hands it to the action whole.
+                    try await activator.activateAction(
+                        desktopEntry: job.desktopEntry, action: job.action, parameters: [job.response.dictionary],
+                        token: job.response.activationToken)
+                    logger.debug("app action activated", metadata: [
+                        "notification.id": "\(job.response.notificationID)", "desktop-entry": "\(job.desktopEntry)",
+                        "app.action": "\(job.action)",
+                    ])
+                } catch {
+                    logger.warning("cannot hand the response to the app", metadata: [
+                        "notification.id": "\(job.response.notificationID)", "error": "\(error)",
+                    ])
+                }
+            }
+        }
+    }
+
+    /// Queues one activation.
+    func activate(desktopEntry: String, action: String, response: BridgeResponse) {
+        continuation.yield(Job(desktopEntry: desktopEntry, action: action, response: response))
+    }
+
+    /// Stops: an activation under way is cancelled, queued ones are dropped (the daemon is shutting down).
+    func stop() {
+        continuation.finish()
+        worker.cancel()
+    }
+}

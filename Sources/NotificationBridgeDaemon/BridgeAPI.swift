@@ -1,0 +1,15 @@
+import DBusCore
+
+/// The names under which the daemon serves on the session bus.
+public enum BridgeAPI {
+    /// The well-known bus name the daemon owns.
+    public static let busName = "io.github.NotificationBridge"
+    /// The object that exports ``interfaceName``.
+    public static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
+    /// The interface: methods, and the `Responded` and `Closed` signals.
+    public static let interfaceName = "io.github.NotificationBridge1"
+    /// The prefix of every error name the interface answers with.
+    public static let errorPrefix = interfaceName + ".Error."
+    /// The daemon's version, reported by `GetServerInformation` and `--version`.
+    public static let version = "0.1.0"
+}

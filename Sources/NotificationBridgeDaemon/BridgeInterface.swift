@@ -1,0 +1,111 @@
+import DBusCore
+
+/// The description of `io.github.NotificationBridge1`: the one source of the routing of calls, of the signature checks
+/// and of the introspection XML (which `dbus/io.github.NotificationBridge1.xml` holds, checked by a test). Each member
+/// carries its documentation as an `org.gtk.GDBus.DocString` annotation, so `gdbus introspect` shows it.
+enum BridgeInterface {
+    static func make(core: DaemonCore) -> DBusInterface {
+        DBusInterface(
+            BridgeAPI.interfaceName,
+            methods: [
+                DBusMethod(
+                    "RegisterCategory",
+                    inputs: [.init("id", "s"), .init("actions", "aa{sv}"), .init("options", "a{sv}")],
+                    annotations: doc(
+                        "Registers or replaces a category. Action keys: id, title, activation (foreground|background), "
+                            + "destructive, authentication-required, behavior (default|text-input), "
+                            + "text-input-button-title, text-input-placeholder, text-input-fallback "
+                            + "(hide|deliver-without-text). Options: minimal-actions (as), reports-dismissal (b).")
+                ) { call in
+                    // DBusCore has checked the signature, so the three values are there, with these types.
+                    let arguments = call.arguments
+                    return try await core.registerCategory(
+                        id: arguments[0].stringValue ?? "", actions: arguments[1], options: arguments[2])
+                },
+                DBusMethod(
+                    "RemoveCategory", inputs: [.init("id", "s")],
+                    annotations: doc("Removes a category; notifications showing keep their actions.")
+                ) { call in
+                    try await core.removeCategory(id: try call.arguments.decode(String.self))
+                },
+                DBusMethod(
+                    "ListCategories", outputs: [.init("categories", "aa{sv}")],
+                    annotations: doc("The registered categories: id, actions, minimal-actions, reports-dismissal.")
+                ) { _ in
+                    try await core.listCategories()
+                },
+                DBusMethod(
+                    "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
+                    annotations: doc(
+                        "Shows a notification and returns its id. Keys: title, body, app-name, desktop-entry, icon, "
+                            + "image, category or actions, user-info (JSON object text), default-action, sound, "
+                            + "urgency, timeout, resident, transient, thread, badge, replaces. Responses go to exec "
+                            + "(as) or app-action (b or s), else to the posting connection.")
+                ) { call in
+                    try await core.post(call.arguments[0], sender: call.sender)
+                },
+                DBusMethod(
+                    "Withdraw", inputs: [.init("id", "s")],
+                    annotations: doc("Closes a notification; a WaitForResponse for it fails with Error.Closed.")
+                ) { call in
+                    try await core.withdraw(id: try call.arguments.decode(String.self))
+                },
+                DBusMethod(
+                    "WithdrawAll", inputs: [.init("filter", "a{sv}")], outputs: [.init("ids", "as")],
+                    annotations: doc(
+                        "Closes the notifications the filter selects and returns their ids. Filter keys: app-name "
+                            + "(without it, the caller's own notifications), category, thread.")
+                ) { call in
+                    try await core.withdrawAll(call.arguments[0], caller: call.sender)
+                },
+                DBusMethod(
+                    "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
+                    annotations: doc("Scheduled notifications the filter selects; empty until scheduling exists.")
+                ) { call in
+                    try await core.listPending(call.arguments[0])
+                },
+                DBusMethod(
+                    "ListDelivered", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
+                    annotations: doc("Showing notifications the filter selects: their id and the keys Post took.")
+                ) { call in
+                    try await core.listDelivered(call.arguments[0], caller: call.sender)
+                },
+                .deferred(
+                    "WaitForResponse", inputs: [.init("id", "s")],
+                    outputs: [.init("action", "s"), .init("response", "a{sv}")],
+                    annotations: doc(
+                        "Returns when the user responds (response keys: id, action, text, activation-token, "
+                            + "user-info), at once for a response that came earlier; fails with Error.Closed when the "
+                            + "notification closes without one.")
+                ) { call in
+                    await core.waitForResponse(call)
+                },
+                DBusMethod(
+                    "GetServerInformation", outputs: [.init("information", "a{sv}")],
+                    annotations: doc(
+                        "The notification server (server-name, server-vendor, server-version, server-spec-version, "
+                            + "server-capabilities) and the bridge's choices (text-input, prompt-program, "
+                            + "destructive-order, destructive-marker, lock-source, bridge-version).")
+                ) { _ in
+                    try await core.serverInformation()
+                },
+            ],
+            signals: [
+                DBusSignalDescription(
+                    "Responded", arguments: [.init("id", "s"), .init("action", "s"), .init("response", "a{sv}")],
+                    annotations: doc(
+                        "The user responded to a notification this connection posted without exec or app-action. "
+                            + "Sent to that connection only.")),
+                DBusSignalDescription(
+                    "Closed", arguments: [.init("id", "s"), .init("reason", "u")],
+                    annotations: doc(
+                        "A notification this connection posted closed: 1 expired, 2 dismissed by the user, 3 withdrawn "
+                            + "or closed after a response, 4 other. Sent to that connection only.")),
+            ]
+        )
+    }
+
+    private static func doc(_ text: String) -> [DBusAnnotation] {
+        [DBusAnnotation("org.gtk.GDBus.DocString", text)]
+    }
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import DBusCore
+import Foundation
+import Logging
+
+/// Starts the `exec` command of a notification with a response: `posix_spawn`, never a shell, so no text of the
+/// response or of the argv is ever interpreted.
+///
+/// The command gets the daemon's environment without any inherited response variables, plus `NOTIFICATION_ID`,
+/// `NOTIFICATION_ACTION`, `NOTIFICATION_USER_INFO` (JSON), `NOTIFICATION_TEXT` (only when text was typed) and, for a
+/// foreground action with a token, `XDG_ACTIVATION_TOKEN` and `DESKTOP_STARTUP_ID`. Typed text is also written to its
+/// standard input, byte for byte, which is then closed; without text, standard input is `/dev/null`. Its output goes
+/// where the daemon's goes (the journal, under systemd). It runs in a process group of its own with default signal
+/// handling and an empty signal mask, and is reaped by a thread that waits for it, so no zombie is left.
+enum CommandLauncher {
+    /// Variables the daemon sets or clears for every command, whatever its own environment holds.
+    static let responseVariables = [
+        "NOTIFICATION_ID", "NOTIFICATION_ACTION", "NOTIFICATION_USER_INFO", "NOTIFICATION_TEXT",
+        "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
+    ]
+    static let maximumArguments = 256
+    static let maximumBytes = 64 * 1024
+
+    /// Checks an `exec` argv when the notification is posted, so that a mistake shows then, not when the user acts.
+    static func check(_ argv: [String]) throws(DBusFailure) {
+        guard let program = argv.first, !program.isEmpty else {
+            throw BridgeError.invalid("notification key 'exec' needs the program first, e.g. "
+                + "'exec': <['/usr/bin/my-handler', '--flag']>")
+        }
+        guard argv.count <= maximumArguments else {
+            throw BridgeError.invalid("notification key 'exec' has \(argv.count) entries; at most "
+                + "\(maximumArguments) are allowed")
+        }
+        let bytes = argv.reduce(0) { $0 + $1.utf8.count }
+        guard bytes <= maximumBytes else {
+            throw BridgeError.invalid("notification key 'exec' is \(bytes) bytes long; at most \(maximumBytes) "
+                + "are allowed, pass large data in user-info or a file")
+        }
+        guard program.hasPrefix("/") || !program.contains("/") else {
+            throw BridgeError.invalid("notification key 'exec' starts with \(quotedForMessage(program)), a relative "
+                + "path; give an absolute path, or a program name found on the daemon's PATH")
+        }
+        guard resolve(program) != nil else {
+            throw BridgeError.invalid("notification key 'exec' names \(quotedForMessage(program)), which is not "
+                + (program.contains("/") ? "an executable file" : "an executable on the daemon's PATH")
+                + "; check the path and its execute permission")
+        }
+    }
+
+    /// The file to execute: `program` itself when it is a path, else the first match on `PATH`.
+    static func resolve(_ program: String) -> String? {
+        if program.contains("/") { return isExecutableFile(program) ? program : nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = String(folder) + (folder.hasSuffix("/") ? "" : "/") + program
+            if isExecutableFile(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
+    /// Why a command could not start.
+    struct LaunchError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts `argv` with `variables` added to the environment and `input` on its standard input.
+    ///
+    /// Returns once the command has started; writing the input and reaping happen on a thread of their own.
+    ///
+    /// - Throws: ``LaunchError`` when the program is gone or cannot be executed.
+    static func launch(_ argv: [String], variables: [String: String], input: [UInt8]?, logger: Logger)
+        throws(LaunchError)
+    {
+        guard let program = argv.first, let executable = resolve(program) else {
+            throw LaunchError(description: "\(argv.first ?? "") is no longer an executable file")
+        }
+        var ends: [Int32] = [-1, -1]
+        if input != nil {
+            guard pipe(&ends) == 0 else { throw LaunchError(description: "pipe: " + String(cString: strerror(errno))) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+
+        // Swift's runtime threads block signals and a child inherits the mask: reset it and every handler.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argvPointers = argv.map { strdup($0) } + [nil]
+        let environmentPointers = environment(adding: variables).map { strdup($0) } + [nil]
+        defer {
+            for pointer in argvPointers { free(pointer) }
+            for pointer in environmentPointers { free(pointer) }
+        }
+        var pid: pid_t = 0
+        var result = posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
+        // A file written a moment ago stays "busy" while a child forked meanwhile by another thread still holds it
+        // open for writing; that lasts until the child executes, so retry briefly.
+        var pause: useconds_t = 5_000
+        while result == ETXTBSY, pause <= 160_000 {
+            usleep(pause)
+            pause *= 2
+            result = posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
+        }
+        if input != nil { close(ends[0]) }
+        guard result == 0 else {
+            if input != nil { close(ends[1]) }
+            throw LaunchError(description: "\(executable): " + String(cString: strerror(result)))
+        }
+        let writeEnd = ends[1]
+        let child = pid
+        Thread.detachNewThread {
+            if let input { writeAll(input, to: writeEnd) }
+            let status = reap(child)
+            logger.debug("command finished", metadata: ["command.pid": "\(child)", "command.status": "\(status)"])
+        }
+    }
+
+    /// This process's environment without ``responseVariables``, plus `variables`, as `NAME=value` lines.
+    static func environment(adding variables: [String: String]) -> [String] {
+        var lines: [String] = []
+        var entry = environ
+        while let line = entry.pointee {
+            let text = String(cString: line)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if !responseVariables.contains(name) { lines.append(text) }
+            entry += 1
+        }
+        for (name, value) in variables.sorted(by: { $0.key < $1.key }) { lines.append(name + "=" + value) }
+        return lines
+    }
+
+    /// Writes all of `bytes` and closes the descriptor. A command that exits without reading makes the write fail
+    /// with `EPIPE`: SIGPIPE is blocked on this thread, so it cannot end the daemon, and is taken off again here.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            offset += written
+        }
+        close(descriptor)
+        var none = timespec(tv_sec: 0, tv_nsec: 0)
+        _ = sigtimedwait(&pipeSignal, nil, &none)
+    }
+
+    /// Waits for the command to end and returns its exit status (128 + the signal number when a signal ended it).
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return -1 }
+        }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+}

@@ -1,0 +1,40 @@
+import DBusCore
+import Logging
+import NotificationBridge
+
+/// How a ``NotificationDaemon`` runs: which buses, how it presents notifications, where it logs.
+public struct DaemonConfiguration: Sendable {
+    /// The bus to serve on; the notification server is reached on the same one.
+    public var bus: DBusConnection.Bus
+    /// The system bus, where logind says whether the session is locked; `nil` to rely on the session's screen saver.
+    public var systemBus: DBusConnection.Bus?
+    /// Whether to take the bus name from a running daemon (which then stops) instead of refusing to start.
+    public var replacesRunningDaemon: Bool
+    /// The app name of a notification posted without `app-name`.
+    public var defaultAppName: String
+    /// Where destructive actions go and how they are marked.
+    public var rendering: NotificationRendering
+    /// A program that asks for typed text where the server has no inline reply; `nil` uses zenity, kdialog or yad.
+    public var promptCommand: [String]?
+    /// Where desktop files of apps receiving `app-action` responses are looked up; `nil` for the XDG data folders.
+    public var applicationDirectories: [String]?
+    /// Where the daemon logs. Typed text and user info are never logged.
+    public var logger: Logger
+
+    /// Makes a configuration; the defaults are those of the installed daemon.
+    public init(
+        bus: DBusConnection.Bus = .session, systemBus: DBusConnection.Bus? = .system,
+        replacesRunningDaemon: Bool = false, defaultAppName: String = "NotificationBridge",
+        rendering: NotificationRendering = .init(), promptCommand: [String]? = nil,
+        applicationDirectories: [String]? = nil, logger: Logger = Logger(label: "io.github.NotificationBridge")
+    ) {
+        self.bus = bus
+        self.systemBus = systemBus
+        self.replacesRunningDaemon = replacesRunningDaemon
+        self.defaultAppName = defaultAppName
+        self.rendering = rendering
+        self.promptCommand = promptCommand
+        self.applicationDirectories = applicationDirectories
+        self.logger = logger
+    }
+}

@@ -1,0 +1,27 @@
+/// Why the daemon could not start or had to stop; the message says what to do.
+public enum DaemonError: Error, Sendable, CustomStringConvertible {
+    /// The bus could not be reached.
+    case cannotConnect(String)
+    /// No notification server answered.
+    case noNotificationServer(String)
+    /// Another connection owns `io.github.NotificationBridge` and does not let it go.
+    case nameTaken(owner: String?)
+    /// The connection to the bus closed while the daemon was serving.
+    case busClosed
+
+    public var description: String {
+        switch self {
+        case .cannotConnect(let reason):
+            "cannot connect to the session bus (\(reason)); run it inside a desktop session, or set "
+                + "DBUS_SESSION_BUS_ADDRESS"
+        case .noNotificationServer(let reason):
+            reason
+        case .nameTaken(let owner):
+            "\(BridgeAPI.busName) is already owned by \(owner ?? "another connection") (another "
+                + "notification-bridged?); stop it, or start this one with --replace"
+        case .busClosed:
+            "the connection to the session bus closed (the bus went away); stopping. D-Bus activation or systemd "
+                + "starts notification-bridged again when a session bus is back"
+        }
+    }
+}

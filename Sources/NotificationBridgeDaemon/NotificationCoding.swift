@@ -1,0 +1,35 @@
+import DBusCore
+import NotificationModel
+
+/// A delivered notification as `ListDelivered` returns it: the keys `Post` takes (those that were set), plus `id`.
+enum NotificationCoding {
+    static func encode(id: String, content: NotificationContent, route: ResponseRoute?) -> DBusValue {
+        var entries: [String: DBusValue] = [
+            "id": .string(id), "title": .string(content.title), "body": .string(content.body),
+            "urgency": .string(content.urgency.name), "timeout": .int32(content.timeout.wireValue),
+            "resident": .boolean(content.isResident), "transient": .boolean(content.isTransient),
+            "user-info": .string(JSONValue.object(content.userInfo).jsonText),
+        ]
+        let optional: [(String, String?)] = [
+            ("app-name", content.appName), ("desktop-entry", content.desktopEntry), ("icon", content.icon),
+            ("image", content.image), ("category", content.categoryID), ("default-action", content.defaultActionLabel),
+            ("thread", content.threadID),
+        ]
+        for case (let key, let value?) in optional { entries[key] = .string(value) }
+        if !content.actions.isEmpty { entries["actions"] = ActionCoding.encode(content.actions) }
+        if let badge = content.badge { entries["badge"] = .int32(Int32(clamping: badge)) }
+        switch content.sound {
+        case .default: break
+        case .none: entries["sound"] = .string("none")
+        case .named(let name): entries["sound"] = .string(name)
+        case .file(let path): entries["sound"] = .string(path)
+        }
+        switch route {
+        case .command(let argv)?: entries["exec"] = .strings(argv)
+        case .application(_, let action?)?: entries["app-action"] = .string(action)
+        case .application(_, nil)?: entries["app-action"] = .boolean(true)
+        case .poster?, nil: break
+        }
+        return .vardict(entries)
+    }
+}

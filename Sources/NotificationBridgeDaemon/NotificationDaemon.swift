@@ -1,0 +1,176 @@
+import DBusCore
+import Logging
+import NotificationBridge
+import ServiceLifecycle
+
+/// The daemon: owns `io.github.NotificationBridge` and serves `io.github.NotificationBridge1` at
+/// `/io/github/NotificationBridge`, posting through one long-lived connection to the notification server.
+///
+/// A `Service` for swift-service-lifecycle: run it in a `ServiceGroup` (``buildDaemon(arguments:)`` makes one) for a
+/// graceful shutdown on SIGTERM and SIGINT. On shutdown it gives the bus name back and answers every waiting
+/// `WaitForResponse` with `io.github.NotificationBridge1.Error.ShuttingDown`; notifications already shown stay on the
+/// screen. ``run()`` throws ``DaemonError/busClosed`` when the bus goes away.
+///
+/// ## Threat model
+///
+/// Everything on the session bus runs as the same user, so the bridge does not defend against a hostile program
+/// there: such a program can already read the user's files, and the bus lets it monitor any message. What the bridge
+/// guarantees is that programs do not get in each other's way by accident, and that nothing private is broadcast:
+/// - a response goes to exactly one place, chosen by the notification itself when it was posted: its `exec` command,
+///   its app (`app-action`), or the posting connection (`Responded`, sent to that connection only, and any
+///   `WaitForResponse` for the id). Typed text is never broadcast and never logged;
+/// - a notification belongs to the app name it was posted under. `ListDelivered` and `WithdrawAll` act on the
+///   caller's own notifications (posted on the same connection) unless the filter names an app (`app-name`); a
+///   replacement (`replaces`) must be posted under the same app name. `Withdraw` and `WaitForResponse` take the id,
+///   which is random and known only to whoever was given it;
+/// - every argument is checked: a bad call gets a precise error and the daemon keeps serving;
+/// - commands run with `posix_spawn`, never through a shell, and the response is handed to them in environment
+///   variables and on standard input, never on the command line.
+public final class NotificationDaemon: Service, CustomStringConvertible {
+    /// The configuration it runs with.
+    public let configuration: DaemonConfiguration
+
+    /// Makes a daemon; nothing happens until ``run()``.
+    public init(configuration: DaemonConfiguration) {
+        self.configuration = configuration
+    }
+
+    public var description: String { "notification-bridged" }
+
+    private enum Ending {
+        case shutdown
+        case nameLost
+        case busClosed
+    }
+
+    /// Connects, takes the bus name and serves until a graceful shutdown, the loss of the name, or the end of the
+    /// bus connection.
+    ///
+    /// - Throws: ``DaemonError`` when the bus or the notification server cannot be reached, the name is taken, or
+    ///   the bus goes away while serving.
+    public func run() async throws {
+        let logger = configuration.logger
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(to: configuration.bus)
+        } catch {
+            throw DaemonError.cannotConnect("\(error)")
+        }
+        var system: DBusConnection?
+        if let systemBus = configuration.systemBus { system = try? await DBusConnection.connect(to: systemBus) }
+        let center: DesktopNotificationCenter
+        do {
+            center = try await DesktopNotificationCenter(
+                connection: connection, systemConnection: system,
+                .init(
+                    appName: configuration.defaultAppName, rendering: configuration.rendering,
+                    promptCommand: configuration.promptCommand, activatesApplications: false, logger: logger))
+        } catch {
+            await close(connection, system)
+            throw DaemonError.noNotificationServer((error as? DBusFailure)?.message ?? "\(error)")
+        }
+        let activator = AppActivator(
+            connection: connection, applicationDirectories: configuration.applicationDirectories)
+        let activations = ApplicationActivations(activator: activator, logger: logger)
+        let core = DaemonCore(
+            connection: connection, center: center, activations: activations,
+            defaultAppName: configuration.defaultAppName, logger: logger)
+        let ending: Ending
+        do {
+            ending = try await serve(core, on: connection)
+        } catch {
+            await center.stop()
+            activations.stop()
+            await close(connection, system)
+            throw error
+        }
+
+        if ending != .busClosed {
+            _ = try? await connection.releaseName(BridgeAPI.busName)
+        }
+        await core.beginShutdown()
+        // A round trip to the bus: the answers sent above have left once its reply is back.
+        _ = try? await connection.nameHasOwner(BridgeAPI.busName)
+        await center.stop()
+        activations.stop()
+        await close(connection, system)
+        switch ending {
+        case .busClosed:
+            logger.error("the session bus went away")
+            throw DaemonError.busClosed
+        case .nameLost:
+            logger.info("another notification-bridged took \(BridgeAPI.busName); stopping")
+        case .shutdown:
+            logger.info("stopped")
+        }
+    }
+
+    /// Exports the interface, takes the name, and follows the center and the bus until the daemon must stop.
+    private func serve(_ core: DaemonCore, on connection: DBusConnection) async throws -> Ending {
+        let logger = configuration.logger
+        let closures = core.center.closures
+        let departures = try await connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "NameOwnerChanged")
+        ) { signal -> String? in
+            guard signal.arguments.count == 3, case .string(let name) = signal.arguments[0], name.hasPrefix(":"),
+                case .string(let newOwner) = signal.arguments[2], newOwner.isEmpty
+            else { return nil }
+            return name
+        }
+        let nameEvents = try await connection.nameEvents()
+        try await connection.export([BridgeInterface.make(core: core)], at: BridgeAPI.objectPath)
+        var flags: DBusConnection.NameRequestFlags = [.allowReplacement, .doNotQueue]
+        if configuration.replacesRunningDaemon { flags.insert(.replaceExisting) }
+        let reply = try await connection.requestName(BridgeAPI.busName, flags: flags)
+        guard reply == .primaryOwner || reply == .alreadyOwner else {
+            throw DaemonError.nameTaken(owner: try? await connection.nameOwner(of: BridgeAPI.busName))
+        }
+        let server = await core.center.serverInformation()
+        logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
+            "server.name": "\(server.name)", "server.version": "\(server.version)",
+        ])
+
+        return await withTaskGroup(of: Ending?.self) { group in
+            group.addTask {
+                for await closure in closures { await core.closed(closure) }
+                return nil
+            }
+            group.addTask {
+                for await name in departures { await core.connectionLeft(name) }
+                return nil
+            }
+            group.addTask {
+                for await event in nameEvents where event == .lost(BridgeAPI.busName) {
+                    return .nameLost
+                }
+                // The stream ends when the connection closes, or when this task is cancelled.
+                return Task.isCancelled ? nil : .busClosed
+            }
+            group.addTask {
+                do {
+                    try await gracefulShutdown()
+                    return .shutdown
+                } catch {
+                    return nil
+                }
+            }
+            var ending = Ending.shutdown
+            while let next = await group.next() {
+                if let next {
+                    ending = next
+                    break
+                }
+                if Task.isCancelled { break }
+            }
+            group.cancelAll()
+            return ending
+        }
+    }
+
+    private func close(_ connection: DBusConnection, _ system: DBusConnection?) async {
+        await connection.close()
+        await system?.close()
+    }
+}

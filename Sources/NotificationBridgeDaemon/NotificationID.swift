@@ -1,0 +1,26 @@
+import DBusCore
+
+/// The daemon's ids for notifications: 16 lowercase hexadecimal digits, drawn at random.
+///
+/// Random rather than counted, so that an id stays unique across daemon restarts (a client holding an old id never
+/// reaches a newer notification) and cannot be guessed by a program that was not told it.
+enum NotificationID {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let number = generator.next() as UInt64
+        let digits = String(number, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Checks that `text` has the form of an id; whether it names a notification is checked by the caller.
+    ///
+    /// - Throws: `InvalidArgument` saying what ids look like.
+    static func check(_ text: String, argument: String = "id") throws(DBusFailure) {
+        let utf8 = text.utf8
+        guard utf8.count == 16, utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw BridgeError.invalid(
+                "\(argument) \(quotedForMessage(text)) is not a notification id; use the id Post returned "
+                    + "(16 hexadecimal digits, e.g. '3f9c2a7e1b4d5c6a')")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeDaemon
+import NotificationServerKit
+import Testing
+
+/// The `notification-bridged` program itself: D-Bus activation, SIGTERM, the bus going away.
+@Suite("The notification-bridged process")
+struct DaemonProcessTests {
+    /// Runs `body` on a private bus with a scripted notification server.
+    private static func withServer<T: Sendable>(
+        serviceDirectories: [URL] = [], _ body: (PrivateBus, DBusConnection) async throws -> T
+    ) async throws -> T {
+        try await withPrivateBus(serviceDirectories: serviceDirectories) { bus in
+            let serverConnection = try await bus.connect()
+            let server = NotificationServer()
+            try await server.start(on: serverConnection, profile: .fullFeatured)
+            let client = try await bus.connect()
+            do {
+                let result = try await body(bus, client)
+                await server.stop()
+                await client.close()
+                await serverConnection.close()
+                return result
+            } catch {
+                await server.stop()
+                await client.close()
+                await serverConnection.close()
+                throw error
+            }
+        }
+    }
+
+    /// A file for the daemon's log, outside the bus's folder (which goes when the bus stops).
+    private static func logFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("nb-daemon-\(UUID().uuidString).log")
+    }
+
+    /// Starts the built daemon on `bus`; its standard error goes to `log`. Returns once it owns its name.
+    private static func start(on bus: PrivateBus, client: DBusConnection, log: URL) async throws -> ChildProcess {
+        let executable = try await PackageFiles.daemonExecutable()
+        let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
+        let output = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer { close(output) }
+        let child = try ChildProcess.spawn(
+            [executable.path], environment: bus.environment, standardOutput: output, standardError: output)
+        do {
+            try await withTimeout(waitingFor: "notification-bridged to own its name") {
+                for await owner in owners where owner != nil { return }
+            }
+        } catch {
+            child.stop()
+            throw TestSupportError("\(error); its log: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        return child
+    }
+
+    @Test("gdbus call on the name starts the daemon through its D-Bus activation file")
+    func activation() async throws {
+        let executable = try await PackageFiles.daemonExecutable()
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("nb-services-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        let committed = try String(contentsOf: PackageFiles.activationService, encoding: .utf8)
+        try committed.replacingOccurrences(
+            of: "Exec=/usr/bin/notification-bridged", with: "Exec=\(executable.path) --log-level error"
+        ).write(to: services.appendingPathComponent("io.github.NotificationBridge.service"), atomically: true,
+            encoding: .utf8)
+
+        try await Self.withServer(serviceDirectories: [services]) { bus, client in
+            #expect(try await client.nameOwner(of: BridgeAPI.busName) == nil)
+            let result = try await ProcessRunner.run(
+                [
+                    "gdbus", "call", "--session", "--dest", BridgeAPI.busName, "--object-path",
+                    BridgeAPI.objectPath.rawValue, "--method", "\(BridgeAPI.interfaceName).GetServerInformation",
+                ], environment: bus.environment, timeout: .seconds(20))
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.output.contains("'server-name': <'NotificationServerKit'>"))
+
+            let pid = try await client.processID(of: BridgeAPI.busName)
+            let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
+            kill(pid_t(pid), SIGTERM)
+            try await withTimeout(waitingFor: "the activated daemon to stop") {
+                for await owner in owners where owner == nil { return }
+            }
+        }
+    }
+
+    @Test("SIGTERM: waiting calls get ShuttingDown, the name is released, the exit status is 0")
+    func gracefulShutdown() async throws {
+        try await Self.withServer { bus, client in
+            let log = Self.logFile()
+            defer { try? FileManager.default.removeItem(at: log) }
+            let daemon = try await Self.start(on: bus, client: client, log: log)
+            defer { daemon.stop() }
+            let id = try await client.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "Post", arguments: [.vardict(["title": .string("Waiting")])]
+            ).decode(String.self)
+            async let waited = outcome {
+                try await client.call(
+                    destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    method: "WaitForResponse", arguments: [.string(id)])
+            }
+            _ = try await client.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "ListCategories")
+            let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
+
+            daemon.signal(SIGTERM)
+            guard case .failure(let error) = await waited else {
+                Issue.record("WaitForResponse returned instead of failing")
+                return
+            }
+            #expect(error.dbusName == "io.github.NotificationBridge1.Error.ShuttingDown", "\(error)")
+            try await withTimeout(waitingFor: "the name to be released") {
+                for await owner in owners where owner == nil { return }
+            }
+            let status = await daemon.wait(within: .seconds(10))
+            #expect(status == 0, "log: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    @Test("when the bus goes away the daemon exits non-zero and says why")
+    func busGoesAway() async throws {
+        try await Self.withServer { bus, client in
+            let log = Self.logFile()
+            defer { try? FileManager.default.removeItem(at: log) }
+            let daemon = try await Self.start(on: bus, client: client, log: log)
+            defer { daemon.stop() }
+            bus.stop()
+            let status = await daemon.wait(within: .seconds(10))
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(status == 1, "log: \(text)")
+            #expect(text.contains("notification-bridged: the connection to the session bus closed"), "log: \(text)")
+        }
+    }
+}

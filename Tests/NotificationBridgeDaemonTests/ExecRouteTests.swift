@@ -1,0 +1,88 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeDaemon
+import NotificationServerKit
+import Testing
+
+/// Responses handed to a command (`exec`).
+@Suite("exec commands")
+struct ExecRouteTests {
+    /// A command that records what it was given in `<its folder>/../answer/`, then exits.
+    static let recorder = """
+        #!/bin/sh
+        out="$(dirname "$0")/../answer"
+        mkdir -p "$out.partial"
+        printf '%s\\n' "$@" > "$out.partial/arguments"
+        printf '%s' "$NOTIFICATION_ID" > "$out.partial/id"
+        printf '%s' "$NOTIFICATION_ACTION" > "$out.partial/action"
+        printf '%s' "$NOTIFICATION_USER_INFO" > "$out.partial/user-info"
+        printf '%s' "${NOTIFICATION_TEXT-unset}" > "$out.partial/text-environment"
+        printf '%s' "${XDG_ACTIVATION_TOKEN-unset} ${DESKTOP_STARTUP_ID-unset}" > "$out.partial/token"
+        cat > "$out.partial/text-input"
+        mv "$out.partial" "$out"
+        """
+
+    /// Installs the recorder as `$HOME/bin/answer-ann`; returns the folder its answers appear in.
+    static func installRecorder(in fixture: DaemonFixture) throws -> URL {
+        let bin = fixture.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let path = bin.appendingPathComponent("answer-ann")
+        try recorder.write(to: path, atomically: true, encoding: .utf8)
+        chmod(path.path, 0o755)
+        return fixture.directory.appendingPathComponent("answer")
+    }
+
+    static func waitForAnswer(_ folder: URL) async throws -> (String) throws -> String {
+        try await withTimeout(waitingFor: "the command to record its answer") {
+            while !FileManager.default.fileExists(atPath: folder.path) { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        return { name in try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
+    }
+
+    @Test("a script posts with exec and exits; typed text reaches the command byte for byte, in env and on stdin")
+    func typedTextReachesCommand() async throws {
+        try await DaemonFixture.with(.plasma) { fixture in
+            let answer = try Self.installRecorder(in: fixture)
+            let posted = try await fixture.sh(ReadmeExamples.exec.script)
+            #expect(posted.status == 0, "\(posted.standardError)")
+            let id = try postedID(posted.output)
+            let shown = try await fixture.nextNotification()
+            #expect(shown.actions.map(\.key) == ["inline-reply"])
+
+            let text = "Sure! $(touch pwned) `id` 'single' \"double\" ; | & < > * ? \\ $HOME"
+                + "\nsecond line\tü € 🙂\n"
+            try await fixture.scripted.reply(id: shown.id, text: text)
+
+            let read = try await Self.waitForAnswer(answer)
+            #expect(try read("text-input") == text)
+            #expect(try read("text-environment") == text)
+            #expect(try read("id") == id)
+            #expect(try read("action") == "answer")
+            #expect(try read("user-info") == #"{"thread":"lunch"}"#)
+            #expect(try read("arguments") == "--from-notification\n")
+            #expect(try read("token") == "unset unset", "a background action gets no activation token")
+            #expect(!FileManager.default.fileExists(atPath: fixture.directory.appendingPathComponent("pwned").path))
+        }
+    }
+
+    @Test("a foreground action gives the command the activation token; a plain action has no text")
+    func foregroundToken() async throws {
+        try await DaemonFixture.with { fixture in
+            let answer = try Self.installRecorder(in: fixture)
+            let command = fixture.directory.appendingPathComponent("bin/answer-ann").path
+            _ = try await fixture.post([
+                "title": .string("Ann"), "actions": ActionList.plain(id: "open"), "exec": .strings([command]),
+            ])
+            let shown = try await fixture.nextNotification()
+            try await fixture.scripted.invokeAction(id: shown.id, key: "open", activationToken: "token-42")
+
+            let read = try await Self.waitForAnswer(answer)
+            #expect(try read("action") == "open")
+            #expect(try read("token") == "token-42 token-42")
+            #expect(try read("text-environment") == "unset")
+            #expect(try read("text-input") == "")
+            #expect(try read("user-info") == "{}")
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import DBusCore
+import DBusTestSupport
+import NotificationBridgeDaemon
+import Testing
+
+/// Bad calls of every method: each gets the right error, with a message that says what to change, and the daemon
+/// keeps serving.
+@Suite("Malformed calls")
+struct MalformedCallTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let method: String
+        let arguments: [DBusValue]
+        let error: String
+        /// Text the message must contain.
+        let says: String
+        let description: String
+    }
+
+    static let invalid = "io.github.NotificationBridge1.Error.InvalidArgument"
+    static let unknownNotification = "io.github.NotificationBridge1.Error.UnknownNotification"
+    static let unknownCategory = "io.github.NotificationBridge1.Error.UnknownCategory"
+    static let notSupported = "io.github.NotificationBridge1.Error.NotSupported"
+    static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    static let wellFormedUnknownID = "0123456789abcdef"
+    static let huge = String(repeating: "x", count: 2 << 20)
+
+    static func action(_ entries: [String: DBusValue]) -> DBusValue { .vardict(entries) }
+    static func actions(_ items: [DBusValue]) -> DBusValue { .array(element: "a{sv}", items) }
+    static let okAction = action(["id": .string("ok"), "title": .string("OK")])
+    static func post(_ entries: [String: DBusValue]) -> [DBusValue] { [.vardict(entries)] }
+    static func titled(_ entries: [String: DBusValue]) -> [DBusValue] {
+        post(entries.merging(["title": .string("Hello")]) { first, _ in first })
+    }
+    static func register(_ id: String, _ items: [DBusValue], _ options: [String: DBusValue] = [:]) -> [DBusValue] {
+        [.string(id), actions(items), .vardict(options)]
+    }
+
+    static let cases: [Case] = [
+        // RegisterCategory
+        Case(method: "RegisterCategory", arguments: register("bad id!", [okAction]), error: invalid,
+            says: "category id \"bad id!\" contains", description: "category id with a space"),
+        Case(method: "RegisterCategory", arguments: register("c", [action(["id": .string("a")])]), error: invalid,
+            says: "actions[0] has no 'title'", description: "action without title"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", [action(["id": .int32(5), "title": .string("A")])]), error: invalid,
+            says: "actions[0] key 'id' holds an int32 ('i'); expected a string ('s')", description: "id of wrong type"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", [action(["id": .string("a"), "title": .string("A"), "colour": .string("red")])]),
+            error: invalid, says: "actions[0] has unknown key 'colour'", description: "unknown action key"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", [action(["id": .string("a"), "title": .string("A"), "activation": .string("x")])]),
+            error: invalid, says: "use one of 'foreground', 'background'", description: "unknown activation"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", [action(["id": .string("a"), "title": .string("A"), "exec": .strings(["/x"])])]),
+            error: invalid, says: "which belongs to the notification", description: "exec on an action"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", (0..<5000).map { action(["id": .string("a\($0)"), "title": .string("A")]) }),
+            error: invalid, says: "actions has 5000 entries; at most 32", description: "thousands of actions"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", [okAction], ["minimal-actions": .strings(["zzz"])]), error: invalid,
+            says: "names 'zzz', which is not the id of one of the actions", description: "unknown minimal action"),
+        Case(method: "RegisterCategory", arguments: register("c", [okAction, okAction]), error: invalid,
+            says: "is used more than once", description: "duplicate action ids"),
+        Case(method: "RegisterCategory",
+            arguments: register("c", [action(["id": .string("default"), "title": .string("A")])]), error: invalid,
+            says: "is reserved", description: "reserved action id"),
+        Case(method: "RegisterCategory", arguments: register(huge, [okAction]), error: invalid,
+            says: "ids may be at most 255 bytes", description: "huge category id"),
+        // RemoveCategory
+        Case(method: "RemoveCategory", arguments: [.string("nope")], error: unknownCategory,
+            says: "category 'nope' is not registered", description: "unknown category"),
+        // Post
+        Case(method: "Post", arguments: post([:]), error: invalid, says: "title and body are both empty",
+            description: "empty notification"),
+        Case(method: "Post", arguments: post(["title": .int32(5)]), error: invalid,
+            says: "notification key 'title' holds an int32 ('i'); expected a string ('s')",
+            description: "title of wrong type"),
+        Case(method: "Post", arguments: titled(["titel": .string("x")]), error: invalid,
+            says: "unknown key 'titel' (did you mean 'title'?)", description: "misspelt key"),
+        Case(method: "Post", arguments: titled([String(repeating: "k", count: 10_000): .string("x")]), error: invalid,
+            says: "kkkk…'", description: "huge unknown key, cut short in the message"),
+        Case(method: "Post", arguments: post(["title": .string(huge)]), error: invalid,
+            says: "title is 2097152 bytes long (UTF-8); at most 1024", description: "huge title"),
+        Case(method: "Post", arguments: titled(["category": .string("nope")]), error: unknownCategory,
+            says: "category \"nope\" is not registered", description: "unregistered category"),
+        Case(method: "Post", arguments: titled(["fire-date": .int64(1_900_000_000)]), error: notSupported,
+            says: "scheduling, which is not available yet", description: "scheduling key"),
+        Case(method: "Post", arguments: titled(["urgency": .string("urgent")]), error: invalid,
+            says: "use 'low', 'normal' or 'critical'", description: "unknown urgency"),
+        Case(method: "Post", arguments: titled(["urgency": .double(1)]), error: invalid,
+            says: "key 'urgency' holds a double ('d')", description: "urgency of wrong type"),
+        Case(method: "Post", arguments: titled(["timeout": .int32(-5)]), error: invalid,
+            says: "-1 for the server's default or 0 for never", description: "negative timeout"),
+        Case(method: "Post", arguments: titled(["timeout": .string("5s")]), error: invalid,
+            says: "expected an int32 ('i'), e.g. 'timeout': <5000>", description: "timeout as text"),
+        Case(method: "Post", arguments: titled(["badge": .int32(-1)]), error: invalid,
+            says: "use 0 or more", description: "negative badge"),
+        Case(method: "Post", arguments: titled(["user-info": .string("{bad")]), error: invalid,
+            says: "is not JSON", description: "user-info not JSON"),
+        Case(method: "Post", arguments: titled(["user-info": .string("[1]")]), error: invalid,
+            says: "is JSON but not an object", description: "user-info not an object"),
+        Case(method: "Post", arguments: titled(["user-info": .vardict(["a": .int32(1)])]), error: invalid,
+            says: "expected a string ('s')", description: "user-info as a dictionary"),
+        Case(method: "Post", arguments: titled(["exec": .strings(["/nonexistent/program"])]), error: invalid,
+            says: "which is not an executable file", description: "missing program"),
+        Case(method: "Post", arguments: titled(["exec": .strings(["bin/program"])]), error: invalid,
+            says: "a relative path", description: "relative program"),
+        Case(method: "Post", arguments: titled(["exec": .strings([])]), error: invalid,
+            says: "needs the program first", description: "empty argv"),
+        Case(method: "Post", arguments: titled(["exec": .string("/bin/true")]), error: invalid,
+            says: "expected an array of strings ('as')", description: "argv as a string"),
+        Case(method: "Post", arguments: titled(["app-action": .boolean(true)]), error: invalid,
+            says: "needs 'desktop-entry'", description: "app-action without desktop entry"),
+        Case(method: "Post",
+            arguments: titled([
+                "app-action": .boolean(true), "exec": .strings(["/bin/true"]), "desktop-entry": .string("org.a.B"),
+            ]),
+            error: invalid, says: "has both 'exec' and 'app-action'", description: "two routes"),
+        Case(method: "Post", arguments: titled(["replaces": .string(wellFormedUnknownID)]), error: unknownNotification,
+            says: "no notification has id '0123456789abcdef'", description: "replaces an unknown id"),
+        Case(method: "Post", arguments: titled(["replaces": .string("../../etc/passwd")]), error: invalid,
+            says: "is not a notification id", description: "replaces a malformed id"),
+        Case(method: "Post",
+            arguments: titled([
+                "actions": actions((0..<2000).map { action(["id": .string("a\($0)"), "title": .string("A")]) })
+            ]),
+            error: invalid, says: "actions has 2000 entries", description: "thousands of inline actions"),
+        Case(method: "Post",
+            arguments: titled([
+                "actions": actions([
+                    action(["id": .string("a"), "title": .string("A"), "behavior": .string("text-input")]),
+                    action(["id": .string("b"), "title": .string("B"), "behavior": .string("text-input")]),
+                ])
+            ]),
+            error: invalid, says: "can show only one text field", description: "two text inputs"),
+        Case(method: "Post",
+            arguments: titled(["actions": actions([action(["id": .string("a"), "title": .string("A"),
+                "text-input-placeholder": .string("p")])])]),
+            error: invalid, says: "applies only to text-input actions", description: "text-input key, plain action"),
+        Case(method: "Post",
+            arguments: titled(["actions": actions([action(["id": .string("a"), "title": .string("A"),
+                "authentication-required": .boolean(false)])])]),
+            error: invalid, says: "foreground actions always require authentication",
+            description: "foreground action without authentication"),
+        Case(method: "Post", arguments: titled(["actions": .strings(["a", "A"])]), error: invalid,
+            says: "expected an array of dictionaries ('aa{sv}')", description: "actions as a flat list"),
+        // Withdraw, WithdrawAll, listing
+        Case(method: "Withdraw", arguments: [.string("")], error: invalid, says: "is not a notification id",
+            description: "empty id"),
+        Case(method: "Withdraw", arguments: [.string(huge)], error: invalid, says: "xxxx…' is not a notification id",
+            description: "huge id"),
+        Case(method: "Withdraw", arguments: [.string(wellFormedUnknownID)], error: unknownNotification,
+            says: "use an id Post returned", description: "unknown id"),
+        Case(method: "WithdrawAll", arguments: [.vardict(["app": .string("Mail")])], error: invalid,
+            says: "filter has unknown key 'app' (did you mean 'app-name'?)", description: "misspelt filter key"),
+        Case(method: "WithdrawAll", arguments: [.vardict(["app-name": .int32(1)])], error: invalid,
+            says: "filter key 'app-name' holds an int32", description: "filter value of wrong type"),
+        Case(method: "ListPending", arguments: [.vardict(["bogus": .boolean(true)])], error: invalid,
+            says: "filter has unknown key 'bogus'", description: "unknown pending filter key"),
+        Case(method: "ListDelivered", arguments: [.vardict(["thread": .strings(["x"])])], error: invalid,
+            says: "filter key 'thread' holds an array of strings ('as')", description: "delivered filter type"),
+        // WaitForResponse
+        Case(method: "WaitForResponse", arguments: [.string("nope")], error: invalid,
+            says: "'nope' is not a notification id", description: "malformed wait id"),
+        Case(method: "WaitForResponse", arguments: [.string(wellFormedUnknownID)], error: unknownNotification,
+            says: "no notification has id", description: "unknown wait id"),
+        // Wrong signatures, refused by DBusCore from the interface description
+        Case(method: "Post", arguments: [.string("title")], error: invalidArgs,
+            says: "takes arguments of signature 'a{sv}', got 's'", description: "Post with a string"),
+        Case(method: "RegisterCategory", arguments: [.string("c")], error: invalidArgs,
+            says: "'saa{sv}a{sv}'", description: "RegisterCategory missing arguments"),
+        Case(method: "Withdraw", arguments: [.uint32(5)], error: invalidArgs, says: "got 'u'",
+            description: "Withdraw with a number"),
+        Case(method: "GetServerInformation", arguments: [.string("x")], error: invalidArgs, says: "got 's'",
+            description: "GetServerInformation with an argument"),
+        Case(method: "WaitForResponse", arguments: [], error: invalidArgs, says: "got ''",
+            description: "WaitForResponse without id"),
+    ]
+
+    @Test("every malformed call gets the right error, and the daemon answers afterwards")
+    func malformedCalls() async throws {
+        try await DaemonFixture.with { fixture in
+            for item in Self.cases {
+                let error = await #expect(throws: DBusFailure.self, "\(item)") {
+                    try await fixture.call(item.method, item.arguments)
+                }
+                #expect(error?.name == item.error, "\(item): \(error?.message ?? "")")
+                #expect(error?.message.contains(item.says) == true, "\(item): \(error?.message ?? "")")
+                #expect((error?.message.utf8.count ?? 0) < 2000, "\(item): the message is cut short")
+                let information = try await fixture.call("GetServerInformation")
+                #expect(information.count == 1, "\(item): the daemon still answers")
+            }
+            #expect(try await fixture.call("ListCategories") == [.array(element: "a{sv}", [])])
+        }
+    }
+}

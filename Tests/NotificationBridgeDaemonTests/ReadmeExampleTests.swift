@@ -1,0 +1,109 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeDaemon
+import NotificationServerKit
+import Testing
+
+/// The README's `gdbus` examples, run as they are written, against the daemon and a scripted server.
+@Suite("README gdbus examples")
+struct ReadmeExampleTests {
+    @Test("register a category, post with it, and WaitForResponse returns the action and the typed text")
+    func categoryPostAndWait() async throws {
+        try await DaemonFixture.with(.plasma) { fixture in
+            let registered = try await fixture.sh(ReadmeExamples.registerCategory.script)
+            #expect(registered.status == 0, "\(registered.standardError)")
+            #expect(registered.output == ReadmeExamples.registerCategory.output)
+
+            async let waited = fixture.sh(ReadmeExamples.postAndWait.script)
+            let shown = try await fixture.nextNotification()
+            #expect(shown.appName == "Mail")
+            #expect(shown.actions.map(\.key) == ["delete", "inline-reply", "archive"])
+            #expect(shown.inlineReplyPlaceholder == "Your answer")
+            try await fixture.scripted.reply(id: shown.id, text: "Yes, 12:30")
+
+            let result = try await waited
+            #expect(result.status == 0, "\(result.standardError)")
+            let id = try idInDictionary(result.output)
+            #expect(result.output == ReadmeExamples.postAndWait.output?.replacingOccurrences(of: "$id", with: id))
+        }
+    }
+
+    @Test("post without a category returns an id, and the server shows the notification")
+    func postWithoutCategory() async throws {
+        try await DaemonFixture.with { fixture in
+            let result = try await fixture.sh(ReadmeExamples.post.script)
+            #expect(result.status == 0, "\(result.standardError)")
+            let id = try postedID(result.output)
+            #expect(result.output == ReadmeExamples.post.output?.replacingOccurrences(of: "$id", with: id))
+            let shown = try await fixture.nextNotification()
+            #expect(shown.summary == "Backup finished")
+            #expect(shown.body == "42 files copied")
+            #expect(shown.urgency == 0)
+            #expect(shown.actions.isEmpty)
+        }
+    }
+
+    @Test("Withdraw closes the notification and makes WaitForResponse fail with Closed")
+    func withdrawFailsWait() async throws {
+        try await DaemonFixture.with { fixture in
+            _ = try await fixture.sh(ReadmeExamples.registerCategory.script)
+            async let waited = fixture.sh(ReadmeExamples.postAndWait.script)
+            let shown = try await fixture.nextNotification()
+            let listed = try await fixture.sh(ReadmeExamples.listDelivered.script)
+            let id = try idInDictionary(listed.output)
+
+            let withdrawn = try await fixture.sh(ReadmeExamples.withdraw.script, ["id": id])
+            #expect(withdrawn.status == 0, "\(withdrawn.standardError)")
+            #expect(withdrawn.output == ReadmeExamples.withdraw.output)
+            #expect(try await fixture.scripted.notification(id: shown.id) == nil)
+
+            let result = try await waited
+            #expect(result.status != 0)
+            #expect(result.standardError.contains("io.github.NotificationBridge1.Error.Closed"))
+            #expect(result.standardError.contains("notification '\(id)' was withdrawn"))
+        }
+    }
+
+    @Test("ListDelivered and WithdrawAll act on the app named in the filter")
+    func listAndWithdrawAll() async throws {
+        try await DaemonFixture.with { fixture in
+            let mine = try await fixture.post(["title": .string("Ann"), "app-name": .string("Mail")])
+            _ = try await fixture.post(["title": .string("Disk"), "app-name": .string("Disks")])
+            let listed = try await fixture.sh(ReadmeExamples.listDelivered.script)
+            #expect(listed.status == 0, "\(listed.standardError)")
+            #expect(listed.output.contains("'id': <'\(mine)'>"))
+            #expect(listed.output.contains("'app-name': <'Mail'>"))
+            #expect(!listed.output.contains("Disks"))
+
+            let withdrawn = try await fixture.sh(ReadmeExamples.withdrawAll.script)
+            #expect(withdrawn.output == ReadmeExamples.withdrawAll.output?.replacingOccurrences(of: "$id", with: mine))
+            let after = try await fixture.sh(ReadmeExamples.listDelivered.script)
+            #expect(after.output == "(@aa{sv} [],)")
+        }
+    }
+
+    @Test("GetServerInformation reports the server and the bridge's choices")
+    func serverInformation() async throws {
+        try await DaemonFixture.with(.dunst) { fixture in
+            let result = try await fixture.sh(ReadmeExamples.serverInformation.script)
+            #expect(result.status == 0, "\(result.standardError)")
+            for part in [
+                "'server-name': <'dunst'>", "'server-version': <'1.9.0'>", "'destructive-order': <'first'>",
+                "'lock-source': <'none'>", "'text-input': <{'deliver-without-text': 'button-without-text', "
+                    + "'hide': 'hidden'}>",
+            ] {
+                #expect(result.output.contains(part), "\(result.output)")
+            }
+        }
+    }
+
+    /// Writes the README section when asked (`NB_WRITE_README_EXAMPLES=/path/file.md`).
+    @Test("the README section is written from the table")
+    func writeMarkdown() throws {
+        #expect(ReadmeExamples.markdown.contains("```sh\ngdbus call"))
+        if let path = ProcessInfo.processInfo.environment["NB_WRITE_README_EXAMPLES"] {
+            try ReadmeExamples.markdown.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+    }
+}

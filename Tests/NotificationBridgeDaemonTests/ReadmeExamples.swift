@@ -1,0 +1,121 @@
+/// The `gdbus` examples of the README, exactly as they are shown there. The tests run these very scripts (with
+/// `/bin/sh -c`, on a private bus), so the README and the daemon cannot disagree; `README-examples.md` is written from
+/// this table by `NB_WRITE_README_EXAMPLES=path swift test --filter ReadmeExampleTests`.
+///
+/// Placeholders in `output`: `$id` stands for the notification id the example printed or used.
+struct ReadmeExample: Sendable, CustomStringConvertible {
+    let title: String
+    let script: String
+    /// What the script prints (`$id` standing for the notification's id); for WaitForResponse, when the user typed
+    /// "Yes, 12:30" in the reply field.
+    let output: String?
+
+    var description: String { title }
+}
+
+enum ReadmeExamples {
+    static let registerCategory = ReadmeExample(
+        title: "Register a category once; notifications that name it show its actions",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.RegisterCategory org.example.mail.message \\
+              "[{'id': <'reply'>, 'title': <'Reply'>, 'behavior': <'text-input'>,
+                 'text-input-placeholder': <'Your answer'>},
+                {'id': <'archive'>, 'title': <'Archive'>, 'activation': <'background'>},
+                {'id': <'delete'>, 'title': <'Delete'>, 'activation': <'background'>, 'destructive': <true>}]" \\
+              "{'minimal-actions': <['reply', 'archive']>}"
+            """,
+        output: "()")
+
+    static let post = ReadmeExample(
+        title: "Post a notification without actions; the reply is its id",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'title': <'Backup finished'>, 'body': <'42 files copied'>, 'urgency': <'low'>}"
+            """,
+        output: "('$id',)")
+
+    static let postAndWait = ReadmeExample(
+        title: "Post with a category and wait for the user's answer (typed text comes in 'text')",
+        script: """
+            id=$(gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'app-name': <'Mail'>, 'title': <'Ann'>, 'body': <'Lunch at noon?'>,
+                'category': <'org.example.mail.message'>, 'user-info': <'{\\"message\\": 42}'>}" | cut -d"'" -f2)
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --timeout 3600 --method io.github.NotificationBridge1.WaitForResponse "$id"
+            """,
+        output: """
+            ('reply', {'action': <'reply'>, 'id': <'$id'>, 'text': <'Yes, 12:30'>, 'user-info': <'{"message":42}'>})
+            """)
+
+    static let withdraw = ReadmeExample(
+        title: "Withdraw a notification; a WaitForResponse for it fails with ...Error.Closed",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Withdraw "$id"
+            """,
+        output: "()")
+
+    static let exec = ReadmeExample(
+        title: "Send the response to a command: no shell; the response is in its environment, typed text also on "
+            + "its standard input",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'title': <'Ann: lunch at noon?'>, 'user-info': <'{\\"thread\\": \\"lunch\\"}'>,
+                'actions': <[{'id': <'answer'>, 'title': <'Answer'>, 'behavior': <'text-input'>,
+                              'activation': <'background'>}]>,
+                'exec': <['$HOME/bin/answer-ann', '--from-notification']>}"
+            """,
+        output: "('$id',)")
+
+    static let appAction = ReadmeExample(
+        title: "Send the response to an installed app as an org.freedesktop.Application action (the app is started "
+            + "if needed and raised with the activation token)",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'title': <'New mail from Ann'>, 'desktop-entry': <'org.example.Mail'>, 'app-action': <true>,
+                'actions': <[{'id': <'open'>, 'title': <'Open'>}]>}"
+            """,
+        output: "('$id',)")
+
+    static let listDelivered = ReadmeExample(
+        title: "List the notifications of an app that are showing",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.ListDelivered "{'app-name': <'Mail'>}"
+            """,
+        output: nil)
+
+    static let withdrawAll = ReadmeExample(
+        title: "Withdraw every notification of an app; the reply lists their ids",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.WithdrawAll "{'app-name': <'Mail'>}"
+            """,
+        output: "(['$id'],)")
+
+    static let serverInformation = ReadmeExample(
+        title: "Ask what the notification server can do, and what the bridge does about it",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.GetServerInformation
+            """,
+        output: nil)
+
+    /// Every example, in the order the README shows them.
+    static let all = [
+        registerCategory, post, postAndWait, withdraw, exec, appAction, listDelivered, withdrawAll, serverInformation,
+    ]
+
+    /// The README section in Markdown.
+    static var markdown: String {
+        all.map { example in
+            "\(example.title):\n\n```sh\n\(example.script)\n```\n"
+                + (example.output.map { "\nprints `\($0)`\n" } ?? "")
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,189 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeDaemon
+import NotificationServerKit
+import Testing
+
+/// Where responses go: the posting connection only, waiting calls, kept responses, an app's action.
+@Suite("Response routing")
+struct RoutingTests {
+    private static func signalRule(_ member: String? = nil) -> DBusMatchRule {
+        DBusMatchRule(
+            sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: member)
+    }
+
+    @Test("Responded and Closed go to the posting connection only; another connection listening gets neither")
+    func respondedOnlyToPoster() async throws {
+        try await DaemonFixture.with(.plasma) { fixture in
+            let poster = try await fixture.bus.connect()
+            let bystander = try await fixture.bus.connect()
+            let posterSignals = try await poster.signals(matching: Self.signalRule())
+            let bystanderSignals = try await bystander.signals(matching: Self.signalRule())
+            let id = try await fixture.post(
+                [
+                    "title": .string("Ann"),
+                    "actions": ActionList.textInput(id: "reply"),
+                ], from: poster)
+            let shown = try await fixture.nextNotification()
+            // The bystander posts too, so that it receives something of its own after the poster's response.
+            let other = try await fixture.post(["title": .string("Bystander's own")], from: bystander)
+            _ = try await fixture.nextNotification()
+
+            try await fixture.scripted.reply(id: shown.id, text: "secret words")
+            let responded = try await posterSignals.first(waitingFor: "Responded")
+            #expect(responded.member == "Responded")
+            #expect(responded.destination == poster.uniqueName)
+            #expect(responded.arguments.first == .string(id))
+            #expect(responded.arguments[2].stringKeyedEntries?["text"] == .variant(.string("secret words")))
+            let closed = try await posterSignals.first(waitingFor: "Closed")
+            #expect(closed.member == "Closed")
+            #expect(closed.arguments == [.string(id), .uint32(3)])
+
+            // The daemon sends in order: had the bystander been sent the response, it would come before this.
+            try await fixture.call("Withdraw", [.string(other)], from: bystander)
+            let first = try await bystanderSignals.first(waitingFor: "the bystander's own Closed")
+            #expect(first.member == "Closed")
+            #expect(first.arguments == [.string(other), .uint32(3)])
+            await poster.close()
+            await bystander.close()
+        }
+    }
+
+    @Test("a response that came before WaitForResponse is returned at once, from any connection, and only once")
+    func keptResponse() async throws {
+        try await DaemonFixture.with { fixture in
+            let poster = try await fixture.bus.connect()
+            let id = try await fixture.post(
+                [
+                    "title": .string("Build failed"), "user-info": .string(#"{"job": 7}"#),
+                    "actions": ActionList.plain(id: "retry", activation: "background"),
+                ], from: poster)
+            let shown = try await fixture.nextNotification()
+            await poster.close()
+            try await fixture.scripted.invokeAction(id: shown.id, key: "retry")
+            _ = try await withTimeout(waitingFor: "the notification to close") {
+                for await event in fixture.events { if case .closed = event { return } }
+            }
+
+            let reply = try await fixture.call("WaitForResponse", [.string(id)])
+            #expect(reply.first == .string("retry"))
+            let entries = try #require(reply.last?.stringKeyedEntries)
+            #expect(entries["user-info"] == .variant(.string(#"{"job":7}"#)))
+            #expect(entries["activation-token"] == nil, "background actions carry no token")
+            #expect(entries["text"] == nil)
+
+            let again = await #expect(throws: DBusFailure.self) {
+                try await fixture.call("WaitForResponse", [.string(id)])
+            }
+            #expect(again?.name == "io.github.NotificationBridge1.Error.Closed")
+        }
+    }
+
+    @Test("a waiting WaitForResponse fails with Closed when the notification is withdrawn or dismissed")
+    func pendingWaitFails() async throws {
+        try await DaemonFixture.with { fixture in
+            let withdrawn = try await fixture.post(["title": .string("One")])
+            _ = try await fixture.nextNotification()
+            let dismissed = try await fixture.post(["title": .string("Two")])
+            let shown = try await fixture.nextNotification()
+
+            let waiter = try await fixture.bus.connect()
+            async let first = outcome { try await fixture.call("WaitForResponse", [.string(withdrawn)], from: waiter) }
+            async let second = outcome { try await fixture.call("WaitForResponse", [.string(dismissed)], from: waiter) }
+            // Calls of one connection are handled in order: once this is answered, both waits are registered.
+            try await fixture.call("ListCategories", from: waiter)
+
+            try await fixture.call("Withdraw", [.string(withdrawn)])
+            try await fixture.scripted.dismiss(id: shown.id)
+            let failures = [await first, await second].map { result -> DBusFailure? in
+                if case .failure(let error as DBusFailure) = result { return error }
+                return nil
+            }
+            #expect(failures.map(\.?.name) == Array(repeating: "io.github.NotificationBridge1.Error.Closed", count: 2))
+            #expect(failures[0]?.message.contains("was withdrawn") == true)
+            #expect(failures[1]?.message.contains("was dismissed by the user") == true)
+            await waiter.close()
+        }
+    }
+
+    @Test("a foreground action reaches the app's org.freedesktop.Application with the activation token")
+    func appActionWithToken() async throws {
+        try await DaemonFixture.with { fixture in
+            let app = try await TestApplication.start(on: fixture.bus, id: "org.example.Mail")
+            let posted = try await fixture.sh(ReadmeExamples.appAction.script)
+            let id = try postedID(posted.output)
+            let shown = try await fixture.nextNotification()
+            try await fixture.scripted.invokeAction(id: shown.id, key: "open", activationToken: "token-1234")
+
+            let call = try await app.calls.first(waitingFor: "ActivateAction")
+            #expect(call.member == "ActivateAction")
+            #expect(call.arguments.first == .string("open"))
+            guard case .array(_, let parameters) = call.arguments[1], let parameter = parameters.first else {
+                Issue.record("no parameter in \(call.arguments)")
+                return
+            }
+            let response = try #require(parameter.unwrappedVariant.stringKeyedEntries)
+            #expect(response["id"] == .variant(.string(id)))
+            #expect(response["action"] == .variant(.string("open")))
+            #expect(response["activation-token"] == .variant(.string("token-1234")))
+            let platformData = try #require(call.arguments[2].stringKeyedEntries)
+            #expect(platformData["activation-token"] == .variant(.string("token-1234")))
+            #expect(platformData["desktop-startup-id"] == .variant(.string("token-1234")))
+            await app.stop()
+        }
+    }
+}
+
+/// Action lists for `Post`, as `aa{sv}`.
+enum ActionList {
+    static func plain(id: String, activation: String = "foreground") -> DBusValue {
+        .array(element: "a{sv}", [
+            .vardict(["id": .string(id), "title": .string(id.capitalized), "activation": .string(activation)])
+        ])
+    }
+
+    static func textInput(id: String, activation: String = "background") -> DBusValue {
+        .array(element: "a{sv}", [
+            .vardict([
+                "id": .string(id), "title": .string(id.capitalized), "behavior": .string("text-input"),
+                "activation": .string(activation),
+            ])
+        ])
+    }
+}
+
+/// A running app exporting `org.freedesktop.Application`, recording the calls it gets.
+struct TestApplication: Sendable {
+    let connection: DBusConnection
+    let calls: AsyncStream<DBusMethodCall>
+
+    static func start(on bus: PrivateBus, id: String) async throws -> TestApplication {
+        let connection = try await bus.connect()
+        let (calls, continuation) = AsyncStream.makeStream(of: DBusMethodCall.self)
+        let record: @Sendable (DBusMethodCall) async throws -> [DBusValue] = { call in
+            continuation.yield(call)
+            return []
+        }
+        try await connection.export(
+            [
+                DBusInterface(
+                    "org.freedesktop.Application",
+                    methods: [
+                        DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")], handler: record),
+                        DBusMethod(
+                            "ActivateAction",
+                            inputs: [
+                                .init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}"),
+                            ],
+                            handler: record),
+                    ])
+            ], at: try DBusObjectPath("/" + id.replacingOccurrences(of: ".", with: "/")))
+        _ = try await connection.requestName(id)
+        return TestApplication(connection: connection, calls: calls)
+    }
+
+    func stop() async {
+        await connection.close()
+    }
+}
