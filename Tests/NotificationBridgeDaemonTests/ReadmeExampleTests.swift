@@ -98,12 +98,23 @@ struct ReadmeExampleTests {
         }
     }
 
-    /// Writes the README section when asked (`NB_WRITE_README_EXAMPLES=/path/file.md`).
-    @Test("the README section is written from the table")
-    func writeMarkdown() throws {
-        #expect(ReadmeExamples.markdown.contains("```sh\ngdbus call"))
+    /// The README shows exactly the examples of the table, between its `gdbus-examples` markers; with
+    /// `NB_WRITE_README_EXAMPLES=/path/file.md` the section is also written out for pasting.
+    @Test("the README shows exactly these examples")
+    func readmeShowsTheTable() throws {
         if let path = ProcessInfo.processInfo.environment["NB_WRITE_README_EXAMPLES"] {
             try ReadmeExamples.markdown.write(toFile: path, atomically: true, encoding: .utf8)
         }
+        let readmeURL = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let start = "<!-- gdbus-examples:start -->\n"
+        let end = "<!-- gdbus-examples:end -->"
+        let from = try #require(readme.range(of: start), "README.md lacks the gdbus-examples markers")
+        let to = try #require(readme.range(of: end, range: from.upperBound..<readme.endIndex))
+        #expect(
+            String(readme[from.upperBound..<to.lowerBound]) == ReadmeExamples.markdown,
+            "README.md's gdbus examples differ from ReadmeExamples.swift; regenerate with NB_WRITE_README_EXAMPLES")
     }
 }
