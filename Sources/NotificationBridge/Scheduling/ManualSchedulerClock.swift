@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+
+/// A wall clock that moves only when told to, so that scheduler tests run deterministically and without real waits.
+///
+/// ``sleep(until:)`` suspends until ``advance(by:)`` or ``set(to:)`` moves the time to or past the deadline. The
+/// clock also reports who is asleep (``sleepDeadlines``) and how often anyone slept (``sleepCount``), so a test can
+/// check that a scheduler sleeps until the right moment and does not wake when nothing is due.
+public final class ManualSchedulerClock: SchedulerClock, Sendable {
+    private struct Sleeper {
+        let deadline: Date
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct Waiter {
+        let count: Int
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var now: Date
+        var sleepers: [UInt64: Sleeper] = [:]
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 0
+        var sleepCount = 0
+
+        /// Takes the waiters whose count of sleepers has been reached.
+        mutating func takeSatisfiedWaiters() -> [Waiter] {
+            let satisfied = waiters.filter { $0.value.count <= sleepers.count }
+            for id in satisfied.keys { waiters[id] = nil }
+            return Array(satisfied.values)
+        }
+    }
+
+    private let state: Mutex<State>
+
+    /// Makes a clock showing `now`.
+    public init(now: Date) {
+        state = Mutex(State(now: now))
+    }
+
+    /// The time the clock shows.
+    public var now: Date { state.withLock { $0.now } }
+
+    /// The deadlines of the tasks sleeping now, earliest first.
+    public var sleepDeadlines: [Date] {
+        state.withLock { $0.sleepers.values.map(\.deadline) }.sorted()
+    }
+
+    /// How many times ``sleep(until:)`` has been called with a deadline in the future.
+    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+
+    /// Moves the clock forward by `seconds` and wakes the sleepers whose deadline has come.
+    public func advance(by seconds: TimeInterval) {
+        let target = now.addingTimeInterval(seconds)
+        set(to: target)
+    }
+
+    /// Sets the clock to `date`, forward or back (a wall-clock step), and wakes the sleepers whose deadline has come.
+    public func set(to date: Date) {
+        let woken = state.withLock { state -> [Sleeper] in
+            state.now = date
+            let due = state.sleepers.filter { $0.value.deadline <= date }
+            for id in due.keys { state.sleepers[id] = nil }
+            return due.values.sorted { $0.deadline < $1.deadline }
+        }
+        for sleeper in woken { sleeper.continuation.resume() }
+    }
+
+    /// Returns once at least `count` tasks are asleep on the clock.
+    ///
+    /// Tests use it before advancing the clock, to be sure the scheduler has armed its timer; bound the wait with a
+    /// timeout (cancelling the task ends the wait).
+    public func waitForSleepers(count: Int = 1) async {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    guard state.sleepers.count < count, !Task.isCancelled else { return true }
+                    state.waiters[id] = Waiter(count: count, continuation: continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+        }
+    }
+
+    /// Suspends until the clock reaches `deadline`.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    public func sleep(until deadline: Date) async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Decided under the lock: a cancellation after this point finds the sleeper registered, one before it
+                // has already set the task's flag.
+                let (outcome, waiters) = state.withLock { state -> (Result<Void, any Error>?, [Waiter]) in
+                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+                    if deadline <= state.now { return (.success(()), []) }
+                    state.sleepCount += 1
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return (nil, state.takeSatisfiedWaiters())
+                }
+                for waiter in waiters { waiter.continuation.resume() }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+}

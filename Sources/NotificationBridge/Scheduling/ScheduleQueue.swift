@@ -1,0 +1,162 @@
+import Foundation
+
+/// Pending entries ordered by fire date: an indexed binary min-heap.
+///
+/// Insert, removal by id and popping the earliest entry are O(log n); ``peek()`` and lookups by id are O(1).
+/// Entries with the same fire date come out in the order they were inserted, so the order is deterministic.
+/// Inserting an id that is already present replaces that entry (and its place in the order).
+public struct ScheduleQueue<Value> {
+    /// One pending entry.
+    public struct Entry {
+        /// The entry's id, unique in the queue.
+        public let id: String
+        /// When the entry is due.
+        public let fireDate: Date
+        /// What the caller stored with it.
+        public var value: Value
+        /// Insertion order, to break ties between equal fire dates.
+        fileprivate let sequence: UInt64
+
+        fileprivate func precedes(_ other: Entry) -> Bool {
+            (fireDate, sequence) < (other.fireDate, other.sequence)
+        }
+    }
+
+    private var heap: [Entry] = []
+    private var positions: [String: Int] = [:]
+    private var nextSequence: UInt64 = 0
+
+    /// Makes an empty queue.
+    public init() {}
+
+    /// The number of entries.
+    public var count: Int { heap.count }
+
+    /// Whether the queue has no entries.
+    public var isEmpty: Bool { heap.isEmpty }
+
+    /// The entry with the earliest fire date, without removing it.
+    public func peek() -> Entry? { heap.first }
+
+    /// The entry with `id`, if present.
+    public subscript(id: String) -> Entry? {
+        positions[id].map { heap[$0] }
+    }
+
+    /// Whether an entry has `id`.
+    public func contains(id: String) -> Bool { positions[id] != nil }
+
+    /// The entries in no particular order (cheap: no sorting).
+    public var unorderedEntries: [Entry] { heap }
+
+    /// The entries from the earliest fire date to the latest (O(n log n)).
+    public func sortedEntries() -> [Entry] {
+        heap.sorted { $0.precedes($1) }
+    }
+
+    /// Adds an entry, replacing any entry with the same id.
+    ///
+    /// - Returns: The replaced entry, if there was one.
+    @discardableResult
+    public mutating func insert(id: String, fireDate: Date, value: Value) -> Entry? {
+        let replaced = remove(id: id)
+        let entry = Entry(id: id, fireDate: fireDate, value: value, sequence: nextSequence)
+        nextSequence += 1
+        heap.append(entry)
+        positions[id] = heap.count - 1
+        siftUp(from: heap.count - 1)
+        return replaced
+    }
+
+    /// Removes the entry with `id`.
+    ///
+    /// - Returns: The removed entry, or `nil` when there was none.
+    @discardableResult
+    public mutating func remove(id: String) -> Entry? {
+        guard let index = positions[id] else { return nil }
+        return remove(at: index)
+    }
+
+    /// Removes and returns the entry with the earliest fire date.
+    public mutating func popFirst() -> Entry? {
+        heap.isEmpty ? nil : remove(at: 0)
+    }
+
+    /// Removes and returns every entry whose fire date is at or before `now`, earliest first.
+    public mutating func popDue(now: Date) -> [Entry] {
+        var due: [Entry] = []
+        while let first = heap.first, first.fireDate <= now {
+            due.append(remove(at: 0))
+        }
+        return due
+    }
+
+    /// Removes every entry for which `shouldRemove` returns `true` (O(n + k log n) for k removals).
+    ///
+    /// - Returns: The removed entries, earliest first.
+    @discardableResult
+    public mutating func removeAll(where shouldRemove: (Entry) throws -> Bool) rethrows -> [Entry] {
+        let ids = try heap.filter(shouldRemove).map(\.id)
+        return ids.compactMap { remove(id: $0) }.sorted { $0.precedes($1) }
+    }
+
+    /// Whether the heap order and the id index agree with each other; for tests.
+    func checkInvariants() -> Bool {
+        guard positions.count == heap.count else { return false }
+        for (index, entry) in heap.enumerated() {
+            guard positions[entry.id] == index else { return false }
+            if index > 0, entry.precedes(heap[(index - 1) / 2]) { return false }
+        }
+        return true
+    }
+
+    private mutating func remove(at index: Int) -> Entry {
+        let removed = heap[index]
+        positions[removed.id] = nil
+        let last = heap.removeLast()
+        if index < heap.count {
+            heap[index] = last
+            positions[last.id] = index
+            // The moved entry may belong above or below its new place; at most one of these moves it.
+            siftDown(from: siftUp(from: index))
+        }
+        return removed
+    }
+
+    /// Moves the entry at `index` up while it precedes its parent; returns where it ends up.
+    @discardableResult
+    private mutating func siftUp(from index: Int) -> Int {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            swapAt(child, parent)
+            child = parent
+        }
+        return child
+    }
+
+    private mutating func siftDown(from index: Int) {
+        var parent = index
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var first = parent
+            if left < heap.count, heap[left].precedes(heap[first]) { first = left }
+            if right < heap.count, heap[right].precedes(heap[first]) { first = right }
+            guard first != parent else { return }
+            swapAt(parent, first)
+            parent = first
+        }
+    }
+
+    private mutating func swapAt(_ a: Int, _ b: Int) {
+        heap.swapAt(a, b)
+        positions[heap[a].id] = a
+        positions[heap[b].id] = b
+    }
+}
+
+extension ScheduleQueue: Sendable where Value: Sendable {}
+extension ScheduleQueue.Entry: Sendable where Value: Sendable {}
+extension ScheduleQueue.Entry: Equatable where Value: Equatable {}

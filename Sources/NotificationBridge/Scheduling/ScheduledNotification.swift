@@ -1,0 +1,166 @@
+import Foundation
+import NotificationModel
+
+/// A notification waiting for its trigger, with what the scheduler needs to know about its progress.
+///
+/// `Payload` is what the owner wants back when the notification fires: the content and where responses go, for the
+/// daemon. The value is what the store keeps, so it is `Codable` when the payload is: the daemon writes it to disk
+/// on every change (scheduled, fired, withdrawn) and gives it back to ``Scheduler/restore(_:)`` at start-up.
+///
+/// Encoded with the keys `id`, `app-name`, `trigger`, `payload`, `scheduled-at` and `last-fired-at` (seconds since
+/// 1970-01-01T00:00:00Z), and `time-zone` (an IANA zone name).
+public struct ScheduledNotification<Payload> {
+    /// The notification's id, unique among the scheduled notifications.
+    public var id: String
+
+    /// The posting application's name, for ``Scheduler/withdrawAll(appName:)``; `nil` when unknown.
+    public var appName: String?
+
+    /// When the notification fires.
+    public var trigger: NotificationTrigger
+
+    /// What the owner stored with the notification.
+    public var payload: Payload
+
+    /// When the notification was scheduled: time intervals count from it, calendar matches fire after it.
+    public var scheduledAt: Date
+
+    /// When the notification was last delivered; `nil` if never. Its next occurrence is the first one after this.
+    public var lastFiredAt: Date?
+
+    /// The zone in which ``scheduledAt`` and ``lastFiredAt`` were taken, as an IANA name.
+    ///
+    /// For a trigger that follows the time zone, a different zone at restore time means the user's zone changed
+    /// while nothing was running: the scheduler moves the two times to the same wall-clock times in the new zone.
+    public var timeZoneIdentifier: String?
+
+    /// Makes a scheduled notification; ``Scheduler/schedule(id:appName:trigger:payload:)`` makes them for new
+    /// notifications.
+    public init(
+        id: String,
+        appName: String? = nil,
+        trigger: NotificationTrigger,
+        payload: Payload,
+        scheduledAt: Date,
+        lastFiredAt: Date? = nil,
+        timeZoneIdentifier: String? = nil
+    ) {
+        self.id = id
+        self.appName = appName
+        self.trigger = trigger
+        self.payload = payload
+        self.scheduledAt = scheduledAt
+        self.lastFiredAt = lastFiredAt
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+}
+
+extension ScheduledNotification: Sendable where Payload: Sendable {}
+extension ScheduledNotification: Equatable where Payload: Equatable {}
+extension ScheduledNotification: Hashable where Payload: Hashable {}
+
+extension ScheduledNotification: Codable where Payload: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case appName = "app-name"
+        case trigger
+        case payload
+        case scheduledAt = "scheduled-at"
+        case lastFiredAt = "last-fired-at"
+        case timeZoneIdentifier = "time-zone"
+    }
+
+    /// Decodes a scheduled notification; `app-name`, `last-fired-at` and `time-zone` may be missing.
+    ///
+    /// - Throws: `DecodingError` when a required key is missing or a value has the wrong form.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            appName: try container.decodeIfPresent(String.self, forKey: .appName),
+            trigger: try container.decode(NotificationTrigger.self, forKey: .trigger),
+            payload: try container.decode(Payload.self, forKey: .payload),
+            scheduledAt: Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .scheduledAt)),
+            lastFiredAt: try container.decodeIfPresent(Double.self, forKey: .lastFiredAt)
+                .map(Date.init(timeIntervalSince1970:)),
+            timeZoneIdentifier: try container.decodeIfPresent(String.self, forKey: .timeZoneIdentifier)
+        )
+    }
+
+    /// Encodes the notification, with times as seconds since 1970 whatever the encoder's date strategy.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(appName, forKey: .appName)
+        try container.encode(trigger, forKey: .trigger)
+        try container.encode(payload, forKey: .payload)
+        try container.encode(scheduledAt.timeIntervalSince1970, forKey: .scheduledAt)
+        try container.encodeIfPresent(lastFiredAt?.timeIntervalSince1970, forKey: .lastFiredAt)
+        try container.encodeIfPresent(timeZoneIdentifier, forKey: .timeZoneIdentifier)
+    }
+}
+
+/// A scheduled notification and the next time it fires, as ``Scheduler/pending()`` lists them.
+public struct PendingNotification<Payload> {
+    /// The notification.
+    public var notification: ScheduledNotification<Payload>
+    /// When it fires next.
+    public var nextFireDate: Date
+
+    /// Makes an entry of the pending list.
+    public init(notification: ScheduledNotification<Payload>, nextFireDate: Date) {
+        self.notification = notification
+        self.nextFireDate = nextFireDate
+    }
+}
+
+extension PendingNotification: Sendable where Payload: Sendable {}
+extension PendingNotification: Equatable where Payload: Equatable {}
+
+/// One delivery of a scheduled notification, as the scheduler hands it to its `fire` closure.
+public struct ScheduledFiring<Payload> {
+    /// The notification as it stands after this delivery: ``ScheduledNotification/lastFiredAt`` is ``firedAt``.
+    ///
+    /// Store it (or, when ``nextFireDate`` is `nil`, remove it from the store), so that a restart neither repeats
+    /// this delivery nor loses the next.
+    public var notification: ScheduledNotification<Payload>
+
+    /// When the notification was due. Earlier than ``firedAt`` when it was delivered late: after a downtime, a
+    /// suspend, or a time-zone change that moved a wall-clock time into the past. Only the earliest undelivered
+    /// occurrence is reported, however many passed.
+    public var occurrence: Date
+
+    /// When the scheduler delivered it.
+    public var firedAt: Date
+
+    /// When it fires next; `nil` when this was its last delivery and the scheduler has dropped it.
+    public var nextFireDate: Date?
+
+    /// How late the delivery was, in seconds.
+    public var delay: TimeInterval { firedAt.timeIntervalSince(occurrence) }
+
+    /// Makes a firing.
+    public init(notification: ScheduledNotification<Payload>, occurrence: Date, firedAt: Date, nextFireDate: Date?) {
+        self.notification = notification
+        self.occurrence = occurrence
+        self.firedAt = firedAt
+        self.nextFireDate = nextFireDate
+    }
+}
+
+extension ScheduledFiring: Sendable where Payload: Sendable {}
+extension ScheduledFiring: Equatable where Payload: Equatable {}
+
+/// What ``Scheduler/restore(_:)`` did not take back.
+public struct ScheduleRestoreReport<Payload> {
+    /// Notifications with nothing left to fire (a one-shot trigger that already fired); remove them from the store.
+    public var finished: [ScheduledNotification<Payload>] = []
+
+    /// Notifications whose trigger no longer validates, with the reason; they are not scheduled.
+    public var rejected: [(notification: ScheduledNotification<Payload>, error: TriggerValidationError)] = []
+
+    /// Makes an empty report.
+    public init() {}
+}
+
+extension ScheduleRestoreReport: Sendable where Payload: Sendable {}

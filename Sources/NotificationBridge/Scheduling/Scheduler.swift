@@ -1,0 +1,297 @@
+import Foundation
+import Logging
+import NotificationModel
+
+/// Holds scheduled notifications and delivers each when its trigger fires.
+///
+/// One timer task sleeps until the earliest fire date, and no longer exists when nothing is scheduled: no polling,
+/// no wake-ups while idle. The timer is re-armed when the earliest date changes (schedule, withdraw, delivery,
+/// time-zone change) and on ``resumedFromSleep()``.
+///
+/// Delivery calls the `fire` closure on the actor, one notification at a time, earliest occurrence first (ties in
+/// scheduling order). A notification whose time has already passed (scheduled in the past, or missed while the
+/// daemon was stopped or the machine slept) is delivered **once** as soon as the scheduler sees it, however many
+/// periods of a repeating trigger passed; the next occurrence is then the first one after now.
+///
+/// Wall-clock triggers (``NotificationTrigger/followsTimeZone``) follow the user's zone: after
+/// ``timeZoneChanged()``, their pending occurrence is the same wall-clock time in the new zone. No occurrence is
+/// delivered twice because of a zone change, and none is dropped: one whose wall-clock time has already passed in the
+/// new zone is delivered at once.
+public actor Scheduler<Payload: Sendable> {
+    /// Called on the actor for every delivery. It must not block: hand the work to a task or a stream.
+    public typealias Fire = @Sendable (ScheduledFiring<Payload>) -> Void
+
+    private let clock: any SchedulerClock
+    private let currentTimeZone: @Sendable () -> TimeZone
+    private let fire: Fire
+    private let logger: Logger
+    private var evaluator: TriggerEvaluator
+    private var queue = ScheduleQueue<ScheduledNotification<Payload>>()
+
+    private var timer: Task<Void, Never>?
+    private var armedDeadline: Date?
+    private var generation: UInt64 = 0
+    private var isStopped = false
+
+    /// Makes a scheduler with nothing scheduled.
+    ///
+    /// - Parameters:
+    ///   - clock: The wall clock to read and sleep on; ``ManualSchedulerClock`` in tests.
+    ///   - timeZone: Returns the user's current zone; read at start and by ``timeZoneChanged()``. The default
+    ///     re-reads the system zone (`TZ`, `/etc/localtime`) each time.
+    ///   - logger: Where deliveries, late deliveries and zone changes are logged (`debug`, `notice`, `info`).
+    ///   - fire: Called for every delivery; see ``Fire``.
+    public init(
+        clock: any SchedulerClock = SystemSchedulerClock(),
+        timeZone: @escaping @Sendable () -> TimeZone = Scheduler.systemTimeZone,
+        logger: Logger = Logger(label: "io.github.NotificationBridge.scheduler"),
+        fire: @escaping Fire
+    ) {
+        self.clock = clock
+        self.currentTimeZone = timeZone
+        self.logger = logger
+        self.fire = fire
+        self.evaluator = TriggerEvaluator(timeZone: timeZone())
+    }
+
+    deinit {
+        timer?.cancel()
+    }
+
+    /// The system's current time zone, read afresh (Foundation caches it otherwise).
+    @Sendable
+    public static func systemTimeZone() -> TimeZone {
+        NSTimeZone.resetSystemTimeZone()
+        return TimeZone.current
+    }
+
+    /// The zone wall-clock triggers are read in now.
+    public var timeZone: TimeZone { evaluator.timeZone }
+
+    /// Schedules a notification, replacing any with the same id.
+    ///
+    /// A date trigger whose date has passed is delivered at once (before this method returns).
+    ///
+    /// - Returns: When it fires first; `nil` when it never will (a one-shot calendar match with no date left before
+    ///   the year 10000), in which case nothing is scheduled.
+    /// - Throws: ``TriggerValidationError`` when the trigger is invalid; nothing is scheduled then.
+    @discardableResult
+    public func schedule(
+        id: String,
+        appName: String? = nil,
+        trigger: NotificationTrigger,
+        payload: Payload
+    ) throws(TriggerValidationError) -> Date? {
+        try trigger.validate()
+        let notification = ScheduledNotification(
+            id: id,
+            appName: appName,
+            trigger: trigger,
+            payload: payload,
+            scheduledAt: clock.now,
+            timeZoneIdentifier: evaluator.timeZone.identifier
+        )
+        queue.remove(id: id)
+        let first = enqueue(notification)
+        logger.debug(
+            "scheduled",
+            metadata: ["notification.id": "\(id)", "notification.fire-date": "\(first.map { "\($0)" } ?? "never")"]
+        )
+        fireDueAndArm()
+        return first
+    }
+
+    /// Takes back notifications saved by an earlier run, delivering at once (once each) those whose time passed
+    /// while nothing was running.
+    ///
+    /// Wall-clock triggers saved in another zone than the current one are moved to the current zone first (see
+    /// ``ScheduledNotification/timeZoneIdentifier``). A notification with an id already scheduled replaces it.
+    ///
+    /// - Returns: The notifications not taken back: finished ones, and ones whose trigger no longer validates.
+    @discardableResult
+    public func restore(_ notifications: [ScheduledNotification<Payload>]) -> ScheduleRestoreReport<Payload> {
+        var report = ScheduleRestoreReport<Payload>()
+        for var notification in notifications {
+            do throws(TriggerValidationError) {
+                try notification.trigger.validate()
+            } catch {
+                report.rejected.append((notification, error))
+                continue
+            }
+            if let identifier = notification.timeZoneIdentifier, let zone = TimeZone(identifier: identifier) {
+                moveToCurrentZone(&notification, from: zone)
+            }
+            notification.timeZoneIdentifier = evaluator.timeZone.identifier
+            queue.remove(id: notification.id)
+            if enqueue(notification) == nil { report.finished.append(notification) }
+        }
+        fireDueAndArm()
+        return report
+    }
+
+    /// Cancels a scheduled notification.
+    ///
+    /// - Returns: The notification, or `nil` when none had the id.
+    @discardableResult
+    public func withdraw(id: String) -> ScheduledNotification<Payload>? {
+        let removed = queue.remove(id: id)?.value
+        arm()
+        return removed
+    }
+
+    /// Cancels every scheduled notification of an application.
+    ///
+    /// - Returns: The cancelled notifications, earliest first.
+    @discardableResult
+    public func withdrawAll(appName: String) -> [ScheduledNotification<Payload>] {
+        let removed = queue.removeAll { $0.value.appName == appName }.map(\.value)
+        arm()
+        return removed
+    }
+
+    /// Cancels every scheduled notification.
+    ///
+    /// - Returns: The cancelled notifications, earliest first.
+    @discardableResult
+    public func withdrawAll() -> [ScheduledNotification<Payload>] {
+        let removed = queue.removeAll { _ in true }.map(\.value)
+        arm()
+        return removed
+    }
+
+    /// The scheduled notifications with their next fire dates, earliest first.
+    public func pending() -> [PendingNotification<Payload>] {
+        queue.sortedEntries().map { PendingNotification(notification: $0.value, nextFireDate: $0.fireDate) }
+    }
+
+    /// The scheduled notification with `id` and its next fire date, if scheduled.
+    public func pending(id: String) -> PendingNotification<Payload>? {
+        queue[id].map { PendingNotification(notification: $0.value, nextFireDate: $0.fireDate) }
+    }
+
+    /// Re-reads the user's time zone and, when it changed, moves every wall-clock trigger to it.
+    ///
+    /// Call it when the system zone changes (timedated's `Timezone` property, `/etc/localtime`). Occurrences whose
+    /// wall-clock time has already passed in the new zone are delivered at once.
+    public func timeZoneChanged() {
+        let newZone = currentTimeZone()
+        let oldZone = evaluator.timeZone
+        guard newZone != oldZone else { return }
+        logger.info(
+            "time zone changed; moving wall-clock notifications",
+            metadata: ["timezone.old": "\(oldZone.identifier)", "timezone.new": "\(newZone.identifier)"]
+        )
+        evaluator = TriggerEvaluator(timeZone: newZone)
+        for entry in queue.unorderedEntries where entry.value.trigger.followsTimeZone {
+            var notification = entry.value
+            moveToCurrentZone(&notification, from: oldZone)
+            queue.remove(id: notification.id)
+            enqueue(notification)
+        }
+        fireDueAndArm()
+    }
+
+    /// Delivers what came due while the machine slept, and re-arms the timer from the current wall-clock time.
+    ///
+    /// Call it after a resume (logind `PrepareForSleep(false)`) and after the wall clock was set: a sleep in progress
+    /// measures elapsed time and does not see a clock step.
+    public func resumedFromSleep() {
+        fireDueAndArm(forceRearm: true)
+    }
+
+    /// Cancels the timer for good: nothing is delivered after this, though the queue can still be read.
+    public func stop() {
+        isStopped = true
+        timer?.cancel()
+        timer = nil
+        armedDeadline = nil
+    }
+
+    // MARK: - Queue and timer
+
+    /// How late a delivery must be to be logged as a missed one (after downtime, a suspend or a zone change).
+    private static var lateDeliveryThreshold: TimeInterval { 60 }
+
+    /// Queues a notification at its pending occurrence.
+    ///
+    /// - Returns: The occurrence, or `nil` when the trigger has none left and the notification was not queued.
+    @discardableResult
+    private func enqueue(_ notification: ScheduledNotification<Payload>) -> Date? {
+        guard
+            let next = evaluator.nextFireDate(
+                after: notification.lastFiredAt ?? .distantPast,
+                for: notification.trigger,
+                anchor: notification.scheduledAt
+            )
+        else { return nil }
+        queue.insert(id: notification.id, fireDate: next, value: notification)
+        return next
+    }
+
+    /// Moves the times of a wall-clock trigger from `zone` to the same wall-clock times in the current zone.
+    private func moveToCurrentZone(_ notification: inout ScheduledNotification<Payload>, from zone: TimeZone) {
+        guard notification.trigger.followsTimeZone, zone != evaluator.timeZone else { return }
+        notification.scheduledAt = evaluator.rebased(notification.scheduledAt, from: zone)
+        notification.lastFiredAt = notification.lastFiredAt.map { evaluator.rebased($0, from: zone) }
+        notification.timeZoneIdentifier = evaluator.timeZone.identifier
+    }
+
+    /// Delivers every notification that is due, queues each repeating one at its first occurrence after now, and
+    /// arms the timer for the earliest remaining date.
+    private func fireDueAndArm(forceRearm: Bool = false) {
+        guard !isStopped else { return }
+        let now = clock.now
+        for entry in queue.popDue(now: now) {
+            var notification = entry.value
+            notification.lastFiredAt = now
+            notification.timeZoneIdentifier = evaluator.timeZone.identifier
+            let next = enqueue(notification)
+            let firing = ScheduledFiring(
+                notification: notification,
+                occurrence: entry.fireDate,
+                firedAt: now,
+                nextFireDate: next
+            )
+            var metadata: Logger.Metadata = ["notification.id": "\(notification.id)"]
+            if let next { metadata["notification.next-fire-date"] = "\(next)" }
+            if firing.delay >= Self.lateDeliveryThreshold {
+                metadata["notification.due"] = "\(entry.fireDate)"
+                logger.notice("delivering late", metadata: metadata)
+            } else {
+                logger.debug("delivering", metadata: metadata)
+            }
+            fire(firing)
+        }
+        arm(force: forceRearm)
+    }
+
+    /// Makes sure exactly one timer task sleeps until the earliest fire date, or none when the queue is empty.
+    private func arm(force: Bool = false) {
+        guard !isStopped else { return }
+        let earliest = queue.peek()?.fireDate
+        if !force, timer != nil, armedDeadline == earliest { return }
+        timer?.cancel()
+        timer = nil
+        armedDeadline = earliest
+        guard let earliest else { return }
+        generation &+= 1
+        let generation = generation
+        let clock = clock
+        timer = Task { [weak self] in
+            do {
+                try await clock.sleep(until: earliest)
+            } catch {
+                return  // cancelled: a newer timer took over
+            }
+            await self?.timerExpired(generation: generation)
+        }
+    }
+
+    private func timerExpired(generation: UInt64) {
+        // A timer cancelled just as it woke must not fire for its successor.
+        guard generation == self.generation else { return }
+        timer = nil
+        armedDeadline = nil
+        fireDueAndArm()
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The wall clock a ``Scheduler`` reads and sleeps on.
+///
+/// Fire dates are wall-clock instants (`Date`), so the clock tells the wall-clock time and sleeps until one.
+/// ``SystemSchedulerClock`` is the real one; ``ManualSchedulerClock`` is moved by hand in tests.
+public protocol SchedulerClock: Sendable {
+    /// The current wall-clock time.
+    var now: Date { get }
+
+    /// Returns at `deadline` or soon after; at once when `deadline` has passed.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func sleep(until deadline: Date) async throws
+}
+
+/// The system's wall clock, sleeping with `Task.sleep(until:tolerance:clock:)` on `ContinuousClock`.
+///
+/// The sleep is an elapsed-time wait computed from the wall clock when it starts, so it does not see the wall clock
+/// being set (by the user or NTP), and whether it sees time spent suspended depends on the platform's timers. The
+/// owner therefore calls ``Scheduler/resumedFromSleep()`` after a resume (logind `PrepareForSleep(false)`) and after
+/// a clock change: the scheduler delivers what came due and sleeps again from the current wall-clock time. A sleep
+/// longer than ``longestSleep`` ends there and is re-armed, a wake-up every 68 years that keeps the duration
+/// arithmetic finite.
+public struct SystemSchedulerClock: SchedulerClock {
+    /// The longest single sleep, in seconds (2^31, about 68 years).
+    public static let longestSleep: Double = 2_147_483_648
+
+    /// Makes the system clock.
+    public init() {}
+
+    /// `Date()`.
+    public var now: Date { Date() }
+
+    /// Sleeps until `deadline` on the continuous clock.
+    public func sleep(until deadline: Date) async throws {
+        let seconds = min(deadline.timeIntervalSinceNow, Self.longestSleep)
+        guard seconds > 0 else {
+            try Task.checkCancellation()
+            return
+        }
+        let clock = ContinuousClock()
+        try await Task.sleep(until: clock.now + .seconds(seconds), tolerance: nil, clock: clock)
+    }
+}

@@ -1,0 +1,64 @@
+/// The state the daemon keeps across restarts: scheduled notifications, registered categories, and where the
+/// responses of delivered notifications go, each by id.
+///
+/// The three element types are the owner's choice, so the daemon decides what it stores (content, handlers,
+/// routes). ``NotificationStore`` writes it as one versioned JSON document:
+///
+/// ```json
+/// {"version": 1, "sequence": 42, "pending": {"<id>": {...}}, "categories": {"<id>": ...}, "delivered": {"<id>": ...}}
+/// ```
+public struct StoredNotifications<Payload, Category, Route> {
+    /// Notifications waiting for their trigger, with their progress, by notification id.
+    public var pending: [String: ScheduledNotification<Payload>]
+
+    /// Registered categories, by category id.
+    public var categories: [String: Category]
+
+    /// Where the response of each delivered notification goes, by notification id.
+    public var delivered: [String: Route]
+
+    /// Makes a state; empty by default.
+    public init(
+        pending: [String: ScheduledNotification<Payload>] = [:],
+        categories: [String: Category] = [:],
+        delivered: [String: Route] = [:]
+    ) {
+        self.pending = pending
+        self.categories = categories
+        self.delivered = delivered
+    }
+
+    /// Applies one change.
+    public mutating func apply(_ change: StoreChange<Payload, Category, Route>) {
+        switch change {
+        case .schedule(let notification): pending[notification.id] = notification
+        case .unschedule(let id): pending[id] = nil
+        case .registerCategory(let id, let category): categories[id] = category
+        case .removeCategory(let id): categories[id] = nil
+        case .deliver(let id, let route): delivered[id] = route
+        case .forgetDelivered(let id): delivered[id] = nil
+        }
+    }
+}
+
+extension StoredNotifications: Sendable where Payload: Sendable, Category: Sendable, Route: Sendable {}
+extension StoredNotifications: Equatable where Payload: Equatable, Category: Equatable, Route: Equatable {}
+
+/// One change to ``StoredNotifications``, as ``NotificationStore/apply(_:)`` records it.
+public enum StoreChange<Payload, Category, Route> {
+    /// Adds a scheduled notification, or replaces the one with the same id (after it fired, with its new progress).
+    case schedule(ScheduledNotification<Payload>)
+    /// Removes a scheduled notification (withdrawn, or fired for the last time).
+    case unschedule(id: String)
+    /// Adds or replaces a category.
+    case registerCategory(id: String, Category)
+    /// Removes a category.
+    case removeCategory(id: String)
+    /// Records where the response of a delivered notification goes.
+    case deliver(id: String, Route)
+    /// Forgets a delivered notification (closed, or answered).
+    case forgetDelivered(id: String)
+}
+
+extension StoreChange: Sendable where Payload: Sendable, Category: Sendable, Route: Sendable {}
+extension StoreChange: Equatable where Payload: Equatable, Category: Equatable, Route: Equatable {}

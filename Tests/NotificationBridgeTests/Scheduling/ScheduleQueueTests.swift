@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import NotificationBridge
+
+@Suite("The schedule queue")
+struct ScheduleQueueTests {
+    /// A deterministic generator, so a failure can be reproduced.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("10,000 random entries with random removals come out in fire-date order")
+    func randomOrder() {
+        var random = SplitMix(state: 42)
+        var queue = ScheduleQueue<Int>()
+        var expected: [String: Date] = [:]
+        for index in 0..<10_000 {
+            let date = Date(timeIntervalSince1970: Double(Int.random(in: 0..<1_000_000, using: &random)))
+            queue.insert(id: "n\(index)", fireDate: date, value: index)
+            expected["n\(index)"] = date
+        }
+        // Remove a third at random, and move a few hundred to new dates.
+        for index in (0..<10_000).shuffled(using: &random).prefix(3_333) {
+            #expect(queue.remove(id: "n\(index)")?.value == index)
+            expected["n\(index)"] = nil
+        }
+        for id in expected.keys.sorted().prefix(500) {
+            let date = Date(timeIntervalSince1970: Double(Int.random(in: 0..<1_000_000, using: &random)))
+            queue.insert(id: id, fireDate: date, value: -1)
+            expected[id] = date
+        }
+        #expect(queue.checkInvariants())
+        #expect(queue.count == expected.count)
+        #expect(queue.remove(id: "n-missing") == nil)
+
+        var popped: [ScheduleQueue<Int>.Entry] = []
+        while let entry = queue.popFirst() { popped.append(entry) }
+        #expect(popped.count == expected.count)
+        #expect(zip(popped, popped.dropFirst()).allSatisfy { $0.fireDate <= $1.fireDate })
+        #expect(Dictionary(uniqueKeysWithValues: popped.map { ($0.id, $0.fireDate) }) == expected)
+    }
+
+    @Test("equal fire dates come out in insertion order, and replacing an entry moves it to the back")
+    func ties() {
+        var queue = ScheduleQueue<String>()
+        let date = Date(timeIntervalSince1970: 100)
+        for id in ["a", "b", "c"] { queue.insert(id: id, fireDate: date, value: id) }
+        let replaced = queue.insert(id: "a", fireDate: date, value: "a2")
+        #expect(replaced?.value == "a")
+        #expect(queue.popDue(now: date).map(\.value) == ["b", "c", "a2"])
+    }
+
+    @Test("popDue takes exactly the entries at or before now, earliest first")
+    func popDue() {
+        var queue = ScheduleQueue<Int>()
+        for seconds in [50, 10, 30, 20, 40] {
+            queue.insert(id: "\(seconds)", fireDate: Date(timeIntervalSince1970: Double(seconds)), value: seconds)
+        }
+        #expect(queue.popDue(now: Date(timeIntervalSince1970: 5)).isEmpty)
+        #expect(queue.popDue(now: Date(timeIntervalSince1970: 30)).map(\.value) == [10, 20, 30])
+        #expect(queue.peek()?.value == 40)
+        #expect(queue["50"]?.fireDate == Date(timeIntervalSince1970: 50))
+        #expect(queue.removeAll { $0.value > 45 }.map(\.value) == [50])
+        #expect(queue.count == 1 && queue.checkInvariants())
+    }
+
+    @Test("10,000 inserts and removals by id stay fast (O(log n))")
+    func timing() {
+        var random = SplitMix(state: 7)
+        var queue = ScheduleQueue<Int>()
+        let clock = ContinuousClock()
+        let insertTime = clock.measure {
+            for index in 0..<10_000 {
+                queue.insert(
+                    id: "n\(index)", fireDate: Date(timeIntervalSince1970: Double(random.next() % 1_000_000)),
+                    value: index)
+            }
+        }
+        let removeTime = clock.measure {
+            for index in 0..<10_000 { queue.remove(id: "n\(index)") }
+        }
+        #expect(queue.isEmpty)
+        print("ScheduleQueue: 10,000 inserts \(insertTime), 10,000 removals by id \(removeTime) (debug build)")
+        // Generous: a quadratic structure would take seconds; this takes milliseconds even unoptimized.
+        #expect(insertTime + removeTime < .seconds(2))
+    }
+}
