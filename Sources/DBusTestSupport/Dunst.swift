@@ -107,15 +107,35 @@ public final class Dunst: Sendable {
 
     /// Makes dunst invoke the action whose menu line contains `actionLabel` (for example `#Delete (Ann)`), the way a
     /// user picks it from dunst's context menu.
-    public func invoke(actionLabel: String) async throws {
+    ///
+    /// dunst may not have drawn a notification that just arrived; until its menu lists the action, the menu is opened
+    /// again (every 100 ms, for at most `limit`), and nothing is picked from a menu that lacks it.
+    public func invoke(actionLabel: String, within limit: Duration = .seconds(10)) async throws {
+        let menuFile = directory.appendingPathComponent("menu")
         try actionLabel.write(to: directory.appendingPathComponent("want"), atomically: true, encoding: .utf8)
-        let result = try await ProcessRunner.run(
-            [
-                "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
-                "--object-path", "/org/freedesktop/Notifications", "--method", "org.dunstproject.cmd0.ContextMenuCall",
-            ], environment: bus.environment, timeout: .seconds(10))
-        guard result.status == 0 else {
-            throw TestSupportError("dunst's context menu call failed: \(result.standardError)")
+        let deadline = ContinuousClock.now + limit
+        while true {
+            try? FileManager.default.removeItem(at: menuFile)
+            let result = try await ProcessRunner.run(
+                [
+                    "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
+                    "--object-path", "/org/freedesktop/Notifications",
+                    "--method", "org.dunstproject.cmd0.ContextMenuCall",
+                ], environment: bus.environment, timeout: .seconds(10))
+            guard result.status == 0 else {
+                throw TestSupportError("dunst's context menu call failed: \(result.standardError)")
+            }
+            // The menu program runs after the call returns; give it a moment to record what it was shown.
+            let shown = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < shown, !FileManager.default.fileExists(atPath: menuFile.path) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            if lastMenu.contains(where: { $0.contains(actionLabel) }) { return }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("dunst's menu never listed '\(actionLabel)'; it showed \(lastMenu)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
         }
     }
 
