@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// The root of the command tree.
+struct NotificationBridgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notification-bridge",
+        abstract: "Post actionable notifications through notification-bridged, and wait for the answer.",
+        discussion: """
+            Talks to io.github.NotificationBridge on the session bus (D-Bus activation starts the daemon). \
+            `send` is the default subcommand: `notification-bridge "Title" "Body"` works like notify-send.
+
+            \(ExitStatus.help)
+            """,
+        version: "0.1.0",
+        subcommands: [
+            SendCommand.self, AlertCommand.self, WaitCommand.self, ListCommand.self, WithdrawCommand.self,
+            CategoryCommand.self, ServerInfoCommand.self,
+        ],
+        defaultSubcommand: SendCommand.self
+    )
+}
+
+/// Options every command that prints takes.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON value (an object or an array) instead of human-readable lines.")
+    var json = false
+}

@@ -1,0 +1,116 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationServerKit
+import Testing
+
+/// The built programs: next to the test bundle (SwiftPM builds every product before testing), else where
+/// `swift build --show-bin-path` says.
+enum BuiltPrograms {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func path(of name: String) async throws -> String {
+        let bundleFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        var candidates = [bundleFolder]
+        for attempt in 0..<2 {
+            if attempt == 1, let binPath = try? await ProcessRunner.run(
+                ["/bin/sh", "-c", "cd \"$0\" && swift build --show-bin-path", root.path], timeout: .seconds(60))
+            {
+                candidates.append(URL(fileURLWithPath: binPath.output))
+            }
+            for folder in candidates {
+                let executable = folder.appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: executable.path) { return executable.path }
+            }
+        }
+        throw TestSupportError("\(name) is not built (looked in \(candidates.map(\.path))); run 'swift build' first")
+    }
+
+    /// Runs `notification-bridge` with no bus at all: for what must fail, or work, before any D-Bus call.
+    static func cli(_ arguments: [String]) async throws -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/notification-bridge-test"
+        return try await ProcessRunner.run(
+            [try await path(of: "notification-bridge")] + arguments, environment: environment, timeout: .seconds(20))
+    }
+}
+
+/// A private bus with a NotificationServerKit server and the built `notification-bridged` serving on it, to run the
+/// built `notification-bridge` against.
+struct CLIFixture: Sendable {
+    let bus: PrivateBus
+    let server: NotificationServer
+    let events: AsyncStream<NotificationServerEvent>
+    let home: URL
+
+    static func with<T: Sendable>(
+        _ profile: NotificationServerProfile = .fullFeatured, _ body: (CLIFixture) async throws -> T
+    ) async throws -> T {
+        let daemonPath = try await BuiltPrograms.path(of: "notification-bridged")
+        return try await withPrivateBus { bus in
+            let serverConnection = try await bus.connect()
+            let server = NotificationServer()
+            let events = server.events()
+            try await server.start(on: serverConnection, profile: profile)
+            let home = bus.directory.appendingPathComponent("home")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let fixture = CLIFixture(bus: bus, server: server, events: events, home: home)
+
+            let watcher = try await bus.connect()
+            let owners = try await watcher.nameOwnerChanges(of: "io.github.NotificationBridge")
+            let daemon = try ChildProcess.spawn(
+                [daemonPath, "--log-level", "error"], environment: fixture.environment)
+            defer {
+                _ = daemon.stop(grace: .seconds(5))
+            }
+            try await withTimeout(waitingFor: "notification-bridged to own its name") {
+                for await owner in owners where owner != nil { return }
+            }
+            await watcher.close()
+            do {
+                let result = try await body(fixture)
+                await server.stop()
+                await serverConnection.close()
+                return result
+            } catch {
+                await server.stop()
+                await serverConnection.close()
+                throw error
+            }
+        }
+    }
+
+    /// The environment of programs on this bus, with a home folder of the test's own.
+    var environment: [String: String] {
+        var environment = bus.environment
+        environment["HOME"] = home.path
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+        return environment
+    }
+
+    /// Runs the built `notification-bridge` on this bus.
+    func cli(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        try await ProcessRunner.run(
+            [try await BuiltPrograms.path(of: "notification-bridge")] + arguments, environment: environment,
+            timeout: timeout)
+    }
+
+    /// The next notification the server receives.
+    func nextNotification() async throws -> ServedNotification {
+        let events = self.events
+        return try await withTimeout(waitingFor: "the notification server to receive a notification") {
+            for await event in events {
+                if case .notified(let notification) = event { return notification }
+            }
+            throw TestSupportError("the server stopped")
+        }
+    }
+}
+
+/// Parses one line of JSON output with Foundation, as a script's JSON tool would.
+func parsedJSON(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+}

@@ -1,0 +1,131 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The command line, checked before any D-Bus call (`send --dry-run` prints the `Post` request; errors exit 2).
+@Suite("notification-bridge command line")
+struct CommandLineTests {
+    @Test(
+        "--action specs become the daemon's action dictionaries",
+        arguments: [
+            ("reply=Reply", ["'id': <'reply'>", "'title': <'Reply'>", "'activation': <'foreground'>"]),
+            ("archive=Archive,background,destructive,auth",
+                ["'activation': <'background'>", "'destructive': <true>", "'authentication-required': <true>"]),
+            ("reply=Reply,text-input=Send,placeholder=Say\\, hi",
+                ["'behavior': <'text-input'>", "'text-input-button-title': <'Send'>",
+                    "'text-input-placeholder': <'Say, hi'>"]),
+            ("x=A\\, B,text-input", ["'title': <'A, B'>", "'behavior': <'text-input'>"]),
+        ])
+    func goodActions(spec: String, expected: [String]) async throws {
+        let result = try await BuiltPrograms.cli(["send", "Title", "--action", spec, "--dry-run"])
+        #expect(result.status == 0, "\(result.standardError)")
+        for part in expected { #expect(result.output.contains(part), "\(result.output)") }
+    }
+
+    @Test(
+        "a bad --action exits 2, naming the option, the value and the accepted form",
+        arguments: [
+            ("reply", "no '='"), ("=Reply", "id before '=' is empty"), ("reply=", "title after '=' is empty"),
+            ("default=Open", "reserved"), ("inline-reply=Reply", "reserved"), ("a=A,sideways", "unknown part 'sideways'"),
+            ("a=A,foreground,background", "one or the other"), ("a=A,placeholder=x", "only to text-input"),
+            ("a=A,,destructive", "empty part"), ("a=A,destructive=yes", "takes no value"),
+            ("a=A,text-input=", "submit button's title"),
+        ])
+    func badActions(spec: String, says: String) async throws {
+        let result = try await BuiltPrograms.cli(["send", "Title", "--action", spec, "--dry-run"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--action '\(spec)'"), "\(result.standardError)")
+        #expect(result.standardError.contains(says), "\(result.standardError)")
+        #expect(result.standardError.contains("id=Title[,foreground|background]"), "\(result.standardError)")
+        #expect(!result.standardError.contains("Fatal error"))
+    }
+
+    @Test("two actions with one id are refused")
+    func duplicateActions() async throws {
+        let result = try await BuiltPrograms.cli(["send", "T", "-A", "a=A", "-A", "a=B", "--dry-run"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("'a' is given twice"), "\(result.standardError)")
+    }
+
+    @Test("--hint takes nested GVariant values and notify-send's TYPE:NAME:VALUE; known hints become keys")
+    func hints() async throws {
+        let result = try await BuiltPrograms.cli([
+            "send", "T", "--dry-run", "--hint", "x-test=<{'a': <[1, 2]>}>", "--hint", "int:x-level:5",
+            "--hint", "string:x-name:plain text", "--hint", "boolean:transient:true", "--hint", "sound-name='bell'",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.output.contains("'x-test': <<{'a': <[1, 2]>}>>"), "\(result.output)")
+        #expect(result.output.contains("'x-level': <5>"), "\(result.output)")
+        #expect(result.output.contains("'x-name': <'plain text'>"), "\(result.output)")
+        #expect(result.output.contains("'transient': <true>"), "\(result.output)")
+        #expect(result.output.contains("'sound': <'bell'>"), "\(result.output)")
+    }
+
+    @Test("--dry-run --json prints the request as valid JSON")
+    func dryRunJSON() async throws {
+        let result = try await BuiltPrograms.cli([
+            "send", "T", "B", "--dry-run", "--json", "--user-info", "mail=42", "--user-info", "who=ann",
+            "-A", "reply=Reply,text-input",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try #require(try parsedJSON(result.output) as? [String: Any])
+        #expect(object["title"] as? String == "T")
+        #expect(object["user-info"] as? [String: Any] != nil)
+        #expect((object["actions"] as? [Any])?.count == 1)
+    }
+
+    @Test(
+        "every malformed option exits 2 and says what it accepts",
+        arguments: [
+            (["send", "T", "--hint", "x-test"], "--hint 'x-test': no '='"),
+            (["send", "T", "--hint", "x-test=hello"], "not GVariant text"),
+            (["send", "T", "--hint", "int:x:five"], "not a 32-bit integer"),
+            (["send", "T", "--hint", "byte:x:300"], "not a byte"),
+            (["send", "T", "--hint", "boolean:x:yes"], "not true or false"),
+            (["send", "T", "--urgency", "loud"], "'low', 'normal'"),
+            (["send", "T", "-u", "urgent"], "'low', 'normal'"),
+            (["send", "T", "--timeout=-5"], "--timeout -5"),
+            (["send", "T", "-t", "soon"], "'soon' is invalid for '-t <ms>'"),
+            (["send", "T", "--user-info", "novalue"], "--user-info 'novalue': use key=value"),
+            (["send", "T", "--user-info", "a=1", "--user-info", "a=2"], "given twice"),
+            (["send", "T", "--sound", ""], "--sound is empty"),
+            (["send", "T", "--resident", "--transient"], "not both"),
+            (["send", "T", "--wait", "--", "/bin/true"], "responses go to one place"),
+            (["send", "T", "--", "true"], "absolute path"),
+            (["send", "T", "--category", "c", "-A", "a=A"], "keep one"),
+            (["send"], "Missing expected argument '<title>'"),
+            (["send", "T", "--bogus"], "Unknown option '--bogus'"),
+            (["list", "--pending", "--delivered"], "choose one"),
+            (["withdraw"], "missing the id"),
+            (["withdraw", "abc", "--all"], "give one id, or --all"),
+            (["category", "add", "c"], "at least one --action"),
+            (["category", "add", "c", "-A", "a=A", "--minimal", "b"], "--minimal 'b'"),
+            (["alert", "T"], "an alert needs a button"),
+            (["alert", "T", "--cancel", "No", "--text-input", "plain"], "--text-input needs a button"),
+            (["alert", "T", "--button", "Go", "--text-input", "hidden"], "'plain' and 'secure'"),
+            (["alert", "T", "--button", "Go", "--placeholder", "x"], "only with --text-input"),
+        ])
+    func malformed(arguments: [String], says: String) async throws {
+        let result = try await BuiltPrograms.cli(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.standardError)")
+        #expect(result.standardError.contains(says), "\(arguments): \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("--help documents the exit statuses")
+    func help() async throws {
+        for arguments in [["--help"], ["send", "--help"], ["alert", "--help"]] {
+            let result = try await BuiltPrograms.cli(arguments)
+            #expect(result.status == 0)
+            #expect(result.output.contains("EXIT STATUS"), "\(arguments)")
+        }
+    }
+
+    @Test("with no bus it says so in one line and exits 1")
+    func noBus() async throws {
+        let result = try await BuiltPrograms.cli(["send", "Hello"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot connect to the session bus"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+}
