@@ -37,32 +37,41 @@ enum BridgeInterface {
                 DBusMethod(
                     "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
                     annotations: doc(
-                        "Shows a notification and returns its id. Keys: title, body, app-name, desktop-entry, icon, "
-                            + "image, category or actions, user-info (JSON object text), default-action, sound, "
-                            + "urgency, timeout, resident, transient, thread, badge, replaces. Responses go to exec "
-                            + "(as) or app-action (b or s), else to the posting connection.")
+                        "Shows a notification, or schedules it, and returns its id. Keys: title, body, app-name, "
+                            + "desktop-entry, icon, image, category or actions, user-info (JSON object text), "
+                            + "default-action, sound, urgency, timeout, resident, transient, thread, badge, replaces. "
+                            + "Responses go to exec (as) or app-action (b or s), else to the posting connection. "
+                            + "Scheduling: fire-date (x seconds since 1970, or s YYYY-MM-DDTHH:MM:SS with time-zone "
+                            + "'local': a wall-clock time that follows the user's zone), or in (d seconds from now); "
+                            + "repeat (minute, hour, day, week, month, year). Scheduled notifications survive a "
+                            + "restart; one missed while the daemon was stopped is shown once when it starts.")
                 ) { call in
                     try await core.post(call.arguments[0], sender: call.sender)
                 },
                 DBusMethod(
                     "Withdraw", inputs: [.init("id", "s")],
-                    annotations: doc("Closes a notification; a WaitForResponse for it fails with Error.Closed.")
+                    annotations: doc(
+                        "Closes a notification, or cancels a scheduled one; a WaitForResponse for it fails with "
+                            + "Error.Closed.")
                 ) { call in
                     try await core.withdraw(id: try call.arguments.decode(String.self))
                 },
                 DBusMethod(
                     "WithdrawAll", inputs: [.init("filter", "a{sv}")], outputs: [.init("ids", "as")],
                     annotations: doc(
-                        "Closes the notifications the filter selects and returns their ids. Filter keys: app-name "
-                            + "(without it, the caller's own notifications), category, thread.")
+                        "Closes the notifications the filter selects, cancels the scheduled ones it selects, and "
+                            + "returns their ids. Filter keys: app-name (without it, the caller's own notifications), "
+                            + "category, thread.")
                 ) { call in
                     try await core.withdrawAll(call.arguments[0], caller: call.sender)
                 },
                 DBusMethod(
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
-                    annotations: doc("Scheduled notifications the filter selects; empty until scheduling exists.")
+                    annotations: doc(
+                        "Scheduled notifications the filter selects, earliest first: their id, the keys Post took, "
+                            + "and next-fire-date (x seconds since 1970).")
                 ) { call in
-                    try await core.listPending(call.arguments[0])
+                    try await core.listPending(call.arguments[0], caller: call.sender)
                 },
                 DBusMethod(
                     "ListDelivered", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],

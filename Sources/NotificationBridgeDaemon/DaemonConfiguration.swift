@@ -18,6 +18,9 @@ public struct DaemonConfiguration: Sendable {
     public var promptCommand: [String]?
     /// Where desktop files of apps receiving `app-action` responses are looked up; `nil` for the XDG data folders.
     public var applicationDirectories: [String]?
+    /// Where scheduled notifications and categories are kept across restarts; `nil` for
+    /// `$XDG_STATE_HOME/notification-bridge` (`~/.local/state/notification-bridge`).
+    public var stateDirectory: String?
     /// Where the daemon logs. Typed text and user info are never logged.
     public var logger: Logger
 
@@ -26,8 +29,10 @@ public struct DaemonConfiguration: Sendable {
         bus: DBusConnection.Bus = .session, systemBus: DBusConnection.Bus? = .system,
         replacesRunningDaemon: Bool = false, defaultAppName: String = "NotificationBridge",
         rendering: NotificationRendering = .init(), promptCommand: [String]? = nil,
-        applicationDirectories: [String]? = nil, logger: Logger = Logger(label: "io.github.NotificationBridge")
+        applicationDirectories: [String]? = nil, logger: Logger = Logger(label: "io.github.NotificationBridge"),
+        stateDirectory: String? = nil
     ) {
+        self.stateDirectory = stateDirectory
         self.bus = bus
         self.systemBus = systemBus
         self.replacesRunningDaemon = replacesRunningDaemon

@@ -87,7 +87,7 @@ extension DaemonCore {
                 call.reply([.string(response.actionID), response.dictionary])
                 return
             }
-            guard let record = posted[id] else {
+            guard let record = posted[id] ?? scheduled[id] else {
                 if let why = ended[id] {
                     throw DBusFailure(
                         name: BridgeError.closed, message: "notification '\(id)' \(why) without a response")

@@ -1,4 +1,5 @@
 import DBusCore
+import Foundation
 import Logging
 import NotificationBridge
 import NotificationModel
@@ -29,6 +30,10 @@ actor DaemonCore {
     let activations: ApplicationActivations
     let logger: Logger
     let defaultAppName: String
+    /// Scheduled notifications and categories, kept across restarts.
+    let store: DaemonStore
+    /// Fires scheduled notifications into ``fired(_:)``.
+    let scheduler: Scheduler<ScheduledPost>
 
     var posted: [String: Posted] = [:]
     /// `WaitForResponse` calls not answered yet, by notification id.
@@ -38,11 +43,15 @@ actor DaemonCore {
     /// Why notifications that are no longer showing ended, for calls that name them late.
     var ended = RecentHistory<String>(capacity: 1024)
     var stopping = false
+    /// The scheduled notifications, as the scheduler holds them: who owns each, where its responses go.
+    var scheduled: [String: Posted] = [:]
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
-        defaultAppName: String, logger: Logger
+        defaultAppName: String, store: DaemonStore, scheduler: Scheduler<ScheduledPost>, logger: Logger
     ) {
+        self.store = store
+        self.scheduler = scheduler
         self.connection = connection
         self.center = center
         self.activations = activations
@@ -75,6 +84,7 @@ actor DaemonCore {
         } catch let error as NotificationValidationError {
             throw error.bridgeFailure
         }
+        try record(.registerCategory(id: id, category))
         logger.debug("category registered", metadata: ["category.id": "\(id)"])
         return []
     }
@@ -87,6 +97,7 @@ actor DaemonCore {
                 message: "category \(quotedForMessage(id)) is not registered; ListCategories shows the registered ones")
         }
         await center.removeCategory(id: id)
+        try record(.removeCategory(id: id))
         return []
     }
 
@@ -109,6 +120,20 @@ actor DaemonCore {
         if case .application(_, nil) = route, let category { try Self.checkActionNames(of: category) }
         if let replaces = request.replaces { try checkReplacement(of: replaces, appName: content.appName) }
         let id = request.replaces ?? NotificationID.make()
+        if let trigger = request.trigger {
+            try await schedule(content, trigger: trigger, id: id, route: route, poster: sender)
+            return [.string(id)]
+        }
+        if scheduled[id] != nil { try await unschedule([id], why: "was replaced") }
+        try await show(content, id: id, route: route, poster: sender, category: category)
+        return [.string(id)]
+    }
+
+    /// Shows a notification now: a `Post` without a trigger, or a scheduled one that fired.
+    func show(
+        _ content: NotificationContent, id: String, route: ResponseRoute, poster sender: String,
+        category: NotificationCategory?
+    ) async throws(DBusFailure) {
         let record = Posted(
             appName: content.appName ?? defaultAppName, poster: sender, route: route,
             reportsDismissal: category?.reportsDismissal ?? false)
@@ -132,7 +157,6 @@ actor DaemonCore {
             "notification.id": "\(id)", "notification.app": "\(record.appName)", "dbus.sender": "\(sender)",
             "notification.route": "\(route.kind)",
         ])
-        return [.string(id)]
     }
 
     /// With `app-action` true, action ids name the app's actions, so they must be valid action names.
@@ -146,7 +170,7 @@ actor DaemonCore {
 
     /// A replacement must name a notification that is showing, and be posted under the same app name.
     private func checkReplacement(of id: String, appName: String?) throws(DBusFailure) {
-        guard let previous = posted[id] else {
+        guard let previous = posted[id] ?? scheduled[id] else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: ended[id] != nil
@@ -180,9 +204,11 @@ actor DaemonCore {
     func withdraw(id: String) async throws -> [DBusValue] {
         try checkRunning()
         try NotificationID.check(id)
+        let wasScheduled = scheduled[id] != nil
+        if wasScheduled { try await unschedule([id], why: "was withdrawn") }
         guard posted[id] != nil else {
             // Already gone is what was asked for.
-            if ended[id] != nil { return [] }
+            if wasScheduled || ended[id] != nil { return [] }
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
@@ -205,8 +231,10 @@ actor DaemonCore {
     func withdrawAll(_ filterValue: DBusValue, caller: String) async throws -> [DBusValue] {
         try checkRunning()
         let ids = try await selected(filterValue, caller: caller).map(\.id)
+        let pendingIDs = try await selectedPending(filterValue, caller: caller).map(\.notification.id)
+        try await unschedule(pendingIDs, why: "was withdrawn")
         for id in ids { await withdrawShowing(id) }
-        return [.strings(ids)]
+        return [.strings(ids + pendingIDs.filter { !ids.contains($0) })]
     }
 
     func listDelivered(_ filterValue: DBusValue, caller: String) async throws -> [DBusValue] {
@@ -217,10 +245,29 @@ actor DaemonCore {
         return [.array(element: "a{sv}", notifications)]
     }
 
-    func listPending(_ filterValue: DBusValue) throws -> [DBusValue] {
+    func listPending(_ filterValue: DBusValue, caller: String) async throws -> [DBusValue] {
         try checkRunning()
-        _ = try NotificationFilter(filterValue)
-        return [.array(element: "a{sv}", [])]
+        let notifications = try await selectedPending(filterValue, caller: caller).map { pending in
+            let post = pending.notification.payload
+            let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
+            return NotificationCoding.encode(
+                id: pending.notification.id, content: post.content, route: route, nextFireDate: pending.nextFireDate)
+        }
+        return [.array(element: "a{sv}", notifications)]
+    }
+
+    /// The scheduled notifications the filter selects for `caller`, earliest first.
+    private func selectedPending(_ filterValue: DBusValue, caller: String) async throws(DBusFailure)
+        -> [PendingNotification<ScheduledPost>]
+    {
+        let filter = try NotificationFilter(filterValue)
+        return await scheduler.pending().filter { pending in
+            let notification = pending.notification
+            return scheduled[notification.id] != nil
+                && filter.selects(
+                    appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
+                    content: notification.payload.content, caller: caller)
+        }
     }
 
     /// The showing notifications the filter selects for `caller`, by id.

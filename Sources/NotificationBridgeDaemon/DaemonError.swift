@@ -8,6 +8,8 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
     case nameTaken(owner: String?)
     /// The connection to the bus closed while the daemon was serving.
     case busClosed
+    /// The folder of the daemon's state cannot be created or read.
+    case cannotOpenState(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
         case .busClosed:
             "the connection to the session bus closed (the bus went away); stopping. D-Bus activation or systemd "
                 + "starts notification-bridged again when a session bus is back"
+        case .cannotOpenState(let reason):
+            "cannot open the saved state (\(reason)); fix the folder's permissions, or move it away to start afresh"
         }
     }
 }

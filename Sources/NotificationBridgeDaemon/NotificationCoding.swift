@@ -1,9 +1,14 @@
 import DBusCore
 import NotificationModel
 
-/// A delivered notification as `ListDelivered` returns it: the keys `Post` takes (those that were set), plus `id`.
+import Foundation
+
+/// A delivered notification as `ListDelivered` returns it: the keys `Post` takes (those that were set), plus `id`;
+/// a scheduled one as `ListPending` returns it, with `next-fire-date` (x, seconds since 1970) too.
 enum NotificationCoding {
-    static func encode(id: String, content: NotificationContent, route: ResponseRoute?) -> DBusValue {
+    static func encode(
+        id: String, content: NotificationContent, route: ResponseRoute?, nextFireDate: Date? = nil
+    ) -> DBusValue {
         var entries: [String: DBusValue] = [
             "id": .string(id), "title": .string(content.title), "body": .string(content.body),
             "urgency": .string(content.urgency.name), "timeout": .int32(content.timeout.wireValue),
@@ -29,6 +34,9 @@ enum NotificationCoding {
         case .application(_, let action?)?: entries["app-action"] = .string(action)
         case .application(_, nil)?: entries["app-action"] = .boolean(true)
         case .poster?, nil: break
+        }
+        if let nextFireDate {
+            entries["next-fire-date"] = .int64(Int64(nextFireDate.timeIntervalSince1970.rounded(.up)))
         }
         return .vardict(entries)
     }

@@ -50,6 +50,15 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     ///   the bus goes away while serving.
     public func run() async throws {
         let logger = configuration.logger
+        let store: DaemonStore
+        do {
+            store = try DaemonStore(directory: configuration.stateDirectory ?? DaemonStore.defaultDirectory())
+        } catch {
+            throw DaemonError.cannotOpenState("\(error)")
+        }
+        for moved in store.movedAside {
+            logger.error("\(moved)")
+        }
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: configuration.bus)
@@ -72,13 +81,17 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let activator = AppActivator(
             connection: connection, applicationDirectories: configuration.applicationDirectories)
         let activations = ApplicationActivations(activator: activator, logger: logger)
+        let (firings, firingSink) = AsyncStream<ScheduledFiring<ScheduledPost>>.makeStream()
+        let scheduler = Scheduler<ScheduledPost>(logger: logger) { firingSink.yield($0) }
         let core = DaemonCore(
             connection: connection, center: center, activations: activations,
-            defaultAppName: configuration.defaultAppName, logger: logger)
+            defaultAppName: configuration.defaultAppName, store: store, scheduler: scheduler, logger: logger)
         let ending: Ending
         do {
-            ending = try await serve(core, on: connection)
+            ending = try await serve(core, firings: firings, on: connection)
         } catch {
+            await scheduler.stop()
+            firingSink.finish()
             await center.stop()
             activations.stop()
             await close(connection, system)
@@ -88,6 +101,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         if ending != .busClosed {
             _ = try? await connection.releaseName(BridgeAPI.busName)
         }
+        await scheduler.stop()
+        firingSink.finish()
         await core.beginShutdown()
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
@@ -106,7 +121,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     }
 
     /// Exports the interface, takes the name, and follows the center and the bus until the daemon must stop.
-    private func serve(_ core: DaemonCore, on connection: DBusConnection) async throws -> Ending {
+    private func serve(
+        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>, on connection: DBusConnection
+    ) async throws -> Ending {
         let logger = configuration.logger
         let closures = core.center.closures
         let departures = try await connection.signals(
@@ -127,6 +144,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             throw DaemonError.nameTaken(owner: try? await connection.nameOwner(of: BridgeAPI.busName))
         }
+        // Only the owner of the name fires what was scheduled: a second daemon that was refused leaves it alone.
+        await core.restore()
         let server = await core.center.serverInformation()
         logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
             "server.name": "\(server.name)", "server.version": "\(server.version)",
@@ -139,6 +158,10 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             }
             group.addTask {
                 for await name in departures { await core.connectionLeft(name) }
+                return nil
+            }
+            group.addTask {
+                for await firing in firings { await core.fired(firing) }
                 return nil
             }
             group.addTask {

@@ -1,4 +1,5 @@
 import DBusCore
+import Foundation
 import NotificationModel
 
 /// A `Post(a{sv} notification)` call, read and checked: what to show, where responses go, what it replaces.
@@ -26,32 +27,39 @@ import NotificationModel
 /// | `exec` | as | responses go to this command (argv) |
 /// | `app-action` | b or s | responses go to the app of `desktop-entry` as an action |
 ///
-/// `fire-date`, `time-zone` and `repeat` are reserved for scheduling, which is not available yet.
+/// Scheduling keys (without them the notification is shown at once):
+///
+/// | key | type | meaning |
+/// |---|---|---|
+/// | `fire-date` | x or s | seconds since 1970 (an instant), or `'YYYY-MM-DDTHH:MM:SS'` (needs `time-zone`) |
+/// | `time-zone` | s | `'local'`: the fire date is a wall-clock time in the user's zone, and follows it |
+/// | `in` | d, x or u | seconds from now (a time interval) |
+/// | `repeat` | s | `'minute'`, `'hour'`, `'day'`, `'week'`, `'month'` or `'year'`, counted from the first fire date |
 struct PostRequest: Sendable {
     var content: NotificationContent
     /// The route chosen by the notification itself, or `nil` for the posting connection.
     var route: ResponseRoute?
     var replaces: String?
+    /// When to show it; `nil` for now.
+    var trigger: NotificationTrigger?
 
     static let keys = [
         "title", "body", "app-name", "desktop-entry", "icon", "image", "category", "actions", "user-info",
         "default-action", "sound", "urgency", "timeout", "resident", "transient", "thread", "replaces", "badge",
         "exec", "app-action",
     ]
-    static let schedulingKeys = ["fire-date", "time-zone", "repeat"]
+    static let schedulingKeys = ["fire-date", "time-zone", "in", "repeat"]
+    /// The `time-zone` values that mean "the user's zone, whatever it is when the notification fires".
+    static let followingZoneNames = ["local", "user", "current", "system", "floating"]
 
     /// Reads a notification dictionary.
     ///
     /// - Parameter defaultAppName: the app name of a notification that names none.
-    /// - Throws: `NotSupported` for scheduling keys, `InvalidArgument` for anything else that is wrong.
-    init(_ value: DBusValue, defaultAppName: String) throws(DBusFailure) {
+    /// - Parameter now: the time `in` counts from when it is combined with `repeat`.
+    /// - Throws: `InvalidArgument` for anything that is wrong.
+    init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
         let reader = try VariantDictionary(value, place: "notification", known: Self.keys + Self.schedulingKeys)
-        if let key = Self.schedulingKeys.first(where: reader.contains) {
-            throw DBusFailure(
-                name: BridgeError.notSupported,
-                message: "notification key '\(key)' asks for scheduling, which is not available yet; post without "
-                    + Self.schedulingKeys.map { "'\($0)'" }.joined(separator: ", ") + " to show the notification now")
-        }
+        self.trigger = try Self.trigger(reader, now: now)
         var content = NotificationContent(
             title: try reader.string("title", example: "<'Backup finished'>") ?? "",
             body: try reader.string("body", example: "<'42 files copied'>") ?? "",
@@ -182,6 +190,144 @@ struct PostRequest: Sendable {
                 + "'app-action' one action name, e.g. <'notification-response'>")
         }
         return .application(desktopEntry: entry, action: actionName)
+    }
+
+    // MARK: Scheduling
+
+    private static let fireDateForms =
+        "use seconds since 1970 for an instant, e.g. 'fire-date': <int64 1767254400>, or a wall-clock time with "
+        + "'time-zone', e.g. 'fire-date': <'2026-01-01T09:00:00'>, 'time-zone': <'local'>"
+
+    /// The trigger the scheduling keys describe, or `nil` when there are none.
+    private static func trigger(_ reader: VariantDictionary, now: Date) throws(DBusFailure) -> NotificationTrigger? {
+        let rule = try repeatRule(reader)
+        let followsZone = try followsTimeZone(reader)
+        if reader.contains("in") {
+            if reader.contains("fire-date") {
+                throw BridgeError.invalid(
+                    "notification has both 'fire-date' and 'in'; it fires once first, so keep one of them")
+            }
+            if followsZone {
+                throw reader.invalid("time-zone", "goes with 'fire-date'; 'in' counts elapsed seconds, which no zone "
+                    + "moves, so leave 'time-zone' out")
+            }
+            let seconds = try interval(reader)
+            let trigger: NotificationTrigger
+            if let rule {
+                trigger = .date(.instant(secondsSince1970: now.timeIntervalSince1970 + seconds), repeat: rule)
+            } else {
+                trigger = .timeInterval(seconds: seconds)
+            }
+            try check(trigger, key: "in", reader)
+            return trigger
+        }
+        guard let value = reader.value("fire-date") else {
+            if rule != nil {
+                throw reader.invalid("repeat", "needs 'fire-date' or 'in' to say when it fires first, e.g. "
+                    + "'in': <60.0>, 'repeat': <'hour'>")
+            }
+            if followsZone {
+                throw reader.invalid("time-zone", "needs 'fire-date': a wall-clock time such as "
+                    + "<'2026-01-01T09:00:00'>")
+            }
+            return nil
+        }
+        let fireDate: FireDate
+        switch value {
+        case .string(let text):
+            guard let time = LocalDateTime(parsing: text) else {
+                throw reader.invalid("fire-date", "is \(quotedForMessage(text)), which is not YYYY-MM-DDTHH:MM:SS; "
+                    + fireDateForms)
+            }
+            guard followsZone else {
+                throw reader.invalid("fire-date", "is a wall-clock time, which needs 'time-zone': <'local'> (the "
+                    + "user's zone, followed when it changes); for an absolute instant give seconds since 1970, e.g. "
+                    + "<int64 1767254400>")
+            }
+            fireDate = .wallClock(time)
+        default:
+            guard let seconds = number(value) else {
+                throw reader.wrongType("fire-date", value, expected: "x", example: "<int64 1767254400>")
+            }
+            if followsZone {
+                // As UILocalNotification does with a time zone: the instant's wall-clock time in the user's zone.
+                guard seconds.isFinite, abs(seconds) < 1e12 else {
+                    throw reader.invalid("fire-date", "is \(seconds); " + fireDateForms)
+                }
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = TimeZone.current
+                let parts = calendar.dateComponents(
+                    [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
+                fireDate = .wallClock(
+                    LocalDateTime(
+                        year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0,
+                        minute: parts.minute ?? 0, second: parts.second ?? 0))
+            } else {
+                fireDate = .instant(secondsSince1970: seconds)
+            }
+        }
+        let trigger = NotificationTrigger.date(fireDate, repeat: rule)
+        try check(trigger, key: "fire-date", reader)
+        return trigger
+    }
+
+    private static func check(_ trigger: NotificationTrigger, key: String, _ reader: VariantDictionary)
+        throws(DBusFailure)
+    {
+        do throws(TriggerValidationError) {
+            try trigger.validate()
+        } catch {
+            throw reader.invalid(key, "is not a valid time: \(error); " + (key == "in"
+                ? "use a number of seconds above 0, e.g. 'in': <60.0>" : fireDateForms))
+        }
+    }
+
+    /// `in`: seconds from now, above zero.
+    private static func interval(_ reader: VariantDictionary) throws(DBusFailure) -> Double {
+        let value = reader.value("in")!
+        guard let seconds = number(value) else {
+            throw reader.wrongType("in", value, expected: "d", example: "<60.0> or <uint32 60>")
+        }
+        guard seconds.isFinite, seconds > 0 else {
+            throw reader.invalid("in", "is \(seconds); use a number of seconds above 0, e.g. 'in': <60.0>")
+        }
+        guard seconds <= NotificationTrigger.maximumInterval else {
+            throw reader.invalid("in", "is \(seconds) seconds, more than 100 years; use 'fire-date' for far dates")
+        }
+        return seconds
+    }
+
+    private static func repeatRule(_ reader: VariantDictionary) throws(DBusFailure) -> RepeatRule? {
+        let names = RepeatRule.Interval.allCases.map(\.rawValue)
+        guard let name = try reader.choice("repeat", names) else { return nil }
+        return RepeatRule.Interval(rawValue: name).map { .interval($0) }
+    }
+
+    /// Whether `time-zone` asks for a wall-clock time that follows the user's zone.
+    private static func followsTimeZone(_ reader: VariantDictionary) throws(DBusFailure) -> Bool {
+        guard let zone = try reader.string("time-zone", example: "<'local'>") else { return false }
+        let current = TimeZone.current.identifier
+        guard Self.followingZoneNames.contains(zone.lowercased()) || zone == current else {
+            throw reader.invalid("time-zone", "is \(quotedForMessage(zone)); use 'local' (the user's zone, followed "
+                + "when it changes); for a time in a fixed zone give 'fire-date' as seconds since 1970 without "
+                + "'time-zone'")
+        }
+        return true
+    }
+
+    /// A number of seconds in any numeric D-Bus type.
+    private static func number(_ value: DBusValue) -> Double? {
+        switch value {
+        case .double(let v): v
+        case .int64(let v): Double(v)
+        case .uint64(let v): Double(v)
+        case .int32(let v): Double(v)
+        case .uint32(let v): Double(v)
+        case .int16(let v): Double(v)
+        case .uint16(let v): Double(v)
+        case .byte(let v): Double(v)
+        default: nil
+        }
     }
 
     /// Whether `name` is valid as a `GAction` name: letters, digits, `-` and `.`, at most 255 bytes.

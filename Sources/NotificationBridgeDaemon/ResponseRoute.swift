@@ -17,3 +17,48 @@ enum ResponseRoute: Sendable, Hashable {
         }
     }
 }
+
+/// Stored with scheduled notifications: `{"poster": ":1.42"}`, `{"exec": [argv]}` or
+/// `{"app-action": {"desktop-entry": …, "action": …}}`.
+extension ResponseRoute: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case poster
+        case exec
+        case appAction = "app-action"
+    }
+
+    private struct Application: Codable {
+        var desktopEntry: String
+        var action: String?
+
+        enum CodingKeys: String, CodingKey {
+            case desktopEntry = "desktop-entry"
+            case action
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let poster = try container.decodeIfPresent(String.self, forKey: .poster) {
+            self = .poster(poster)
+        } else if let argv = try container.decodeIfPresent([String].self, forKey: .exec) {
+            self = .command(argv)
+        } else if let application = try container.decodeIfPresent(Application.self, forKey: .appAction) {
+            self = .application(desktopEntry: application.desktopEntry, action: application.action)
+        } else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "a route needs 'poster', 'exec' or 'app-action'"))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .poster(let poster): try container.encode(poster, forKey: .poster)
+        case .command(let argv): try container.encode(argv, forKey: .exec)
+        case .application(let desktopEntry, let action):
+            try container.encode(Application(desktopEntry: desktopEntry, action: action), forKey: .appAction)
+        }
+    }
+}

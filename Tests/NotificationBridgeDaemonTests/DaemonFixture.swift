@@ -51,7 +51,8 @@ struct DaemonFixture: Sendable {
         logger.logLevel = level.flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let daemon = NotificationDaemon(
             configuration: DaemonConfiguration(
-                bus: .address(bus.address), systemBus: nil, applicationDirectories: [directory.path], logger: logger))
+                bus: .address(bus.address), systemBus: nil, applicationDirectories: [directory.path], logger: logger,
+                stateDirectory: directory.appendingPathComponent("state").path))
         let group = ServiceGroup(services: [daemon], logger: logger)
         let client = try await bus.connect()
         let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)

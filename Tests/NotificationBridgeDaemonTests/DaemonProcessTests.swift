@@ -43,8 +43,11 @@ struct DaemonProcessTests {
         let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
         let output = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer { close(output) }
+        // The daemon keeps its state under XDG_STATE_HOME: a folder of the bus's, not the user's.
+        var environment = bus.environment
+        environment["XDG_STATE_HOME"] = bus.directory.appendingPathComponent("state").path
         let child = try ChildProcess.spawn(
-            [executable.path], environment: bus.environment, standardOutput: output, standardError: output)
+            [executable.path], environment: environment, standardOutput: output, standardError: output)
         do {
             try await withTimeout(waitingFor: "notification-bridged to own its name") {
                 for await owner in owners where owner != nil { return }
@@ -64,7 +67,8 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(at: services) }
         let committed = try String(contentsOf: PackageFiles.activationService, encoding: .utf8)
         try committed.replacingOccurrences(
-            of: "Exec=/usr/bin/notification-bridged", with: "Exec=\(executable.path) --log-level error"
+            of: "Exec=/usr/bin/notification-bridged",
+            with: "Exec=/usr/bin/env XDG_STATE_HOME=\(services.path)/state \(executable.path) --log-level error"
         ).write(to: services.appendingPathComponent("io.github.NotificationBridge.service"), atomically: true,
             encoding: .utf8)
 
