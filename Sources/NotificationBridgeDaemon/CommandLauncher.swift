@@ -6,6 +6,7 @@ import Musl
 import DBusCore
 import Foundation
 import Logging
+import NotificationBridge
 
 /// Starts the `exec` command of a notification with a response: `posix_spawn`, never a shell, so no text of the
 /// response or of the argv is ever interpreted.
@@ -88,52 +89,19 @@ enum CommandLauncher {
             guard pipe(&ends) == 0 else { throw LaunchError(description: "pipe: " + String(cString: strerror(errno))) }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if input != nil {
-            posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-
-        // Swift's runtime threads block signals and a child inherits the mask: reset it and every handler.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argvPointers = argv.map { strdup($0) } + [nil]
-        let environmentPointers = environment(adding: variables).map { strdup($0) } + [nil]
-        defer {
-            for pointer in argvPointers { free(pointer) }
-            for pointer in environmentPointers { free(pointer) }
-        }
-        var pid: pid_t = 0
-        var result = posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
-        // A file written a moment ago stays "busy" while a child forked meanwhile by another thread still holds it
-        // open for writing; that lasts until the child executes, so retry briefly.
-        var pause: useconds_t = 5_000
-        while result == ETXTBSY, pause <= 160_000 {
-            usleep(pause)
-            pause *= 2
-            result = posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
-        }
+        let result = ChildSpawner.spawn(
+            executable: executable, arguments: argv, environment: environment(adding: variables),
+            standardInput: input == nil ? nil : ends[0])
         if input != nil { close(ends[0]) }
-        guard result == 0 else {
+        let child: pid_t
+        switch result {
+        case .success(let pid):
+            child = pid
+        case .failure(let error):
             if input != nil { close(ends[1]) }
-            throw LaunchError(description: "\(executable): " + String(cString: strerror(result)))
+            throw LaunchError(description: "\(executable): \(error)")
         }
         let writeEnd = ends[1]
-        let child = pid
         Thread.detachNewThread {
             if let input { writeAll(input, to: writeEnd) }
             let status = reap(child)

@@ -69,49 +69,16 @@ enum PromptChild {
         guard pipe(&ends) == 0 else { throw failure(errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        // Swift runtime threads block signals and a child inherits the mask: reset it and all handlers.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        var result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        // A program file written a moment ago (by an installer, a test) stays "busy" while a child that another thread
-        // forked meanwhile still holds it open; that lasts until the child executes, so retry briefly.
-        var pause: useconds_t = 5_000
-        while result == ETXTBSY, pause <= 160_000 {
-            usleep(pause)
-            pause *= 2
-            result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        }
+        let result = ChildSpawner.spawn(
+            executable: executable, arguments: arguments, environment: environment, standardOutput: ends[1])
         close(ends[1])
-        guard result == 0 else {
+        switch result {
+        case .success(let pid):
+            return (pid, ends[0])
+        case .failure(let error):
             close(ends[0])
-            throw failure(result)
+            throw failure(error.code)
         }
-        return (pid, ends[0])
     }
 
     /// Reads the program's output until it has exited and the pipe is drained, stopping it at `deadline` or when
