@@ -10,17 +10,17 @@ import Testing
             async let answer = TestObject.call("Hold", from: client, timeout: .seconds(20))
             let held = try await object.held.arrivals.first(waitingFor: "the deferred call")
 
-            let answering = Task {
-                // Stands for slow work, such as waiting for a user: the delay is the point of the test.
-                try await Task.sleep(for: .seconds(2))
-                held.reply(with: "worth the wait")
-            }
             // Other calls are served while the deferred one waits.
             for index in 0..<20 {
                 let echo = try await TestObject.call("Echo", [.string("call \(index)")], from: client)
                 #expect(echo == [.string("call \(index)")])
             }
             #expect(!held.isAnswered)
+            let answering = Task {
+                // Stands for slow work, such as waiting for a user: the delay is the point of the test.
+                try await Task.sleep(for: .seconds(2))
+                held.reply(with: "worth the wait")
+            }
 
             #expect(try await answer == [.string("worth the wait")])
             #expect(ContinuousClock.now - start >= .seconds(2))
