@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
 
         // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
-        .target(name: "DBusTestSupport", dependencies: ["DBusCore"]),
+        .target(name: "DBusTestSupport", dependencies: ["DBusCore", "NotificationBridge"]),
 
         .executableTarget(
             name: "dbus-bench",

@@ -1,6 +1,7 @@
 import Foundation
+import NotificationBridge
 
-/// A child process started with `posix_spawn` and reaped with `waitpid`.
+/// A child process started with ``NotificationBridge/ChildSpawner`` and reaped with `waitpid`.
 ///
 /// Foundation's `Process` waits through a run loop, which stalls when driven from Swift concurrency's threads; tests
 /// start many short-lived programs, so they use this small, predictable wrapper instead.
@@ -26,43 +27,23 @@ public final class ChildProcess: @unchecked Sendable {
         standardOutput: Int32? = nil, standardError: Int32? = nil
     ) throws -> ChildProcess {
         guard let program = arguments.first else { throw TestSupportError("no program to start") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let standardInput {
-            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput, 1) }
-        if let standardError { posix_spawn_file_actions_adddup2(&actions, standardError, 2) }
-
-        // Threads of Swift's runtime block signals; a child inherits that mask, so reset it and the handlers.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let environmentLines = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environmentLines.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw TestSupportError("cannot start \(program): \(String(cString: strerror(result))); "
+        let executable = program.contains("/") ? program : ExecutableLookup.find(program)?.path
+        guard let executable else {
+            throw TestSupportError("cannot start \(program): it is not on PATH; "
                 + "'make test' installs the programs the tests need")
         }
-        return ChildProcess(pid: pid)
+        let environmentLines = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        // Output the caller does not redirect goes where this process's own goes.
+        let result = ChildSpawner.spawn(
+            executable: executable, arguments: arguments, environment: environmentLines,
+            standardInput: standardInput, standardOutput: standardOutput ?? STDOUT_FILENO,
+            standardError: standardError ?? STDERR_FILENO)
+        switch result {
+        case .success(let pid):
+            return ChildProcess(pid: pid)
+        case .failure(let error):
+            throw TestSupportError("cannot start \(program): \(error)")
+        }
     }
 
     /// Sends `signal` to the process, if it has not been reaped yet.
