@@ -3,6 +3,7 @@
 #   make test    install what the tests need (Debian packages), build, run every test
 #   make bench   release build; DBusCore against raw libdbus on a private bus
 #   make demo    the bridge against a notification server drawn in the terminal (AUTO=1: scripted)
+#   make docs    the library's DocC documentation, as a static site in .build-docs/site
 
 SWIFT ?= swift
 CC ?= cc
@@ -14,7 +15,7 @@ TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 
-.PHONY: all build test deps bench demo clean
+.PHONY: all build test deps bench demo docs clean
 
 all: build
 
@@ -50,5 +51,18 @@ demo: deps
 	$(SWIFT) build --product notification-bridge-demo
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
+# Symbol graphs of the library and its model, then DocC over the catalogue (own scratch path: other flags).
+DOCS_SCRATCH := .build-docs
+docs: deps
+	rm -rf $(DOCS_SCRATCH)/symbol-graphs && mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
+	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
+	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all
+	cp $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge*.symbols.json $(DOCS_SCRATCH)/symbol-graphs/library/
+	$$(dirname $$(command -v $(SWIFT)))/docc convert Sources/NotificationBridge/NotificationBridge.docc \
+	    --additional-symbol-graph-dir $(DOCS_SCRATCH)/symbol-graphs/library \
+	    --fallback-display-name NotificationBridge --fallback-bundle-identifier io.github.NotificationBridge \
+	    --transform-for-static-hosting --output-path $(DOCS_SCRATCH)/site
+	@echo "Documentation: $(DOCS_SCRATCH)/site/documentation/notificationbridge/index.html"
+
 clean:
-	rm -rf .build Benchmarks/bin bench-results
+	rm -rf .build .build-docs Benchmarks/bin bench-results
