@@ -83,7 +83,7 @@ let package = Package(
         // `make demo`: notification-bridged and the terminal server on a private bus, driven as a user would.
         .executableTarget(
             name: "notification-bridge-demo",
-            dependencies: ["DBusCore", "DBusTestSupport"]
+            dependencies: ["TerminalNotificationServer", "DBusCore", "DBusTestSupport"]
         ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
