@@ -66,7 +66,7 @@ public enum TerminalCommand: Sendable, Hashable {
         if let number = Int(first) {
             // "2" chooses button 2 of the newest; "3 2" button 2 of #3.
             guard let second = words.popFirst() else {
-                self = .choose(.newest, button: .number(number))
+                self = .choose(.newest, button: try Self.button(first, rest: []))
                 return
             }
             self = .choose(try Self.id(first), button: try Self.button(second, rest: words))
