@@ -56,6 +56,7 @@ final class Demo {
             throw error
         }
         let statuses = processes.stopAll()
+        guard !processes.wasInterrupted else { return }
         say("Stopped " + statuses.map { "\($0.name) (exit status \($0.status.map(String.init) ?? "unknown"))" }
             .joined(separator: ", ") + " and the private bus.")
     }

@@ -44,11 +44,11 @@ struct Outcome {
             finished.insert(id)
             return [line]
         case .closed(let id, let reason):
-            guard let message = messages[id], !finished.contains(id) else { return [] }
+            // A dismissal comes as a 'dismiss' response too: the category asks for it.
+            guard let message = messages[id], !finished.contains(id), reason != 2 else { return [] }
             let why =
                 switch reason {
                 case 1: "expired"
-                case 2: "was dismissed"
                 default: "was closed (reason \(reason))"
                 }
             // A response may still follow a close (an action held until the session is unlocked).

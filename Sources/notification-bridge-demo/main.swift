@@ -28,21 +28,15 @@ let processes = DemoProcesses()
 
 // A write to a terminal server that has stopped must not kill the demo before it cleans up.
 signal(SIGPIPE, SIG_IGN)
-let interruptions = [SIGINT, SIGTERM].map { number in
-    signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    source.setEventHandler {
-        processes.stopAll()
-        TerminalOutput().line("\n◆ Interrupted: everything the demo started has stopped.")
-        exit(128 + number)
-    }
-    source.resume()
-    return source
-}
+processes.stopOnInterrupt()
 
 do {
     try await Demo(auto: auto, style: style, processes: processes).run()
+    processes.waitIfInterrupted()
 } catch {
+    // Stopping on Ctrl-C ends the programs the demo talks to, which it may report as a failure: the handler says
+    // what happened instead.
+    processes.waitIfInterrupted()
     FileHandle.standardError.write(Data("notification-bridge-demo: FAILED: \(error)\n".utf8))
     exit(1)
 }
