@@ -48,9 +48,28 @@ struct BridgeClient: Sendable {
         try await call("Post", [notification]).decode(String.self)
     }
 
+    /// Returns once the daemon lists a notification titled `title` as delivered: from then on it routes what the
+    /// user does with it. (A person cannot act in the instant between the notification appearing and the daemon
+    /// hearing back from the server; a script can, so the script waits for this first.)
+    ///
+    /// - Throws: ``DemoFailure`` when it is not listed within `limit`.
+    func waitUntilDelivered(title: String, within limit: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await titles("ListDelivered").contains(title) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw DemoFailure("notification-bridged did not list “\(title)” as delivered within \(limit)")
+    }
+
     /// The titles of the notifications waiting for their time.
     func pendingTitles() async throws -> [String] {
-        guard case .array(_, let entries)? = try await call("ListPending", [.vardict([:])]).first else { return [] }
+        try await titles("ListPending")
+    }
+
+    /// The titles `ListPending` or `ListDelivered` returns.
+    private func titles(_ method: String) async throws -> [String] {
+        guard case .array(_, let entries)? = try await call(method, [.vardict([:])]).first else { return [] }
         return entries.compactMap { $0.stringKeyedEntries?["title"]?.unwrappedVariant.stringValue }
     }
 }

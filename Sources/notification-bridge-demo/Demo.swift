@@ -23,6 +23,8 @@ final class Demo {
         case userLine(String)
         case userEnded
         case report(BridgeClient.Report)
+        case scripted(String)
+        case failed(String)
         case deadline
     }
 
@@ -145,8 +147,19 @@ final class Demo {
                 output.line(line)
                 guard auto, let card = cards.read(line) else { continue }
                 guard let command = try Self.command(for: card) else { continue }
+                Task {
+                    do {
+                        try await bridge.waitUntilDelivered(title: card.title)
+                        feed.yield(.scripted(command))
+                    } catch {
+                        feed.yield(.failed("\(error)"))
+                    }
+                }
+            case .scripted(let command):
                 say("the user types: \(command)")
                 serverInput.write(command + "\n")
+            case .failed(let message):
+                throw DemoFailure(message)
             case .serverEnded:
                 if auto && !outcome.isComplete {
                     throw DemoFailure("notification-terminal-server stopped before every response arrived; "
