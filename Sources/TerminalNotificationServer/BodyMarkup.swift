@@ -174,7 +174,8 @@ enum Entities {
         if let known = named[name] { return known }
         guard name.first == "#" else { return nil }
         let digits = name.dropFirst()
-        let value = digits.first == "x" || digits.first == "X"
+        let value =
+            digits.first == "x" || digits.first == "X"
             ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
         return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
     }

@@ -41,7 +41,8 @@ public struct NotificationCard: Sendable {
         for button in buttons {
             var text = "[\(button.number)] \(TerminalText.sanitized(button.label))"
             if button.isDestructive {
-                text = style.red(style.bold("[\(button.number)] ⚠ \(TerminalText.sanitized(button.label))"))
+                text =
+                    style.red(style.bold("[\(button.number)] ⚠ \(TerminalText.sanitized(button.label))"))
                     + " " + style.dim("(destructive)")
             }
             lines.append("│ " + text)

@@ -118,9 +118,10 @@ final class TerminalSession {
         case .reply(let reference, let text):
             let notification = try await live(reference)
             guard notification.action("inline-reply") != nil else {
+                let count = await buttons(of: notification).count
                 throw TerminalCommandError(
-                    "#\(notification.id) has no reply field; choose a button (1-\(await buttons(of: notification).count)) "
-                        + "or dismiss it")
+                    "#\(notification.id) has no reply field; "
+                        + (count > 0 ? "choose a button (1-\(count)) or dismiss it" : "dismiss it"))
             }
             // The text goes to the app only; it is not repeated here.
             try await act(on: notification) { try await $0.reply(id: notification.id, text: text) }

@@ -59,8 +59,10 @@ final class Demo {
         }
         let statuses = processes.stopAll()
         guard !processes.wasInterrupted else { return }
-        say("Stopped " + statuses.map { "\($0.name) (exit status \($0.status.map(String.init) ?? "unknown"))" }
-            .joined(separator: ", ") + " and the private bus.")
+        say(
+            "Stopped "
+                + statuses.map { "\($0.name) (exit status \($0.status.map(String.init) ?? "unknown"))" }
+                .joined(separator: ", ") + " and the private bus.")
     }
 
     private func session() async throws {
@@ -114,8 +116,9 @@ final class Demo {
         }
         defer { relay.cancel() }
         try await bridge.call("RegisterCategory", DemoMessages.category)
-        say("The Mail app registered category 'message': Reply (typed text), Mark as Read, Delete (destructive, "
-            + "needs the session unlocked), Open (brings the app up).")
+        say(
+            "The Mail app registered category 'message': Reply (typed text), Mark as Read, Delete (destructive, "
+                + "needs the session unlocked), Open (brings the app up).")
 
         var messages: [String: DemoMessages.Message] = [:]
         for message in DemoMessages.messages {
@@ -127,14 +130,16 @@ final class Demo {
                 say("Mail posted “\(message.title)” (id \(id)).")
             }
         }
-        say("Waiting in the daemon: " + (try await bridge.pendingTitles()).map { "“\($0)”" }.joined(separator: ", "))
+        let pending = try await bridge.pendingTitles()
+        say("Waiting in the daemon: " + pending.map { "“\($0)”" }.joined(separator: ", "))
 
         let deadline = auto ? Self.deadline(feed) : nil
         if auto {
             say("The script plays the user: it reads each notification and types a command for it.")
         } else {
-            say("Your turn: type a button's number (or '#ID N'), 'reply TEXT', 'dismiss', 'list' or 'help'. "
-                + "Ctrl-D or Ctrl-C ends the demo.")
+            say(
+                "Your turn: type a button's number (or '#ID N'), 'reply TEXT', 'dismiss', 'list' or 'help'. "
+                    + "Ctrl-D or Ctrl-C ends the demo.")
             LineSource.start(reading: STDIN_FILENO) { line in feed.yield(line.map(Event.userLine) ?? .userEnded) }
         }
         defer { deadline?.cancel() }
@@ -162,8 +167,9 @@ final class Demo {
                 throw DemoFailure(message)
             case .serverEnded:
                 if auto && !outcome.isComplete {
-                    throw DemoFailure("notification-terminal-server stopped before every response arrived; "
-                        + outcome.missing)
+                    throw DemoFailure(
+                        "notification-terminal-server stopped before every response arrived; "
+                            + outcome.missing)
                 }
                 break loop
             case .userLine(let line):
@@ -175,10 +181,11 @@ final class Demo {
             case .report(let report):
                 for line in try outcome.record(report) { say(line) }
                 if outcome.isComplete {
-                    say(auto
-                        ? "Every response reached the app: the reply with its text, Mark as Read, Delete and Open "
-                            + "with its activation token."
-                        : "Every notification has been answered.")
+                    say(
+                        auto
+                            ? "Every response reached the app: the reply with its text, Mark as Read, Delete and Open "
+                                + "with its activation token."
+                            : "Every notification has been answered.")
                     break loop
                 }
             case .deadline:
@@ -197,8 +204,9 @@ final class Demo {
             return "reply #\(card.id) \(text)"
         }
         guard let number = card.buttons[button] else {
-            throw DemoFailure("“\(card.title)” (#\(card.id)) shows no button '\(button)'; it shows "
-                + card.buttons.keys.sorted().joined(separator: ", "))
+            throw DemoFailure(
+                "“\(card.title)” (#\(card.id)) shows no button '\(button)'; it shows "
+                    + card.buttons.keys.sorted().joined(separator: ", "))
         }
         return "#\(card.id) \(number)"
     }

@@ -62,17 +62,20 @@ struct Outcome {
             throw DemoFailure("“\(message.title)” got '\(action)', but the script chose '\(message.action)'")
         }
         if let expected = message.text, text != expected {
-            throw DemoFailure("“\(message.title)” got the text \(text.map { "“\($0)”" } ?? "nothing"), but the "
-                + "script typed “\(expected)”")
+            throw DemoFailure(
+                "“\(message.title)” got the text \(text.map { "“\($0)”" } ?? "nothing"), but the "
+                    + "script typed “\(expected)”")
         }
         let foreground = message.action == "open"
         if foreground && token == nil {
-            throw DemoFailure("“\(message.title)”: '\(action)' is a foreground action, but its response has no "
-                + "activation token")
+            throw DemoFailure(
+                "“\(message.title)”: '\(action)' is a foreground action, but its response has no "
+                    + "activation token")
         }
         if !foreground && token != nil {
-            throw DemoFailure("“\(message.title)”: '\(action)' is a background action, but its response carries an "
-                + "activation token")
+            throw DemoFailure(
+                "“\(message.title)”: '\(action)' is a background action, but its response carries an "
+                    + "activation token")
         }
     }
 }

@@ -6,7 +6,8 @@ import TerminalNotificationServer
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("""
+    print(
+        """
         Usage: notification-bridge-demo [--auto]
 
         Starts a private session bus, notification-terminal-server and notification-bridged on it, and plays a mail

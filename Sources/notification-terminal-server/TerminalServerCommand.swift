@@ -23,8 +23,11 @@ struct TerminalServerCommand: AsyncParsableCommand {
             Over SSH, or anywhere without a session bus: dbus-run-session -- notification-terminal-server
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Serve the bus at this D-Bus address instead of the session bus.",
-        valueName: "address"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve the bus at this D-Bus address instead of the session bus.",
+            valueName: "address"))
     var address: String?
 
     @Flag(name: .long, help: "Take org.freedesktop.Notifications over from a server that allows it.")
@@ -66,8 +69,9 @@ struct TerminalServerCommand: AsyncParsableCommand {
         case .endOfInput, .quit, .signal:
             break
         case .replaced:
-            FileHandle.standardError.write(Data(
-                "notification-terminal-server: another server took over org.freedesktop.Notifications\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "notification-terminal-server: another server took over org.freedesktop.Notifications\n".utf8))
         case .busClosed:
             FileHandle.standardError.write(Data("notification-terminal-server: the bus closed\n".utf8))
             throw ExitCode.failure

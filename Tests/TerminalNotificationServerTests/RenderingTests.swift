@@ -64,22 +64,26 @@ struct RenderingTests {
                 .init(key: "default", label: "Open"), .init(key: "delete", label: "⚠ Delete"),
                 .init(key: "read", label: "Mark as Read"), .init(key: "inline-reply", label: "Reply"),
             ],
-            hints: ["x-kde-reply-placeholder-text": .string("Your answer"), "x-kde-reply-submit-button-text": .string("Send")],
+            hints: [
+                "x-kde-reply-placeholder-text": .string("Your answer"),
+                "x-kde-reply-submit-button-text": .string("Send"),
+            ],
             sender: ":1.4", urgency: 2)
         let buttons = TerminalButton.buttons(of: notification, keys: ["delete", "read"], destructiveMarker: "⚠")
         #expect(buttons.map(\.label) == ["Delete", "Mark as Read"])
         #expect(buttons.map(\.isDestructive) == [true, false])
         let lines = NotificationCard(style: plain, destructiveMarker: "⚠").lines(
             for: notification, buttons: buttons, hasReplyField: true)
-        #expect(lines == [
-            "┌─ #7 · Mail · urgent",
-            "│ Ann",
-            "│ Lunch at 12?",
-            "│ [1] ⚠ Delete (destructive)",
-            "│ [2] Mark as Read",
-            "│ [reply] Reply “Your answer” (Send)",
-            "└─ #7 1-2 · reply #7 TEXT · open #7 · dismiss #7",
-        ])
+        #expect(
+            lines == [
+                "┌─ #7 · Mail · urgent",
+                "│ Ann",
+                "│ Lunch at 12?",
+                "│ [1] ⚠ Delete (destructive)",
+                "│ [2] Mark as Read",
+                "│ [reply] Reply “Your answer” (Send)",
+                "└─ #7 1-2 · reply #7 TEXT · open #7 · dismiss #7",
+            ])
         let red = NotificationCard(style: colored, destructiveMarker: "⚠").lines(
             for: notification, buttons: buttons, hasReplyField: true)
         #expect(red[3].contains("\u{1B}[31m"))
@@ -90,8 +94,9 @@ struct RenderingTests {
     func noMarker() {
         let notification = ServedNotification(
             id: 1, appName: "a", summary: "s", actions: [.init(key: "x", label: "⚠ X")], sender: ":1.1")
-        #expect(TerminalButton.buttons(of: notification, keys: ["x"], destructiveMarker: "").map(\.isDestructive) == [
-            false
-        ])
+        #expect(
+            TerminalButton.buttons(of: notification, keys: ["x"], destructiveMarker: "").map(\.isDestructive) == [
+                false
+            ])
     }
 }

@@ -94,7 +94,8 @@ final class TerminalServerProcess: @unchecked Sendable {
             guard remaining > .zero else {
                 throw TestSupportError("no line containing '\(text)' within \(limit); output: \(transcript)")
             }
-            let line = try nextLine(within: remaining, waitingFor: "a line containing '\(text)' (so far: \(transcript))")
+            let line = try nextLine(
+                within: remaining, waitingFor: "a line containing '\(text)' (so far: \(transcript))")
             if line.contains(text) { return line }
         }
     }

@@ -23,7 +23,7 @@ struct TerminalServerProcessTests {
         }
     }
 
-    @Test("a notify-send post appears with its app, title, body markup rendered, and its actions; notify-send hears the choice")
+    @Test("a notify-send post appears with its app, title, rendered body and actions; notify-send hears the choice")
     func notifySendPost() async throws {
         try await TerminalServerFixture.with { fixture in
             // With actions, notify-send waits for the user's choice and prints its key.
@@ -128,9 +128,10 @@ struct TerminalServerProcessTests {
             _ = try fixture.server.nextCard()
             fixture.server.send("dismiss #\(gone)")
             try fixture.server.line(containing: "→ #\(gone): dismissed")
-            #expect(try await fixture.nextSignals(1, waitingFor: "the close") == [
-                "NotificationClosed(uint32 \(gone), uint32 2)"
-            ])
+            #expect(
+                try await fixture.nextSignals(1, waitingFor: "the close") == [
+                    "NotificationClosed(uint32 \(gone), uint32 2)"
+                ])
             fixture.server.send("list")
             #expect(try fixture.server.line(containing: "#").hasPrefix("#\(kept)  Mail · Kept"))
         }
