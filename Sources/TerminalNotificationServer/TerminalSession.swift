@@ -80,9 +80,8 @@ final class TerminalSession {
         do {
             let command = try TerminalCommand(parsing: line)
             return try await run(command)
-        } catch let error as TerminalCommandError {
-            output.line(style.red("! \(error)"))
         } catch {
+            // A TerminalCommandError or a NotificationServerError: both say what to do instead.
             output.line(style.red("! \(error)"))
         }
         return true
