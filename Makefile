@@ -2,7 +2,7 @@
 #
 #   make test    install what the tests need (Debian packages), build, run every test
 #   make bench   release build; DBusCore against raw libdbus on a private bus
-#   make demo    the bridge against a notification server drawn in the terminal (AUTO=1: scripted)
+#   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site
 
 SWIFT ?= swift
@@ -46,9 +46,13 @@ bench: deps $(BASELINE)
 	$(SWIFT) build -c release --product dbus-bench
 	$$($(SWIFT) build -c release --show-bin-path)/dbus-bench --baseline $(BASELINE)
 
-# AUTO=1 picks the actions by script instead of asking (also the default without a terminal).
+# A private bus, notification-terminal-server and notification-bridged, with the demo playing a mail app.
+# AUTO=1 plays the user by script instead of asking (also the default without a terminal); it fails unless every
+# expected response arrives.
+DEMO_PRODUCTS := notification-bridged notification-terminal-server notification-bridge-demo
+
 demo: deps
-	$(SWIFT) build --product notification-bridge-demo
+	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
 # Symbol graphs of the library and its model, then DocC over the catalogue (own scratch path: other flags).

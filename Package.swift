@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
         .executable(name: "notification-bridged", targets: ["notification-bridged"]),
         .executable(name: "notification-bridge", targets: ["notification-bridge"]),
+        .executable(name: "notification-terminal-server", targets: ["notification-terminal-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -68,10 +69,21 @@ let package = Package(
             ]
         ),
 
-        // `make demo`: the bridge against a notification server shown in the terminal, on a private bus.
+        // A notification server for a terminal (over SSH, or to watch what an app sends): the library holds the
+        // logic, the executable reads the command line.
+        .target(name: "TerminalNotificationServer", dependencies: ["NotificationServerKit", "DBusCore"]),
+        .executableTarget(
+            name: "notification-terminal-server",
+            dependencies: [
+                "TerminalNotificationServer", "DBusCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // `make demo`: notification-bridged and the terminal server on a private bus, driven as a user would.
         .executableTarget(
             name: "notification-bridge-demo",
-            dependencies: ["NotificationBridge", "NotificationServerKit", "NotificationModel", "DBusTestSupport"]
+            dependencies: ["TerminalNotificationServer", "DBusCore", "DBusTestSupport"]
         ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
@@ -99,6 +111,10 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeCLITests",
             dependencies: ["GVariantText", "DBusCore", "NotificationServerKit", "DBusTestSupport"]
+        ),
+        .testTarget(
+            name: "TerminalNotificationServerTests",
+            dependencies: ["TerminalNotificationServer", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
         ),
         .testTarget(
             name: "NotificationServerKitTests",

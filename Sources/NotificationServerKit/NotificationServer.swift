@@ -72,10 +72,18 @@ public actor NotificationServer {
 
     /// Exports `/org/freedesktop/Notifications` on `connection` and takes the name `org.freedesktop.Notifications`.
     ///
-    /// - Throws: ``NotificationServerError/nameTaken(owner:)`` when another connection owns the name (the server
-    ///   does not queue for it), ``NotificationServerError/alreadyRunning``, or the ``DBusFailure`` of a failed
-    ///   export or bus call. Nothing stays exported after a failure.
-    public func start(on connection: DBusConnection, profile: NotificationServerProfile) async throws {
+    /// - Parameters:
+    ///   - replacingOwner: take the name from its current owner, if that owner allows replacement (as
+    ///     `dunst --replace` or a server started with `allowingReplacement` does).
+    ///   - allowingReplacement: let a later server that asks to replace this one take the name; this connection
+    ///     then receives `NameLost` (see `DBusConnection.nameEvents()`) and should stop.
+    /// - Throws: ``NotificationServerError/nameTaken(owner:)`` when another connection owns the name and keeps it
+    ///   (the server does not queue for it), ``NotificationServerError/alreadyRunning``, or the ``DBusFailure`` of a
+    ///   failed export or bus call. Nothing stays exported after a failure.
+    public func start(
+        on connection: DBusConnection, profile: NotificationServerProfile, replacingOwner: Bool = false,
+        allowingReplacement: Bool = false
+    ) async throws {
         guard self.connection == nil else { throw NotificationServerError.alreadyRunning }
         self.connection = connection
         self.profile = profile
@@ -86,7 +94,10 @@ public actor NotificationServer {
             if profile.dropsNotificationsOfVanishedSenders {
                 try await watchSenders(on: connection)
             }
-            let reply = try await connection.requestName(Self.busName, flags: [.doNotQueue])
+            var flags: DBusConnection.NameRequestFlags = [.doNotQueue]
+            if replacingOwner { flags.insert(.replaceExisting) }
+            if allowingReplacement { flags.insert(.allowReplacement) }
+            let reply = try await connection.requestName(Self.busName, flags: flags)
             guard reply == .primaryOwner || reply == .alreadyOwner else {
                 throw NotificationServerError.nameTaken(owner: try? await connection.nameOwner(of: Self.busName))
             }
