@@ -10,7 +10,9 @@ struct SendCommand: AsyncParsableCommand {
             Without --wait it prints nothing (the id with --print-id, {"id": …} with --json) and exits 0. \
             With --wait it prints the chosen action's id and, on the next line, the typed text of a text-input \
             action; with --json one object: id, action, text, activation-token, user-info. \
-            A click on the body is action 'default'.
+            A click on the body is action 'default'. An --action without 'id=' (notify-send's -A Text) has its \
+            position among the actions, from 0, as id. Unlike notify-send, -A does not imply --wait: without it \
+            the response waits in the daemon for `notification-bridge wait ID`.
 
             Everything after `--` is a command (argv, no shell) that receives every response instead: \
             NOTIFICATION_ID, NOTIFICATION_ACTION, NOTIFICATION_USER_INFO and NOTIFICATION_TEXT in its \
@@ -61,6 +63,10 @@ struct SendCommand: AsyncParsableCommand {
         if category != nil, !actions.isEmpty {
             throw ValidationError("--category and --action both given: a notification shows a category's actions or "
                 + "its own; keep one")
+        }
+        if category != nil, post.setsCategoryHint {
+            throw ValidationError("--category and the server's category hint (-c/--server-category or --hint "
+                + "category=…) both given: the bridge sends --category's id as that hint; keep one")
         }
         if let first = command.first, !first.hasPrefix("/") {
             throw ValidationError("the command after '--' must start with an absolute path (no shell, no PATH "
