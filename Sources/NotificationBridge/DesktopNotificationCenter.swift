@@ -96,6 +96,9 @@ public actor DesktopNotificationCenter {
     private let badges: BadgeEmitter
     private var tasks: [Task<Void, Never>] = []
     private var nextNumber: UInt64 = 1
+    /// Signals about server ids not followed (yet): a quick user or server can send them before `Notify`'s reply has
+    /// been handled here. Replayed when the notification is followed; the most recent only.
+    private var early: [ServerSignal] = []
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -268,6 +271,7 @@ public actor DesktopNotificationCenter {
         router.follow(PostedNotification(
             id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
+        await replayEarlySignals(serverID: serverID)
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)
         }
@@ -311,6 +315,10 @@ public actor DesktopNotificationCenter {
     // MARK: Responses
 
     private func process(_ signal: ServerSignal) async {
+        guard router.follows(serverID: signal.serverID) else {
+            early = early.suffix(63) + [signal]
+            return
+        }
         guard let event = router.handle(signal) else { return }
         switch event {
         case .action(let notification, let action, let token):
@@ -333,6 +341,14 @@ public actor DesktopNotificationCenter {
             }
             notificationHandlers[notification.id] = nil
         }
+    }
+
+    /// Handles, in order, the signals about `serverID` that came before the bridge followed it.
+    private func replayEarlySignals(serverID: UInt32) async {
+        let overtaken = early.filter { $0.serverID == serverID }
+        guard !overtaken.isEmpty else { return }
+        early.removeAll { $0.serverID == serverID }
+        for signal in overtaken { await process(signal) }
     }
 
     /// Asks a server that leaves notifications up after an action to close this one, unless it is resident.
@@ -417,6 +433,8 @@ public actor DesktopNotificationCenter {
     // MARK: Server restarts
 
     private func serverOwnerChanged(_ owner: String?) async {
+        // A new server numbers its notifications anew.
+        early = []
         guard owner != nil else {
             logger.info("the notification server went away; notifications will be posted again when one returns")
             return

@@ -63,6 +63,9 @@ struct ResponseRouter: Sendable {
         serverIDs[id].flatMap { posted[$0] }
     }
 
+    /// Whether a notification with server id `serverID` is followed.
+    func follows(serverID: UInt32) -> Bool { posted[serverID] != nil }
+
     /// Every followed notification.
     var all: [PostedNotification] { Array(posted.values) }
 
