@@ -15,6 +15,7 @@ enum Main {
     }
 
     static func run(_ arguments: [String]) async -> Int32 {
+        if arguments.first == ExecFilter.flag { return ExecFilter.run(arguments) }
         do {
             var command = try NotificationBridgeCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -149,6 +149,35 @@ struct ResponseTests {
         }
     }
 
+    @Test("--exec-on ACTION runs the command for that action only, with the response in its environment and stdin")
+    func execOn() async throws {
+        try await CLIFixture.with(.plasma) { fixture in
+            let log = fixture.home.appendingPathComponent("log")
+            let script = try ExecutableScript.write(
+                "#!/bin/sh\nread -r text\nprintf '%s %s %s\\n' \"$NOTIFICATION_ACTION\" \"$1\" \"$text\" >> '\(log.path)'\n",
+                to: fixture.home.appendingPathComponent("record").path)
+            func post(_ title: String) async throws -> ServedNotification {
+                let sent = try await fixture.cli([
+                    "send", title, "-A", "later=Later", "-A", "reply=Reply,text-input", "--exec-on", "reply", "--",
+                    script, "--from-bridge",
+                ])
+                #expect(sent.status == 0, "\(sent.standardError)")
+                return try await fixture.nextNotification()
+            }
+            let first = try await post("First")
+            try await fixture.server.invokeAction(id: first.id, key: "later")
+            let second = try await post("Second")
+            try await fixture.server.reply(id: second.id, text: "on my way")
+            try await withTimeout(.seconds(10), waitingFor: "the command to record the reply") {
+                while (try? String(contentsOf: log, encoding: .utf8))?.hasSuffix("\n") != true {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            // A filter that does not match never starts the command, so 'later' cannot show up afterwards either.
+            #expect(try String(contentsOf: log, encoding: .utf8) == "reply --from-bridge on my way\n")
+        }
+    }
+
     @Test("an unknown category names both ways out: category add, and -c for notify-send's category hint")
     func unknownCategory() async throws {
         try await CLIFixture.with { fixture in
