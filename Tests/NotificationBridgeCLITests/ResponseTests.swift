@@ -178,6 +178,33 @@ struct ResponseTests {
         }
     }
 
+    @Test("--json everywhere: every command prints one value that parses as JSON")
+    func jsonEverywhere() async throws {
+        try await CLIFixture.with { fixture in
+            func json(_ arguments: [String]) async throws -> Any {
+                let result = try await fixture.cli(arguments + ["--json"])
+                #expect(result.status == 0, "\(arguments): \(result.standardError)")
+                #expect(!result.output.contains("\n"), "one line: \(result.output)")
+                return try parsedJSON(result.output)
+            }
+            #expect((try await json(["category", "add", "c", "-A", "ok=OK"]) as? [String: Any])?["id"] as? String == "c")
+            #expect((try await json(["category", "list"]) as? [[String: Any]])?.count == 1)
+            let sent = try #require(try await json(["send", "T", "--category", "c"]) as? [String: Any])
+            let id = try #require(sent["id"] as? String)
+            let shown = try await fixture.nextNotification()
+            let listed = try #require(try await json(["list"]) as? [[String: Any]])
+            #expect(listed.first?["category"] as? String == "c")
+            try await fixture.server.invokeAction(id: shown.id, key: "ok")
+            #expect((try await json(["wait", id]) as? [String: Any])?["action"] as? String == "ok")
+            #expect((try await json(["server-info"]) as? [String: Any])?["server-capabilities"] is [String])
+            #expect((try await json(["category", "remove", "c"]) as? [String: Any])?["id"] as? String == "c")
+            let other = try #require((try await json(["send", "U"]) as? [String: Any])?["id"] as? String)
+            _ = try await fixture.nextNotification()
+            #expect(try await json(["withdraw", other]) as? [String] == [other])
+            #expect(try await json(["withdraw", "--all"]) as? [String] == [])
+        }
+    }
+
     @Test("an unknown category names both ways out: category add, and -c for notify-send's category hint")
     func unknownCategory() async throws {
         try await CLIFixture.with { fixture in
