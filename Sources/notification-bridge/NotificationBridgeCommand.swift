@@ -10,7 +10,7 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
             `send` is the default subcommand: `notification-bridge "Title" "Body"` works like notify-send, and \
             notify-send's options keep their names: -u, -t (--expire-time), -a, -i, -c (the server's category \
             hint; --category is the bridge's action category), -e, -p, -r (--replace-id), -w, -A ([NAME=]Text) \
-            and --hint TYPE:NAME:VALUE (no -h: that is help).
+            and -h/--hint TYPE:NAME:VALUE (-h alone is help).
 
             \(ExitStatus.help)
             """,

@@ -48,8 +48,8 @@ struct PostOptions: ParsableArguments {
     @Option(
         name: .customLong("hint"),
         help: ArgumentHelp(
-            "A server hint (repeatable): NAME=VALUE with VALUE in GVariant text, or notify-send's TYPE:NAME:VALUE; "
-                + "hints the bridge sets itself are refused, naming the option to use.",
+            "A server hint (repeatable): NAME=VALUE with VALUE in GVariant text, or notify-send's TYPE:NAME:VALUE "
+                + "(also after -h); hints the bridge sets itself are refused, naming the option to use.",
             valueName: "hint"),
         transform: { try HintSpec(parsing: $0) })
     var hints: [HintSpec] = []

@@ -70,6 +70,12 @@ struct CommandLineTests {
         ] {
             #expect(result.output.contains(part), "\(part) in \(result.output)")
         }
+        // notify-send's -h TYPE:NAME:VALUE is a hint; -h alone stays help.
+        let shortHint = try await BuiltPrograms.cli(["-h", "int:value:42", "T", "-h", "string:x-a:b", "--dry-run"])
+        #expect(shortHint.status == 0, "\(shortHint.standardError)")
+        #expect(shortHint.output.contains("'hints': <{'value': <42>, 'x-a': <'b'>}>"), "\(shortHint.output)")
+        let help = try await BuiltPrograms.cli(["send", "-h"])
+        #expect(help.output.hasPrefix("OVERVIEW: Post a notification"), "\(help.output)")
         // -p and -w take effect only against a daemon; here they must parse.
         let flags = try await BuiltPrograms.cli(["-p", "-w", "T", "--dry-run"])
         #expect(flags.status == 0, "\(flags.standardError)")
