@@ -75,10 +75,11 @@ enum ReadmeCLIExamples {
         output: nil)
 
     static let exec = ReadmeCLIExample(
-        title: "Send the responses to a command (argv after `--`, no shell); the response is in its environment",
+        title: "Run a command when an action is chosen (argv after `--`, no shell; the response is in its environment; "
+            + "without `--exec-on` it gets every response)",
         script: """
-            notification-bridge send "Build failed" "make: *** [all] Error 2" -A retry=Retry \\
-              -- "$HOME/bin/rebuild" --quiet
+            notification-bridge send "Build failed" "make: *** [all] Error 2" -A retry=Retry -A ignore=Ignore \\
+              --exec-on retry -- "$HOME/bin/rebuild" --quiet
             """,
         output: nil)
 
