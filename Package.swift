@@ -110,7 +110,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationBridgeCLITests",
-            dependencies: ["GVariantText", "DBusCore", "NotificationServerKit", "DBusTestSupport"]
+            dependencies: ["GVariantText", "DBusCore", "NotificationServerKit", "DBusTestSupport"],
+            exclude: ["HelpSnapshots"]
         ),
         .testTarget(
             name: "TerminalNotificationServerTests",

@@ -96,6 +96,9 @@ public actor DesktopNotificationCenter {
     private let badges: BadgeEmitter
     private var tasks: [Task<Void, Never>] = []
     private var nextNumber: UInt64 = 1
+    /// Signals about server ids not followed (yet): a quick user or server can send them before `Notify`'s reply has
+    /// been handled here. Replayed when the notification is followed; the most recent only.
+    private var early: [ServerSignal] = []
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -244,12 +247,14 @@ public actor DesktopNotificationCenter {
     /// - Parameters:
     ///   - id: the center's id for it; a new one is made when `nil`. Posting again with the same id replaces it.
     ///   - handler: a handler for this notification alone, ahead of action and category handlers.
+    ///   - hints: server hints of the caller's own, sent after the bridge's (see ``NotifyEncoder/encode``).
     /// - Returns: the id.
     /// - Throws: ``NotificationValidationError`` for content that breaks a rule (the message says what to change),
     ///   ``DBusFailure`` when the server refuses it.
     @discardableResult
     public func post(
-        _ content: NotificationContent, id: String? = nil, handler: ResponseHandler? = nil
+        _ content: NotificationContent, id: String? = nil, hints: [String: DBusValue] = [:],
+        handler: ResponseHandler? = nil
     ) async throws -> String {
         var content = content
         if content.appName == nil { content.appName = configuration.appName }
@@ -260,11 +265,13 @@ public actor DesktopNotificationCenter {
         let id = id ?? makeID()
         let replaced = router.notification(id: id)
         let encoded = encoder.encode(
-            content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()))
+            content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()),
+            extraHints: hints)
         let serverID = try await server.notify(encoded.request)
         router.follow(PostedNotification(
-            id: id, serverID: serverID, content: content, category: category, encoded: encoded))
+            id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
+        await replayEarlySignals(serverID: serverID)
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)
         }
@@ -308,6 +315,10 @@ public actor DesktopNotificationCenter {
     // MARK: Responses
 
     private func process(_ signal: ServerSignal) async {
+        guard router.follows(serverID: signal.serverID) else {
+            early = early.suffix(63) + [signal]
+            return
+        }
         guard let event = router.handle(signal) else { return }
         switch event {
         case .action(let notification, let action, let token):
@@ -332,6 +343,14 @@ public actor DesktopNotificationCenter {
         }
     }
 
+    /// Handles, in order, the signals about `serverID` that came before the bridge followed it.
+    private func replayEarlySignals(serverID: UInt32) async {
+        let overtaken = early.filter { $0.serverID == serverID }
+        guard !overtaken.isEmpty else { return }
+        early.removeAll { $0.serverID == serverID }
+        for signal in overtaken { await process(signal) }
+    }
+
     /// Asks a server that leaves notifications up after an action to close this one, unless it is resident.
     private func closeAfterAction(_ notification: PostedNotification) {
         guard !notification.content.isResident else { return }
@@ -354,15 +373,18 @@ public actor DesktopNotificationCenter {
             title: notification.content.title, message: notification.content.body,
             placeholder: placeholder ?? "", submitLabel: submit ?? action.title)
         let prompt = self.prompt
+        // Chosen now: the notification's own handler is forgotten when it closes, which it may do while the prompt
+        // is open.
+        let handler = handler(for: notification, actionID: action.id)
         tasks.append(Task { [weak self] in
             guard let text = try? await prompt.ask(request) else { return }
-            await self?.deliver(notification, action, actionID: action.id, text: text, token: token)
+            await self?.deliver(notification, action, actionID: action.id, text: text, token: token, handler: handler)
         })
     }
 
     private func deliver(
         _ notification: PostedNotification, _ action: NotificationAction?, actionID: String, text: String?,
-        token: String?
+        token: String?, handler chosen: ResponseHandler? = nil
     ) async {
         let isDismissal = actionID == NotificationResponse.dismissActionID
         // The default action opens the application, like a foreground action.
@@ -372,7 +394,7 @@ public actor DesktopNotificationCenter {
             notificationID: notification.id, actionID: actionID, userText: text,
             activationToken: foreground ? token : nil, userInfo: notification.content.userInfo)
         let requiresAuthentication = !isDismissal && (action?.requiresAuthentication ?? true)
-        let handler = handler(for: notification, actionID: actionID)
+        let handler = chosen ?? handler(for: notification, actionID: actionID)
         let entry = configuration.activatesApplications && foreground ? notification.content.desktopEntry : nil
         let activator = self.activator
         let continuation = responseContinuation
@@ -411,6 +433,8 @@ public actor DesktopNotificationCenter {
     // MARK: Server restarts
 
     private func serverOwnerChanged(_ owner: String?) async {
+        // A new server numbers its notifications anew.
+        early = []
         guard owner != nil else {
             logger.info("the notification server went away; notifications will be posted again when one returns")
             return
@@ -428,7 +452,8 @@ public actor DesktopNotificationCenter {
         ])
         for var notification in outstanding {
             let encoded = encoder.encode(
-                notification.content, category: notification.category, senderPID: Int64(getpid()))
+                notification.content, category: notification.category, senderPID: Int64(getpid()),
+                extraHints: notification.hints)
             do {
                 notification.serverID = try await server.notify(encoded.request)
                 notification.encoded = encoded

@@ -51,9 +51,11 @@ public struct NotifyEncoder: Sendable {
     /// - Parameters:
     ///   - replacesID: the server id of the notification this one updates, or 0.
     ///   - senderPID: the process the notification comes from, sent as the `sender-pid` hint like libnotify does.
+    ///   - extraHints: hints of the caller's own (such as `x-canonical-private-synchronous`), added after the
+    ///     encoder's: a hint the encoder sets keeps the encoder's value.
     public func encode(
         _ content: NotificationContent, category: NotificationCategory?, replacesID: UInt32 = 0,
-        senderPID: Int64? = nil
+        senderPID: Int64? = nil, extraHints: [String: DBusValue] = [:]
     ) -> Encoded {
         var hints: [String: DBusValue] = ["urgency": .byte(content.urgency.rawValue)]
         if let categoryID = content.categoryID { hints["category"] = .string(categoryID) }
@@ -107,6 +109,8 @@ public struct NotifyEncoder: Sendable {
                 textInput[action.id] = .hidden
             }
         }
+
+        hints.merge(extraHints) { own, _ in own }
 
         let body = server.supportsBodyMarkup ? MarkupEscaping.escape(content.body) : content.body
         let request = NotifyRequest(

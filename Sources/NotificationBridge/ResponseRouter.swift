@@ -1,3 +1,4 @@
+import DBusCore
 import NotificationModel
 
 /// A notification the bridge has posted and still follows.
@@ -8,6 +9,8 @@ struct PostedNotification: Sendable {
     var serverID: UInt32
     var content: NotificationContent
     var category: NotificationCategory?
+    /// The caller's own server hints, sent again when the server restarts.
+    var hints: [String: DBusValue] = [:]
     var encoded: NotifyEncoder.Encoded
     /// The user acted on it: a close that follows is not a dismissal.
     var acted = false
@@ -59,6 +62,9 @@ struct ResponseRouter: Sendable {
     func notification(id: String) -> PostedNotification? {
         serverIDs[id].flatMap { posted[$0] }
     }
+
+    /// Whether a notification with server id `serverID` is followed.
+    func follows(serverID: UInt32) -> Bool { posted[serverID] != nil }
 
     /// Every followed notification.
     var all: [PostedNotification] { Array(posted.values) }

@@ -34,6 +34,13 @@ enum ServerSignal: Sendable, Hashable {
     case activationToken(id: UInt32, token: String)
     case closed(id: UInt32, reason: NotificationCloseReason)
 
+    /// The server's id of the notification the signal is about.
+    var serverID: UInt32 {
+        switch self {
+        case .actionInvoked(let id, _), .replied(let id, _), .activationToken(let id, _), .closed(let id, _): id
+        }
+    }
+
     /// Decodes a signal of `org.freedesktop.Notifications`; `nil` for other members or mistyped arguments.
     init?(_ signal: DBusSignal) {
         guard signal.arguments.count == 2, case .uint32(let id) = signal.arguments[0] else { return nil }

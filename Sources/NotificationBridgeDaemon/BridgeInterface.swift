@@ -39,7 +39,9 @@ enum BridgeInterface {
                     annotations: doc(
                         "Shows a notification, or schedules it, and returns its id. Keys: title, body, app-name, "
                             + "desktop-entry, icon, image, category or actions, user-info (JSON object text), "
-                            + "default-action, sound, urgency, timeout, resident, transient, thread, badge, replaces. "
+                            + "default-action, sound, urgency, timeout, resident, transient, thread, badge, replaces, "
+                            + "hints (a{sv} of server hints added to the bridge's; not those it sets itself, such as "
+                            + "urgency, which have keys). "
                             + "Responses go to exec (as) or app-action (b or s), else to the posting connection. "
                             + "Scheduling: fire-date (x seconds since 1970, or s YYYY-MM-DDTHH:MM:SS with time-zone "
                             + "'local': a wall-clock time that follows the user's zone), or in (d seconds from now); "

@@ -10,6 +10,7 @@ extension DaemonCore {
     func respond(_ response: NotificationResponse, route: ResponseRoute, foreground: Bool) {
         let response = BridgeResponse(response, foreground: foreground)
         let id = response.notificationID
+        responseComing[id] = false
         logger.debug("response", metadata: [
             "notification.id": "\(id)", "notification.action": "\(response.actionID)",
             "notification.route": "\(route.kind)", "response.has-text": "\(response.text != nil)",
@@ -62,6 +63,9 @@ extension DaemonCore {
         let responseFollows = closure.acted || (closure.dismissed && record.reportsDismissal)
         if !responseFollows {
             failWaits(closure.id, message: "notification '\(closure.id)' \(why) without a response")
+        } else if case .poster = record.route, responseComing[closure.id] == nil {
+            // No response yet: it comes later (the prompt is open), and a late WaitForResponse waits for it.
+            responseComing[closure.id] = true
         }
         logger.debug("closed", metadata: ["notification.id": "\(closure.id)", "notification.reason": "\(reason)"])
     }
@@ -85,6 +89,10 @@ extension DaemonCore {
                 let response = responses.removeFirst()
                 kept[id] = responses.isEmpty ? nil : responses
                 call.reply([.string(response.actionID), response.dictionary])
+                return
+            }
+            if responseComing[id] == true {
+                waits[id, default: []].append(call)
                 return
             }
             guard let record = posted[id] ?? scheduled[id] else {

@@ -13,7 +13,7 @@ extension DaemonCore {
     /// Schedules a notification, durably before the scheduler takes it.
     func schedule(
         _ content: NotificationContent, trigger: NotificationTrigger, id: String, route: ResponseRoute,
-        poster: String
+        poster: String, hints: [String: DBusValue] = [:]
     ) async throws(DBusFailure) {
         let registered = Set(await center.notificationCategories().map(\.id))
         do throws(NotificationValidationError) {
@@ -24,7 +24,7 @@ extension DaemonCore {
         let appName = content.appName ?? defaultAppName
         let notification = ScheduledNotification(
             id: id, appName: appName, trigger: trigger,
-            payload: ScheduledPost(content: content, route: route, poster: poster), scheduledAt: Date(),
+            payload: ScheduledPost(content: content, route: route, poster: poster, hints: hints), scheduledAt: Date(),
             timeZoneIdentifier: await scheduler.timeZone.identifier)
         try record(.schedule(notification))
         scheduled[id] = Posted(appName: appName, poster: poster, route: route, reportsDismissal: false)
@@ -82,7 +82,8 @@ extension DaemonCore {
             category = await center.notificationCategories().first { $0.id == categoryID }
         }
         do throws(DBusFailure) {
-            try await show(post.content, id: id, route: post.route, poster: post.poster, category: category)
+            try await show(
+                post.content, id: id, route: post.route, poster: post.poster, category: category, hints: post.hints)
         } catch {
             logger.warning("cannot show a scheduled notification", metadata: [
                 "notification.id": "\(id)", "error": "\(error.message)",

@@ -42,6 +42,9 @@ actor DaemonCore {
     var kept = RecentHistory<[BridgeResponse]>(capacity: 256)
     /// Why notifications that are no longer showing ended, for calls that name them late.
     var ended = RecentHistory<String>(capacity: 1024)
+    /// `true` for notifications closed after an action whose response is still to come (typed text from the
+    /// prompt), so that a `WaitForResponse` for them waits instead of failing; `false` once a response came.
+    var responseComing = RecentHistory<Bool>(capacity: 1024)
     var stopping = false
     /// The scheduled notifications, as the scheduler holds them: who owns each, where its responses go.
     var scheduled: [String: Posted] = [:]
@@ -121,18 +124,18 @@ actor DaemonCore {
         if let replaces = request.replaces { try checkReplacement(of: replaces, appName: content.appName) }
         let id = request.replaces ?? NotificationID.make()
         if let trigger = request.trigger {
-            try await schedule(content, trigger: trigger, id: id, route: route, poster: sender)
+            try await schedule(content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints)
             return [.string(id)]
         }
         if scheduled[id] != nil { try await unschedule([id], why: "was replaced") }
-        try await show(content, id: id, route: route, poster: sender, category: category)
+        try await show(content, id: id, route: route, poster: sender, category: category, hints: request.hints)
         return [.string(id)]
     }
 
     /// Shows a notification now: a `Post` without a trigger, or a scheduled one that fired.
     func show(
         _ content: NotificationContent, id: String, route: ResponseRoute, poster sender: String,
-        category: NotificationCategory?
+        category: NotificationCategory?, hints: [String: DBusValue] = [:]
     ) async throws(DBusFailure) {
         let record = Posted(
             appName: content.appName ?? defaultAppName, poster: sender, route: route,
@@ -144,7 +147,7 @@ actor DaemonCore {
             (category?.actions ?? content.actions).filter { $0.activation == .foreground }.map(\.id)
                 + [NotificationResponse.defaultActionID])
         do {
-            try await center.post(content, id: id) { [weak self] response in
+            try await center.post(content, id: id, hints: hints) { [weak self] response in
                 await self?.respond(response, route: route, foreground: foreground.contains(response.actionID))
             }
         } catch {

@@ -26,6 +26,7 @@ import NotificationModel
 /// | `replaces` | s | id of a showing notification of the same app to update in place |
 /// | `exec` | as | responses go to this command (argv) |
 /// | `app-action` | b or s | responses go to the app of `desktop-entry` as an action |
+/// | `hints` | a{sv} | server hints of the caller's own, added to the bridge's (not those it sets: see ``ownedHints``) |
 ///
 /// Scheduling keys (without them the notification is shown at once):
 ///
@@ -42,11 +43,13 @@ struct PostRequest: Sendable {
     var replaces: String?
     /// When to show it; `nil` for now.
     var trigger: NotificationTrigger?
+    /// Server hints of the caller's own, sent after the bridge's.
+    var hints: [String: DBusValue] = [:]
 
     static let keys = [
         "title", "body", "app-name", "desktop-entry", "icon", "image", "category", "actions", "user-info",
         "default-action", "sound", "urgency", "timeout", "resident", "transient", "thread", "replaces", "badge",
-        "exec", "app-action",
+        "exec", "app-action", "hints",
     ]
     static let schedulingKeys = ["fire-date", "time-zone", "in", "repeat"]
     /// The `time-zone` values that mean "the user's zone, whatever it is when the notification fires".
@@ -99,6 +102,47 @@ struct PostRequest: Sendable {
         self.replaces = try reader.string("replaces", example: "<'3f9c2a7e1b4d5c6a'>")
         if let replaces { try NotificationID.check(replaces, argument: "notification key 'replaces'") }
         self.route = try Self.route(reader, content: content)
+        self.hints = try Self.hints(reader, content: content)
+    }
+
+    /// The server hints the bridge sets itself, and the key of `Post` that sets each instead.
+    static let ownedHints: [String: String] = [
+        "urgency": "the key 'urgency'", "desktop-entry": "the key 'desktop-entry'", "image-path": "the key 'image'",
+        "image_path": "the key 'image'", "sound-name": "the key 'sound'", "sound-file": "the key 'sound'",
+        "suppress-sound": "the key 'sound' with <'none'>", "resident": "the key 'resident'",
+        "transient": "the key 'transient'", "sender-pid": "nothing: the bridge sends its own process id",
+        "x-kde-reply-placeholder-text": "a text-input action's 'text-input-placeholder'",
+        "x-kde-reply-submit-button-text": "a text-input action's 'text-input-button-title'",
+    ]
+
+    /// `hints`: an `a{sv}` of server hints, none of them one the bridge sets (``ownedHints``, `x-kde-reply-*`, and
+    /// `category` when the notification has a category).
+    private static func hints(_ reader: VariantDictionary, content: NotificationContent) throws(DBusFailure)
+        -> [String: DBusValue]
+    {
+        guard let value = reader.value("hints") else { return [:] }
+        guard case .dictionary(let key, let valueType, let entries) = value, key == "s", valueType == "v" else {
+            throw reader.wrongType("hints", value, expected: "a{sv}", example: "<{'x-canonical-append': <true>}>")
+        }
+        var hints: [String: DBusValue] = [:]
+        for entry in entries {
+            guard let name = entry.key.stringValue else { continue }
+            if let instead = ownedHints[name] {
+                throw reader.invalid("hints", "has \(quotedForMessage(name)), which the bridge sets itself; use "
+                    + instead)
+            }
+            if name.hasPrefix("x-kde-reply-") {
+                throw reader.invalid("hints", "has \(quotedForMessage(name)); the bridge sets the x-kde-reply-* hints "
+                    + "from the notification's text-input action")
+            }
+            if name == "category", let categoryID = content.categoryID {
+                throw reader.invalid("hints", "has 'category', which the bridge sets from the key 'category' "
+                    + "(\(quotedForMessage(categoryID))); leave one of them out")
+            }
+            // One variant level is the a{sv}'s own; what is inside is the hint's value as given.
+            if case .variant(let inner) = entry.value { hints[name] = inner } else { hints[name] = entry.value }
+        }
+        return hints
     }
 
     private static func sound(_ text: String, _ reader: VariantDictionary) throws(DBusFailure) -> NotificationSound {

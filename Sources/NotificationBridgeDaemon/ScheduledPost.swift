@@ -1,3 +1,4 @@
+import DBusCore
 import NotificationBridge
 import NotificationModel
 
@@ -7,6 +8,31 @@ struct ScheduledPost: Codable, Sendable {
     var content: NotificationContent
     var route: ResponseRoute
     var poster: String
+    /// `Post`'s `hints`, kept in D-Bus wire form (a message whose body is the one `a{sv}`); `nil` for none.
+    var wireHints: [UInt8]? = nil
+
+    init(content: NotificationContent, route: ResponseRoute, poster: String, hints: [String: DBusValue] = [:]) {
+        self.content = content
+        self.route = route
+        self.poster = poster
+        if !hints.isEmpty {
+            wireHints = try? DBusWire.encodeSignal(
+                path: "/", interface: "io.github.NotificationBridge1", member: "Hints", arguments: [.vardict(hints)])
+        }
+    }
+
+    /// The hints to send when it fires.
+    var hints: [String: DBusValue] {
+        guard let wireHints, let body = try? DBusWire.decodeArguments(from: wireHints),
+            case .dictionary(_, _, let entries)? = body.arguments.first
+        else { return [:] }
+        var hints: [String: DBusValue] = [:]
+        for entry in entries {
+            guard let name = entry.key.stringValue else { continue }
+            if case .variant(let inner) = entry.value { hints[name] = inner } else { hints[name] = entry.value }
+        }
+        return hints
+    }
 }
 
 /// The daemon's durable state: scheduled notifications and categories (delivered notifications are not kept: their

@@ -4,10 +4,11 @@ import DBusCore
 /// One `--action` value: `id=Title[,foreground|background][,destructive][,auth][,text-input[=SubmitTitle]]
 /// [,placeholder=Text]`, read into the daemon's action dictionary.
 ///
-/// Commas separate the parts; `\,` is a comma inside the title, the submit title or the placeholder.
+/// Commas separate the parts; `\,` is a comma inside the title, the submit title or the placeholder. As with
+/// notify-send's `-A [NAME=]Text`, the id may be left out: the action's position among the actions (from 0) is its id.
 struct ActionSpec: Sendable, Equatable {
     static let form =
-        "id=Title[,foreground|background][,destructive][,auth][,text-input[=SubmitTitle]][,placeholder=Text]"
+        "[id=]Title[,foreground|background][,destructive][,auth][,text-input[=SubmitTitle]][,placeholder=Text]"
     static let reservedIDs = ["default", "dismiss", "inline-reply"]
 
     var id: String
@@ -32,13 +33,18 @@ struct ActionSpec: Sendable, Equatable {
             ValidationError("\(option) '\(text)': \(why); use \(Self.form)")
         }
         let parts = Self.split(text)
-        guard let head = parts.first, let equals = head.firstIndex(of: "=") else {
-            throw invalid("no '=' between the action's id and its title")
+        let head = parts.first ?? ""
+        if let equals = head.firstIndex(of: "=") {
+            id = String(head[..<equals])
+            title = String(head[head.index(after: equals)...])
+            guard !id.isEmpty else { throw invalid("the id before '=' is empty") }
+            guard !title.isEmpty else { throw invalid("the title after '=' is empty") }
+        } else {
+            // notify-send's `-A Text`: the id is the action's position, given by `list`.
+            id = ""
+            title = head
+            guard !title.isEmpty else { throw invalid("the title is empty") }
         }
-        id = String(head[..<equals])
-        title = String(head[head.index(after: equals)...])
-        guard !id.isEmpty else { throw invalid("the id before '=' is empty") }
-        guard !title.isEmpty else { throw invalid("the title after '=' is empty") }
         guard !Self.reservedIDs.contains(id) else {
             throw invalid("'\(id)' is reserved (default, dismiss and inline-reply are); choose another id")
         }
@@ -118,8 +124,11 @@ struct ActionSpec: Sendable, Equatable {
         return .vardict(entries)
     }
 
-    /// The actions as an `aa{sv}`, after checking their ids are distinct.
+    /// The actions as an `aa{sv}`, after giving those without an id their position as id and checking the ids are
+    /// distinct.
     static func list(_ actions: [ActionSpec], option: String = "--action") throws -> DBusValue {
+        var actions = actions
+        for index in actions.indices where actions[index].id.isEmpty { actions[index].id = String(index) }
         var seen: Set<String> = []
         for action in actions where !seen.insert(action.id).inserted {
             throw ValidationError("\(option): the id '\(action.id)' is given twice; give each action its own id")

@@ -16,7 +16,8 @@ struct AlertCommand: AsyncParsableCommand {
             Button indexes follow UIAlertView: with --cancel, the cancel button is 0 and the others count from 1, \
             --destructive first, then each --button in order; without --cancel they count from 0. Prints the index \
             and the title separated by a tab, then, with --text-input, the typed text on the next line; --json \
-            prints one object: id, index, title, action, cancelled, text. \
+            prints one object: id, index, title, action, cancelled, text, cancel-index (-1 without --cancel) and \
+            first-other-index (as UIAlertView's firstOtherButtonIndex). \
             A dismissal (closing it without a button) counts as cancel: the cancel index is printed (-1 without \
             --cancel).
 
@@ -46,7 +47,7 @@ struct AlertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A destructive button, shown first.", valueName: "label"))
     var destructive: String?
 
-    @Option(help: ArgumentHelp("Ask for text: plain or secure.", valueName: "style"))
+    @Option(help: ArgumentHelp("Ask for text in a field.", valueName: "style"))
     var textInput: TextInputStyle?
 
     @Option(help: ArgumentHelp("The text field's placeholder (with --text-input).", valueName: "text"))
@@ -136,6 +137,8 @@ struct AlertCommand: AsyncParsableCommand {
             var members: [String: JSONValue] = [
                 "id": .string(id), "index": .number(Double(index)), "title": .string(buttonTitle),
                 "cancelled": .bool(cancelled), "action": chosen.map { .string($0.action.id) } ?? .null,
+                "cancel-index": .number(cancel == nil ? -1 : 0),
+                "first-other-index": .number(Double(buttons.first { !$0.isCancel }?.index ?? -1)),
             ]
             if let text { members["text"] = .string(text) }
             Output.printJSON(.object(members))

@@ -51,13 +51,15 @@ struct BridgeClient {
             return .closed("notification-bridge: \(message)")
         case errorPrefix + "InvalidArgument" where message.contains("unknown key 'hints'"):
             return CLIFailure(
-                "notification-bridge: --hint: this notification-bridged does not forward custom hints; use the "
-                    + "options (--urgency, --sound, --image, --desktop-entry, --transient, --resident) instead")
+                "notification-bridge: --hint, --server-category: this notification-bridged is older and does not "
+                    + "forward custom hints; update it, or use the options (--urgency, --sound, --image, "
+                    + "--desktop-entry, --transient, --resident) instead")
         case errorPrefix + "InvalidArgument":
             return CLIFailure("notification-bridge: the daemon refused the request: \(message)")
         case errorPrefix + "UnknownCategory":
             return CLIFailure(
-                "notification-bridge: \(message) (register it with 'notification-bridge category add')")
+                "notification-bridge: \(message) (register it with 'notification-bridge category add'; for "
+                    + "notify-send's -c category hint, use -c/--server-category)")
         case errorPrefix + "UnknownNotification":
             return CLIFailure("notification-bridge: \(message)")
         case errorPrefix + "NotSupported", errorPrefix + "ServerError", errorPrefix + "LimitExceeded",

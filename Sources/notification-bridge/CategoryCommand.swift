@@ -9,7 +9,9 @@ struct CategoryCommand: AsyncParsableCommand {
         subcommands: [Add.self, Remove.self, List.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Register (or replace) a category.")
+        static let configuration = CommandConfiguration(
+            abstract: "Register (or replace) a category.",
+            discussion: "Prints nothing ({\"id\": …} with --json).")
 
         @Argument(help: "The category's id, e.g. org.example.mail.message.")
         var id: String
@@ -28,6 +30,8 @@ struct CategoryCommand: AsyncParsableCommand {
         @Flag(help: "Report a dismissal as a response with action 'dismiss'.")
         var reportsDismissal = false
 
+        @OptionGroup var output: OutputOptions
+
         func validate() throws {
             guard !id.isEmpty else { throw ValidationError("the category id is empty; give one, e.g. org.example.mail") }
             guard !actions.isEmpty else {
@@ -45,18 +49,23 @@ struct CategoryCommand: AsyncParsableCommand {
             if !minimal.isEmpty { options["minimal-actions"] = .strings(minimal) }
             if reportsDismissal { options["reports-dismissal"] = .boolean(true) }
             try await client.call("RegisterCategory", [.string(id), try ActionSpec.list(actions), .vardict(options)])
+            if output.json { Output.printJSON(.object(["id": .string(id)])) }
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a category.")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a category.", discussion: "Prints nothing ({\"id\": …} with --json).")
 
         @Argument(help: "The category's id.")
         var id: String
 
+        @OptionGroup var output: OutputOptions
+
         func run() async throws {
             let client = try await BridgeClient.connect()
             try await client.call("RemoveCategory", [.string(id)])
+            if output.json { Output.printJSON(.object(["id": .string(id)])) }
         }
     }
 

@@ -7,7 +7,10 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
         abstract: "Post actionable notifications through notification-bridged, and wait for the answer.",
         discussion: """
             Talks to io.github.NotificationBridge on the session bus (D-Bus activation starts the daemon). \
-            `send` is the default subcommand: `notification-bridge "Title" "Body"` works like notify-send.
+            `send` is the default subcommand: `notification-bridge "Title" "Body"` works like notify-send, and \
+            notify-send's options keep their names: -u, -t (--expire-time), -a, -i, -c (the server's category \
+            hint; --category is the bridge's action category), -e, -p, -r (--replace-id), -w, -A ([NAME=]Text) \
+            and -h/--hint TYPE:NAME:VALUE (-h alone is help).
 
             \(ExitStatus.help)
             """,

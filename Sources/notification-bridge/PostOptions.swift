@@ -24,11 +24,11 @@ struct PostOptions: ParsableArguments {
     @Option(help: ArgumentHelp("'default', 'none', a sound name or an absolute sound file path.", valueName: "sound"))
     var sound: String?
 
-    @Option(name: [.customLong("urgency"), .customShort("u")], help: "low, normal or critical.")
+    @Option(name: [.customLong("urgency"), .customShort("u")], help: "How urgent it is.")
     var urgency: Urgency?
 
     @Option(
-        name: [.customLong("timeout"), .customShort("t")],
+        name: [.customLong("timeout"), .customShort("t"), .customLong("expire-time")],
         help: ArgumentHelp("Milliseconds it stays; -1 the server's default, 0 never.", valueName: "ms"))
     var timeout: Int32?
 
@@ -48,26 +48,44 @@ struct PostOptions: ParsableArguments {
     @Option(
         name: .customLong("hint"),
         help: ArgumentHelp(
-            "A server hint (repeatable): NAME=VALUE with VALUE in GVariant text, or notify-send's TYPE:NAME:VALUE.",
+            "A server hint (repeatable): NAME=VALUE with VALUE in GVariant text, or notify-send's TYPE:NAME:VALUE "
+                + "(also after -h); hints the bridge sets itself are refused, naming the option to use.",
             valueName: "hint"),
         transform: { try HintSpec(parsing: $0) })
     var hints: [HintSpec] = []
 
     @Option(
-        name: [.customLong("replace"), .customShort("r")],
-        help: ArgumentHelp("The id of a showing notification to update in place.", valueName: "id"))
+        name: [.customLong("replace"), .customShort("r"), .customLong("replace-id")],
+        help: ArgumentHelp("The id (as --print-id printed it) of a showing notification to update in place.",
+            valueName: "id"))
     var replaces: String?
+
+    @Option(
+        name: [.customLong("server-category"), .customShort("c")],
+        help: ArgumentHelp(
+            "The server's category hint, e.g. email.arrived (notify-send's -c); not --category, which names the "
+                + "bridge's action category.",
+            valueName: "type"))
+    var serverCategory: String?
 
     func validate() throws {
         if let timeout, timeout < -1 {
             throw ValidationError("--timeout \(timeout): use milliseconds, -1 for the server's default or 0 for never")
         }
         if sound == "" { throw ValidationError("--sound is empty; use 'default', 'none', a sound name or a path") }
+        if serverCategory == "" {
+            throw ValidationError("--server-category is empty; give a category such as email.arrived or device.added")
+        }
         if resident, transient {
             throw ValidationError("--resident and --transient both given; a notification is kept or skipped, not both")
         }
         _ = try userInfoJSON()
+        var checked: [String: DBusValue] = [:]
+        try apply(hints: hints, to: &checked)
     }
+
+    /// Whether the server's `category` hint is given, by `--server-category` or `--hint`.
+    var setsCategoryHint: Bool { serverCategory != nil || hints.contains { $0.name == "category" } }
 
     /// `--user-info` as the JSON object text `Post` takes.
     func userInfoJSON() throws -> String? {
@@ -87,7 +105,10 @@ struct PostOptions: ParsableArguments {
         return JSONValue.object(members).jsonText
     }
 
-    /// The hints the daemon has keys for become those keys; the rest go under `hints`.
+    /// The hints the daemon has keys for become those keys (as notify-send users write them: `int:transient:1`);
+    /// the rest go under `hints`, after the bridge's own.
+    ///
+    /// - Throws: `ValidationError` for a hint the bridge sets itself that no key takes, naming the option to use.
     private func apply(hints: [HintSpec], to entries: inout [String: DBusValue]) throws {
         var others: [String: DBusValue] = [:]
         for hint in hints {
@@ -98,9 +119,16 @@ struct PostOptions: ParsableArguments {
             case ("sound-name", .string), ("sound-file", .string): entries["sound"] = hint.value
             case ("suppress-sound", .boolean(let flag)): if flag { entries["sound"] = .string("none") }
             case ("transient", .boolean), ("resident", .boolean): entries[hint.name] = hint.value
-            default: others[hint.name] = hint.value
+            case ("transient", .int32(let number)), ("resident", .int32(let number)):
+                entries[hint.name] = .boolean(number != 0)
+            case ("transient", .byte(let number)), ("resident", .byte(let number)):
+                entries[hint.name] = .boolean(number != 0)
+            default:
+                if let error = hint.ownedError() { throw error }
+                others[hint.name] = hint.value
             }
         }
+        if let serverCategory { others["category"] = .string(serverCategory) }
         if !others.isEmpty { entries["hints"] = .vardict(others) }
     }
 

@@ -10,12 +10,15 @@ struct SendCommand: AsyncParsableCommand {
             Without --wait it prints nothing (the id with --print-id, {"id": …} with --json) and exits 0. \
             With --wait it prints the chosen action's id and, on the next line, the typed text of a text-input \
             action; with --json one object: id, action, text, activation-token, user-info. \
-            A click on the body is action 'default'.
+            A click on the body is action 'default'. An --action without 'id=' (notify-send's -A Text) has its \
+            position among the actions, from 0, as id. Unlike notify-send, -A does not imply --wait: without it \
+            the response waits in the daemon for `notification-bridge wait ID`.
 
             Everything after `--` is a command (argv, no shell) that receives every response instead: \
             NOTIFICATION_ID, NOTIFICATION_ACTION, NOTIFICATION_USER_INFO and NOTIFICATION_TEXT in its \
-            environment, typed text on its standard input. Example: \
-            notification-bridge send "Build failed" --action retry=Retry -- /usr/bin/make -C ~/src
+            environment, typed text on its standard input; with --exec-on ACTION only the responses with that \
+            action. Example: \
+            notification-bridge send "Build failed" --action retry=Retry --exec-on retry -- /usr/bin/make -C ~/src
 
             \(ExitStatus.help)
             """)
@@ -51,6 +54,13 @@ struct SendCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @Option(
+        name: .customLong("exec-on"),
+        help: ArgumentHelp(
+            "Run the command after '--' only for this action (repeatable; 'default' is a click on the body).",
+            valueName: "action"))
+    var execOn: [String] = []
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command that receives every response.", valueName: "command"))
     var command: [String] = []
 
@@ -62,11 +72,25 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("--category and --action both given: a notification shows a category's actions or "
                 + "its own; keep one")
         }
+        if category != nil, post.setsCategoryHint {
+            throw ValidationError("--category and the server's category hint (-c/--server-category or --hint "
+                + "category=…) both given: the bridge sends --category's id as that hint; keep one")
+        }
         if let first = command.first, !first.hasPrefix("/") {
             throw ValidationError("the command after '--' must start with an absolute path (no shell, no PATH "
                 + "lookup), e.g. -- /usr/bin/notify-handler; '\(first)' is not one")
         }
         _ = try ActionSpec.list(actions)
+        if !execOn.isEmpty, command.isEmpty {
+            throw ValidationError("--exec-on needs the command to run after '--', e.g. --exec-on retry -- /usr/bin/make")
+        }
+        let ids = actions.enumerated().map { $0.element.id.isEmpty ? String($0.offset) : $0.element.id }
+        for action in execOn where action.isEmpty || action.contains(",")
+            || (!actions.isEmpty && !(ids + ["default", "dismiss"]).contains(action))
+        {
+            throw ValidationError("--exec-on '\(action)' is not one of the actions; use one of "
+                + (ids + ["default"]).joined(separator: ", "))
+        }
     }
 
     func request() throws -> DBusValue {
@@ -76,7 +100,9 @@ struct SendCommand: AsyncParsableCommand {
         if !actions.isEmpty { entries["actions"] = try ActionSpec.list(actions) }
         if let category { entries["category"] = .string(category) }
         if let defaultAction { entries["default-action"] = .string(defaultAction) }
-        if !command.isEmpty { entries["exec"] = .strings(command) }
+        if !command.isEmpty {
+            entries["exec"] = .strings(execOn.isEmpty ? command : try ExecFilter.argv(actions: execOn, command: command))
+        }
         return .vardict(entries)
     }
 

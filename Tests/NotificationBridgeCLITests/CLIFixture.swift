@@ -28,9 +28,12 @@ enum BuiltPrograms {
     }
 
     /// Runs `notification-bridge` with no bus at all: for what must fail, or work, before any D-Bus call.
-    static func cli(_ arguments: [String]) async throws -> ProcessResult {
+    ///
+    /// - Parameter columns: the terminal width help text is wrapped to (`COLUMNS`).
+    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/notification-bridge-test"
+        if let columns { environment["COLUMNS"] = String(columns) } else { environment["COLUMNS"] = nil }
         return try await ProcessRunner.run(
             [try await path(of: "notification-bridge")] + arguments, environment: environment, timeout: .seconds(20))
     }
@@ -44,30 +47,22 @@ struct CLIFixture: Sendable {
     let events: AsyncStream<NotificationServerEvent>
     let home: URL
 
+    /// Runs `body` with a scripted server of `profile` and the daemon started with `daemonArguments` too.
     static func with<T: Sendable>(
-        _ profile: NotificationServerProfile = .fullFeatured, _ body: (CLIFixture) async throws -> T
+        _ profile: NotificationServerProfile = .fullFeatured, daemonArguments: [String] = [],
+        _ body: (CLIFixture) async throws -> T
     ) async throws -> T {
-        let daemonPath = try await BuiltPrograms.path(of: "notification-bridged")
-        return try await withPrivateBus { bus in
+        try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: profile)
-            let home = bus.directory.appendingPathComponent("home")
-            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let home = try homeFolder(on: bus)
             let fixture = CLIFixture(bus: bus, server: server, events: events, home: home)
-
-            let watcher = try await bus.connect()
-            let owners = try await watcher.nameOwnerChanges(of: "io.github.NotificationBridge")
-            let daemon = try ChildProcess.spawn(
-                [daemonPath, "--log-level", "error"], environment: fixture.environment)
+            let daemon = try await startDaemon(on: bus, environment: fixture.environment, arguments: daemonArguments)
             defer {
                 _ = daemon.stop(grace: .seconds(5))
             }
-            try await withTimeout(waitingFor: "notification-bridged to own its name") {
-                for await owner in owners where owner != nil { return }
-            }
-            await watcher.close()
             do {
                 let result = try await body(fixture)
                 await server.stop()
@@ -81,8 +76,39 @@ struct CLIFixture: Sendable {
         }
     }
 
+    /// A home folder of the test's own, in the bus's folder.
+    static func homeFolder(on bus: PrivateBus) throws -> URL {
+        let home = bus.directory.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    /// Starts the built `notification-bridged` on `bus` and returns once it owns its name.
+    static func startDaemon(on bus: PrivateBus, environment: [String: String], arguments: [String] = [])
+        async throws -> ChildProcess
+    {
+        let daemonPath = try await BuiltPrograms.path(of: "notification-bridged")
+        let watcher = try await bus.connect()
+        let owners = try await watcher.nameOwnerChanges(of: "io.github.NotificationBridge")
+        let daemon = try ChildProcess.spawn(
+            [daemonPath, "--log-level", "error"] + arguments, environment: environment)
+        do {
+            try await withTimeout(waitingFor: "notification-bridged to own its name") {
+                for await owner in owners where owner != nil { return }
+            }
+        } catch {
+            _ = daemon.stop(grace: .seconds(5))
+            throw error
+        }
+        await watcher.close()
+        return daemon
+    }
+
     /// The environment of programs on this bus, with a home folder of the test's own.
-    var environment: [String: String] {
+    var environment: [String: String] { Self.environment(bus: bus, home: home) }
+
+    /// The environment of programs on `bus`, with `home` as their home folder.
+    static func environment(bus: PrivateBus, home: URL) -> [String: String] {
         var environment = bus.environment
         environment["HOME"] = home.path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
@@ -93,9 +119,26 @@ struct CLIFixture: Sendable {
 
     /// Runs the built `notification-bridge` on this bus.
     func cli(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        try await Self.cli(arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs the built `notification-bridge` with `environment`.
+    static func cli(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(20))
+        async throws -> ProcessResult
+    {
         try await ProcessRunner.run(
             [try await BuiltPrograms.path(of: "notification-bridge")] + arguments, environment: environment,
             timeout: timeout)
+    }
+
+    /// Runs a shell script on this bus, with the built `notification-bridge` first on `PATH` (as the README's
+    /// examples are run).
+    func sh(_ script: String, timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        let program = try await BuiltPrograms.path(of: "notification-bridge")
+        var environment = self.environment
+        let folder = URL(fileURLWithPath: program).deletingLastPathComponent().path
+        environment["PATH"] = folder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return try await ProcessRunner.run(["/bin/sh", "-c", script], environment: environment, timeout: timeout)
     }
 
     /// The next notification the server receives.

@@ -162,11 +162,6 @@ struct EndToEndTests {
             #expect(unknown.standardError.contains("category add"), "\(unknown.standardError)")
             #expect(unknown.standardError.split(separator: "\n").count == 1)
 
-            // The daemon does not take custom hints (yet): the refusal names --hint.
-            let hinted = try await fixture.cli(["send", "T", "--hint", "x-custom=1"])
-            #expect(hinted.status == 1)
-            #expect(hinted.standardError.contains("--hint"), "\(hinted.standardError)")
-
             let info = try await fixture.cli(["capabilities", "--json"])
             #expect(info.status == 0, "\(info.standardError)")
             #expect((try parsedJSON(info.output) as? [String: Any])?["server-name"] as? String == "NotificationServerKit")

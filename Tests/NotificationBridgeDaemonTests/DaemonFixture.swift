@@ -23,8 +23,10 @@ struct DaemonFixture: Sendable {
     let directory: URL
 
     /// Runs `body` with the daemon serving against a NotificationServerKit server with `profile`.
+    ///
+    /// - Parameter promptCommand: the daemon's `--prompt-command`, for servers without an inline reply.
     static func with<T: Sendable>(
-        _ profile: NotificationServerProfile = .fullFeatured,
+        _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
         _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
@@ -32,7 +34,9 @@ struct DaemonFixture: Sendable {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: profile)
-            let result = await outcome { try await run(bus: bus, server: server, events: events, body) }
+            let result = await outcome {
+                try await run(bus: bus, server: server, events: events, promptCommand: promptCommand, body)
+            }
             await server.stop()
             await serverConnection.close()
             return try result.get()
@@ -42,7 +46,7 @@ struct DaemonFixture: Sendable {
     /// Runs `body` with the daemon serving against whatever notification server already runs on `bus`.
     static func run<T: Sendable>(
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
-        _ body: (DaemonFixture) async throws -> T
+        promptCommand: [String]? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -51,7 +55,8 @@ struct DaemonFixture: Sendable {
         logger.logLevel = level.flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let daemon = NotificationDaemon(
             configuration: DaemonConfiguration(
-                bus: .address(bus.address), systemBus: nil, applicationDirectories: [directory.path], logger: logger,
+                bus: .address(bus.address), systemBus: nil, promptCommand: promptCommand,
+                applicationDirectories: [directory.path], logger: logger,
                 stateDirectory: directory.appendingPathComponent("state").path))
         let group = ServiceGroup(services: [daemon], logger: logger)
         let client = try await bus.connect()

@@ -1,0 +1,121 @@
+/// The `notification-bridge` examples of the README, exactly as they are shown there. The tests run these very scripts
+/// (with `/bin/sh -c`, on a private bus, the built `notification-bridge` first on `PATH`), so the README and the
+/// command cannot disagree; the README section is written from this table by
+/// `NB_WRITE_README_CLI_EXAMPLES=path swift test --filter ReadmeCLIExampleTests`.
+///
+/// Placeholders in `output`: `$id` stands for the notification id the example printed or used.
+struct ReadmeCLIExample: Sendable, CustomStringConvertible {
+    let title: String
+    let script: String
+    /// What the script prints (`$id` standing for the notification's id), after the user did what the title says;
+    /// `nil` when it prints nothing or what it prints depends on the machine.
+    let output: String?
+
+    var description: String { title }
+}
+
+enum ReadmeCLIExamples {
+    static let send = ReadmeCLIExample(
+        title: "Post a notification, notify-send style; `-p` prints its id",
+        script: """
+            notification-bridge "Backup finished" "42 files copied" -u low -i drive-harddisk -p
+            """,
+        output: "$id")
+
+    static let sendAndWait = ReadmeCLIExample(
+        title: "Offer actions and wait: the chosen action's id is printed, and typed text on the next line",
+        script: """
+            notification-bridge send "Ann" "Lunch at noon?" \\
+              -A 'reply=Reply,background,text-input=Send,placeholder=Your answer' \\
+              -A 'delete=Delete,background,destructive' --wait
+            """,
+        output: "reply\nYes, 12:30")
+
+    static let registerCategory = ReadmeCLIExample(
+        title: "Register a category once; notifications that name it show its actions",
+        script: """
+            notification-bridge category add org.example.mail.message \\
+              -A 'reply=Reply,text-input,placeholder=Your answer' \\
+              -A 'archive=Archive,background' -A 'delete=Delete,background,destructive' \\
+              --minimal reply --minimal archive
+            """,
+        output: nil)
+
+    static let categoryJSON = ReadmeCLIExample(
+        title: "Post with the category and wait, for a script: `--json` prints one object",
+        script: """
+            notification-bridge send -a Mail "Ann" "Lunch at noon?" --category org.example.mail.message \\
+              --user-info message=42 --wait --json
+            """,
+        output: #"{"action":"reply","id":"$id","text":"Yes, 12:30","user-info":{"message":42}}"#)
+
+    static let alert = ReadmeCLIExample(
+        title: "Ask with an alert: the chosen button's index and title are printed (cancel is 0, the others count "
+            + "from 1, as UIAlertView numbers them); cancel or a dismissal exits 3",
+        script: """
+            notification-bridge alert "Delete 3 files?" "This cannot be undone." \\
+              --cancel Keep --destructive Delete --button "Move to Trash"
+            """,
+        output: "2\tMove to Trash")
+
+    static let waitLater = ReadmeCLIExample(
+        title: "Post now, wait later (from any process)",
+        script: """
+            id=$(notification-bridge send "Disk almost full" "2 GB left" -A open=Open -p)
+            notification-bridge wait "$id"
+            """,
+        output: "open")
+
+    static let hints = ReadmeCLIExample(
+        title: "Pass server hints: notify-send's TYPE:NAME:VALUE, or NAME=VALUE with any GVariant value",
+        script: """
+            notification-bridge send "Volume" "75%" -e -c device \\
+              --hint int:value:75 --hint "x-canonical-private-synchronous='volume'"
+            """,
+        output: nil)
+
+    static let exec = ReadmeCLIExample(
+        title: "Run a command when an action is chosen (argv after `--`, no shell; the response is in its environment; "
+            + "without `--exec-on` it gets every response)",
+        script: """
+            notification-bridge send "Build failed" "make: *** [all] Error 2" -A retry=Retry -A ignore=Ignore \\
+              --exec-on retry -- "$HOME/bin/rebuild" --quiet
+            """,
+        output: nil)
+
+    static let listAndWithdraw = ReadmeCLIExample(
+        title: "List an app's notifications that are showing, then withdraw them all (each prints the ids)",
+        script: """
+            notification-bridge list -a Mail
+            notification-bridge withdraw --all -a Mail
+            """,
+        output: "$id\tAnn\n$id")
+
+    static let serverInformation = ReadmeCLIExample(
+        title: "Ask what the notification server can do, and what the bridge does about it",
+        script: """
+            notification-bridge capabilities
+            """,
+        output: nil)
+
+    /// Every example, in the order the README shows them.
+    static let all = [
+        send, sendAndWait, registerCategory, categoryJSON, alert, waitLater, hints, exec, listAndWithdraw,
+        serverInformation,
+    ]
+
+    /// The README section in Markdown, heading included.
+    static var markdown: String {
+        "### The same from the command line\n\n"
+            + all.map { example in
+                let shown: String
+                switch example.output {
+                case nil: shown = ""
+                case let output? where output.contains("\n") || output.contains("\t"):
+                    shown = "\nprints\n\n```text\n\(output)\n```\n"
+                case let output?: shown = "\nprints `\(output)`\n"
+                }
+                return "\(example.title):\n\n```sh\n\(example.script)\n```\n" + shown
+            }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,41 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeDaemon
+import Testing
+
+/// Typed text through the daemon's prompt: the notification closes when the action is chosen and the text comes
+/// later, so a `WaitForResponse` made in between waits for it instead of failing.
+@Suite("Prompt replies and WaitForResponse")
+struct PromptWaitTests {
+    @Test("WaitForResponse called after the notification closed, while the prompt is open, returns the typed text")
+    func lateWaitGetsThePromptText() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-\(UInt64.random(in: 0...UInt64.max))")
+        defer { try? FileManager.default.removeItem(at: log) }
+        // The prompt answers only once the test has seen the closure and sent WaitForResponse (it creates the file).
+        let script = try ExecutableScript.temporary(
+            "#!/bin/sh\ni=0\nwhile [ ! -e '\(log.path)' ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done\n"
+                + "printf '%s\\n' 'typed late'\n",
+            name: "prompt")
+        try await DaemonFixture.with(.dunst, promptCommand: [script]) { fixture in
+            let signals = try await fixture.client.signals(matching: DBusMatchRule(
+                sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                member: "Closed"))
+            let id = try await fixture.post(["title": .string("Ann"), "actions": ActionList.textInput(id: "reply")])
+            let shown = try await fixture.nextNotification()
+            try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
+            let closed = try await signals.first(waitingFor: "Closed")
+            #expect(closed.arguments.first == .string(id))
+
+            let waiter = try await fixture.bus.connect()
+            async let waited = fixture.call("WaitForResponse", [.string(id)], from: waiter)
+            // Let the call reach the daemon before the prompt answers: a call to the bus behind it comes back after.
+            _ = try await waiter.nameOwner(of: BridgeAPI.busName)
+            try Data().write(to: log)
+            let reply = try await waited
+            #expect(reply.first == .string("reply"))
+            #expect(reply.last?.stringKeyedEntries?["text"] == .variant(.string("typed late")))
+            await waiter.close()
+        }
+    }
+}
