@@ -36,6 +36,10 @@ public actor DesktopNotificationCenter {
         public var activatesApplications: Bool
         /// Where the center logs (at debug level for each notification, info for server restarts).
         public var logger: Logger
+        /// Whether the center starts when no notification server answers (a daemon that keeps scheduled
+        /// notifications until one appears); ``DesktopNotificationCenter/post(_:id:handler:)`` then fails until a
+        /// server is there. When `false`, the initializer throws instead.
+        public var startsWithoutServer: Bool = false
 
         /// Makes a configuration.
         public init(
@@ -83,6 +87,8 @@ public actor DesktopNotificationCenter {
     public nonisolated let connection: DBusConnection
     let server: FreedesktopNotifications
     private(set) var serverInfo: NotificationServerInfo
+    /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
+    private var hasServer: Bool
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
     private var categories: [String: NotificationCategory] = [:]
@@ -126,14 +132,16 @@ public actor DesktopNotificationCenter {
         self.connection = connection
         self.configuration = configuration
         self.server = FreedesktopNotifications(connection: connection)
-        let info: NotificationServerInfo
+        var info = Self.noServer
         do {
             info = try await server.serverInfo()
+            self.hasServer = true
         } catch let failure as DBusFailure {
-            throw DBusFailure(
-                name: failure.name,
-                message: "no notification server answered on the session bus (\(failure.message)); start one, "
-                    + "such as dunst, xfce4-notifyd or the desktop's own")
+            guard configuration.startsWithoutServer else { throw Self.noServerFailure(failure) }
+            self.hasServer = false
+            configuration.logger.warning("no notification server answers yet; waiting for one", metadata: [
+                "error": "\(failure.message)",
+            ])
         }
         self.serverInfo = info
         self.prompt = TextPrompt(command: configuration.promptCommand)
@@ -177,7 +185,35 @@ public actor DesktopNotificationCenter {
 
     // MARK: Server
 
-    /// The notification server's name, version and capabilities.
+    /// Whether a notification server has answered and has not left the bus since.
+    public var isServerAvailable: Bool { hasServer }
+
+    /// What ``serverInformation()`` reports while no server has answered: empty names, no capabilities.
+    public static let noServer = NotificationServerInfo(
+        name: "", vendor: "", version: "", specVersion: "", capabilities: [])
+
+    private static func noServerFailure(_ failure: DBusFailure) -> DBusFailure {
+        DBusFailure(
+            name: failure.name,
+            message: "no notification server answered on the session bus (\(failure.message)); start one, "
+                + "such as dunst, xfce4-notifyd or the desktop's own")
+    }
+
+    /// Asks the server for its information again when none had answered yet.
+    ///
+    /// - Throws: ``DBusFailure`` saying that no notification server runs, when it still does not answer.
+    private func ensureServer() async throws {
+        guard !hasServer else { return }
+        do {
+            serverInfo = try await server.serverInfo()
+            encoder.server = serverInfo
+            hasServer = true
+        } catch let failure as DBusFailure {
+            throw Self.noServerFailure(failure)
+        }
+    }
+
+    /// The notification server's name, version and capabilities (``noServer`` while none has answered).
     public func serverInformation() -> NotificationServerInfo { serverInfo }
 
     /// How a text-input action is shown on the current server.
@@ -256,6 +292,7 @@ public actor DesktopNotificationCenter {
         if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        try await ensureServer()
         let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()
         let replaced = router.notification(id: id)
@@ -412,12 +449,14 @@ public actor DesktopNotificationCenter {
 
     private func serverOwnerChanged(_ owner: String?) async {
         guard owner != nil else {
+            hasServer = false
             logger.info("the notification server went away; notifications will be posted again when one returns")
             return
         }
         do {
             serverInfo = try await server.serverInfo()
             encoder.server = serverInfo
+            hasServer = true
         } catch {
             logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
             return

@@ -43,7 +43,9 @@ enum BridgeInterface {
                             + "Responses go to exec (as) or app-action (b or s), else to the posting connection. "
                             + "Scheduling: fire-date (x seconds since 1970, or s YYYY-MM-DDTHH:MM:SS with time-zone "
                             + "'local': a wall-clock time that follows the user's zone), or in (d seconds from now); "
-                            + "repeat (minute, hour, day, week, month, year). Scheduled notifications survive a "
+                            + "repeat (minute, hour, day, week, month, year); or calendar (a{sv}: month, day, "
+                            + "weekdays as names, hour, minute, second; the next matching wall-clock time in the "
+                            + "user's zone) with repeat <true> for every match. Scheduled notifications survive a "
                             + "restart; one missed while the daemon was stopped is shown once when it starts.")
                 ) { call in
                     try await core.post(call.arguments[0], sender: call.sender)
@@ -68,8 +70,9 @@ enum BridgeInterface {
                 DBusMethod(
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
                     annotations: doc(
-                        "Scheduled notifications the filter selects, earliest first: their id, the keys Post took, "
-                            + "and next-fire-date (x seconds since 1970).")
+                        "Scheduled notifications the filter selects, earliest first: their id, the keys Post took "
+                            + "(scheduling ones included: fire-date, time-zone, in, calendar, repeat), and "
+                            + "next-fire-date (x seconds since 1970).")
                 ) { call in
                     try await core.listPending(call.arguments[0], caller: call.sender)
                 },

@@ -45,6 +45,8 @@ actor DaemonCore {
     var stopping = false
     /// The scheduled notifications, as the scheduler holds them: who owns each, where its responses go.
     var scheduled: [String: Posted] = [:]
+    /// Scheduled notifications that came due while no notification server ran, oldest first; shown when one appears.
+    var awaitingServer: [ScheduledFiring<ScheduledPost>] = []
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
@@ -149,6 +151,13 @@ actor DaemonCore {
             }
         } catch {
             posted[id] = previous
+            if !(error is NotificationValidationError), await !center.isServerAvailable {
+                throw DBusFailure(
+                    name: BridgeError.noServer,
+                    message: "no notification server runs on the session bus, so nothing can be shown now; start "
+                        + "one (the desktop's own, dunst, xfce4-notifyd, …) and post again. Scheduled notifications "
+                        + "are kept and shown once a server is there")
+            }
             throw Self.postFailure(error)
         }
         posted[id] = record
@@ -251,7 +260,8 @@ actor DaemonCore {
             let post = pending.notification.payload
             let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
             return NotificationCoding.encode(
-                id: pending.notification.id, content: post.content, route: route, nextFireDate: pending.nextFireDate)
+                id: pending.notification.id, content: post.content, route: route, nextFireDate: pending.nextFireDate,
+                trigger: pending.notification.trigger)
         }
         return [.array(element: "a{sv}", notifications)]
     }

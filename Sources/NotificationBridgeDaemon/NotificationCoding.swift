@@ -4,10 +4,12 @@ import NotificationModel
 import Foundation
 
 /// A delivered notification as `ListDelivered` returns it: the keys `Post` takes (those that were set), plus `id`;
-/// a scheduled one as `ListPending` returns it, with `next-fire-date` (x, seconds since 1970) too.
+/// a scheduled one as `ListPending` returns it, with its scheduling keys (`fire-date`, `time-zone`, `in`, `calendar`,
+/// `repeat`) and `next-fire-date` (x, seconds since 1970) too.
 enum NotificationCoding {
     static func encode(
-        id: String, content: NotificationContent, route: ResponseRoute?, nextFireDate: Date? = nil
+        id: String, content: NotificationContent, route: ResponseRoute?, nextFireDate: Date? = nil,
+        trigger: NotificationTrigger? = nil
     ) -> DBusValue {
         var entries: [String: DBusValue] = [
             "id": .string(id), "title": .string(content.title), "body": .string(content.body),
@@ -35,6 +37,7 @@ enum NotificationCoding {
         case .application(_, nil)?: entries["app-action"] = .boolean(true)
         case .poster?, nil: break
         }
+        if let trigger { entries.merge(TriggerCoding.encode(trigger)) { _, new in new } }
         if let nextFireDate {
             entries["next-fire-date"] = .int64(Int64(nextFireDate.timeIntervalSince1970.rounded(.up)))
         }
