@@ -79,6 +79,10 @@ extension DaemonCore {
         guard !stopping, scheduled[id] != nil else { return }
         // A repeating one that came due again while waiting for a server is shown once.
         awaitingServer.removeAll { $0.notification.id == id }
+        if handToForegroundApp(id, notification.payload) {
+            recordFired(firing)
+            return
+        }
         do throws(DBusFailure) {
             try await showFired(notification)
         } catch where error.name == BridgeError.noServer {

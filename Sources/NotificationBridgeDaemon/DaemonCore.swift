@@ -47,6 +47,10 @@ actor DaemonCore {
     var scheduled: [String: Posted] = [:]
     /// Scheduled notifications that came due while no notification server ran, oldest first; shown when one appears.
     var awaitingServer: [ScheduledFiring<ScheduledPost>] = []
+    /// The running apps that called `Attach`.
+    var attachments = Attachments()
+    /// Scheduled notifications handed to their frontmost app instead of shown, for `Present`.
+    var handedToApp = RecentHistory<ScheduledPost>(capacity: 256)
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
@@ -147,7 +151,8 @@ actor DaemonCore {
                 + [NotificationResponse.defaultActionID])
         do {
             try await center.post(content, id: id) { [weak self] response in
-                await self?.respond(response, route: route, foreground: foreground.contains(response.actionID))
+                await self?.respond(
+                    response, route: route, appName: record.appName, foreground: foreground.contains(response.actionID))
             }
         } catch {
             posted[id] = previous
