@@ -309,6 +309,35 @@ public actor DesktopNotificationCenter {
         return id
     }
 
+    /// Takes back a notification that an earlier run of the program posted and that the server still shows (servers
+    /// with the `persistence` capability keep notifications after their sender leaves), so that the user's response
+    /// to it is routed like one posted now.
+    ///
+    /// Nothing is sent to the server. Signals for the notification arrive only from servers that broadcast them
+    /// (Plasma, mako, xfce4-notifyd, SwayNotificationCenter); those that send them to the original sender alone
+    /// (GNOME Shell, dunst) cannot reach a new connection. A server restart posts it again, like any outstanding one.
+    ///
+    /// - Parameters:
+    ///   - id: the center's id for it, as ``post(_:id:handler:)`` returned it then.
+    ///   - serverID: the server's id for it, as ``deliveredNotifications()`` reported it then.
+    ///   - content: what was posted; its category is looked up among the categories registered now.
+    ///   - handler: a handler for this notification alone, as in ``post(_:id:handler:)``.
+    public func adopt(
+        id: String, serverID: UInt32, content: NotificationContent, handler: ResponseHandler? = nil
+    ) {
+        let category = content.categoryID.flatMap { categories[$0] }
+        let encoded = encoder.encode(content, category: category, senderPID: Int64(getpid()))
+        router.follow(PostedNotification(
+            id: id, serverID: serverID, content: content, category: category, encoded: encoded))
+        if let handler { notificationHandlers[id] = handler }
+        logger.debug("adopted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
+    }
+
+    /// The server's current id for a delivered notification, or `nil` when it is not on the server.
+    public func serverID(of id: String) -> UInt32? {
+        router.notification(id: id)?.serverID
+    }
+
     private func makeID() -> String {
         defer { nextNumber += 1 }
         return "\(getpid())-\(nextNumber)"

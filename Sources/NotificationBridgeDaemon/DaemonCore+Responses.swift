@@ -60,6 +60,7 @@ extension DaemonCore {
             (reason, why) = (3, "was closed")
         }
         ended[closure.id] = why
+        forgetDelivered(closure.id)
         emitClosed(id: closure.id, reason: reason, to: record.poster)
         // After an action the response comes (or came) by itself; a reported dismissal comes as a response too.
         let responseFollows = closure.acted || (closure.dismissed && record.reportsDismissal)

@@ -156,6 +156,7 @@ extension DaemonCore {
                 ])
             }
         }
+        await restoreDelivered()
         let saved = state.pending.values.sorted { $0.scheduledAt < $1.scheduledAt }
         for notification in saved {
             scheduled[notification.id] = Posted(

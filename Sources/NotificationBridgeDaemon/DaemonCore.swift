@@ -146,14 +146,10 @@ actor DaemonCore {
         let previous = posted[id]
         // Known before the server is asked, so that a closure or response arriving meanwhile finds it.
         posted[id] = record
-        let foreground = Set(
-            (category?.actions ?? content.actions).filter { $0.activation == .foreground }.map(\.id)
-                + [NotificationResponse.defaultActionID])
         do {
-            try await center.post(content, id: id) { [weak self] response in
-                await self?.respond(
-                    response, route: route, appName: record.appName, foreground: foreground.contains(response.actionID))
-            }
+            try await center.post(
+                content, id: id,
+                handler: responseHandler(content: content, category: category, route: route, appName: record.appName))
         } catch {
             posted[id] = previous
             if !(error is NotificationValidationError), await !center.isServerAvailable {
@@ -167,6 +163,7 @@ actor DaemonCore {
         }
         posted[id] = record
         ended[id] = nil
+        await keepDelivered(id, content: content, record: record)
         logger.debug("posted", metadata: [
             "notification.id": "\(id)", "notification.app": "\(record.appName)", "dbus.sender": "\(sender)",
             "notification.route": "\(route.kind)",
@@ -236,6 +233,7 @@ actor DaemonCore {
         guard let record = posted.removeValue(forKey: id) else { return }
         let why = "was withdrawn"
         ended[id] = why
+        forgetDelivered(id)
         failWaits(id, message: "notification '\(id)' \(why) before the user responded")
         emitClosed(id: id, reason: 3, to: record.poster)
         await center.withdraw(id: id)

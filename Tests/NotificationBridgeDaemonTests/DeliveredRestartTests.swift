@@ -1,0 +1,103 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeDaemon
+import NotificationServerKit
+import Testing
+
+/// Responses to notifications shown before a restart of the `notification-bridged` process, on a server that keeps
+/// them (`persistence`) and broadcasts its signals (Plasma's behaviour), so that the new daemon hears the user.
+@Suite("Routes of shown notifications across a daemon restart")
+struct DeliveredRestartTests {
+    typealias Setup = SchedulingTests.Setup
+
+    /// Stops the daemon with `kill -9`, as a crash would, and starts it again.
+    private static func crashAndRestart(_ daemon: ChildProcess, _ setup: Setup) async throws -> ChildProcess {
+        daemon.signal(SIGKILL)
+        #expect(await daemon.wait(within: .seconds(10)) == 128 + SIGKILL)
+        return try await setup.startDaemon()
+    }
+
+    @Test("after kill -9 and a restart, an action on a notification shown before reaches its exec command")
+    func execAfterRestart() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let answer = setup.stateHome.appendingPathComponent("answer")
+            let script = setup.stateHome.appendingPathComponent("record")
+            try FileManager.default.createDirectory(at: setup.stateHome, withIntermediateDirectories: true)
+            try """
+                #!/bin/sh
+                printf '%s %s' "$NOTIFICATION_ID" "$NOTIFICATION_ACTION" > "\(answer.path).partial"
+                mv "\(answer.path).partial" "\(answer.path)"
+                """.write(to: script, atomically: true, encoding: .utf8)
+            chmod(script.path, 0o755)
+
+            let first = try await setup.startDaemon()
+            let id = try postedID(
+                try await setup.gdbus(
+                    "Post",
+                    "{'title': <'Backup'>, 'app-name': <'Backup'>, 'actions': <[{'id': <'open'>, 'title': <'Open'>, "
+                        + "'activation': <'background'>}]>, 'exec': <['\(script.path)']>}"))
+            let shown = try await setup.nextNotification()
+            let second = try await Self.crashAndRestart(first, setup)
+            defer { second.stop() }
+            // The new daemon lists it as shown, since the server still shows it.
+            #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Backup'>}").contains("'id': <'\(id)'>"))
+
+            try await setup.server.invokeAction(id: shown.id, key: "open")
+            try await withTimeout(waitingFor: "the command to record the response; daemon log: \(setup.logText)") {
+                while !FileManager.default.fileExists(atPath: answer.path) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            #expect(try String(contentsOf: answer, encoding: .utf8) == "\(id) open")
+        }
+    }
+
+    @Test("after a restart, a response for a poster that is gone goes to the connection attached as its app")
+    func attachedAppAfterRestart() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let first = try await setup.startDaemon()
+            let poster = try await setup.bus.connect()
+            let id = try await poster.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "Post",
+                arguments: [
+                    .vardict([
+                        "title": .string("Mail from Ann"), "app-name": .string("Mail"), "default-action": .string("Open"),
+                    ])
+                ],
+                timeout: .seconds(20)
+            ).decode(String.self)
+            let shown = try await setup.nextNotification()
+            await poster.close()
+            let second = try await Self.crashAndRestart(first, setup)
+            defer { second.stop() }
+
+            let app = try await setup.bus.connect()
+            let responded = try await app.signals(
+                matching: DBusMatchRule(
+                    sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    member: "Responded"))
+            _ = try await app.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "Attach", arguments: [.string("Mail"), .vardict([:])], timeout: .seconds(20))
+            try await setup.server.invokeAction(id: shown.id, key: "default")
+            let signal = try await responded.first(waitingFor: "Responded after the restart")
+            #expect(signal.arguments.prefix(2) == [.string(id), .string("default")])
+            await app.close()
+        }
+    }
+
+    @Test("a notification closed before the restart is forgotten: the new daemon does not list it")
+    func closedIsForgotten() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let first = try await setup.startDaemon()
+            let id = try postedID(try await setup.gdbus("Post", "{'title': <'Gone'>, 'app-name': <'Old'>}"))
+            _ = try await setup.nextNotification()
+            try await setup.gdbus("Withdraw", "'\(id)'")
+            let second = try await Self.crashAndRestart(first, setup)
+            defer { second.stop() }
+            #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Old'>}") == "(@aa{sv} [],)")
+        }
+    }
+}
