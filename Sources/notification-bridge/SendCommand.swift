@@ -17,6 +17,8 @@ struct SendCommand: AsyncParsableCommand {
             environment, typed text on its standard input. Example: \
             notification-bridge send "Build failed" --action retry=Retry -- /usr/bin/make -C ~/src
 
+            \(ScheduleOptions.discussion)
+
             \(ExitStatus.help)
             """)
 
@@ -39,6 +41,8 @@ struct SendCommand: AsyncParsableCommand {
     var defaultAction: String?
 
     @OptionGroup var post: PostOptions
+
+    @OptionGroup(title: "Scheduling") var schedule: ScheduleOptions
 
     @Flag(name: [.customLong("wait"), .customShort("w")], help: "Wait for the response and print it.")
     var wait = false
@@ -71,6 +75,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func request() throws -> DBusValue {
         var entries = try post.entries()
+        entries.merge(try schedule.entries()) { $1 }
         entries["title"] = .string(title)
         if let body { entries["body"] = .string(body) }
         if !actions.isEmpty { entries["actions"] = try ActionSpec.list(actions) }
