@@ -40,6 +40,8 @@ struct MonitorCommand: AsyncParsableCommand {
         let signals = try await connection.signals(matching: rule)
         let owners = try await connection.nameOwnerChanges(of: BridgeClient.busName)
         try await attach(client)
+        // On standard error, so that standard output holds responses only.
+        printError("notification-bridge: monitoring the responses of \(appName) (Ctrl-C stops)")
         let appName = self.appName
         let foreground = self.foreground
         // The daemon forgets an attachment when it stops; a new daemon gets it again.
