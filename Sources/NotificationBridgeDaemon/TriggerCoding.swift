@@ -1,8 +1,8 @@
 import DBusCore
 import NotificationModel
 
-/// The D-Bus form of calendar triggers (`calendar`, and `repeat` as a boolean with it), and the scheduling keys
-/// `ListPending` returns for every kind of trigger.
+/// The D-Bus form of calendar triggers: `calendar`, and `repeat` as a boolean with it (``BridgeWireFormat`` writes
+/// them).
 ///
 /// `'calendar': <{'weekdays': <['monday', 'friday']>, 'hour': <9>, 'minute': <0>}>` fires at the next wall-clock time
 /// in the user's zone whose fields match (keys `month`, `day`, `weekdays`, `hour`, `minute`, `second`); with
@@ -98,35 +98,5 @@ enum TriggerCoding {
             throw fields.invalid("weekdays", "is empty; name at least one day, or leave 'weekdays' out for every day")
         }
         return days
-    }
-
-    // MARK: Listing
-
-    /// The scheduling keys of a trigger as `Post` takes them: `fire-date` (with `time-zone` `'local'` for a wall-clock
-    /// time), `in`, `calendar` and `repeat`.
-    static func encode(_ trigger: NotificationTrigger) -> [String: DBusValue] {
-        switch trigger {
-        case .date(.instant(let seconds), let rule):
-            var entries: [String: DBusValue] = ["fire-date": .int64(Int64(seconds.rounded(.down)))]
-            if case .interval(let interval)? = rule { entries["repeat"] = .string(interval.rawValue) }
-            return entries
-        case .date(.wallClock(let time), let rule):
-            var entries: [String: DBusValue] = ["fire-date": .string(time.description), "time-zone": .string("local")]
-            if case .interval(let interval)? = rule { entries["repeat"] = .string(interval.rawValue) }
-            return entries
-        case .timeInterval(let seconds, let repeats):
-            var entries: [String: DBusValue] = ["in": .double(seconds)]
-            if repeats { entries["repeat"] = .boolean(true) }
-            return entries
-        case .calendar(let match, let repeats):
-            var fields: [String: DBusValue] = [:]
-            let numbers: [(String, Int?)] = [
-                ("month", match.month), ("day", match.day), ("hour", match.hour), ("minute", match.minute),
-                ("second", match.second),
-            ]
-            for case (let key, let value?) in numbers { fields[key] = .int32(Int32(clamping: value)) }
-            if let weekdays = match.weekdays { fields["weekdays"] = .strings(weekdays.sorted().map(\.name)) }
-            return ["calendar": .vardict(fields), "repeat": .boolean(repeats)]
-        }
     }
 }
