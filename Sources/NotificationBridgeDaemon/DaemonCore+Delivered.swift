@@ -64,7 +64,8 @@ extension DaemonCore {
                 appName: appName, poster: kept.poster, route: kept.route, reportsDismissal: kept.reportsDismissal)
             await center.adopt(
                 id: id, serverID: kept.serverID, content: kept.content,
-                handler: responseHandler(content: kept.content, category: category, route: kept.route, appName: appName))
+                handler: responseHandler(
+                    content: kept.content, category: category, route: kept.route, appName: appName))
         }
         logger.info("restored the routes of notifications shown before the restart", metadata: [
             "state.delivered": "\(delivered.count)",

@@ -34,8 +34,8 @@ import NotificationModel
 /// | `fire-date` | x or s | seconds since 1970 (an instant), or `'YYYY-MM-DDTHH:MM:SS'` (needs `time-zone`) |
 /// | `time-zone` | s | `'local'`: the fire date is a wall-clock time in the user's zone, and follows it |
 /// | `in` | d, x or u | seconds from now (a time interval) |
-/// | `repeat` | s or b | `'minute'`, `'hour'`, `'day'`, `'week'`, `'month'` or `'year'`, counted from the first fire date; with `calendar`, `true` for every match |
-/// | `calendar` | a{sv} | fires at the next wall-clock time matching `month`, `day`, `weekdays` (as), `hour`, `minute`, `second` (see ``TriggerCoding``) |
+/// | `repeat` | s or b | `'minute'` … `'year'`, from the first fire date; `true` (every match) with `calendar` |
+/// | `calendar` | a{sv} | the next wall-clock time matching `month`, `day`, `weekdays`, `hour`, `minute`, `second` |
 struct PostRequest: Sendable {
     var content: NotificationContent
     /// The route chosen by the notification itself, or `nil` for the posting connection.

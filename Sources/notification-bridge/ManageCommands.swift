@@ -54,7 +54,9 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the notifications showing (default) or scheduled.",
         discussion: """
-            Human output: one line each, id, then the title; with --pending, id, the next fire date in your zone,             then the title. JSON: an array of objects with the keys Post took (with --pending also next-fire-date,             seconds since 1970).
+            Human output: one line each, id, then the title; with --pending, id, the next fire date in your zone, \
+            then the title. JSON: an array of objects with the keys Post took (with --pending also next-fire-date, \
+            seconds since 1970).
             """)
 
     @Flag(help: "Scheduled notifications, with their next fire date.")

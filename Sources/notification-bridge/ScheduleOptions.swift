@@ -49,7 +49,8 @@ struct ScheduleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Fires at every match of a calendar spec, e.g. 'mon-fri 09:00'.", valueName: "spec"))
     var every: String?
 
-    @Option(help: ArgumentHelp("Fires once, at the next match of a calendar spec, e.g. 'fri 17:00'.", valueName: "spec"))
+    @Option(
+        help: ArgumentHelp("Fires once, at the next match of a calendar spec, e.g. 'fri 17:00'.", valueName: "spec"))
     var next: String?
 
     /// How `--at` without an offset is read.

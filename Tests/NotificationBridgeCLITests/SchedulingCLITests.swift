@@ -100,7 +100,8 @@ struct SchedulingCLITests {
                 #expect(started.contains("monitoring the responses of Builds"), "\(started)")
 
                 let posted = try await fixture.cli([
-                    "send", json ? "Build 2 failed" : "Build 1 failed", "-a", "Builds", "--print-id", "-A", "retry=Retry,background",
+                    "send", json ? "Build 2 failed" : "Build 1 failed", "-a", "Builds", "--print-id",
+                    "-A", "retry=Retry,background",
                     "-A", "reply=Reply,text-input",
                 ])
                 #expect(posted.status == 0, "\(posted.standardError)")

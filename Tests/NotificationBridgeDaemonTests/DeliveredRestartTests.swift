@@ -63,7 +63,8 @@ struct DeliveredRestartTests {
                 method: "Post",
                 arguments: [
                     .vardict([
-                        "title": .string("Mail from Ann"), "app-name": .string("Mail"), "default-action": .string("Open"),
+                        "title": .string("Mail from Ann"), "app-name": .string("Mail"),
+                        "default-action": .string("Open"),
                     ])
                 ],
                 timeout: .seconds(20)

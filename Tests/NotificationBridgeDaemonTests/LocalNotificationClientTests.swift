@@ -53,7 +53,8 @@ struct LocalNotificationClientTests {
             let second = try await client.schedule(
                 NotificationContent(title: "B"),
                 trigger: .calendar(CalendarMatch(weekdays: .mondayToFriday, hour: 9, minute: 0), repeats: true))
-            let third = try await client.schedule(NotificationContent(title: "C"), trigger: .timeInterval(seconds: 3600))
+            let third = try await client.schedule(
+                NotificationContent(title: "C"), trigger: .timeInterval(seconds: 3600))
             #expect(Set(try await client.pending().map(\.id)) == [first, second, third])
             let calendar = try await client.pending().first { $0.id == second }?.entries["calendar"]
             #expect(calendar?.stringKeyedEntries?["hour"] == .variant(.int32(9)), "\(String(describing: calendar))")
@@ -79,7 +80,8 @@ struct LocalNotificationClientTests {
             await firstConnection.close()
 
             let shown = try await setup.nextNotification()
-            let secondRun = try await LocalNotificationClient(connection: try await setup.bus.connect(), appName: "Mail")
+            let secondRun = try await LocalNotificationClient(
+                connection: try await setup.bus.connect(), appName: "Mail")
             try await setup.server.invokeAction(id: shown.id, key: "default")
             let response = try await secondRun.responses.first(waitingFor: "the response in the second run")
             #expect(response.notificationID == id && response.isDefaultAction)
