@@ -109,6 +109,10 @@ public actor DesktopNotificationCenter {
     /// Every notification leaving the server, whatever the reason.
     public nonisolated let closures: AsyncStream<Closure>
     private let closureContinuation: AsyncStream<Closure>.Continuation
+    /// Notifications posted again to a new notification server (after the server restarted), with their new server
+    /// ids: for owners that keep server ids (see ``adopt(id:serverID:content:handler:)``).
+    public nonisolated let reposts: AsyncStream<DeliveredNotification>
+    private let repostContinuation: AsyncStream<DeliveredNotification>.Continuation
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
@@ -153,6 +157,7 @@ public actor DesktopNotificationCenter {
         self.badges = BadgeEmitter(connection: connection)
         (responses, responseContinuation) = AsyncStream.makeStream(of: NotificationResponse.self)
         (closures, closureContinuation) = AsyncStream.makeStream(of: Closure.self)
+        (reposts, repostContinuation) = AsyncStream.makeStream(of: DeliveredNotification.self)
         let signals = try await server.signals()
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
         await startListening(signals: signals, owners: owners)
@@ -181,6 +186,7 @@ public actor DesktopNotificationCenter {
         tasks = []
         responseContinuation.finish()
         closureContinuation.finish()
+        repostContinuation.finish()
     }
 
     // MARK: Server
@@ -503,6 +509,8 @@ public actor DesktopNotificationCenter {
                 notification.acted = false
                 notification.closeRequested = false
                 router.follow(notification)
+                repostContinuation.yield(DeliveredNotification(
+                    id: notification.id, serverID: notification.serverID, content: notification.content))
             } catch {
                 logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
             }

@@ -42,6 +42,18 @@ extension DaemonCore {
         }
     }
 
+    /// Follows a notification posted again to a restarted server: its new server id is what a later restart of the
+    /// daemon must look for.
+    func reposted(_ notification: DesktopNotificationCenter.DeliveredNotification) {
+        guard var kept = store.state.delivered[notification.id], kept.serverID != notification.serverID else { return }
+        kept.serverID = notification.serverID
+        do {
+            try store.apply(.deliver(id: notification.id, kept))
+        } catch {
+            logger.error("cannot save the daemon's state", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Forgets a notification that left the server.
     func forgetDelivered(_ id: String) {
         guard store.state.delivered[id] != nil else { return }

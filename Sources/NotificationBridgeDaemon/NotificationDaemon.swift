@@ -131,6 +131,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     ) async throws -> Ending {
         let logger = configuration.logger
         let closures = core.center.closures
+        let reposts = core.center.reposts
         let departures = try await connection.signals(
             matching: DBusMatchRule(
                 sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -175,6 +176,10 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             }
             group.addTask {
                 for await name in departures { await core.connectionLeft(name) }
+                return nil
+            }
+            group.addTask {
+                for await notification in reposts { await core.reposted(notification) }
                 return nil
             }
             group.addTask {

@@ -101,4 +101,59 @@ struct DeliveredRestartTests {
             #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Old'>}") == "(@aa{sv} [],)")
         }
     }
+
+    @Test("a notification posted again to a restarted server is found under its new id after a daemon restart")
+    func serverRestartThenDaemonRestart() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let first = try await setup.startDaemon()
+            // A notification gone before the server restarts, so that the kept one's id differs on the two servers.
+            let gone = try postedID(try await setup.gdbus("Post", "{'title': <'Gone'>, 'app-name': <'Keep'>}"))
+            _ = try await setup.nextNotification()
+            try await setup.gdbus("Withdraw", "'\(gone)'")
+            let id = try postedID(
+                try await setup.gdbus(
+                    "Post", "{'title': <'Kept'>, 'app-name': <'Keep'>, 'default-action': <'Open'>}"))
+            let before = try await setup.nextNotification()
+
+            // The server restarts: the daemon posts the notification again, and gets a new server id for it.
+            await setup.server.stop()
+            let newConnection = try await setup.bus.connect()
+            let newServer = NotificationServer()
+            let newEvents = newServer.events()
+            try await newServer.start(on: newConnection, profile: .plasma)
+            let reposted = try await withTimeout(waitingFor: "the daemon to post again to the new server") {
+                for await event in newEvents {
+                    if case .notified(let notification) = event { return notification }
+                }
+                throw TestSupportError("the new server stopped")
+            }
+            #expect(reposted.summary == "Kept")
+            try #require(reposted.id != before.id, "the new server reused the id; the test would prove nothing")
+
+            // The state is written as the repost is seen; the second daemon must adopt the new id, so respond to it.
+            try await withTimeout(waitingFor: "the new server id in the daemon's state") {
+                while !setup.stateText.split(separator: "\n").contains(where: {
+                    $0.contains("\"\(id)\"") && $0.contains("\"serverID\":\(reposted.id)")
+                }) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let second = try await Self.crashAndRestart(first, setup)
+            defer { second.stop() }
+            let app = try await setup.bus.connect()
+            let responded = try await app.signals(
+                matching: DBusMatchRule(
+                    sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    member: "Responded"))
+            _ = try await app.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "Attach", arguments: [.string("Keep"), .vardict([:])], timeout: .seconds(20))
+            try await newServer.invokeAction(id: reposted.id, key: "default")
+            let signal = try await responded.first(waitingFor: "Responded after both restarts")
+            #expect(signal.arguments.first == .string(id))
+            await app.close()
+            await newServer.stop()
+            await newConnection.close()
+        }
+    }
 }

@@ -50,6 +50,13 @@ struct SchedulingTests {
 
         var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
+        /// The daemon's state files (snapshot and journal), as text.
+        var stateText: String {
+            ["state.json", "journal.jsonl"].compactMap {
+                try? String(contentsOf: stateDirectory.appendingPathComponent($0), encoding: .utf8)
+            }.joined(separator: "\n")
+        }
+
         /// Runs `gdbus call` on a method of the daemon; fails unless it succeeds.
         @discardableResult
         func gdbus(_ method: String, _ arguments: String...) async throws -> String {
