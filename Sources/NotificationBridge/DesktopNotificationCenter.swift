@@ -36,6 +36,13 @@ public actor DesktopNotificationCenter {
         public var activatesApplications: Bool
         /// Where the center logs (at debug level for each notification, info for server restarts).
         public var logger: Logger
+        /// Whether the center starts when no notification server answers (a daemon that keeps scheduled
+        /// notifications until one appears); ``DesktopNotificationCenter/post(_:id:handler:)`` then fails until a
+        /// server is there. When `false`, the initializer throws instead.
+        public var startsWithoutServer: Bool = false
+        /// Where zenity, kdialog and yad are looked for when no ``promptCommand`` is set, in `PATH` syntax; `nil` uses
+        /// this process's `PATH`, and an empty string finds none (text-input actions then follow their fallback).
+        public var promptSearchPath: String?
 
         /// Makes a configuration.
         public init(
@@ -83,6 +90,8 @@ public actor DesktopNotificationCenter {
     public nonisolated let connection: DBusConnection
     let server: FreedesktopNotifications
     private(set) var serverInfo: NotificationServerInfo
+    /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
+    private var hasServer: Bool
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
     private var categories: [String: NotificationCategory] = [:]
@@ -106,6 +115,10 @@ public actor DesktopNotificationCenter {
     /// Every notification leaving the server, whatever the reason.
     public nonisolated let closures: AsyncStream<Closure>
     private let closureContinuation: AsyncStream<Closure>.Continuation
+    /// Notifications posted again to a new notification server (after the server restarted), with their new server
+    /// ids: for owners that keep server ids (see ``adopt(id:serverID:content:handler:)``).
+    public nonisolated let reposts: AsyncStream<DeliveredNotification>
+    private let repostContinuation: AsyncStream<DeliveredNotification>.Continuation
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
@@ -129,17 +142,19 @@ public actor DesktopNotificationCenter {
         self.connection = connection
         self.configuration = configuration
         self.server = FreedesktopNotifications(connection: connection)
-        let info: NotificationServerInfo
+        var info = Self.noServer
         do {
             info = try await server.serverInfo()
+            self.hasServer = true
         } catch let failure as DBusFailure {
-            throw DBusFailure(
-                name: failure.name,
-                message: "no notification server answered on the session bus (\(failure.message)); start one, "
-                    + "such as dunst, xfce4-notifyd or the desktop's own")
+            guard configuration.startsWithoutServer else { throw Self.noServerFailure(failure) }
+            self.hasServer = false
+            configuration.logger.warning("no notification server answers yet; waiting for one", metadata: [
+                "error": "\(failure.message)",
+            ])
         }
         self.serverInfo = info
-        self.prompt = TextPrompt(command: configuration.promptCommand)
+        self.prompt = TextPrompt(command: configuration.promptCommand, searchPath: configuration.promptSearchPath)
         self.encoder = NotifyEncoder(
             server: info, rendering: configuration.rendering, promptAvailable: prompt.isAvailable)
         self.lockMonitor = await SessionLockMonitor.start(system: systemConnection, session: connection)
@@ -148,6 +163,7 @@ public actor DesktopNotificationCenter {
         self.badges = BadgeEmitter(connection: connection)
         (responses, responseContinuation) = AsyncStream.makeStream(of: NotificationResponse.self)
         (closures, closureContinuation) = AsyncStream.makeStream(of: Closure.self)
+        (reposts, repostContinuation) = AsyncStream.makeStream(of: DeliveredNotification.self)
         let signals = try await server.signals()
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
         await startListening(signals: signals, owners: owners)
@@ -176,11 +192,40 @@ public actor DesktopNotificationCenter {
         tasks = []
         responseContinuation.finish()
         closureContinuation.finish()
+        repostContinuation.finish()
     }
 
     // MARK: Server
 
-    /// The notification server's name, version and capabilities.
+    /// Whether a notification server has answered and has not left the bus since.
+    public var isServerAvailable: Bool { hasServer }
+
+    /// What ``serverInformation()`` reports while no server has answered: empty names, no capabilities.
+    public static let noServer = NotificationServerInfo(
+        name: "", vendor: "", version: "", specVersion: "", capabilities: [])
+
+    private static func noServerFailure(_ failure: DBusFailure) -> DBusFailure {
+        DBusFailure(
+            name: failure.name,
+            message: "no notification server answered on the session bus (\(failure.message)); start one, "
+                + "such as dunst, xfce4-notifyd or the desktop's own")
+    }
+
+    /// Asks the server for its information again when none had answered yet.
+    ///
+    /// - Throws: ``DBusFailure`` saying that no notification server runs, when it still does not answer.
+    private func ensureServer() async throws {
+        guard !hasServer else { return }
+        do {
+            serverInfo = try await server.serverInfo()
+            encoder.server = serverInfo
+            hasServer = true
+        } catch let failure as DBusFailure {
+            throw Self.noServerFailure(failure)
+        }
+    }
+
+    /// The notification server's name, version and capabilities (``noServer`` while none has answered).
     public func serverInformation() -> NotificationServerInfo { serverInfo }
 
     /// How a text-input action is shown on the current server.
@@ -261,6 +306,7 @@ public actor DesktopNotificationCenter {
         if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        try await ensureServer()
         let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()
         let replaced = router.notification(id: id)
@@ -277,6 +323,35 @@ public actor DesktopNotificationCenter {
         }
         logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
         return id
+    }
+
+    /// Takes back a notification that an earlier run of the program posted and that the server still shows (servers
+    /// with the `persistence` capability keep notifications after their sender leaves), so that the user's response
+    /// to it is routed like one posted now.
+    ///
+    /// Nothing is sent to the server. Signals for the notification arrive only from servers that broadcast them
+    /// (Plasma, mako, xfce4-notifyd, SwayNotificationCenter); those that send them to the original sender alone
+    /// (GNOME Shell, dunst) cannot reach a new connection. A server restart posts it again, like any outstanding one.
+    ///
+    /// - Parameters:
+    ///   - id: the center's id for it, as ``post(_:id:handler:)`` returned it then.
+    ///   - serverID: the server's id for it, as ``deliveredNotifications()`` reported it then.
+    ///   - content: what was posted; its category is looked up among the categories registered now.
+    ///   - handler: a handler for this notification alone, as in ``post(_:id:handler:)``.
+    public func adopt(
+        id: String, serverID: UInt32, content: NotificationContent, handler: ResponseHandler? = nil
+    ) {
+        let category = content.categoryID.flatMap { categories[$0] }
+        let encoded = encoder.encode(content, category: category, senderPID: Int64(getpid()))
+        router.follow(PostedNotification(
+            id: id, serverID: serverID, content: content, category: category, encoded: encoded))
+        if let handler { notificationHandlers[id] = handler }
+        logger.debug("adopted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
+    }
+
+    /// The server's current id for a delivered notification, or `nil` when it is not on the server.
+    public func serverID(of id: String) -> UInt32? {
+        router.notification(id: id)?.serverID
     }
 
     private func makeID() -> String {
@@ -436,12 +511,14 @@ public actor DesktopNotificationCenter {
         // A new server numbers its notifications anew.
         early = []
         guard owner != nil else {
+            hasServer = false
             logger.info("the notification server went away; notifications will be posted again when one returns")
             return
         }
         do {
             serverInfo = try await server.serverInfo()
             encoder.server = serverInfo
+            hasServer = true
         } catch {
             logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
             return
@@ -460,6 +537,8 @@ public actor DesktopNotificationCenter {
                 notification.acted = false
                 notification.closeRequested = false
                 router.follow(notification)
+                repostContinuation.yield(DeliveredNotification(
+                    id: notification.id, serverID: notification.serverID, content: notification.content))
             } catch {
                 logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
             }

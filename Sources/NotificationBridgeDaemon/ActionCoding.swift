@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridge
 import NotificationModel
 
 /// Actions as the D-Bus API writes them: one `a{sv}` per action.
@@ -81,23 +82,8 @@ enum ActionCoding {
             textInputFallback: fallback ?? .hide)
     }
 
-    /// The action in the form ``decode(_:)`` reads.
-    static func encode(_ action: NotificationAction) -> DBusValue {
-        var entries: [String: DBusValue] = [
-            "id": .string(action.id), "title": .string(action.title),
-            "activation": .string(action.activation.rawValue), "destructive": .boolean(action.isDestructive),
-            "authentication-required": .boolean(action.requiresAuthentication),
-            "behavior": .string(action.isTextInput ? "text-input" : "default"),
-        ]
-        if case .textInput(let input) = action.behavior {
-            if let title = input.submitButtonTitle { entries["text-input-button-title"] = .string(title) }
-            if let placeholder = input.placeholder { entries["text-input-placeholder"] = .string(placeholder) }
-            entries["text-input-fallback"] = .string(action.textInputFallback.rawValue)
-        }
-        return .vardict(entries)
-    }
-
+    /// Actions in the form ``decode(_:)`` reads.
     static func encode(_ actions: [NotificationAction]) -> DBusValue {
-        .array(element: "a{sv}", actions.map(encode))
+        BridgeWireFormat.value(of: actions)
     }
 }

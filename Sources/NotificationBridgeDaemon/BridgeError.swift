@@ -21,6 +21,11 @@ public enum BridgeError {
     public static let shuttingDown = BridgeAPI.errorPrefix + "ShuttingDown"
     /// `…Error.ServerError`: the notification server refused the request or did not answer.
     public static let serverError = BridgeAPI.errorPrefix + "ServerError"
+    /// `…Error.NoServer`: no notification server runs on the session bus, so nothing can be shown now (scheduled
+    /// notifications are kept, and shown once a server is there).
+    public static let noServer = BridgeAPI.errorPrefix + "NoServer"
+    /// `…Error.UnknownApp`: the calling connection is not attached as that app.
+    public static let unknownApp = BridgeAPI.errorPrefix + "UnknownApp"
     /// `…Error.LimitExceeded`: too many of something at once (waiting calls).
     public static let limitExceeded = BridgeAPI.errorPrefix + "LimitExceeded"
 

@@ -45,7 +45,9 @@ enum BridgeInterface {
                             + "Responses go to exec (as) or app-action (b or s), else to the posting connection. "
                             + "Scheduling: fire-date (x seconds since 1970, or s YYYY-MM-DDTHH:MM:SS with time-zone "
                             + "'local': a wall-clock time that follows the user's zone), or in (d seconds from now); "
-                            + "repeat (minute, hour, day, week, month, year). Scheduled notifications survive a "
+                            + "repeat (minute, hour, day, week, month, year); or calendar (a{sv}: month, day, "
+                            + "weekdays as names, hour, minute, second; the next matching wall-clock time in the "
+                            + "user's zone) with repeat <true> for every match. Scheduled notifications survive a "
                             + "restart; one missed while the daemon was stopped is shown once when it starts.")
                 ) { call in
                     try await core.post(call.arguments[0], sender: call.sender)
@@ -70,8 +72,9 @@ enum BridgeInterface {
                 DBusMethod(
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
                     annotations: doc(
-                        "Scheduled notifications the filter selects, earliest first: their id, the keys Post took, "
-                            + "and next-fire-date (x seconds since 1970).")
+                        "Scheduled notifications the filter selects, earliest first: their id, the keys Post took "
+                            + "(scheduling ones included: fire-date, time-zone, in, calendar, repeat), and "
+                            + "next-fire-date (x seconds since 1970).")
                 ) { call in
                     try await core.listPending(call.arguments[0], caller: call.sender)
                 },
@@ -92,6 +95,32 @@ enum BridgeInterface {
                     await core.waitForResponse(call)
                 },
                 DBusMethod(
+                    "Attach", inputs: [.init("app_name", "s"), .init("options", "a{sv}")],
+                    annotations: doc(
+                        "Says that this connection is the running app app_name, until it calls Detach or leaves the "
+                            + "bus; the most recently attached connection of an app counts. Responses to the app's "
+                            + "notifications whose posting connection has gone come to it as Responded. Options: "
+                            + "foreground (b): the app is frontmost, so its scheduled notifications come to it as "
+                            + "Fired instead of being shown (Present shows one anyway).")
+                ) { call in
+                    try await core.attach(
+                        appName: call.arguments[0].stringValue ?? "", options: call.arguments[1], sender: call.sender)
+                },
+                DBusMethod(
+                    "Detach", inputs: [.init("app_name", "s")],
+                    annotations: doc("Ends Attach for app_name on this connection.")
+                ) { call in
+                    try await core.detach(appName: try call.arguments.decode(String.self), sender: call.sender)
+                },
+                DBusMethod(
+                    "Present", inputs: [.init("id", "s")],
+                    annotations: doc(
+                        "Shows a scheduled notification that was handed to this app with Fired, as the notification "
+                            + "server shows any other.")
+                ) { call in
+                    try await core.present(id: try call.arguments.decode(String.self), sender: call.sender)
+                },
+                DBusMethod(
                     "GetServerInformation", outputs: [.init("information", "a{sv}")],
                     annotations: doc(
                         "The notification server (server-name, server-vendor, server-version, server-spec-version, "
@@ -105,7 +134,14 @@ enum BridgeInterface {
                 DBusSignalDescription(
                     "Responded", arguments: [.init("id", "s"), .init("action", "s"), .init("response", "a{sv}")],
                     annotations: doc(
-                        "The user responded to a notification this connection posted without exec or app-action. "
+                        "The user responded to a notification this connection posted without exec or app-action "
+                            + "(or one of the app this connection is attached as, whose poster has gone). Sent to that "
+                            + "connection only.")),
+                DBusSignalDescription(
+                    "Fired", arguments: [.init("id", "s"), .init("notification", "a{sv}")],
+                    annotations: doc(
+                        "A scheduled notification of the app this connection is attached as, in the foreground, came "
+                            + "due: it is not shown (call Present to show it). Keys as ListDelivered returns them. "
                             + "Sent to that connection only.")),
                 DBusSignalDescription(
                     "Closed", arguments: [.init("id", "s"), .init("reason", "u")],

@@ -16,6 +16,9 @@ public struct DaemonConfiguration: Sendable {
     public var rendering: NotificationRendering
     /// A program that asks for typed text where the server has no inline reply; `nil` uses zenity, kdialog or yad.
     public var promptCommand: [String]?
+    /// Where zenity, kdialog and yad are looked for without a ``promptCommand``, in `PATH` syntax; `nil` uses `PATH`,
+    /// and an empty string finds none.
+    public var promptSearchPath: String?
     /// Where desktop files of apps receiving `app-action` responses are looked up; `nil` for the XDG data folders.
     public var applicationDirectories: [String]?
     /// Where scheduled notifications and categories are kept across restarts; `nil` for

@@ -6,8 +6,9 @@ import NotificationModel
 extension DaemonCore {
     // MARK: Responses
 
-    /// Delivers a response to the one place chosen when the notification was posted.
-    func respond(_ response: NotificationResponse, route: ResponseRoute, foreground: Bool) {
+    /// Delivers a response to the one place chosen when the notification was posted; for the posting connection,
+    /// once it has left the bus, to the connection attached as the notification's app.
+    func respond(_ response: NotificationResponse, route: ResponseRoute, appName: String, foreground: Bool) async {
         let response = BridgeResponse(response, foreground: foreground)
         let id = response.notificationID
         responseComing[id] = false
@@ -17,9 +18,11 @@ extension DaemonCore {
         ])
         switch route {
         case .poster(let poster):
-            try? connection.emit(
-                path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Responded",
-                arguments: [.string(id), .string(response.actionID), response.dictionary], destination: poster)
+            if let receiver = await responseReceiver(poster: poster, appName: appName) {
+                try? connection.emit(
+                    path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Responded",
+                    arguments: [.string(id), .string(response.actionID), response.dictionary], destination: receiver)
+            }
             if let calls = waits.removeValue(forKey: id), !calls.isEmpty {
                 for call in calls { call.reply([.string(response.actionID), response.dictionary]) }
             } else {
@@ -58,6 +61,7 @@ extension DaemonCore {
             (reason, why) = (3, "was closed")
         }
         ended[closure.id] = why
+        forgetDelivered(closure.id)
         emitClosed(id: closure.id, reason: reason, to: record.poster)
         // After an action the response comes (or came) by itself; a reported dismissal comes as a response too.
         let responseFollows = closure.acted || (closure.dismissed && record.reportsDismissal)
@@ -137,6 +141,7 @@ extension DaemonCore {
     /// Forgets the calls of a connection that left the bus, so that a response is kept for a later call instead of
     /// being sent to nobody.
     func connectionLeft(_ uniqueName: String) {
+        attachments.remove(uniqueName)
         for (id, calls) in waits {
             let remaining = calls.filter { $0.sender != uniqueName }
             waits[id] = remaining.isEmpty ? nil : remaining

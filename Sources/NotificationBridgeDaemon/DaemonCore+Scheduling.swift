@@ -46,6 +46,7 @@ extension DaemonCore {
         let ids = ids.filter { scheduled[$0] != nil }
         guard !ids.isEmpty else { return }
         try record(contentsOf: ids.map { .unschedule(id: $0) })
+        awaitingServer.removeAll { ids.contains($0.notification.id) }
         for id in ids {
             await scheduler.withdraw(id: id)
             scheduled[id] = nil
@@ -76,24 +77,72 @@ extension DaemonCore {
         let id = notification.id
         // Withdrawn while the firing was on its way, or the daemon is stopping (it fires again at the next start).
         guard !stopping, scheduled[id] != nil else { return }
-        let post = notification.payload
-        var category: NotificationCategory?
-        if let categoryID = post.content.categoryID {
-            category = await center.notificationCategories().first { $0.id == categoryID }
+        // A repeating one that came due again while waiting for a server is shown once.
+        awaitingServer.removeAll { $0.notification.id == id }
+        if handToForegroundApp(id, notification.payload) {
+            recordFired(firing)
+            return
         }
         do throws(DBusFailure) {
-            try await show(
-                post.content, id: id, route: post.route, poster: post.poster, category: category, hints: post.hints)
+            try await showFired(notification)
+        } catch where error.name == BridgeError.noServer {
+            // Its progress is not recorded, so that a restart before a server appears shows it too.
+            awaitingServer.append(firing)
+            logger.notice(
+                "a scheduled notification came due with no notification server; it is shown once one appears",
+                metadata: ["notification.id": "\(id)"])
+            return
         } catch {
             logger.warning("cannot show a scheduled notification", metadata: [
                 "notification.id": "\(id)", "error": "\(error.message)",
             ])
         }
+        recordFired(firing)
+    }
+
+    private func showFired(_ notification: ScheduledNotification<ScheduledPost>) async throws(DBusFailure) {
+        let post = notification.payload
+        var category: NotificationCategory?
+        if let categoryID = post.content.categoryID {
+            category = await center.notificationCategories().first { $0.id == categoryID }
+        }
+        try await show(
+            post.content, id: notification.id, route: post.route, poster: post.poster, category: category,
+            hints: post.hints)
+    }
+
+    /// Records that a firing was shown: a one-shot notification is no longer scheduled, a repeating one moved on.
+    private func recordFired(_ firing: ScheduledFiring<ScheduledPost>) {
+        let id = firing.notification.id
         if firing.nextFireDate == nil { scheduled[id] = nil }
         do {
-            try store.apply(firing.nextFireDate == nil ? .unschedule(id: id) : .schedule(notification))
+            try store.apply(firing.nextFireDate == nil ? .unschedule(id: id) : .schedule(firing.notification))
         } catch {
             logger.error("cannot save the daemon's state", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A notification server appeared: shows what came due while there was none, oldest first.
+    func serverAppeared() async {
+        guard !stopping, !awaitingServer.isEmpty else { return }
+        let waiting = awaitingServer
+        awaitingServer = []
+        logger.info("a notification server appeared; showing scheduled notifications that came due meanwhile",
+            metadata: ["count": "\(waiting.count)"])
+        for firing in waiting {
+            // Withdrawn while waiting.
+            guard scheduled[firing.notification.id] != nil else { continue }
+            do throws(DBusFailure) {
+                try await showFired(firing.notification)
+            } catch where error.name == BridgeError.noServer {
+                awaitingServer.append(firing)
+                continue
+            } catch {
+                logger.warning("cannot show a scheduled notification", metadata: [
+                    "notification.id": "\(firing.notification.id)", "error": "\(error.message)",
+                ])
+            }
+            recordFired(firing)
         }
     }
 
@@ -109,6 +158,7 @@ extension DaemonCore {
                 ])
             }
         }
+        await restoreDelivered()
         let saved = state.pending.values.sorted { $0.scheduledAt < $1.scheduledAt }
         for notification in saved {
             scheduled[notification.id] = Posted(

@@ -48,6 +48,12 @@ actor DaemonCore {
     var stopping = false
     /// The scheduled notifications, as the scheduler holds them: who owns each, where its responses go.
     var scheduled: [String: Posted] = [:]
+    /// Scheduled notifications that came due while no notification server ran, oldest first; shown when one appears.
+    var awaitingServer: [ScheduledFiring<ScheduledPost>] = []
+    /// The running apps that called `Attach`.
+    var attachments = Attachments()
+    /// Scheduled notifications handed to their frontmost app instead of shown, for `Present`.
+    var handedToApp = RecentHistory<ScheduledPost>(capacity: 256)
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
@@ -143,19 +149,24 @@ actor DaemonCore {
         let previous = posted[id]
         // Known before the server is asked, so that a closure or response arriving meanwhile finds it.
         posted[id] = record
-        let foreground = Set(
-            (category?.actions ?? content.actions).filter { $0.activation == .foreground }.map(\.id)
-                + [NotificationResponse.defaultActionID])
         do {
-            try await center.post(content, id: id, hints: hints) { [weak self] response in
-                await self?.respond(response, route: route, foreground: foreground.contains(response.actionID))
-            }
+            try await center.post(
+                content, id: id, hints: hints,
+                handler: responseHandler(content: content, category: category, route: route, appName: record.appName))
         } catch {
             posted[id] = previous
+            if !(error is NotificationValidationError), await !center.isServerAvailable {
+                throw DBusFailure(
+                    name: BridgeError.noServer,
+                    message: "no notification server runs on the session bus, so nothing can be shown now; start "
+                        + "one (the desktop's own, dunst, xfce4-notifyd, …) and post again. Scheduled notifications "
+                        + "are kept and shown once a server is there")
+            }
             throw Self.postFailure(error)
         }
         posted[id] = record
         ended[id] = nil
+        await keepDelivered(id, content: content, record: record)
         logger.debug("posted", metadata: [
             "notification.id": "\(id)", "notification.app": "\(record.appName)", "dbus.sender": "\(sender)",
             "notification.route": "\(route.kind)",
@@ -225,6 +236,7 @@ actor DaemonCore {
         guard let record = posted.removeValue(forKey: id) else { return }
         let why = "was withdrawn"
         ended[id] = why
+        forgetDelivered(id)
         failWaits(id, message: "notification '\(id)' \(why) before the user responded")
         emitClosed(id: id, reason: 3, to: record.poster)
         await center.withdraw(id: id)
@@ -254,7 +266,8 @@ actor DaemonCore {
             let post = pending.notification.payload
             let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
             return NotificationCoding.encode(
-                id: pending.notification.id, content: post.content, route: route, nextFireDate: pending.nextFireDate)
+                id: pending.notification.id, content: post.content, route: route, nextFireDate: pending.nextFireDate,
+                trigger: pending.notification.trigger)
         }
         return [.array(element: "a{sv}", notifications)]
     }

@@ -2,8 +2,6 @@
 public enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// The bus could not be reached.
     case cannotConnect(String)
-    /// No notification server answered.
-    case noNotificationServer(String)
     /// Another connection owns `io.github.NotificationBridge` and does not let it go.
     case nameTaken(owner: String?)
     /// The connection to the bus closed while the daemon was serving.
@@ -16,8 +14,6 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
         case .cannotConnect(let reason):
             "cannot connect to the session bus (\(reason)); run it inside a desktop session, or set "
                 + "DBUS_SESSION_BUS_ADDRESS"
-        case .noNotificationServer(let reason):
-            reason
         case .nameTaken(let owner):
             "\(BridgeAPI.busName) is already owned by \(owner ?? "another connection") (another "
                 + "notification-bridged?); stop it, or start this one with --replace"

@@ -46,8 +46,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     /// Connects, takes the bus name and serves until a graceful shutdown, the loss of the name, or the end of the
     /// bus connection.
     ///
-    /// - Throws: ``DaemonError`` when the bus or the notification server cannot be reached, the name is taken, or
-    ///   the bus goes away while serving.
+    /// - Throws: ``DaemonError`` when the bus cannot be reached, the name is taken, or the bus goes away while
+    ///   serving. A missing notification server is not an error: the daemon serves, keeps scheduled notifications,
+    ///   and shows them once a server appears.
     public func run() async throws {
         let logger = configuration.logger
         let store: DaemonStore
@@ -69,14 +70,18 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         if let systemBus = configuration.systemBus { system = try? await DBusConnection.connect(to: systemBus) }
         let center: DesktopNotificationCenter
         do {
+            // Without a server the daemon still serves: it keeps scheduled notifications and shows them once one
+            // appears; an immediate Post fails with Error.NoServer meanwhile.
+            var centerConfiguration = DesktopNotificationCenter.Configuration(
+                appName: configuration.defaultAppName, rendering: configuration.rendering,
+                promptCommand: configuration.promptCommand, activatesApplications: false, logger: logger)
+            centerConfiguration.startsWithoutServer = true
+            centerConfiguration.promptSearchPath = configuration.promptSearchPath
             center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: system,
-                .init(
-                    appName: configuration.defaultAppName, rendering: configuration.rendering,
-                    promptCommand: configuration.promptCommand, activatesApplications: false, logger: logger))
+                connection: connection, systemConnection: system, centerConfiguration)
         } catch {
             await close(connection, system)
-            throw DaemonError.noNotificationServer((error as? DBusFailure)?.message ?? "\(error)")
+            throw DaemonError.cannotConnect("\(error)")
         }
         let activator = AppActivator(
             connection: connection, applicationDirectories: configuration.applicationDirectories)
@@ -88,7 +93,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             defaultAppName: configuration.defaultAppName, store: store, scheduler: scheduler, logger: logger)
         let ending: Ending
         do {
-            ending = try await serve(core, firings: firings, on: connection)
+            ending = try await serve(core, firings: firings, on: connection, system: system)
         } catch {
             await scheduler.stop()
             firingSink.finish()
@@ -122,10 +127,12 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
 
     /// Exports the interface, takes the name, and follows the center and the bus until the daemon must stop.
     private func serve(
-        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>, on connection: DBusConnection
+        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>, on connection: DBusConnection,
+        system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger
         let closures = core.center.closures
+        let reposts = core.center.reposts
         let departures = try await connection.signals(
             matching: DBusMatchRule(
                 sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -137,6 +144,18 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             return name
         }
         let nameEvents = try await connection.nameEvents()
+        let serverOwners = try await connection.nameOwnerChanges(of: "org.freedesktop.Notifications")
+        // Zone changes and resumes move wall-clock triggers; without a system bus the zone is read at start only.
+        var clockEvents: AsyncStream<SystemClockEvent>?
+        if let system {
+            do {
+                clockEvents = try await SystemClockEvents.follow(on: system)
+            } catch {
+                logger.warning("cannot follow time-zone changes and resumes on the system bus", metadata: [
+                    "error": "\(error)",
+                ])
+            }
+        }
         try await connection.export([BridgeInterface.make(core: core)], at: BridgeAPI.objectPath)
         var flags: DBusConnection.NameRequestFlags = [.allowReplacement, .doNotQueue]
         if configuration.replacesRunningDaemon { flags.insert(.replaceExisting) }
@@ -161,8 +180,22 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 return nil
             }
             group.addTask {
+                for await notification in reposts { await core.reposted(notification) }
+                return nil
+            }
+            group.addTask {
                 for await firing in firings { await core.fired(firing) }
                 return nil
+            }
+            group.addTask {
+                for await owner in serverOwners where owner != nil { await core.serverAppeared() }
+                return nil
+            }
+            if let clockEvents {
+                group.addTask {
+                    await core.scheduler.follow(clockEvents)
+                    return nil
+                }
             }
             group.addTask {
                 for await event in nameEvents where event == .lost(BridgeAPI.busName) {

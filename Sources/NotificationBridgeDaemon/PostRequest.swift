@@ -35,7 +35,8 @@ import NotificationModel
 /// | `fire-date` | x or s | seconds since 1970 (an instant), or `'YYYY-MM-DDTHH:MM:SS'` (needs `time-zone`) |
 /// | `time-zone` | s | `'local'`: the fire date is a wall-clock time in the user's zone, and follows it |
 /// | `in` | d, x or u | seconds from now (a time interval) |
-/// | `repeat` | s | `'minute'`, `'hour'`, `'day'`, `'week'`, `'month'` or `'year'`, counted from the first fire date |
+/// | `repeat` | s or b | `'minute'` … `'year'`, from the first fire date; `true` (every match) with `calendar` |
+/// | `calendar` | a{sv} | the next wall-clock time matching `month`, `day`, `weekdays`, `hour`, `minute`, `second` |
 struct PostRequest: Sendable {
     var content: NotificationContent
     /// The route chosen by the notification itself, or `nil` for the posting connection.
@@ -51,7 +52,7 @@ struct PostRequest: Sendable {
         "default-action", "sound", "urgency", "timeout", "resident", "transient", "thread", "replaces", "badge",
         "exec", "app-action", "hints",
     ]
-    static let schedulingKeys = ["fire-date", "time-zone", "in", "repeat"]
+    static let schedulingKeys = ["fire-date", "time-zone", "in", "repeat", "calendar"]
     /// The `time-zone` values that mean "the user's zone, whatever it is when the notification fires".
     static let followingZoneNames = ["local", "user", "current", "system", "floating"]
 
@@ -244,6 +245,7 @@ struct PostRequest: Sendable {
 
     /// The trigger the scheduling keys describe, or `nil` when there are none.
     private static func trigger(_ reader: VariantDictionary, now: Date) throws(DBusFailure) -> NotificationTrigger? {
+        if let calendar = try TriggerCoding.calendarTrigger(reader) { return calendar }
         let rule = try repeatRule(reader)
         let followsZone = try followsTimeZone(reader)
         if reader.contains("in") {
@@ -343,6 +345,10 @@ struct PostRequest: Sendable {
 
     private static func repeatRule(_ reader: VariantDictionary) throws(DBusFailure) -> RepeatRule? {
         let names = RepeatRule.Interval.allCases.map(\.rawValue)
+        if case .boolean? = reader.value("repeat") {
+            throw reader.invalid("repeat", "is a boolean, which goes with 'calendar'; with 'fire-date' or 'in' give an "
+                + "interval: " + names.map { "'\($0)'" }.joined(separator: ", "))
+        }
         guard let name = try reader.choice("repeat", names) else { return nil }
         return RepeatRule.Interval(rawValue: name).map { .interval($0) }
     }

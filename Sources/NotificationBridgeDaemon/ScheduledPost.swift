@@ -35,6 +35,6 @@ struct ScheduledPost: Codable, Sendable {
     }
 }
 
-/// The daemon's durable state: scheduled notifications and categories (delivered notifications are not kept: their
-/// responses go to connections that do not outlive the daemon's run).
-typealias DaemonStore = NotificationStore<ScheduledPost, NotificationCategory, ResponseRoute>
+/// What the daemon keeps of a notification that is showing, so that after a restart the response to it still reaches
+/// its command, its app, or the connection attached as its app (see ``DeliveredPost``).
+typealias DaemonStore = NotificationStore<ScheduledPost, NotificationCategory, DeliveredPost>

@@ -53,9 +53,13 @@ struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the notifications showing (default) or scheduled.",
-        discussion: "Human output: one line each, id, then the title. JSON: an array of objects with the keys Post took.")
+        discussion: """
+            Human output: one line each, id, then the title; with --pending, id, the next fire date in your zone, \
+            then the title. JSON: an array of objects with the keys Post took (with --pending also next-fire-date, \
+            seconds since 1970).
+            """)
 
-    @Flag(help: "Scheduled notifications (none until the daemon schedules).")
+    @Flag(help: "Scheduled notifications, with their next fire date.")
     var pending = false
 
     @Flag(help: "Notifications showing now (the default).")
@@ -80,7 +84,11 @@ struct ListCommand: AsyncParsableCommand {
             let entries = notification.stringKeyedEntries ?? [:]
             let id = entries["id"].map(Output.text) ?? "?"
             let title = entries["title"].map(Output.text) ?? ""
-            print("\(id)\t\(title)")
+            if pending, case .int64(let next)? = entries["next-fire-date"]?.unwrappedVariant {
+                print("\(id)\t\(LocalClock.text(secondsSince1970: next))\t\(title)")
+            } else {
+                print("\(id)\t\(title)")
+            }
         }
     }
 }

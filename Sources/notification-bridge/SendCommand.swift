@@ -20,6 +20,8 @@ struct SendCommand: AsyncParsableCommand {
             action. Example: \
             notification-bridge send "Build failed" --action retry=Retry --exec-on retry -- /usr/bin/make -C ~/src
 
+            \(ScheduleOptions.discussion)
+
             \(ExitStatus.help)
             """)
 
@@ -42,6 +44,8 @@ struct SendCommand: AsyncParsableCommand {
     var defaultAction: String?
 
     @OptionGroup var post: PostOptions
+
+    @OptionGroup(title: "Scheduling") var schedule: ScheduleOptions
 
     @Flag(name: [.customLong("wait"), .customShort("w")], help: "Wait for the response and print it.")
     var wait = false
@@ -95,6 +99,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func request() throws -> DBusValue {
         var entries = try post.entries()
+        entries.merge(try schedule.entries()) { $1 }
         entries["title"] = .string(title)
         if let body { entries["body"] = .string(body) }
         if !actions.isEmpty { entries["actions"] = try ActionSpec.list(actions) }

@@ -53,11 +53,14 @@ struct DaemonFixture: Sendable {
         var logger = Logger(label: "notification-bridged-test")
         let level = ProcessInfo.processInfo.environment["NB_TEST_LOG_LEVEL"]
         logger.logLevel = level.flatMap { Logger.Level(rawValue: $0) } ?? .critical
-        let daemon = NotificationDaemon(
-            configuration: DaemonConfiguration(
-                bus: .address(bus.address), systemBus: nil, promptCommand: promptCommand,
-                applicationDirectories: [directory.path], logger: logger,
-                stateDirectory: directory.appendingPathComponent("state").path))
+        var configuration = DaemonConfiguration(
+            bus: .address(bus.address), systemBus: nil, promptCommand: promptCommand,
+            applicationDirectories: [directory.path], logger: logger,
+            stateDirectory: directory.appendingPathComponent("state").path)
+        // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
+        // server without inline reply shows.
+        if promptCommand == nil { configuration.promptSearchPath = "" }
+        let daemon = NotificationDaemon(configuration: configuration)
         let group = ServiceGroup(services: [daemon], logger: logger)
         let client = try await bus.connect()
         let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)

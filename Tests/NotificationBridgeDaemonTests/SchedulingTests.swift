@@ -14,6 +14,8 @@ struct SchedulingTests {
     struct Setup: Sendable {
         let bus: PrivateBus
         let client: DBusConnection
+        /// The scripted notification server.
+        let server: NotificationServer
         let events: AsyncStream<NotificationServerEvent>
         let stateHome: URL
         let log: URL
@@ -48,6 +50,13 @@ struct SchedulingTests {
 
         var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
+        /// The daemon's state files (snapshot and journal), as text.
+        var stateText: String {
+            ["state.json", "journal.jsonl"].compactMap {
+                try? String(contentsOf: stateDirectory.appendingPathComponent($0), encoding: .utf8)
+            }.joined(separator: "\n")
+        }
+
         /// Runs `gdbus call` on a method of the daemon; fails unless it succeeds.
         @discardableResult
         func gdbus(_ method: String, _ arguments: String...) async throws -> String {
@@ -74,17 +83,19 @@ struct SchedulingTests {
         }
     }
 
-    static func withSetup<T: Sendable>(_ body: (Setup) async throws -> T) async throws -> T {
+    static func withSetup<T: Sendable>(
+        _ profile: NotificationServerProfile = .fullFeatured, _ body: (Setup) async throws -> T
+    ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
             let events = server.events()
-            try await server.start(on: serverConnection, profile: .fullFeatured)
+            try await server.start(on: serverConnection, profile: profile)
             let client = try await bus.connect()
             let stateHome = bus.directory.appendingPathComponent("state-home")
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("nb-sched-\(UUID().uuidString).log")
             defer { try? FileManager.default.removeItem(at: log) }
-            let setup = Setup(bus: bus, client: client, events: events, stateHome: stateHome, log: log)
+            let setup = Setup(bus: bus, client: client, server: server, events: events, stateHome: stateHome, log: log)
             let result = await outcome { try await body(setup) }
             await server.stop()
             await client.close()

@@ -24,7 +24,7 @@ public actor Scheduler<Payload: Sendable> {
     private let clock: any SchedulerClock
     private let currentTimeZone: @Sendable () -> TimeZone
     private let fire: Fire
-    private let logger: Logger
+    let logger: Logger
     private var evaluator: TriggerEvaluator
     private var queue = ScheduleQueue<ScheduledNotification<Payload>>()
 

@@ -1,0 +1,249 @@
+import DBusCore
+import Foundation
+import NotificationModel
+
+/// Local notifications — the counterparts of `scheduleLocalNotification`, `presentLocalNotificationNow`,
+/// `cancelLocalNotification`, `cancelAllLocalNotifications` and `scheduledLocalNotifications` — kept by the
+/// `notification-bridged` daemon.
+///
+/// ```swift
+/// let client = try await LocalNotificationClient.connect(appName: "Kettle")
+/// let id = try await client.schedule(
+///     NotificationContent(title: "Tea is ready"), trigger: .timeInterval(seconds: 240))
+/// for await response in client.responses { print(response.notificationID, response.actionID) }
+/// ```
+///
+/// ## Why the daemon holds them
+///
+/// A scheduled notification must fire while the app is not running, after a logout, after a crash. So this type
+/// does not schedule anything in the app's process: it hands each notification to the daemon
+/// (`io.github.NotificationBridge`, started by D-Bus activation on the first call), which keeps it on disk under
+/// `$XDG_STATE_HOME/notification-bridge/`, sleeps until it is due (one timer, no polling), follows time-zone changes
+/// and resumes, and shows it through the desktop's notification server. ``DesktopNotificationCenter`` is the
+/// in-process alternative for notifications shown now, with handlers in the app.
+///
+/// ## Where responses go
+///
+/// The client attaches to the daemon as the running app ``appName`` (`Attach`). The user's responses to the app's
+/// notifications arrive on ``responses``: those posted by this client while it runs, and those posted earlier (by an
+/// earlier run, or scheduled then) whose posting connection has gone, as long as this client is the app's most
+/// recently attached one. While the app is not running, responses the daemon cannot deliver are kept for
+/// `WaitForResponse`; give notifications an `exec` command (``schedule(_:trigger:command:)``) to have them handled
+/// with no app running.
+///
+/// With ``setForeground(_:)`` true (the app is frontmost), the app's scheduled notifications are not shown when they
+/// fire: they arrive on ``firings`` instead, as on iOS for an app in the foreground; ``present(id:)`` shows one anyway.
+///
+/// If the daemon restarts, the client attaches again by itself.
+public actor LocalNotificationClient {
+    /// The session-bus connection to the daemon.
+    public nonisolated let connection: DBusConnection
+    /// The app the client posts under and attaches as.
+    public nonisolated let appName: String
+    /// Responses to the app's notifications (see the type's documentation), in the order the user acted.
+    public nonisolated let responses: AsyncStream<NotificationResponse>
+    /// Scheduled notifications of the app that fired while it was in the foreground, and were not shown.
+    public nonisolated let firings: AsyncStream<ListedNotification>
+
+    static let busName = "io.github.NotificationBridge"
+    static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
+    static let interfaceName = "io.github.NotificationBridge1"
+
+    private var foreground: Bool
+    private var listener: Task<Void, Never>?
+    private var reattacher: Task<Void, Never>?
+    private let timeout: Duration = .seconds(25)
+
+    /// Connects to the session bus and attaches as `appName`.
+    ///
+    /// - Throws: ``DBusFailure`` when the session bus or the daemon cannot be reached.
+    public static func connect(appName: String, foreground: Bool = false) async throws -> LocalNotificationClient {
+        try await LocalNotificationClient(
+            connection: try await DBusConnection.connect(to: .session), appName: appName, foreground: foreground)
+    }
+
+    /// Attaches as `appName` on an existing connection.
+    ///
+    /// - Parameters:
+    ///   - foreground: whether the app starts frontmost (see ``setForeground(_:)``).
+    /// - Throws: ``DBusFailure`` when the daemon cannot be reached or refuses the app name.
+    public init(connection: DBusConnection, appName: String, foreground: Bool = false) async throws {
+        self.connection = connection
+        self.appName = appName
+        self.foreground = foreground
+        let (responses, responseSink) = AsyncStream.makeStream(of: NotificationResponse.self)
+        let (firings, firingSink) = AsyncStream.makeStream(of: ListedNotification.self)
+        self.responses = responses
+        self.firings = firings
+        let signals = try await connection.signals(
+            matching: DBusMatchRule(sender: Self.busName, path: Self.objectPath, interface: Self.interfaceName))
+        let owners = try await connection.nameOwnerChanges(of: Self.busName)
+        try await attach()
+        start(signals: signals, owners: owners, responseSink: responseSink, firingSink: firingSink)
+    }
+
+    private func start(
+        signals: AsyncStream<DBusSignal>, owners: AsyncStream<String?>,
+        responseSink: AsyncStream<NotificationResponse>.Continuation,
+        firingSink: AsyncStream<ListedNotification>.Continuation
+    ) {
+        listener = Task {
+            for await signal in signals {
+                switch signal.member {
+                case "Responded":
+                    if let response = Self.response(signal.arguments) { responseSink.yield(response) }
+                case "Fired":
+                    if signal.arguments.count == 2, let listed = ListedNotification(signal.arguments[1]) {
+                        firingSink.yield(listed)
+                    }
+                default:
+                    continue
+                }
+            }
+            responseSink.finish()
+            firingSink.finish()
+        }
+        reattacher = Task { [weak self] in
+            for await owner in owners where owner != nil {
+                try? await self?.attach()
+            }
+        }
+    }
+
+    /// Stops listening and finishes the streams; the connection stays open (close it yourself).
+    public func stop() async {
+        listener?.cancel()
+        reattacher?.cancel()
+        _ = try? await call("Detach", [.string(appName)])
+    }
+
+    // MARK: Posting
+
+    /// Schedules a notification: the counterpart of `scheduleLocalNotification`.
+    ///
+    /// - Parameters:
+    ///   - content: what to show; its app name is ``appName`` unless it names one.
+    ///   - trigger: when it fires; a date in the past fires at once.
+    ///   - command: an `exec` command (argv, program first) that receives the responses instead of ``responses``,
+    ///     even when the app is not running.
+    /// - Returns: the id, for ``withdraw(id:)``.
+    /// - Throws: ``DBusFailure`` (`io.github.NotificationBridge1.Error.InvalidArgument` …) saying what to change.
+    @discardableResult
+    public func schedule(
+        _ content: NotificationContent, trigger: NotificationTrigger, command: [String]? = nil
+    ) async throws -> String {
+        var entries = request(content, command: command)
+        entries.merge(BridgeWireFormat.entries(of: trigger)) { $1 }
+        return try await post(entries)
+    }
+
+    /// Shows a notification now: the counterpart of `presentLocalNotificationNow`.
+    ///
+    /// - Throws: ``DBusFailure``; `…Error.NoServer` when no notification server runs.
+    @discardableResult
+    public func post(_ content: NotificationContent, command: [String]? = nil) async throws -> String {
+        try await post(request(content, command: command))
+    }
+
+    private func request(_ content: NotificationContent, command: [String]?) -> [String: DBusValue] {
+        var content = content
+        if content.appName == nil { content.appName = appName }
+        var entries = BridgeWireFormat.entries(of: content)
+        if let command { entries["exec"] = .strings(command) }
+        return entries
+    }
+
+    private func post(_ entries: [String: DBusValue]) async throws -> String {
+        try await call("Post", [.vardict(entries)]).decode(String.self)
+    }
+
+    /// Registers a category with the daemon (kept across its restarts), so that notifications can name it.
+    public func register(_ category: NotificationCategory) async throws {
+        try await call(
+            "RegisterCategory",
+            [
+                .string(category.id), BridgeWireFormat.value(of: category.actions),
+                .vardict([
+                    "minimal-actions": .strings(category.minimalActions.map(\.id)),
+                    "reports-dismissal": .boolean(category.reportsDismissal),
+                ]),
+            ])
+    }
+
+    // MARK: Withdrawing and listing
+
+    /// Cancels a scheduled notification, or closes a showing one: the counterpart of `cancelLocalNotification`.
+    public func withdraw(id: String) async throws {
+        try await call("Withdraw", [.string(id)])
+    }
+
+    /// Cancels every scheduled notification of the app and closes every showing one: the counterpart of
+    /// `cancelAllLocalNotifications`.
+    ///
+    /// - Returns: their ids.
+    @discardableResult
+    public func withdrawAll() async throws -> [String] {
+        let reply = try await call("WithdrawAll", [filter])
+        guard case .array(_, let ids)? = reply.first else { return [] }
+        return ids.compactMap(\.stringValue)
+    }
+
+    /// The app's scheduled notifications, earliest first: the counterpart of `scheduledLocalNotifications`.
+    public func pending() async throws -> [ListedNotification] {
+        try await list("ListPending")
+    }
+
+    /// The app's notifications that are showing.
+    public func delivered() async throws -> [ListedNotification] {
+        try await list("ListDelivered")
+    }
+
+    private var filter: DBusValue { .vardict(["app-name": .string(appName)]) }
+
+    private func list(_ method: String) async throws -> [ListedNotification] {
+        let reply = try await call(method, [filter])
+        guard case .array(_, let items)? = reply.first else { return [] }
+        return items.compactMap(ListedNotification.init)
+    }
+
+    // MARK: Foreground
+
+    /// Says whether the app is frontmost: while it is, its scheduled notifications arrive on ``firings`` instead of
+    /// being shown.
+    public func setForeground(_ foreground: Bool) async throws {
+        self.foreground = foreground
+        try await attach()
+    }
+
+    /// Shows a notification that arrived on ``firings``, as if the app were not frontmost.
+    public func present(id: String) async throws {
+        try await call("Present", [.string(id)])
+    }
+
+    // MARK: D-Bus
+
+    private func attach() async throws {
+        try await call("Attach", [.string(appName), .vardict(["foreground": .boolean(foreground)])])
+    }
+
+    @discardableResult
+    private func call(_ method: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+        try await connection.call(
+            destination: Self.busName, path: Self.objectPath, interface: Self.interfaceName, method: method,
+            arguments: arguments, timeout: timeout)
+    }
+
+    /// `Responded(s id, s action, a{sv} response)`.
+    static func response(_ arguments: [DBusValue]) -> NotificationResponse? {
+        guard arguments.count == 3, let id = arguments[0].stringValue, let action = arguments[1].stringValue,
+            let entries = arguments[2].stringKeyedEntries?.mapValues(\.unwrappedVariant)
+        else { return nil }
+        var userInfo: [String: JSONValue] = [:]
+        if let text = entries["user-info"]?.stringValue, case .object(let members)? = try? JSONValue(parsing: text) {
+            userInfo = members
+        }
+        return NotificationResponse(
+            notificationID: id, actionID: action, userText: entries["text"]?.stringValue,
+            activationToken: entries["activation-token"]?.stringValue, userInfo: userInfo)
+    }
+}

@@ -1,0 +1,104 @@
+import DBusCore
+import NotificationBridge
+import NotificationModel
+
+/// Running apps (`Attach`, `Detach`, `Present`): where responses go when the posting connection has gone, and
+/// scheduled notifications handed to an app that is frontmost instead of being shown.
+extension DaemonCore {
+    static let attachOptions = ["foreground"]
+
+    /// `Attach(s app_name, a{sv} options)`: the caller is app `appName` from now until it leaves the bus or calls
+    /// `Detach`; a second `Attach` updates the options.
+    func attach(appName: String, options: DBusValue, sender: String) throws(DBusFailure) -> [DBusValue] {
+        try checkRunning()
+        try Self.checkAppName(appName)
+        let reader = try VariantDictionary(options, place: "options", known: Self.attachOptions)
+        let foreground = try reader.boolean("foreground") ?? false
+        guard attachments.attach(.init(connection: sender, foreground: foreground), as: appName) else {
+            throw DBusFailure(
+                name: BridgeError.limitExceeded,
+                message: "\(Attachments.maximumApps) apps are attached, the most allowed; detach unused ones first")
+        }
+        logger.debug("attached", metadata: [
+            "notification.app": "\(appName)", "dbus.sender": "\(sender)", "app.foreground": "\(foreground)",
+        ])
+        return []
+    }
+
+    /// `Detach(s app_name)`.
+    func detach(appName: String, sender: String) throws(DBusFailure) -> [DBusValue] {
+        try checkRunning()
+        guard attachments.detach(sender, from: appName) else {
+            throw DBusFailure(
+                name: BridgeError.unknownApp,
+                message: "this connection is not attached as app \(quotedForMessage(appName)); call Attach first")
+        }
+        return []
+    }
+
+    /// `Present(s id)`: shows a scheduled notification that was handed to its frontmost app, as if the app were not
+    /// running; only that app's attached connection may ask.
+    func present(id: String, sender: String) async throws(DBusFailure) -> [DBusValue] {
+        try checkRunning()
+        try NotificationID.check(id)
+        guard let handed = handedToApp[id] else {
+            throw DBusFailure(
+                name: BridgeError.unknownNotification,
+                message: "notification \(quotedForMessage(id)) was not handed to an app (or long ago); Present takes "
+                    + "the id of a Fired signal")
+        }
+        let appName = handed.content.appName ?? defaultAppName
+        guard attachments.current(for: appName)?.connection == sender else {
+            throw DBusFailure(
+                name: BridgeError.unknownApp,
+                message: "notification \(quotedForMessage(id)) belongs to app \(quotedForMessage(appName)); only the "
+                    + "connection attached as that app may present it")
+        }
+        handedToApp[id] = nil
+        var category: NotificationCategory?
+        if let categoryID = handed.content.categoryID {
+            category = await center.notificationCategories().first { $0.id == categoryID }
+        }
+        try await show(
+            handed.content, id: id, route: handed.route, poster: handed.poster, category: category,
+            hints: handed.hints)
+        return []
+    }
+
+    /// Hands a scheduled notification that fired to its app when the app is attached in the foreground.
+    ///
+    /// - Returns: whether it was handed over (and must not be shown).
+    func handToForegroundApp(_ id: String, _ post: ScheduledPost) -> Bool {
+        let appName = post.content.appName ?? defaultAppName
+        guard let attachment = attachments.current(for: appName), attachment.foreground else { return false }
+        let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
+        do {
+            try connection.emit(
+                path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Fired",
+                arguments: [.string(id), NotificationCoding.encode(id: id, content: post.content, route: route)],
+                destination: attachment.connection)
+        } catch {
+            return false
+        }
+        handedToApp[id] = post
+        logger.debug("handed to the frontmost app", metadata: [
+            "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(attachment.connection)",
+        ])
+        return true
+    }
+
+    /// Where a response for the posting connection goes: the poster while it is on the bus, else the connection
+    /// attached as the notification's app, else nowhere but the kept responses (for a later `WaitForResponse`).
+    func responseReceiver(poster: String, appName: String) async -> String? {
+        if (try? await connection.nameHasOwner(poster)) ?? true { return poster }
+        return attachments.current(for: appName)?.connection
+    }
+
+    private static func checkAppName(_ appName: String) throws(DBusFailure) {
+        guard !appName.isEmpty, appName.utf8.count <= 256 else {
+            throw BridgeError.invalid(
+                "app name \(quotedForMessage(appName)) must be 1 to 256 bytes; use the 'app-name' your notifications "
+                    + "are posted under")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridge
+import NotificationBridgeDaemon
+import NotificationModel
+import NotificationServerKit
+import Testing
+
+/// The Swift API for local notifications against the `notification-bridged` process on a private bus.
+@Suite("LocalNotificationClient against the daemon process")
+struct LocalNotificationClientTests {
+    @Test("schedule: pending lists it with its next fire date; it fires; the response arrives on responses")
+    func scheduleFireRespond() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            let client = try await LocalNotificationClient(connection: try await setup.bus.connect(), appName: "Kettle")
+            let before = Date()
+            var content = NotificationContent(title: "Tea", body: "Ready")
+            content.userInfo = ["pot": .number(2)]
+            content.actions = [NotificationAction(id: "pour", title: "Pour", activation: .background)]
+            let id = try await client.schedule(content, trigger: .timeInterval(seconds: 0.5))
+
+            let pending = try await client.pending()
+            #expect(pending.map(\.id) == [id])
+            #expect(pending.first?.title == "Tea" && pending.first?.appName == "Kettle")
+            let next = try #require(pending.first?.nextFireDate)
+            #expect(next >= before.addingTimeInterval(0.4) && next <= before.addingTimeInterval(2), "\(next)")
+
+            let shown = try await setup.nextNotification()
+            #expect(shown.summary == "Tea")
+            try await withTimeout(waitingFor: "delivered to list it") {
+                while try await client.delivered().map(\.id) != [id] { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            try await setup.server.invokeAction(id: shown.id, key: "pour")
+            let response = try await client.responses.first(waitingFor: "the response")
+            #expect(response.notificationID == id && response.actionID == "pour")
+            #expect(response.userInfo == ["pot": .number(2)])
+            await client.stop()
+        }
+    }
+
+    @Test("withdraw cancels one, withdrawAll the rest of the app's, and pending is empty after")
+    func withdrawing() async throws {
+        try await SchedulingTests.withSetup { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            let client = try await LocalNotificationClient(connection: try await setup.bus.connect(), appName: "Agenda")
+            let nextYear = LocalDateTime(year: Calendar.current.component(.year, from: Date()) + 1, month: 2, day: 28)
+            let first = try await client.schedule(
+                NotificationContent(title: "A"), trigger: .date(.wallClock(nextYear), repeat: .interval(.year)))
+            let second = try await client.schedule(
+                NotificationContent(title: "B"),
+                trigger: .calendar(CalendarMatch(weekdays: .mondayToFriday, hour: 9, minute: 0), repeats: true))
+            let third = try await client.schedule(
+                NotificationContent(title: "C"), trigger: .timeInterval(seconds: 3600))
+            #expect(Set(try await client.pending().map(\.id)) == [first, second, third])
+            let calendar = try await client.pending().first { $0.id == second }?.entries["calendar"]
+            #expect(calendar?.stringKeyedEntries?["hour"] == .variant(.int32(9)), "\(String(describing: calendar))")
+
+            try await client.withdraw(id: first)
+            #expect(Set(try await client.pending().map(\.id)) == [second, third])
+            #expect(Set(try await client.withdrawAll()) == [second, third])
+            #expect(try await client.pending().isEmpty)
+            await client.stop()
+        }
+    }
+
+    @Test("a response to a notification scheduled by an earlier run of the app reaches the app's new client")
+    func responseAfterAppRestart() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            let firstConnection = try await setup.bus.connect()
+            let firstRun = try await LocalNotificationClient(connection: firstConnection, appName: "Mail")
+            var content = NotificationContent(title: "Reminder")
+            content.defaultActionLabel = "Open"
+            let id = try await firstRun.schedule(content, trigger: .timeInterval(seconds: 0.3))
+            await firstConnection.close()
+
+            let shown = try await setup.nextNotification()
+            let secondRun = try await LocalNotificationClient(
+                connection: try await setup.bus.connect(), appName: "Mail")
+            try await setup.server.invokeAction(id: shown.id, key: "default")
+            let response = try await secondRun.responses.first(waitingFor: "the response in the second run")
+            #expect(response.notificationID == id && response.isDefaultAction)
+            await secondRun.stop()
+        }
+    }
+
+    @Test("in the foreground a firing comes to firings instead of the server; present(id:) shows it")
+    func foreground() async throws {
+        try await SchedulingTests.withSetup { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            let client = try await LocalNotificationClient(
+                connection: try await setup.bus.connect(), appName: "Timer", foreground: true)
+            let id = try await client.schedule(NotificationContent(title: "Done"), trigger: .timeInterval(seconds: 0.2))
+            let firing = try await client.firings.first(waitingFor: "the firing")
+            #expect(firing.id == id && firing.title == "Done")
+
+            try await client.setForeground(false)
+            _ = try await client.post(NotificationContent(title: "Marker"))
+            #expect(try await setup.nextNotification().summary == "Marker", "the firing was shown by the server")
+            try await client.present(id: id)
+            #expect(try await setup.nextNotification().summary == "Done")
+            await client.stop()
+        }
+    }
+}
