@@ -50,5 +50,19 @@ demo: deps
 	$(SWIFT) build --product notification-bridge-demo
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
+# The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard
+# library, man pages, completions, D-Bus activation, systemd user unit) and runs lintian on it; `make deb-test` (root)
+# installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there.
+DEB_PACKAGES := dpkg-dev help2man lintian python3 debootstrap
+
+.PHONY: deb deb-test
+
+deb:
+	@$(MAKE) --no-print-directory deps TEST_PACKAGES="$(DEB_PACKAGES)"
+	SWIFT="$(SWIFT)" packaging/build-deb.sh .build/deb
+
+deb-test: deb
+	packaging/test-install.sh
+
 clean:
 	rm -rf .build Benchmarks/bin bench-results
