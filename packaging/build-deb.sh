@@ -31,7 +31,8 @@ if "$SWIFT" package dump-package | grep -q '"notification-terminal-server"'; the
     PRODUCTS+=(notification-terminal-server)
 fi
 
-BUILD_FLAGS=(-c release --static-swift-stdlib)
+# Immediate binding, so the GOT is read-only after start-up (lintian's hardening-no-bindnow).
+BUILD_FLAGS=(-c release --static-swift-stdlib -Xlinker -z -Xlinker now)
 for product in "${PRODUCTS[@]}"; do
     echo "build-deb: building $product (release, static Swift standard library)"
     "$SWIFT" build "${BUILD_FLAGS[@]}" --product "$product"
@@ -80,7 +81,7 @@ walk(json.load(sys.stdin))')
 "$SWIFT" build -c release --package-path "$PARSER_CHECKOUT" --scratch-path "$OUT/tools" --product generate-manual
 GENERATE_MANUAL="$OUT/tools/release/generate-manual"
 MAN_DATE=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
-"$GENERATE_MANUAL" "$BIN/notification-bridge" --multi-page --date "$MAN_DATE" --section 1 \
+"$GENERATE_MANUAL" "$BIN/notification-bridge" --date "$MAN_DATE" --section 1 \
     --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
 if [[ " ${PRODUCTS[*]} " == *" notification-terminal-server "* ]] \
     && "$BIN/notification-terminal-server" --experimental-dump-help >/dev/null 2>&1; then
@@ -95,13 +96,15 @@ for product in "${PRODUCTS[@]}"; do
     [ -f "$MAN/$product.1" ] || die "no manual page was generated for $product"
 done
 for page in "$MAN"/*.1; do
-    gzip -9nc "$page" >"$ROOT/usr/share/man/man1/$(basename "$page").gz"
+    # A blank line between paragraphs of a discussion text is not mdoc; .Pp is its paragraph break.
+    sed 's/^$/.Pp/' "$page" | gzip -9nc >"$ROOT/usr/share/man/man1/$(basename "$page").gz"
 done
 
 # Shell completions, in the places each shell's packaging reads.
 install -d "$ROOT/usr/share/bash-completion/completions" "$ROOT/usr/share/zsh/vendor-completions" \
     "$ROOT/usr/share/fish/vendor_completions.d"
-"$BIN/notification-bridge" --generate-completion-script bash \
+# bash-completion sources the file: the generator's #! line is dropped.
+"$BIN/notification-bridge" --generate-completion-script bash | sed '1{/^#!/d}' \
     >"$ROOT/usr/share/bash-completion/completions/notification-bridge"
 "$BIN/notification-bridge" --generate-completion-script zsh >"$ROOT/usr/share/zsh/vendor-completions/_notification-bridge"
 "$BIN/notification-bridge" --generate-completion-script fish \

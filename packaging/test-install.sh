@@ -27,8 +27,10 @@ die() { echo "test-install: FAILED: $*" >&2; exit 1; }
 
 # Bound the whole run: the script re-runs itself under timeout(1), whose SIGTERM runs the cleanup below.
 if [ -z "${DEB_TEST_BOUNDED:-}" ]; then
-    export DEB_TEST_BOUNDED=1
-    exec timeout --kill-after=60 "$TIMEOUT" "$0" "$@"
+    status=0
+    DEB_TEST_BOUNDED=1 timeout --kill-after=60 "$TIMEOUT" "$0" "$@" || status=$?
+    [ "$status" != 124 ] || echo "test-install: FAILED: still running after $TIMEOUT s (DEB_TEST_TIMEOUT); stopped" >&2
+    exit "$status"
 fi
 
 DEB=${1:-$(ls -1 .build/deb/notification-bridge_*.deb 2>/dev/null | tail -n 1)}
@@ -52,7 +54,7 @@ stop_chroot_processes() {
         for pid in $(ls /proc | grep -E '^[0-9]+$'); do
             [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$ROOT" ] && kill "-$signal" "$pid" 2>/dev/null || true
         done
-        [ "$signal" = TERM ] && sleep 1
+        if [ "$signal" = TERM ]; then sleep 1; fi
     done
 }
 
@@ -92,9 +94,11 @@ else
         die "debootstrap failed"
     fi
     rm -f "$ROOT.debootstrap.log"
+    rm -f "$ROOT"/var/cache/apt/archives/*.deb
     mkdir -p "$CACHE_DIR"
     tar -czf "$CACHE.partial" -C "$ROOT" --numeric-owner . && mv "$CACHE.partial" "$CACHE"
 fi
+chmod 0755 "$ROOT"  # mktemp made it 0700; as / it must let apt's _apt user through
 say "root ready in $((SECONDS - START)) s"
 
 # 2. Make it usable: the same archives as this machine, name resolution, no service starts, the kernel file systems.
@@ -165,7 +169,7 @@ show_logs() {
     cat "$ROOT/tmp/server.err" "$ROOT/tmp/notifications.jsonl" >&2 2>/dev/null || true
 }
 
-if ! id=$(on_bus timeout 30 notification-bridge send "Package test" "Posted through D-Bus activation" 2>&1); then
+if ! id=$(on_bus timeout 30 notification-bridge send --print-id "Package test" "Posted through D-Bus activation" 2>&1); then
     show_logs
     die "notification-bridge send: $id"
 fi
@@ -180,5 +184,6 @@ fi
 [ "$answer" = ok ] || { show_logs; die "send --wait printed '$answer', expected the action the server chose (ok)"; }
 say "the server's choice came back: $answer"
 
+if [ -n "${DEB_TEST_VERBOSE:-}" ]; then show_logs; fi
 say "passed"
 echo "deb-test: 1 passed, 0 failed"
