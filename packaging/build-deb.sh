@@ -65,8 +65,8 @@ install -D -m 0644 packaging/notification-bridged.service \
 grep -q '^Exec=/usr/bin/notification-bridged$' dbus/io.github.NotificationBridge.service \
     || die "dbus/io.github.NotificationBridge.service needs Exec=/usr/bin/notification-bridged (used without systemd)"
 
-# Manual pages. The CLI's come from its argument-parser command tree through the argument parser's own
-# generate-manual tool (the one its GenerateManual plugin runs; built here directly so that only it is built, not
+# Manual pages. A program with an argument-parser command tree gets its page from the argument parser's own
+# generate-manual tool (the one its GenerateManual plugin runs, built here directly so that only it is built, not
 # every product of the package); the daemon parses its own options, so help2man reads its --help.
 MAN="$STAGE/man"
 mkdir -p "$MAN" "$ROOT/usr/share/man/man1"
@@ -81,17 +81,18 @@ walk(json.load(sys.stdin))')
 "$SWIFT" build -c release --package-path "$PARSER_CHECKOUT" --scratch-path "$OUT/tools" --product generate-manual
 GENERATE_MANUAL="$OUT/tools/release/generate-manual"
 MAN_DATE=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
-"$GENERATE_MANUAL" "$BIN/notification-bridge" --date "$MAN_DATE" --section 1 \
-    --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
-if [[ " ${PRODUCTS[*]} " == *" notification-terminal-server "* ]] \
-    && "$BIN/notification-terminal-server" --experimental-dump-help >/dev/null 2>&1; then
-    "$GENERATE_MANUAL" "$BIN/notification-terminal-server" --date "$MAN_DATE" --section 1 \
-        --output-directory "$MAN"
-fi
-help2man --no-info --section 1 --source "NotificationBridge $UPSTREAM_VERSION" \
-    --name "D-Bus service for actionable desktop notifications" \
-    --include packaging/notification-bridged.h2m --output "$MAN/notification-bridged.1" \
-    "$BIN/notification-bridged"
+for product in "${PRODUCTS[@]}"; do
+    if "$BIN/$product" --experimental-dump-help >/dev/null 2>&1; then
+        "$GENERATE_MANUAL" "$BIN/$product" --date "$MAN_DATE" --section 1 \
+            --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
+    else
+        # packaging/PRODUCT.h2m adds the NAME line and the sections --help has no room for.
+        include=()
+        if [ -f "packaging/$product.h2m" ]; then include=(--include "packaging/$product.h2m"); fi
+        help2man --no-info --section 1 --source "NotificationBridge $UPSTREAM_VERSION" "${include[@]}" \
+            --output "$MAN/$product.1" "$BIN/$product"
+    fi
+done
 for product in "${PRODUCTS[@]}"; do
     [ -f "$MAN/$product.1" ] || die "no manual page was generated for $product"
 done

@@ -123,22 +123,28 @@ say "apt-get install ./$(basename "$DEB")"
 in_root timeout 300 apt-get update -qq
 in_root env DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends \
     "/tmp/$(basename "$DEB")" >"$ROOT/tmp/apt.log" 2>&1 || { tail -n 30 "$ROOT/tmp/apt.log" >&2; die "apt-get install failed"; }
-say "installed in $((SECONDS - START)) s"
+say "installed in $((SECONDS - START)) s: $(sed -n 's/^Setting up \([^ :]*\).*/\1/p' "$ROOT/tmp/apt.log" | sort | xargs)"
 
 # 4. What was installed loads and runs, with only what the Depends brought.
 for program in $(dpkg-deb --contents "$DEB" | awk '$6 ~ /^\.\/usr\/bin\/./ { sub("^\\./", "/", $6); print $6 }'); do
     libraries=$(in_root ldd "$program")
     ! grep -q 'not found' <<<"$libraries" || die "$program misses libraries: $(grep 'not found' <<<"$libraries")"
     ! grep -q 'libswift' <<<"$libraries" || die "$program needs a Swift runtime library: $libraries"
+    in_root "$program" --help >/dev/null || die "$program --help failed"
+    [ -f "$ROOT/usr/share/man/man1/$(basename "$program").1.gz" ] || die "no manual page for $program"
 done
 in_root notification-bridge --help | grep -q 'USAGE: notification-bridge' || die "notification-bridge --help"
 version=$(in_root notification-bridge --version)
 [ "$version" = "$(dpkg-deb --field "$DEB" Version | sed 's/-[^-]*$//')" ] \
     || die "notification-bridge --version says '$version'"
 in_root notification-bridged --version | grep -qx "notification-bridged $version" || die "notification-bridged --version"
-for page in notification-bridge notification-bridged; do
-    [ -f "$ROOT/usr/share/man/man1/$page.1.gz" ] || die "no manual page $page(1)"
-done
+# The session bus the Depends asked for brought systemd: it checks the user unit as it would load it.
+if [ -x "$ROOT/usr/bin/systemd-analyze" ]; then
+    install -d -m 0700 "$ROOT/tmp/runtime"
+    in_root env XDG_RUNTIME_DIR=/tmp/runtime systemd-analyze verify --user --man=no \
+        /usr/lib/systemd/user/notification-bridged.service || die "systemd-analyze verify rejects the user unit"
+    say "systemd-analyze verify --user accepts notification-bridged.service"
+fi
 say "the programs run: notification-bridge $version"
 
 # 5. D-Bus activation and a notification that reaches a server. The server's packages come after the checks above,
