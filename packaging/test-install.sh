@@ -12,7 +12,8 @@
 # Needs root (chroot, mounts). The minbase root is cached as a tarball under .build/deb-test-cache, so only the
 # first run on a machine runs debootstrap. The whole run is bounded (DEB_TEST_TIMEOUT seconds, default 1200), and the
 # root, its mounts and every process in it are removed on every exit.
-# Environment: DEB_TEST_SUITE (bookworm), DEB_TEST_MIRROR (the host's Debian mirror), DEB_TEST_KEEP_CACHE=0.
+# Environment: DEB_TEST_SUITE (bookworm), DEB_TEST_MIRROR (default: the Debian archives in this machine's apt
+# sources), DEB_TEST_TIMEOUT, DEB_TEST_VERBOSE=1 (print the bus's and the server's logs after a pass too).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -42,11 +43,11 @@ ARCH=$(dpkg --print-architecture)
 SOURCES=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
     'Identifier: Packages' 'Origin: Debian' "Architecture: $ARCH" 'Component: main' \
     | awk -v suite="$SUITE" '$2 == suite || $2 == suite "-updates" || $2 == suite "-security"' | sort -u)
-MIRROR=${DEB_TEST_MIRROR:-$(awk -v suite="$SUITE" '$2 == suite { print $1; exit }' <<<"$SOURCES")}
+if [ -n "${DEB_TEST_MIRROR:-}" ]; then SOURCES="$DEB_TEST_MIRROR $SUITE main"; fi
+MIRROR=$(awk -v suite="$SUITE" '$2 == suite { print $1; exit }' <<<"$SOURCES")
 [ -n "$MIRROR" ] || die "no Debian $SUITE mirror in this machine's apt sources; set DEB_TEST_MIRROR"
 
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/notification-bridge-deb-test.XXXXXX")
-CHROOT_PROCESSES_STOPPED=0
 
 stop_chroot_processes() {
     local pid signal
@@ -102,11 +103,7 @@ chmod 0755 "$ROOT"  # mktemp made it 0700; as / it must let apt's _apt user thro
 say "root ready in $((SECONDS - START)) s"
 
 # 2. Make it usable: the same archives as this machine, name resolution, no service starts, the kernel file systems.
-: >"$ROOT/etc/apt/sources.list"
-while read -r uri release component; do
-    echo "deb $uri $release $component" >>"$ROOT/etc/apt/sources.list"
-done <<<"$SOURCES"
-[ -s "$ROOT/etc/apt/sources.list" ] || echo "deb $MIRROR $SUITE main" >"$ROOT/etc/apt/sources.list"
+sed 's/^/deb /' <<<"$SOURCES" >"$ROOT/etc/apt/sources.list"
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
 chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
@@ -133,11 +130,11 @@ for program in $(dpkg-deb --contents "$DEB" | awk '$6 ~ /^\.\/usr\/bin\/./ { sub
     in_root "$program" --help >/dev/null || die "$program --help failed"
     [ -f "$ROOT/usr/share/man/man1/$(basename "$program").1.gz" ] || die "no manual page for $program"
 done
-in_root notification-bridge --help | grep -q 'USAGE: notification-bridge' || die "notification-bridge --help"
+grep -q 'USAGE: notification-bridge' <<<"$(in_root notification-bridge --help)" || die "notification-bridge --help"
 version=$(in_root notification-bridge --version)
 [ "$version" = "$(dpkg-deb --field "$DEB" Version | sed 's/-[^-]*$//')" ] \
     || die "notification-bridge --version says '$version'"
-in_root notification-bridged --version | grep -qx "notification-bridged $version" || die "notification-bridged --version"
+[ "$(in_root notification-bridged --version)" = "notification-bridged $version" ] || die "notification-bridged --version"
 # The session bus the Depends asked for brought systemd: it checks the user unit as it would load it.
 if [ -x "$ROOT/usr/bin/systemd-analyze" ]; then
     install -d -m 0700 "$ROOT/tmp/runtime"
@@ -155,18 +152,24 @@ install -m 0755 packaging/test/notification-server.py "$ROOT/tmp/notification-se
 grep -q '^Exec=/usr/bin/notification-bridged$' "$ROOT/usr/share/dbus-1/services/io.github.NotificationBridge.service" \
     || die "the activation file has no Exec= line, so the bus cannot start the daemon without systemd"
 
-address=$(in_root dbus-daemon --session --fork --print-address=1 --nopidfile 2>"$ROOT/tmp/dbus-daemon.log" \
-    | head -n 1) || true
-# The daemon a bus activates writes to the bus's standard error: keep it in the log instead of this terminal.
-[ -n "$address" ] || { cat "$ROOT/tmp/dbus-daemon.log" >&2; die "dbus-daemon --session did not start"; }
+# The bus's session.conf reads /usr/share/dbus-1/services. It stays in the foreground so that its log (and the
+# standard error of the daemon it activates, which inherits it) is kept.
+in_root dbus-daemon --session --nofork --nopidfile --print-address=1 >"$ROOT/tmp/bus-address" \
+    2>"$ROOT/tmp/dbus-daemon.log" &
+wait_for() {  # FILE PATTERN WHAT: up to 10 s for a line in a file
+    for _ in $(seq 100); do
+        if grep -q "$2" "$1" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    cat "$ROOT/tmp/dbus-daemon.log" "$ROOT/tmp/server.err" >&2 2>/dev/null || true
+    die "$3"
+}
+wait_for "$ROOT/tmp/bus-address" '^unix:' "dbus-daemon --session did not start"
+address=$(head -n 1 "$ROOT/tmp/bus-address")
 on_bus() { in_root env DBUS_SESSION_BUS_ADDRESS="$address" XDG_STATE_HOME=/tmp/state "$@"; }
 
 on_bus /tmp/notification-server.py /tmp/notifications.jsonl >"$ROOT/tmp/server.out" 2>"$ROOT/tmp/server.err" &
-for _ in $(seq 100); do
-    grep -q ready "$ROOT/tmp/server.out" && break
-    sleep 0.1
-done
-grep -q ready "$ROOT/tmp/server.out" || { cat "$ROOT/tmp/server.err" >&2; die "the notification server did not start"; }
+wait_for "$ROOT/tmp/server.out" '^ready$' "the notification server did not start"
 
 show_logs() {
     echo "--- dbus-daemon (and the activated daemon) ---" >&2
@@ -181,6 +184,8 @@ if ! id=$(on_bus timeout 30 notification-bridge send --print-id "Package test" "
 fi
 grep -q '"summary": "Package test", "body": "Posted through D-Bus activation"' "$ROOT/tmp/notifications.jsonl" \
     || { show_logs; die "the notification server did not record the notification (send printed '$id')"; }
+grep -q "Successfully activated service 'io.github.NotificationBridge'" "$ROOT/tmp/dbus-daemon.log" \
+    || { show_logs; die "the bus did not start notification-bridged by activation"; }
 say "notification-bridge send reached the server through the activated daemon (id $id)"
 
 if ! answer=$(on_bus timeout 30 notification-bridge send "Package test" "Pick one" -A 'ok=OK,background' --wait 2>&1); then
