@@ -68,5 +68,19 @@ docs: deps
 	    --transform-for-static-hosting --output-path $(DOCS_SCRATCH)/site
 	@echo "Documentation: $(DOCS_SCRATCH)/site/documentation/notificationbridge/index.html"
 
+# The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard
+# library, man pages, completions, D-Bus activation, systemd user unit) and runs lintian on it; `make deb-test` (root)
+# installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there.
+DEB_PACKAGES := dpkg-dev help2man lintian python3 debootstrap
+
+.PHONY: deb deb-test
+
+deb:
+	@$(MAKE) --no-print-directory deps TEST_PACKAGES="$(DEB_PACKAGES)"
+	SWIFT="$(SWIFT)" packaging/build-deb.sh .build/deb
+
+deb-test: deb
+	packaging/test-install.sh
+
 clean:
 	rm -rf .build .build-docs Benchmarks/bin bench-results

@@ -215,7 +215,7 @@ actor DaemonCore {
 
     // MARK: Withdrawing and listing
 
-    func withdraw(id: String) async throws -> [DBusValue] {
+    func withdraw(id: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         try NotificationID.check(id)
         let wasScheduled = scheduled[id] != nil

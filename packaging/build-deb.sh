@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Builds the Debian package notification-bridge from this tree: release binaries linked against the static Swift
+# standard library (no Swift toolchain needed where the package is installed), the D-Bus activation file, the
+# systemd user unit, the interface XML, manual pages, shell completions and the copyright file.
+#
+#   packaging/build-deb.sh [OUTPUT_DIRECTORY]      (default: .build/deb)
+#
+# The package version is the one in packaging/changelog; the programs must report the same upstream version.
+# Environment: SWIFT (default swift), LINTIAN=0 to skip lintian.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+OUT=$(mkdir -p "${1:-.build/deb}" && cd "${1:-.build/deb}" && pwd)
+PACKAGE=notification-bridge
+STAGE="$OUT/stage"
+ROOT="$STAGE/root"
+
+die() { echo "build-deb: $*" >&2; exit 1; }
+
+VERSION=$(dpkg-parsechangelog -l packaging/changelog -S Version)
+UPSTREAM_VERSION=${VERSION%-*}
+# Dates inside the package (manual pages, file times) are the changelog's, so a rebuild is byte-for-byte the same.
+SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l packaging/changelog -S Timestamp)
+export SOURCE_DATE_EPOCH
+ARCH=$(dpkg --print-architecture)
+
+# The programs: the CLI, the daemon, and the terminal notification server once the package has that product.
+PRODUCTS=(notification-bridged notification-bridge)
+if "$SWIFT" package dump-package | grep -q '"notification-terminal-server"'; then
+    PRODUCTS+=(notification-terminal-server)
+fi
+
+# Immediate binding, so the GOT is read-only after start-up (lintian's hardening-no-bindnow).
+BUILD_FLAGS=(-c release --static-swift-stdlib -Xlinker -z -Xlinker now)
+for product in "${PRODUCTS[@]}"; do
+    echo "build-deb: building $product (release, static Swift standard library)"
+    "$SWIFT" build "${BUILD_FLAGS[@]}" --product "$product"
+done
+BIN=$("$SWIFT" build "${BUILD_FLAGS[@]}" --show-bin-path)
+
+for program in notification-bridged notification-bridge; do
+    reported=$("$BIN/$program" --version)
+    [ "${reported##* }" = "$UPSTREAM_VERSION" ] \
+        || die "$program --version says '$reported' but packaging/changelog is at $UPSTREAM_VERSION; make them agree"
+done
+
+rm -rf "$STAGE"
+mkdir -p "$ROOT/DEBIAN"
+for product in "${PRODUCTS[@]}"; do
+    install -D -m 0755 "$BIN/$product" "$ROOT/usr/bin/$product"
+    # Symbols only: the Swift metadata sections the runtime reads stay.
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$ROOT/usr/bin/$product"
+    if ldd "$ROOT/usr/bin/$product" | grep -q 'libswift'; then
+        die "$product still links a Swift runtime library dynamically: $(ldd "$ROOT/usr/bin/$product" | grep libswift)"
+    fi
+done
+
+install -D -m 0644 dbus/io.github.NotificationBridge.service \
+    "$ROOT/usr/share/dbus-1/services/io.github.NotificationBridge.service"
+install -D -m 0644 dbus/io.github.NotificationBridge1.xml \
+    "$ROOT/usr/share/dbus-1/interfaces/io.github.NotificationBridge1.xml"
+install -D -m 0644 packaging/notification-bridged.service \
+    "$ROOT/usr/lib/systemd/user/notification-bridged.service"
+grep -q '^Exec=/usr/bin/notification-bridged$' dbus/io.github.NotificationBridge.service \
+    || die "dbus/io.github.NotificationBridge.service needs Exec=/usr/bin/notification-bridged (used without systemd)"
+
+# Manual pages. A program with an argument-parser command tree gets its page from the argument parser's own
+# generate-manual tool (the one its GenerateManual plugin runs, built here directly so that only it is built, not
+# every product of the package); the daemon parses its own options, so help2man reads its --help.
+MAN="$STAGE/man"
+mkdir -p "$MAN" "$ROOT/usr/share/man/man1"
+PARSER_CHECKOUT=$("$SWIFT" package show-dependencies --format json \
+    | python3 -c 'import json,sys
+def walk(d):
+    for dep in d.get("dependencies", []):
+        if dep["identity"] == "swift-argument-parser": print(dep["path"]); sys.exit()
+        walk(dep)
+walk(json.load(sys.stdin))')
+[ -d "$PARSER_CHECKOUT" ] || die "swift-argument-parser is not resolved; run '$SWIFT package resolve'"
+"$SWIFT" build -c release --package-path "$PARSER_CHECKOUT" --scratch-path "$OUT/tools" --product generate-manual
+GENERATE_MANUAL="$OUT/tools/release/generate-manual"
+MAN_DATE=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+for product in "${PRODUCTS[@]}"; do
+    if "$BIN/$product" --experimental-dump-help >/dev/null 2>&1; then
+        "$GENERATE_MANUAL" "$BIN/$product" --date "$MAN_DATE" --section 1 \
+            --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
+    else
+        # packaging/PRODUCT.h2m adds the NAME line and the sections --help has no room for.
+        include=()
+        if [ -f "packaging/$product.h2m" ]; then include=(--include "packaging/$product.h2m"); fi
+        help2man --no-info --section 1 --source "NotificationBridge $UPSTREAM_VERSION" "${include[@]}" \
+            --output "$MAN/$product.1" "$BIN/$product"
+    fi
+done
+for product in "${PRODUCTS[@]}"; do
+    [ -f "$MAN/$product.1" ] || die "no manual page was generated for $product"
+done
+for page in "$MAN"/*.1; do
+    # A blank line between paragraphs of a discussion text is not mdoc; .Pp is its paragraph break.
+    sed 's/^$/.Pp/' "$page" | gzip -9nc >"$ROOT/usr/share/man/man1/$(basename "$page").gz"
+done
+
+# Shell completions, in the places each shell's packaging reads.
+install -d "$ROOT/usr/share/bash-completion/completions" "$ROOT/usr/share/zsh/vendor-completions" \
+    "$ROOT/usr/share/fish/vendor_completions.d"
+# bash-completion sources the file: the generator's #! line is dropped.
+"$BIN/notification-bridge" --generate-completion-script bash | sed '1{/^#!/d}' \
+    >"$ROOT/usr/share/bash-completion/completions/notification-bridge"
+"$BIN/notification-bridge" --generate-completion-script zsh >"$ROOT/usr/share/zsh/vendor-completions/_notification-bridge"
+"$BIN/notification-bridge" --generate-completion-script fish \
+    >"$ROOT/usr/share/fish/vendor_completions.d/notification-bridge.fish"
+
+DOC="$ROOT/usr/share/doc/$PACKAGE"
+install -D -m 0644 packaging/copyright "$DOC/copyright"
+gzip -9nc packaging/changelog >"$DOC/changelog.Debian.gz"
+# Each override there says why (lintian shows the comment with the tag).
+if [ -f packaging/lintian-overrides ]; then
+    install -D -m 0644 packaging/lintian-overrides "$ROOT/usr/share/lintian/overrides/$PACKAGE"
+fi
+
+# Depends: what the binaries link (dpkg-shlibdeps reads it from the installed libraries' shlibs/symbols files),
+# plus a session bus to serve on.
+SHLIBDEPS_DIR="$STAGE/shlibdeps"
+mkdir -p "$SHLIBDEPS_DIR/debian"
+printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PACKAGE" "$PACKAGE" >"$SHLIBDEPS_DIR/debian/control"
+SHLIBS_DEPENDS=$(cd "$SHLIBDEPS_DIR" && dpkg-shlibdeps -O "${PRODUCTS[@]/#/$ROOT/usr/bin/}" \
+    | sed -n 's/^shlibs:Depends=//p')
+[ -n "$SHLIBS_DEPENDS" ] || die "dpkg-shlibdeps found no library dependencies"
+
+INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
+sed -e "s/@VERSION@/$VERSION/" -e "s/@ARCH@/$ARCH/" -e "s/@INSTALLED_SIZE@/$INSTALLED_SIZE/" \
+    -e "s/@SHLIBS_DEPENDS@/$SHLIBS_DEPENDS/" packaging/control.in >"$ROOT/DEBIAN/control"
+
+find "$ROOT" -path "$ROOT/DEBIAN" -prune -o -type d -exec chmod 0755 {} +
+find "$ROOT/usr/share" -type f -exec chmod 0644 {} +
+(cd "$ROOT" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$ROOT/DEBIAN/md5sums"
+chmod 0644 "$ROOT/DEBIAN/control" "$ROOT/DEBIAN/md5sums"
+find "$ROOT" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
+
+DEB="$OUT/${PACKAGE}_${VERSION}_${ARCH}.deb"
+rm -f "$OUT/${PACKAGE}_"*.deb
+dpkg-deb --root-owner-group -Zxz --build "$ROOT" "$DEB"
+echo "build-deb: built $DEB"
+dpkg-deb --info "$DEB" | sed -n '/Package:/,$p'
+
+if [ "${LINTIAN:-1}" != 0 ]; then
+    # Errors fail the build; warnings are printed (each one left is explained in packaging/lintian-overrides or
+    # accepted in the notes there).
+    lintian --fail-on error --display-info --allow-root "$DEB"
+fi
