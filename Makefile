@@ -55,17 +55,19 @@ demo: deps
 	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
-# Symbol graphs of the library and its model, then DocC over the catalogue (own scratch path: other flags).
+# The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library is compiled
+# again each time, since the compiler writes symbol graphs only when it compiles the module.
 DOCS_SCRATCH := .build-docs
 docs: deps
-	rm -rf $(DOCS_SCRATCH)/symbol-graphs && mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
+	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(DOCS_SCRATCH)/debug/NotificationBridge.build/*.o
+	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
 	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all
 	cp $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge*.symbols.json $(DOCS_SCRATCH)/symbol-graphs/library/
 	$$(dirname $$(command -v $(SWIFT)))/docc convert Sources/NotificationBridge/NotificationBridge.docc \
 	    --additional-symbol-graph-dir $(DOCS_SCRATCH)/symbol-graphs/library \
 	    --fallback-display-name NotificationBridge --fallback-bundle-identifier io.github.NotificationBridge \
-	    --transform-for-static-hosting --output-path $(DOCS_SCRATCH)/site
+	    --transform-for-static-hosting --warnings-as-errors --output-path $(DOCS_SCRATCH)/site
 	@echo "Documentation: $(DOCS_SCRATCH)/site/documentation/notificationbridge/index.html"
 
 # The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard

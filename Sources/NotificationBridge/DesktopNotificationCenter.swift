@@ -37,7 +37,7 @@ public actor DesktopNotificationCenter {
         /// Where the center logs (at debug level for each notification, info for server restarts).
         public var logger: Logger
         /// Whether the center starts when no notification server answers (a daemon that keeps scheduled
-        /// notifications until one appears); ``DesktopNotificationCenter/post(_:id:handler:)`` then fails until a
+        /// notifications until one appears); ``DesktopNotificationCenter/post(_:id:hints:handler:)`` then fails until a
         /// server is there. When `false`, the initializer throws instead.
         public var startsWithoutServer: Bool = false
         /// Where zenity, kdialog and yad are looked for when no ``promptCommand`` is set, in `PATH` syntax; `nil` uses
@@ -122,7 +122,7 @@ public actor DesktopNotificationCenter {
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
-    /// - Throws: ``DBusFailure`` when the session bus or the notification server cannot be reached.
+    /// - Throws: `DBusFailure` when the session bus or the notification server cannot be reached.
     public static func connect(_ configuration: Configuration) async throws -> DesktopNotificationCenter {
         let session = try await DBusConnection.connect(to: .session)
         let system = try? await DBusConnection.connect(to: .system)
@@ -135,7 +135,8 @@ public actor DesktopNotificationCenter {
     ///   - connection: the session bus; the center posts and listens on it.
     ///   - systemConnection: the system bus, where logind says whether the session is locked; `nil` to rely on the
     ///     session's screen saver alone.
-    /// - Throws: ``DBusFailure`` when the notification server does not answer.
+    ///   - configuration: the app's name and desktop entry, and how notifications are presented.
+    /// - Throws: `DBusFailure` when the notification server does not answer.
     public init(
         connection: DBusConnection, systemConnection: DBusConnection?, _ configuration: Configuration
     ) async throws {
@@ -213,7 +214,7 @@ public actor DesktopNotificationCenter {
 
     /// Asks the server for its information again when none had answered yet.
     ///
-    /// - Throws: ``DBusFailure`` saying that no notification server runs, when it still does not answer.
+    /// - Throws: `DBusFailure` saying that no notification server runs, when it still does not answer.
     private func ensureServer() async throws {
         guard !hasServer else { return }
         do {
@@ -246,7 +247,7 @@ public actor DesktopNotificationCenter {
 
     /// Registers the categories notifications can refer to, replacing the ones registered before.
     ///
-    /// - Throws: ``NotificationValidationError`` saying which category is wrong and what to change.
+    /// - Throws: `NotificationValidationError` saying which category is wrong and what to change.
     public func setNotificationCategories(_ categories: [NotificationCategory]) throws {
         try NotificationCategory.validate(categories)
         self.categories = Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0) })
@@ -290,12 +291,14 @@ public actor DesktopNotificationCenter {
     /// Shows a notification now, or updates the one with the same `id`.
     ///
     /// - Parameters:
+    ///   - content: what to show; its app name and desktop entry default to the configuration's.
     ///   - id: the center's id for it; a new one is made when `nil`. Posting again with the same id replaces it.
+    ///   - hints: server hints of the caller's own, sent after the bridge's
+    ///     (see ``NotifyEncoder/encode(_:category:replacesID:senderPID:extraHints:)``).
     ///   - handler: a handler for this notification alone, ahead of action and category handlers.
-    ///   - hints: server hints of the caller's own, sent after the bridge's (see ``NotifyEncoder/encode``).
     /// - Returns: the id.
-    /// - Throws: ``NotificationValidationError`` for content that breaks a rule (the message says what to change),
-    ///   ``DBusFailure`` when the server refuses it.
+    /// - Throws: `NotificationValidationError` for content that breaks a rule (the message says what to change),
+    ///   `DBusFailure` when the server refuses it.
     @discardableResult
     public func post(
         _ content: NotificationContent, id: String? = nil, hints: [String: DBusValue] = [:],
@@ -334,10 +337,10 @@ public actor DesktopNotificationCenter {
     /// (GNOME Shell, dunst) cannot reach a new connection. A server restart posts it again, like any outstanding one.
     ///
     /// - Parameters:
-    ///   - id: the center's id for it, as ``post(_:id:handler:)`` returned it then.
+    ///   - id: the center's id for it, as ``post(_:id:hints:handler:)`` returned it then.
     ///   - serverID: the server's id for it, as ``deliveredNotifications()`` reported it then.
     ///   - content: what was posted; its category is looked up among the categories registered now.
-    ///   - handler: a handler for this notification alone, as in ``post(_:id:handler:)``.
+    ///   - handler: a handler for this notification alone, as in ``post(_:id:hints:handler:)``.
     public func adopt(
         id: String, serverID: UInt32, content: NotificationContent, handler: ResponseHandler? = nil
     ) {

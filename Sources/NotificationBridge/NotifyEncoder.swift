@@ -49,6 +49,8 @@ public struct NotifyEncoder: Sendable {
     /// Encodes `content` with its resolved `category` (nil for a notification with its own actions).
     ///
     /// - Parameters:
+    ///   - content: what to show.
+    ///   - category: the registered category the content names, whose actions it shows; `nil` for none.
     ///   - replacesID: the server id of the notification this one updates, or 0.
     ///   - senderPID: the process the notification comes from, sent as the `sender-pid` hint like libnotify does.
     ///   - extraHints: hints of the caller's own (such as `x-canonical-private-synchronous`), added after the

@@ -4,7 +4,7 @@ import DBusCore
 public enum NotificationCloseReason: UInt32, Sendable, Hashable, CaseIterable {
     /// It timed out.
     case expired = 1
-    /// The user dismissed it — or, on some servers, acted on it (see ``NotificationEvent``).
+    /// The user dismissed it — or, on some servers, acted on it (see `ResponseRouter`, which tells the two apart).
     case dismissed = 2
     /// `CloseNotification` closed it.
     case closedByCall = 3

@@ -69,6 +69,7 @@ public struct AppActivator: Sendable {
     /// ``activate(desktopEntry:token:)`` to at least raise it.
     ///
     /// - Parameters:
+    ///   - desktopEntry: the app's desktop file name without `.desktop`, which is also its D-Bus name.
     ///   - action: the action's name as the app exports it (a `GAction` name for a `GApplication`).
     ///   - parameters: the action's parameter values; each is sent wrapped in a variant (`av`). A `GApplication`
     ///     takes one value; GLib 2.81+ turns several into a tuple.

@@ -24,7 +24,9 @@ public struct BadgeEmitter: Sendable {
     /// Shows `count` on the icon of the app `desktopEntry`, or hides the badge when `count` is `nil`, zero or
     /// negative (`count-visible` false, `count` 0).
     ///
-    /// - Parameter desktopEntry: the desktop file's name without `.desktop`, for example `org.example.App`.
+    /// - Parameters:
+    ///   - count: the number to show; `nil`, zero or negative hides the badge.
+    ///   - desktopEntry: the desktop file's name without `.desktop`, for example `org.example.App`.
     /// - Throws: ``DesktopIntegrationError/invalidDesktopEntry(_:)`` for an id that cannot name a desktop file.
     public func setBadge(_ count: Int?, desktopEntry: String) throws {
         let id = try DesktopEntryID.validated(desktopEntry)

@@ -56,7 +56,7 @@ public actor LocalNotificationClient {
 
     /// Connects to the session bus and attaches as `appName`.
     ///
-    /// - Throws: ``DBusFailure`` when the session bus or the daemon cannot be reached.
+    /// - Throws: `DBusFailure` when the session bus or the daemon cannot be reached.
     public static func connect(appName: String, foreground: Bool = false) async throws -> LocalNotificationClient {
         try await LocalNotificationClient(
             connection: try await DBusConnection.connect(to: .session), appName: appName, foreground: foreground)
@@ -65,8 +65,10 @@ public actor LocalNotificationClient {
     /// Attaches as `appName` on an existing connection.
     ///
     /// - Parameters:
+    ///   - connection: a session-bus connection; the client calls the daemon and hears its signals on it.
+    ///   - appName: the app name its notifications are posted under and responses are claimed for.
     ///   - foreground: whether the app starts frontmost (see ``setForeground(_:)``).
-    /// - Throws: ``DBusFailure`` when the daemon cannot be reached or refuses the app name.
+    /// - Throws: `DBusFailure` when the daemon cannot be reached or refuses the app name.
     public init(connection: DBusConnection, appName: String, foreground: Bool = false) async throws {
         self.connection = connection
         self.appName = appName
@@ -127,7 +129,7 @@ public actor LocalNotificationClient {
     ///   - command: an `exec` command (argv, program first) that receives the responses instead of ``responses``,
     ///     even when the app is not running.
     /// - Returns: the id, for ``withdraw(id:)``.
-    /// - Throws: ``DBusFailure`` (`io.github.NotificationBridge1.Error.InvalidArgument` …) saying what to change.
+    /// - Throws: `DBusFailure` (`io.github.NotificationBridge1.Error.InvalidArgument` …) saying what to change.
     @discardableResult
     public func schedule(
         _ content: NotificationContent, trigger: NotificationTrigger, command: [String]? = nil
@@ -139,7 +141,7 @@ public actor LocalNotificationClient {
 
     /// Shows a notification now: the counterpart of `presentLocalNotificationNow`.
     ///
-    /// - Throws: ``DBusFailure``; `…Error.NoServer` when no notification server runs.
+    /// - Throws: `DBusFailure`; `…Error.NoServer` when no notification server runs.
     @discardableResult
     public func post(_ content: NotificationContent, command: [String]? = nil) async throws -> String {
         try await post(request(content, command: command))

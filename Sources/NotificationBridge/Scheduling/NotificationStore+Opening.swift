@@ -77,7 +77,7 @@ extension NotificationStore {
     /// Applies the journal's records that the snapshot does not include.
     ///
     /// - Returns: Why reading stopped early, or `nil` when every complete line was read. A last line without its
-    ///   newline is a record whose write a crash cut short (its ``apply(_:)`` never returned): it is dropped.
+    ///   newline is a record whose write a crash cut short (its ``apply(_:)-(Change)`` never returned): it is dropped.
     private static func replay(
         _ bytes: [UInt8],
         onto recovered: inout Recovered,

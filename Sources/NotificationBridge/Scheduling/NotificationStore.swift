@@ -10,16 +10,16 @@ import Synchronization
 ///   It is only ever replaced atomically: written to a temporary file in the same directory, synced, renamed over
 ///   the old one, and the directory synced. A crash at any point leaves the old snapshot or the new one, whole.
 /// - `journal.jsonl`, the changes since the snapshot, one JSON object per line, each synced (`fdatasync`) before
-///   ``apply(_:)`` returns. A change costs one small append and one sync instead of rewriting the whole state; when
+///   ``apply(_:)-(Change)`` returns. A change costs one small append and one sync instead of rewriting the whole state; when
 ///   the journal outgrows the snapshot, the store writes a new snapshot and empties the journal, so the cost per
 ///   change stays constant however many notifications are stored. A line cut short by a crash is the change whose
-///   ``apply(_:)`` never returned, and is dropped.
+///   ``apply(_:)-(Change)`` never returned, and is dropped.
 ///
 /// Nothing is ever silently emptied: a snapshot or journal that cannot be read (not JSON, an unknown version, a
 /// missing field) is renamed to `<name>.corrupt-<UTC time>` and listed in ``movedAside``, whose descriptions name the
 /// new path; a file that cannot be opened at all makes the initializer throw, and is left where it is.
 ///
-/// The methods block on disk I/O (an ``apply(_:)`` costs one `fdatasync`, a few milliseconds on a virtual disk):
+/// The methods block on disk I/O (an ``apply(_:)-(Change)`` costs one `fdatasync`, a few milliseconds on a virtual disk):
 /// call them from the one task that owns the daemon's state. They are serialized by a lock.
 public final class NotificationStore<Payload, Category, Route>: Sendable
 where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable & Sendable {
@@ -124,7 +124,7 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
 
     /// Records several changes durably, with one sync: all of them or none.
     ///
-    /// - Throws: As ``apply(_:)``; none of the changes is recorded then.
+    /// - Throws: As ``apply(_:)-(Change)``; none of the changes is recorded then.
     public func apply(_ changes: [Change]) throws(NotificationStoreError) {
         guard !changes.isEmpty else { return }
         try inner.withLock { inner throws(NotificationStoreError) in

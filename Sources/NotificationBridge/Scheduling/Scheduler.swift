@@ -13,7 +13,7 @@ import NotificationModel
 /// daemon was stopped or the machine slept) is delivered **once** as soon as the scheduler sees it, however many
 /// periods of a repeating trigger passed; the next occurrence is then the first one after now.
 ///
-/// Wall-clock triggers (``NotificationTrigger/followsTimeZone``) follow the user's zone: after
+/// Wall-clock triggers (`NotificationTrigger/followsTimeZone`) follow the user's zone: after
 /// ``timeZoneChanged()``, their pending occurrence is the same wall-clock time in the new zone. No occurrence is
 /// delivered twice because of a zone change, and none is dropped: one whose wall-clock time has already passed in the
 /// new zone is delivered at once.
@@ -74,7 +74,7 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// - Returns: When it fires first; `nil` when it never will (a one-shot calendar match with no date left before
     ///   the year 10000), in which case nothing is scheduled.
-    /// - Throws: ``TriggerValidationError`` when the trigger is invalid; nothing is scheduled then.
+    /// - Throws: `TriggerValidationError` when the trigger is invalid; nothing is scheduled then.
     @discardableResult
     public func schedule(
         id: String,

@@ -44,7 +44,7 @@ public struct StoredNotifications<Payload, Category, Route> {
 extension StoredNotifications: Sendable where Payload: Sendable, Category: Sendable, Route: Sendable {}
 extension StoredNotifications: Equatable where Payload: Equatable, Category: Equatable, Route: Equatable {}
 
-/// One change to ``StoredNotifications``, as ``NotificationStore/apply(_:)`` records it.
+/// One change to ``StoredNotifications``, as ``NotificationStore/apply(_:)-(Change)`` records it.
 public enum StoreChange<Payload, Category, Route> {
     /// Adds a scheduled notification, or replaces the one with the same id (after it fired, with its new progress).
     case schedule(ScheduledNotification<Payload>)

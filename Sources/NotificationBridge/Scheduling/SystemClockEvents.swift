@@ -26,7 +26,7 @@ public enum SystemClockEvents {
     /// Subscribes on `system` and returns the events in the order they came; the stream ends when the connection
     /// closes or the consumer stops iterating.
     ///
-    /// - Throws: ``DBusFailure`` when the bus refuses the match rules.
+    /// - Throws: `DBusFailure` when the bus refuses the match rules.
     public static func follow(on system: DBusConnection) async throws -> AsyncStream<SystemClockEvent> {
         let zones = try await system.signals(
             matching: DBusMatchRule(

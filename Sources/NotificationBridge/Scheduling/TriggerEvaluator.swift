@@ -4,19 +4,19 @@ import NotificationModel
 /// Computes when triggers fire, with wall-clock times read in one time zone.
 ///
 /// The rules, in one place:
-/// - **Instants are fixed.** ``FireDate/instant(secondsSince1970:)`` and time intervals ignore the zone.
-/// - **Wall-clock times follow the user.** ``FireDate/wallClock(_:)`` dates and calendar matches are read in
+/// - **Instants are fixed.** `FireDate/instant(secondsSince1970:)` and time intervals ignore the zone.
+/// - **Wall-clock times follow the user.** `FireDate/wallClock(_:)` dates and calendar matches are read in
 ///   ``timeZone``; make a new evaluator when the zone changes, and the same trigger gives new instants.
 /// - **Repeats count from the first fire date.** Occurrence *k* is the first fire date plus *k* intervals, never the
 ///   previous occurrence plus one, so a monthly series on the 31st fires on the 30th in April, on the 28th (or
 ///   29th) in February, and on the 31st again in May; a yearly series on 29 February fires on 28 February in
 ///   common years. Days and longer keep the wall-clock time across daylight-saving changes; minutes and hours are
-///   elapsed time (see ``RepeatRule/Interval``). Repeats of an instant are counted in UTC.
+///   elapsed time (see `RepeatRule/Interval`). Repeats of an instant are counted in UTC.
 /// - **Gaps and overlaps.** A wall-clock time that the clock skips (spring forward) resolves to the first instant
 ///   after the gap: 02:30 on the night the clock jumps from 02:00 to 03:00 fires at 03:00. A time the clock shows
 ///   twice (fall back) resolves to its first occurrence only, so it fires once. (Foundation's
 ///   `Calendar.date(from:)` instead moves a skipped time by the gap's length, to 03:30.)
-/// - **Calendar** arithmetic is the proleptic Gregorian calendar of ``LocalDateTime``, computed here rather than with
+/// - **Calendar** arithmetic is the proleptic Gregorian calendar of `LocalDateTime`, computed here rather than with
 ///   `Calendar`, so that the rules above hold exactly and do not depend on the platform's Foundation.
 ///
 /// Values of this type are cheap to make and safe to share.
@@ -41,7 +41,7 @@ public struct TriggerEvaluator: Sendable {
     /// - Parameters:
     ///   - date: The time to look after: the last time the notification fired, or `.distantPast` for its first
     ///     occurrence.
-    ///   - trigger: A valid trigger; an invalid one (see ``NotificationTrigger/validate()``) returns `nil`.
+    ///   - trigger: A valid trigger; an invalid one (see `NotificationTrigger/validate()`) returns `nil`.
     ///   - anchor: When the notification was scheduled. Time intervals count from it; calendar matches fire only
     ///     after it (a one-shot match fires at its first match after it). Date triggers ignore it.
     public func nextFireDate(after date: Date, for trigger: NotificationTrigger, anchor: Date) -> Date? {
