@@ -35,8 +35,8 @@ import NotificationModel
 /// | `time-zone` | s | `'local'`: the fire date is a wall-clock time in the user's zone, and follows it |
 /// | `in` | d, x or u | seconds from now (a time interval) |
 /// | `repeat` | s | `'minute'`, `'hour'`, `'day'`, `'week'`, `'month'` or `'year'`, counted from the first fire date |
-struct PostRequest: Sendable {
-    var content: NotificationContent
+package struct PostRequest: Sendable {
+    package var content: NotificationContent
     /// The route chosen by the notification itself, or `nil` for the posting connection.
     var route: ResponseRoute?
     var replaces: String?
@@ -57,7 +57,7 @@ struct PostRequest: Sendable {
     /// - Parameter defaultAppName: the app name of a notification that names none.
     /// - Parameter now: the time `in` counts from when it is combined with `repeat`.
     /// - Throws: `InvalidArgument` for anything that is wrong.
-    init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
+    package init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
         let reader = try VariantDictionary(value, place: "notification", known: Self.keys + Self.schedulingKeys)
         self.trigger = try Self.trigger(reader, now: now)
         var content = NotificationContent(
