@@ -6,6 +6,11 @@ import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
 
+/// The reliability suites, one after the other: each loads the machine on its own, so that a bound on a wait
+/// measures the daemon, not the neighbouring suite.
+@Suite("Reliability", .serialized)
+enum Reliability {}
+
 /// A private bus with a scripted notification server, a client connection, and the built `notification-bridged`
 /// started as a process (so it can be killed, and its memory and log read), keeping its state in the bus's folder.
 struct DaemonRig: Sendable {
@@ -43,7 +48,8 @@ struct DaemonRig: Sendable {
             do {
                 result = .success(try await body(rig))
             } catch {
-                result = .failure(error)
+                // The daemon's own account is the first thing to read when a test fails.
+                result = .failure(TestSupportError("\(error)\n--- the daemon's log, last part:\n\(rig.logText.suffix(6000))"))
             }
             await server.stop()
             await client.close()

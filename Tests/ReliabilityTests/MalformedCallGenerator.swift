@@ -2,6 +2,9 @@ import DBusCore
 
 /// Makes random calls of `io.github.NotificationBridge1`, each with the answer the daemon must give.
 ///
+/// The daemon reads a value in nested variants (`<<'text'>>`) as the value inside, as `gdbus` users may write it, and
+/// takes seconds in any numeric type: those are not defects.
+///
 /// Every call either breaks the method's signature (answered by DBusCore with `InvalidArgs`), names a method the
 /// interface does not have, or has the right signature with at least one defect the daemon must refuse (an unknown,
 /// repeated or empty key; a value of a type the key does not take; a value out of range; a malformed id), or is a
@@ -56,10 +59,12 @@ struct MalformedCallGenerator {
     static let postKeys: [String: Set<String>] = [
         "title": ["s"], "body": ["s"], "app-name": ["s"], "desktop-entry": ["s"], "icon": ["s"], "image": ["s"],
         "category": ["s"], "actions": ["aa{sv}"], "user-info": ["s"], "default-action": ["s"], "sound": ["s"],
-        "urgency": ["s", "y"], "timeout": ["i"], "resident": ["b"], "transient": ["b"], "thread": ["s"],
-        "replaces": ["s"], "badge": ["i"], "exec": ["as"], "app-action": ["b", "s"], "fire-date": ["x", "s"],
-        "time-zone": ["s"], "in": ["d", "x", "u"], "repeat": ["s"],
+        "urgency": ["s", "y", "i"], "timeout": ["i"], "resident": ["b"], "transient": ["b"], "thread": ["s"],
+        "replaces": ["s"], "badge": ["i"], "exec": ["as"], "app-action": ["b", "s"], "fire-date": numbers.union(["s"]),
+        "time-zone": ["s"], "in": numbers, "repeat": ["s"],
     ]
+    /// Seconds may come in any numeric type.
+    static let numbers: Set<String> = ["d", "x", "t", "i", "u", "n", "q", "y"]
     static let actionKeys: [String: Set<String>] = [
         "id": ["s"], "title": ["s"], "activation": ["s"], "destructive": ["b"], "authentication-required": ["b"],
         "behavior": ["s"], "text-input-button-title": ["s"], "text-input-placeholder": ["s"],
@@ -111,7 +116,7 @@ struct MalformedCallGenerator {
     }
 
     private mutating func unknownMethod() -> Call {
-        let name = pick(["Notify", "post", "PostAll", "Withdraw2", "GetCapabilities", "X" + word()])
+        let name = pick(["Notify", "post", "PostAll", "Withdraw2", "GetCapabilities", "X" + String(word().filter { $0.isLetter || $0.isNumber })])
         return Call(method: name, arguments: [], expected: .error(Self.unknownMethod), defect: "unknown method")
     }
 
@@ -129,7 +134,7 @@ struct MalformedCallGenerator {
         let defect: String
         switch int(4) {
         case 0:
-            let bad = pick(["", "bad id!", String(repeating: "c", count: 300), "dots..", "ü", "a/b"])
+            let bad = pick(["", "bad id!", String(repeating: "c", count: 300), "tab\there", "a/b", "new\nline"])
             id = .string(bad)
             defect = "category id \(bad.prefix(20))"
         case 1:
@@ -225,13 +230,13 @@ struct MalformedCallGenerator {
             case 1:
                 let key = pick(keys.keys.sorted())
                 var wrong = value(depth: 0)
-                while keys[key]!.contains(wrong.signature.rawValue) { wrong = value(depth: 0) }
+                while keys[key]!.contains(wrong.unwrappedVariant.signature.rawValue) { wrong = value(depth: 0) }
                 entries.removeAll { $0.key == .string(key) }
                 entries.append(DBusDictionaryEntry(key: .string(key), value: .variant(wrong)))
-                defects.append("'\(key)' of type '\(wrong.signature)'")
+                defects.append("'\(key)' of type '\(wrong.unwrappedVariant.signature)'")
             case 2:
                 let key = entries.isEmpty ? pick(keys.keys.sorted()) : entries[int(entries.count)].key.stringValue!
-                let allowed = pick(keys[key]!.sorted())
+                let allowed = keys[key].map { pick($0.sorted()) } ?? "s"
                 entries.append(DBusDictionaryEntry(key: .string(key), value: .variant(sample(allowed))))
                 entries.append(DBusDictionaryEntry(key: .string(key), value: .variant(sample(allowed))))
                 defects.append("'\(key)' twice")
