@@ -85,6 +85,11 @@ public actor DesktopNotificationCenter {
     private(set) var serverInfo: NotificationServerInfo
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
+    /// `Notify` calls whose reply has not been read yet.
+    private var notifiesInFlight = 0
+    /// Signals about server ids not followed yet, held while a `Notify` is in flight: a server may act on a
+    /// notification, or close it, before the bridge has read the id it returned.
+    private var earlySignals: [ServerSignal] = []
     private var categories: [String: NotificationCategory] = [:]
     private var notificationHandlers: [String: ResponseHandler] = [:]
     private var actionHandlers: [String: ResponseHandler] = [:]
@@ -261,10 +266,18 @@ public actor DesktopNotificationCenter {
         let replaced = router.notification(id: id)
         let encoded = encoder.encode(
             content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()))
-        let serverID = try await server.notify(encoded.request)
+        notifiesInFlight += 1
+        let serverID: UInt32
+        do {
+            serverID = try await server.notify(encoded.request)
+        } catch {
+            await notifyEnded()
+            throw error
+        }
         router.follow(PostedNotification(
             id: id, serverID: serverID, content: content, category: category, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
+        await notifyEnded()
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)
         }
@@ -307,7 +320,23 @@ public actor DesktopNotificationCenter {
 
     // MARK: Responses
 
+    /// Handles the signals held for the `Notify` that ended: those whose id is now followed, and, once no `Notify` is
+    /// in flight, the rest (about notifications that are not the bridge's, which the router then ignores).
+    private func notifyEnded() async {
+        notifiesInFlight -= 1
+        let isReady = { [router, notifiesInFlight] (signal: ServerSignal) in
+            notifiesInFlight == 0 || router.posted[signal.serverID] != nil
+        }
+        let ready = earlySignals.filter(isReady)
+        earlySignals.removeAll(where: isReady)
+        for signal in ready { await process(signal) }
+    }
+
     private func process(_ signal: ServerSignal) async {
+        if notifiesInFlight > 0, router.posted[signal.serverID] == nil {
+            earlySignals.append(signal)
+            return
+        }
         guard let event = router.handle(signal) else { return }
         switch event {
         case .action(let notification, let action, let token):
@@ -429,6 +458,7 @@ public actor DesktopNotificationCenter {
         for var notification in outstanding {
             let encoded = encoder.encode(
                 notification.content, category: notification.category, senderPID: Int64(getpid()))
+            notifiesInFlight += 1
             do {
                 notification.serverID = try await server.notify(encoded.request)
                 notification.encoded = encoded
@@ -438,6 +468,7 @@ public actor DesktopNotificationCenter {
             } catch {
                 logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
             }
+            await notifyEnded()
         }
     }
 }

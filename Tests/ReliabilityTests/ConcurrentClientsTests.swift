@@ -28,9 +28,14 @@ extension Reliability {
                 // The user, as fast as the notifications come: the action of each, on the server.
                 let server = rig.server
                 let events = rig.events
+                let refused = Collector<String>()
                 let answering = Task {
                     for await case .notified(let notification) in events {
-                        try await server.invokeAction(id: notification.id, key: "ok")
+                        do {
+                            try await server.invokeAction(id: notification.id, key: "ok")
+                        } catch {
+                            refused.append("\(notification.summary): \(error)")
+                        }
                     }
                 }
                 defer { answering.cancel() }
@@ -41,6 +46,7 @@ extension Reliability {
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
+                #expect(refused.all.isEmpty, "the server could not act on: \(refused.all.prefix(5))")
                 #expect(runs.count == Self.clients)
                 for run in runs {
                     #expect(run.foreign.isEmpty, "client \(run.client) received responses of others: \(run.foreign.prefix(5))")
@@ -71,7 +77,9 @@ extension Reliability {
                 ], from: connection, ))
             }
             let mine = Set(posted)
-            let (responses, foreign) = try await withTimeout(.seconds(120), waitingFor: "client \(client)'s responses") {
+            let received = Collector<String>()
+            let gathered = await outcome {
+                try await withTimeout(.seconds(120), waitingFor: "client \(client)'s responses") {
                 var responses: [(id: String, action: String, userInfo: String?)] = []
                 var foreign: [String] = []
                 for await signal in responded {
@@ -82,11 +90,16 @@ extension Reliability {
                         foreign.append(id)
                         continue
                     }
+                    received.append(id)
                     let userInfo = signal.arguments[2].stringKeyedEntries?["user-info"]?.unwrappedVariant.stringValue
                     responses.append((id, action, userInfo))
                     if responses.count == mine.count { break }
                 }
                 return (responses, foreign)
+                }
+            }
+            guard case .success(let (responses, foreign)) = gathered else {
+                throw TestSupportError("\(gathered); \(received.all.count) of \(posted.count) responses came")
             }
             return ClientRun(client: client, posted: posted, responses: responses, foreign: foreign)
         }

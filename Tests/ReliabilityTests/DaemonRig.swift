@@ -48,6 +48,9 @@ struct DaemonRig: Sendable {
             do {
                 result = .success(try await body(rig))
             } catch {
+                if let keep = ProcessInfo.processInfo.environment["NB_KEEP_LOG"] {
+                    try? FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: keep))
+                }
                 // The daemon's own account is the first thing to read when a test fails.
                 result = .failure(TestSupportError("\(error)\n--- the daemon's log, last part:\n\(rig.logText.suffix(6000))"))
             }
