@@ -383,15 +383,18 @@ public actor DesktopNotificationCenter {
             title: notification.content.title, message: notification.content.body,
             placeholder: placeholder ?? "", submitLabel: submit ?? action.title)
         let prompt = self.prompt
+        // Chosen now: the server usually closes the notification after the action, which forgets its handler, long
+        // before the user has typed.
+        let handler = handler(for: notification, actionID: action.id)
         tasks.append(Task { [weak self] in
             guard let text = try? await prompt.ask(request) else { return }
-            await self?.deliver(notification, action, actionID: action.id, text: text, token: token)
+            await self?.deliver(notification, action, actionID: action.id, text: text, token: token, handler: handler)
         })
     }
 
     private func deliver(
         _ notification: PostedNotification, _ action: NotificationAction?, actionID: String, text: String?,
-        token: String?
+        token: String?, handler chosen: ResponseHandler? = nil
     ) async {
         let isDismissal = actionID == NotificationResponse.dismissActionID
         // The default action opens the application, like a foreground action.
@@ -401,7 +404,7 @@ public actor DesktopNotificationCenter {
             notificationID: notification.id, actionID: actionID, userText: text,
             activationToken: foreground ? token : nil, userInfo: notification.content.userInfo)
         let requiresAuthentication = !isDismissal && (action?.requiresAuthentication ?? true)
-        let handler = handler(for: notification, actionID: actionID)
+        let handler = chosen ?? handler(for: notification, actionID: actionID)
         let entry = configuration.activatesApplications && foreground ? notification.content.desktopEntry : nil
         let activator = self.activator
         let continuation = responseContinuation
