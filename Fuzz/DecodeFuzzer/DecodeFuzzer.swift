@@ -53,11 +53,28 @@ enum DecodeFuzzer {
 }
 
 #if NB_LIBFUZZER
-/// libFuzzer's entry point: built with `-sanitize=fuzzer -D NB_LIBFUZZER`, libFuzzer supplies `main`.
+/// libFuzzer's driver (`-sanitize=fuzzer` links it in): parses libFuzzer's options and runs the callback.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// The callback libFuzzer's own code refers to; the driver below is given the same function.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    DecodeFuzzer.run(Array(UnsafeBufferPointer(start: data, count: size)))
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    DecodeFuzzer.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
+}
+
+/// The program's entry point when built with `-sanitize=fuzzer -D NB_LIBFUZZER`. SwiftPM links an executable's
+/// `main` to `<module>_main`, so this, not libFuzzer's own `main`, starts the program, and hands over to libFuzzer.
+@_cdecl("notification_bridge_fuzz_main")
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
 }
 #else
 /// Without libFuzzer: `--write-seeds DIR` writes the seed corpus; any other arguments are files (or folders of
