@@ -138,8 +138,12 @@ struct DaemonRig: Sendable {
         }
     }
 
-    /// The built daemon: next to the test bundle (SwiftPM builds every product before testing).
+    /// The built daemon: `NB_DAEMON_EXECUTABLE` (`make asan` gives its sanitizer build), else the one next to the
+    /// test bundle (SwiftPM builds every product before testing).
     static func daemonExecutable() async throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["NB_DAEMON_EXECUTABLE"] {
+            return URL(fileURLWithPath: path)
+        }
         let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let executable = folder.appendingPathComponent("notification-bridged")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
