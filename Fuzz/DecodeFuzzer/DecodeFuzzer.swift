@@ -24,7 +24,8 @@ enum DecodeFuzzer {
             }
             check("category options") { () throws(DBusFailure) in
                 _ = try CategoryCoding.decode(
-                    id: "fuzz", actions: .array(element: "a{sv}", [.vardict(["id": .string("a"), "title": .string("A")])]),
+                    id: "fuzz",
+                    actions: .array(element: "a{sv}", [.vardict(["id": .string("a"), "title": .string("A")])]),
                     options: value)
             }
         }
@@ -53,60 +54,62 @@ enum DecodeFuzzer {
 }
 
 #if NB_LIBFUZZER
-/// libFuzzer's driver (`-sanitize=fuzzer` links it in): parses libFuzzer's options and runs the callback.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+    /// libFuzzer's driver (`-sanitize=fuzzer` links it in): parses libFuzzer's options and runs the callback.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
 
-/// The callback libFuzzer's own code refers to; the driver below is given the same function.
-@_cdecl("LLVMFuzzerTestOneInput")
-func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    DecodeFuzzer.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-    return 0
-}
-
-/// The program's entry point when built with `-sanitize=fuzzer -D NB_LIBFUZZER`. SwiftPM links an executable's
-/// `main` to `<module>_main`, so this, not libFuzzer's own `main`, starts the program, and hands over to libFuzzer.
-@_cdecl("notification_bridge_fuzz_main")
-func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
-}
-#else
-/// Without libFuzzer: `--write-seeds DIR` writes the seed corpus; any other arguments are files (or folders of
-/// files) replayed through the same checks, e.g. a crash input libFuzzer saved.
-@main
-struct ReplayMain {
-    static func main() throws {
-        var arguments = CommandLine.arguments.dropFirst()
-        if arguments.first == "--write-seeds", arguments.count == 2 {
-            let folder = URL(fileURLWithPath: arguments.last!)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (index, seed) in try SeedCorpus.messages().enumerated() {
-                try Data(seed).write(to: folder.appendingPathComponent(String(format: "seed-%03d", index)))
-            }
-            return
-        }
-        guard !arguments.isEmpty else {
-            print("usage: notification-bridge-fuzz --write-seeds DIR | FILE-OR-DIR...")
-            return
-        }
-        var count = 0
-        while let path = arguments.popFirst() {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
-            let files = isFolder.boolValue
-                ? try FileManager.default.contentsOfDirectory(atPath: path).sorted().map { path + "/" + $0 } : [path]
-            for file in files {
-                DecodeFuzzer.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
-                count += 1
-            }
-        }
-        print("replayed \(count) inputs")
+    /// The callback libFuzzer's own code refers to; the driver below is given the same function.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        DecodeFuzzer.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
     }
-}
+
+    /// The program's entry point when built with `-sanitize=fuzzer -D NB_LIBFUZZER`. SwiftPM links an executable's
+    /// `main` to `<module>_main`, so this, not libFuzzer's own `main`, starts the program, and hands over to libFuzzer.
+    @_cdecl("notification_bridge_fuzz_main")
+    func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        var count = argc
+        var arguments = argv
+        return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
+    }
+#else
+    /// Without libFuzzer: `--write-seeds DIR` writes the seed corpus; any other arguments are files (or folders of
+    /// files) replayed through the same checks, e.g. a crash input libFuzzer saved.
+    @main
+    struct ReplayMain {
+        static func main() throws {
+            var arguments = CommandLine.arguments.dropFirst()
+            if arguments.first == "--write-seeds", arguments.count == 2 {
+                let folder = URL(fileURLWithPath: arguments.last!)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for (index, seed) in try SeedCorpus.messages().enumerated() {
+                    try Data(seed).write(to: folder.appendingPathComponent(String(format: "seed-%03d", index)))
+                }
+                return
+            }
+            guard !arguments.isEmpty else {
+                print("usage: notification-bridge-fuzz --write-seeds DIR | FILE-OR-DIR...")
+                return
+            }
+            var count = 0
+            while let path = arguments.popFirst() {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+                let files =
+                    isFolder.boolValue
+                    ? try FileManager.default.contentsOfDirectory(atPath: path).sorted().map { path + "/" + $0 }
+                    : [path]
+                for file in files {
+                    DecodeFuzzer.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+                    count += 1
+                }
+            }
+            print("replayed \(count) inputs")
+        }
+    }
 #endif

@@ -13,7 +13,9 @@ extension Reliability {
             try await DaemonRig.with { rig in
                 let daemon = try await rig.startDaemon()
                 defer { daemon.stop() }
-                let id = try await rig.post(["title": .string("Waiting"), "actions": plainActions("ok")])
+                let id = try await rig.post([
+                    "title": .string("Waiting"), "actions": plainActions("ok"), "timeout": .int32(0),
+                ])
                 // A call the daemon holds (it answers only when the user acts), and a stream of posts.
                 let waiting = Task { try await rig.call("WaitForResponse", [.string(id)], timeout: .seconds(120)) }
                 try await rig.call("ListCategories")
@@ -44,14 +46,21 @@ extension Reliability {
                 rig.bus.stop()
                 let status = await daemon.wait(within: .seconds(10))
                 #expect(status == 1, "log: \(rig.logText)")
-                #expect(rig.logText.contains("notification-bridged: the connection to the session bus closed"),
+                #expect(
+                    rig.logText.contains("notification-bridged: the connection to the session bus closed"),
                     "log: \(rig.logText)")
 
-                let waited = try await withTimeout(waitingFor: "the held WaitForResponse to end") { await waiting.result }
+                let waited = try await withTimeout(waitingFor: "the held WaitForResponse to end") {
+                    await waiting.result
+                }
                 #expect(throws: DBusFailure.self) { try waited.get() }
-                #expect((waited.failure as? DBusFailure)?.name == DBusFailure.Name.disconnected, "\(String(describing: waited.failure))")
+                #expect(
+                    (waited.failure as? DBusFailure)?.name == DBusFailure.Name.disconnected,
+                    "\(String(describing: waited.failure))")
                 for task in posting {
-                    let failures = try await withTimeout(waitingFor: "a posting client to see the end") { await task.value }
+                    let failures = try await withTimeout(waitingFor: "a posting client to see the end") {
+                        await task.value
+                    }
                     #expect(failures.count == 1)
                     #expect(failures.first?.dbusName == DBusFailure.Name.disconnected, "\(failures)")
                 }

@@ -49,7 +49,9 @@ extension Reliability {
                 #expect(refused.all.isEmpty, "the server could not act on: \(refused.all.prefix(5))")
                 #expect(runs.count == Self.clients)
                 for run in runs {
-                    #expect(run.foreign.isEmpty, "client \(run.client) received responses of others: \(run.foreign.prefix(5))")
+                    #expect(
+                        run.foreign.isEmpty,
+                        "client \(run.client) received responses of others: \(run.foreign.prefix(5))")
                     #expect(Set(run.responses.map(\.id)) == Set(run.posted), "client \(run.client)")
                     #expect(run.responses.count == Self.notificationsPerClient, "client \(run.client)")
                     let numbers = Dictionary(uniqueKeysWithValues: run.posted.enumerated().map { ($1, $0) })
@@ -68,34 +70,38 @@ extension Reliability {
             let connection = try await rig.bus.connect()
             defer { Task { await connection.close() } }
             let responded = try await connection.signals(
-                matching: DBusMatchRule(sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
+                matching: DBusMatchRule(
+                    sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
             var posted: [String] = []
             for index in 0..<notificationsPerClient {
-                posted.append(try await rig.post([
-                    "title": .string("Client \(client), \(index)"), "actions": plainActions("ok"),
-                    "user-info": .string(#"{"client": \#(client), "n": \#(index)}"#),
-                ], from: connection, ))
+                posted.append(
+                    try await rig.post(
+                        [
+                            "title": .string("Client \(client), \(index)"), "actions": plainActions("ok"),
+                            "user-info": .string(#"{"client": \#(client), "n": \#(index)}"#),
+                        ], from: connection, ))
             }
             let mine = Set(posted)
             let received = Collector<String>()
             let gathered = await outcome {
                 try await withTimeout(.seconds(120), waitingFor: "client \(client)'s responses") {
-                var responses: [(id: String, action: String, userInfo: String?)] = []
-                var foreign: [String] = []
-                for await signal in responded {
-                    guard signal.arguments.count == 3, case .string(let id) = signal.arguments[0],
-                        case .string(let action) = signal.arguments[1]
-                    else { continue }
-                    guard mine.contains(id) else {
-                        foreign.append(id)
-                        continue
+                    var responses: [(id: String, action: String, userInfo: String?)] = []
+                    var foreign: [String] = []
+                    for await signal in responded {
+                        guard signal.arguments.count == 3, case .string(let id) = signal.arguments[0],
+                            case .string(let action) = signal.arguments[1]
+                        else { continue }
+                        guard mine.contains(id) else {
+                            foreign.append(id)
+                            continue
+                        }
+                        received.append(id)
+                        let userInfo = signal.arguments[2].stringKeyedEntries?["user-info"]?.unwrappedVariant
+                            .stringValue
+                        responses.append((id, action, userInfo))
+                        if responses.count == mine.count { break }
                     }
-                    received.append(id)
-                    let userInfo = signal.arguments[2].stringKeyedEntries?["user-info"]?.unwrappedVariant.stringValue
-                    responses.append((id, action, userInfo))
-                    if responses.count == mine.count { break }
-                }
-                return (responses, foreign)
+                    return (responses, foreign)
                 }
             }
             guard case .success(let (responses, foreign)) = gathered else {

@@ -40,10 +40,12 @@ extension Reliability {
                                     if index >= Self.window { await calls.next() }
                                     calls.addTask {
                                         let reply = await outcome {
-                                            try await rig.post([
-                                                "title": .string("Burst \(client)-\(index)"), "app-name": .string("Burst"),
-                                                "in": .double(3600),
-                                            ], from: connection)
+                                            try await rig.post(
+                                                [
+                                                    "title": .string("Burst \(client)-\(index)"),
+                                                    "app-name": .string("Burst"),
+                                                    "in": .double(3600),
+                                                ], from: connection)
                                         }
                                         guard case .success(let id) = reply else { return }
                                         if replied.append(id) == killAfter { first.signal(SIGKILL) }
@@ -63,7 +65,8 @@ extension Reliability {
                 let pending = try await rig.listed("ListPending", ["app-name": .string("Burst")])
                 let pendingIDs = Set(pending.compactMap { $0["id"]?.unwrappedVariant.stringValue })
                 let lost = acknowledged.subtracting(pendingIDs)
-                #expect(lost.isEmpty, "seed \(seed): \(lost.count) of \(acknowledged.count) acknowledged posts are lost")
+                #expect(
+                    lost.isEmpty, "seed \(seed): \(lost.count) of \(acknowledged.count) acknowledged posts are lost")
                 #expect(pending.count <= total, "seed \(seed)")
                 #expect(pending.allSatisfy { $0["title"]?.unwrappedVariant.stringValue?.hasPrefix("Burst ") == true })
                 let log = rig.logText
@@ -72,7 +75,9 @@ extension Reliability {
                 #expect(!files.contains { $0.contains(".corrupt-") }, "seed \(seed): \(files)")
                 #expect(second.poll() == nil)
                 // And it keeps working: one more post is pending at once.
-                let more = try await rig.post(["title": .string("After"), "app-name": .string("Burst"), "in": .double(3600)])
+                let more = try await rig.post([
+                    "title": .string("After"), "app-name": .string("Burst"), "in": .double(3600),
+                ])
                 #expect(try await rig.pendingIDs(["app-name": .string("Burst")]).contains(more))
             }
         }

@@ -1,9 +1,9 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
-import Synchronization
 import NotificationBridgeDaemon
 import NotificationServerKit
+import Synchronization
 import Testing
 
 /// The reliability suites, one after the other: each loads the machine on its own, so that a bound on a wait
@@ -52,7 +52,8 @@ struct DaemonRig: Sendable {
                     try? FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: keep))
                 }
                 // The daemon's own account is the first thing to read when a test fails.
-                result = .failure(TestSupportError("\(error)\n--- the daemon's log, last part:\n\(rig.logText.suffix(6000))"))
+                result = .failure(
+                    TestSupportError("\(error)\n--- the daemon's log, last part:\n\(rig.logText.suffix(6000))"))
             }
             await server.stop()
             await client.close()
@@ -113,7 +114,10 @@ struct DaemonRig: Sendable {
     func pendingIDs(_ filter: [String: DBusValue] = [:], from connection: DBusConnection? = nil) async throws
         -> Set<String>
     {
-        Set(try await listed("ListPending", filter, from: connection).compactMap { $0["id"]?.unwrappedVariant.stringValue })
+        Set(
+            try await listed("ListPending", filter, from: connection).compactMap {
+                $0["id"]?.unwrappedVariant.stringValue
+            })
     }
 
     /// The dictionaries a `List…` method returns for `filter`.
@@ -160,12 +164,14 @@ func plainActions(_ id: String, activation: String = "background") -> DBusValue 
 
 /// An action list of one text-input action.
 func textInputActions(_ id: String) -> DBusValue {
-    .array(element: "a{sv}", [
-        .vardict([
-            "id": .string(id), "title": .string(id), "behavior": .string("text-input"),
-            "activation": .string("background"),
+    .array(
+        element: "a{sv}",
+        [
+            .vardict([
+                "id": .string(id), "title": .string(id), "behavior": .string("text-input"),
+                "activation": .string("background"),
+            ])
         ])
-    ])
 }
 
 /// Values gathered by concurrent tasks, in the order they came.
@@ -174,7 +180,11 @@ final class Collector<Element: Sendable>: Sendable {
 
     /// Adds `element`; returns how many there are now.
     @discardableResult
-    func append(_ element: Element) -> Int { storage.withLock { $0.append(element); return $0.count } }
+    func append(_ element: Element) -> Int {
+        storage.withLock {
+            $0.append(element); return $0.count
+        }
+    }
 
     var all: [Element] { storage.withLock { $0 } }
 }

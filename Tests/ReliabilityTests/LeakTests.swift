@@ -58,8 +58,9 @@ extension Reliability {
                 try await Self.run(Self.cycles - Self.warmUp, on: clients, rig: rig)
                 let after = try Self.residentMemory(of: daemon.pid)
                 let growth = after - before
-                print("notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) cycles, "
-                    + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
+                print(
+                    "notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) cycles, "
+                        + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
                 #expect(try await rig.listed("ListDelivered", ["app-name": .string("Cycle")]).count <= 1)
                 #expect(daemon.poll() == nil)
@@ -77,8 +78,10 @@ extension Reliability {
                                 if index >= Self.window { try await inFlight.next() }
                                 inFlight.addTask {
                                     let id = try await rig.post(
-                                        ["title": .string("Cycle \(index)"), "app-name": .string("Cycle"),
-                                         "actions": plainActions("ok")],
+                                        [
+                                            "title": .string("Cycle \(index)"), "app-name": .string("Cycle"),
+                                            "actions": plainActions("ok"),
+                                        ],
                                         from: client)
                                     // Already closed by the server (dismissed) is fine: then there is nothing to close.
                                     _ = try? await rig.call("Withdraw", [.string(id)], from: client)

@@ -38,7 +38,8 @@ struct MalformedCallGenerator {
 
         var description: String {
             let shown = "\(arguments)"
-            return "\(method)(\(shown.count > 300 ? shown.prefix(300) + "…" : shown)) [\(defect)] expecting \(expected)"
+            let cut = shown.count > 300 ? shown.prefix(300) + "…" : shown
+            return "\(method)(\(cut)) [\(defect)] expecting \(expected)"
         }
     }
 
@@ -109,21 +110,26 @@ struct MalformedCallGenerator {
             let arguments = (0..<int(4)).map { _ in value(depth: 0) }
             let signature = arguments.map(\.signature.rawValue).joined()
             if signature != Self.signatures[method] {
-                return Call(method: method, arguments: arguments, expected: .error(Self.invalidArgs),
+                return Call(
+                    method: method, arguments: arguments, expected: .error(Self.invalidArgs),
                     defect: "signature '\(signature)'")
             }
         }
     }
 
     private mutating func unknownMethod() -> Call {
-        let name = pick(["Notify", "post", "PostAll", "Withdraw2", "GetCapabilities", "X" + String(word().filter { $0.isLetter || $0.isNumber })])
+        let name = pick([
+            "Notify", "post", "PostAll", "Withdraw2", "GetCapabilities",
+            "X" + String(word().filter { $0.isLetter || $0.isNumber }),
+        ])
         return Call(method: name, arguments: [], expected: .error(Self.unknownMethod), defect: "unknown method")
     }
 
     private mutating func post() -> Call {
         var entries = validPostEntries()
         let defect = breakDictionary(&entries, keys: Self.postKeys, semantic: Self.badPostValues, nested: true)
-        return Call(method: "Post", arguments: [dictionary(entries)], expected: .error(Self.invalidArgument),
+        return Call(
+            method: "Post", arguments: [dictionary(entries)], expected: .error(Self.invalidArgument),
             defect: defect)
     }
 
@@ -138,18 +144,27 @@ struct MalformedCallGenerator {
             id = .string(bad)
             defect = "category id \(bad.prefix(20))"
         case 1:
-            var entries = actions[0].stringKeyedEntries!.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }
-            defect = "actions[0]: " + breakDictionary(&entries, keys: Self.actionKeys, semantic: Self.badActionValues, nested: false)
+            var entries = actions[0].stringKeyedEntries!.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+            }
+            defect =
+                "actions[0]: "
+                + breakDictionary(&entries, keys: Self.actionKeys, semantic: Self.badActionValues, nested: false)
             actions[0] = dictionary(entries)
         case 2:
-            defect = "options: " + breakDictionary(&options, keys: Self.optionKeys, semantic: [
-                ("minimal-actions", .strings(["zzz"])), ("minimal-actions", .strings(["a", "b", "a"])),
-            ], nested: false)
+            defect =
+                "options: "
+                + breakDictionary(
+                    &options, keys: Self.optionKeys,
+                    semantic: [
+                        ("minimal-actions", .strings(["zzz"])), ("minimal-actions", .strings(["a", "b", "a"])),
+                    ], nested: false)
         default:
             actions = [actions[0], actions[0]]
             defect = "the same action twice"
         }
-        return Call(method: "RegisterCategory",
+        return Call(
+            method: "RegisterCategory",
             arguments: [id, .array(element: "a{sv}", actions), dictionary(options)],
             expected: .error(Self.invalidArgument), defect: defect)
     }
@@ -162,7 +177,8 @@ struct MalformedCallGenerator {
 
     private mutating func removeCategory() -> Call {
         let id = string()
-        return Call(method: "RemoveCategory", arguments: [.string(id)], expected: .error(Self.unknownCategory),
+        return Call(
+            method: "RemoveCategory", arguments: [.string(id)], expected: .error(Self.unknownCategory),
             defect: "unregistered category")
     }
 
@@ -170,7 +186,8 @@ struct MalformedCallGenerator {
         let wellFormed = bool()
         let id = wellFormed ? String((0..<16).map { _ in pick(Array("0123456789abcdef")) }) : string()
         let isID = id.utf8.count == 16 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-        return Call(method: method, arguments: [.string(id)],
+        return Call(
+            method: method, arguments: [.string(id)],
             expected: .error(isID ? Self.unknownNotification : Self.invalidArgument),
             defect: isID ? "unknown id" : "malformed id")
     }
@@ -186,7 +203,8 @@ struct MalformedCallGenerator {
             return Call(method: method, arguments: [dictionary(entries)], expected: .reply(empty), defect: "none")
         }
         let defect = breakDictionary(&entries, keys: Self.filterKeys, semantic: [], nested: true)
-        return Call(method: method, arguments: [dictionary(entries)], expected: .error(Self.invalidArgument),
+        return Call(
+            method: method, arguments: [dictionary(entries)], expected: .error(Self.invalidArgument),
             defect: defect)
     }
 
@@ -194,7 +212,8 @@ struct MalformedCallGenerator {
         if bool() {
             return Call(method: "ListCategories", arguments: [], expected: .replyOfSignature("aa{sv}"), defect: "none")
         }
-        return Call(method: "GetServerInformation", arguments: [], expected: .replyOfSignature("a{sv}"),
+        return Call(
+            method: "GetServerInformation", arguments: [], expected: .replyOfSignature("a{sv}"),
             defect: "none")
     }
 
@@ -207,7 +226,9 @@ struct MalformedCallGenerator {
         if bool() { entries["timeout"] = .int32(Int32(int(10_000))) }
         if bool() { entries["actions"] = .array(element: "a{sv}", [validAction("ok")]) }
         if bool() { entries["in"] = .double(Double(1 + int(1000))) }
-        return entries.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }
+        return entries.sorted { $0.key < $1.key }.map {
+            DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+        }
     }
 
     private func validAction(_ id: String) -> DBusValue {
@@ -333,9 +354,11 @@ struct MalformedCallGenerator {
         case 1..<400: return ""
         case 400..<1400: return pick(Array(Self.postKeys.keys).sorted()) + pick(["", "s", "-", " ", "\u{200B}"])
         case 1400..<2400:
-            return String(String.UnicodeScalarView((0..<int(40)).compactMap { _ in
-                Unicode.Scalar(UInt32(1 + int(pick([0x80, 0x800, 0xD7FF, 0x10FFFF]))))
-            }))
+            return String(
+                String.UnicodeScalarView(
+                    (0..<int(40)).compactMap { _ in
+                        Unicode.Scalar(UInt32(1 + int(pick([0x80, 0x800, 0xD7FF, 0x10FFFF]))))
+                    }))
         case 2400..<2800: return pick(["$(touch x)", "`id`", "; rm -rf /", "'\"", "\n\t\r", "%s%n", "../../"])
         default: return word()
         }

@@ -15,19 +15,25 @@ extension Reliability {
                 let daemon = try await rig.startDaemon(["--log-level", "debug"])
                 defer { daemon.stop() }
                 let responded = try await rig.client.signals(
-                    matching: DBusMatchRule(sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
+                    matching: DBusMatchRule(
+                        sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
 
                 var ids: [String: String] = [:]  // id → title
                 for index in 0..<5 {
                     let title = "Outstanding \(index)"
-                    ids[try await rig.post(["title": .string(title), "actions": plainActions("ok")])] = title
+                    ids[
+                        try await rig.post([
+                            "title": .string(title), "actions": plainActions("ok"), "timeout": .int32(0),
+                        ])] = title
                 }
                 let posted = ids
                 for _ in 0..<5 { _ = try await rig.nextNotification() }
                 let waited = try #require(posted.first { $0.value == "Outstanding 0" }?.key)
                 let waiter = try await rig.bus.connect()
                 defer { Task { await waiter.close() } }
-                async let waitedResponse = outcome { try await rig.call("WaitForResponse", [.string(waited)], from: waiter) }
+                async let waitedResponse = outcome {
+                    try await rig.call("WaitForResponse", [.string(waited)], from: waiter)
+                }
                 // The call is held by the daemon once a round trip behind it has come back.
                 try await rig.call("ListCategories", from: waiter)
 
@@ -41,7 +47,11 @@ extension Reliability {
                 let replacement = NotificationServer()
                 let events = replacement.events()
                 let connection = try await rig.bus.connect()
-                defer { Task { await replacement.stop(); await connection.close() } }
+                defer {
+                    Task {
+                        await replacement.stop(); await connection.close()
+                    }
+                }
                 try await replacement.start(on: connection, profile: .fullFeatured)
                 // Title → the notification as the new server shows it.
                 let shown = try await withTimeout(.seconds(20), waitingFor: "all five to be posted again") {

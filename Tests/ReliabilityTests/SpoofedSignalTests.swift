@@ -49,21 +49,31 @@ extension Reliability {
                 let answers = rig.directory.appendingPathComponent("answers")
                 try FileManager.default.createDirectory(at: answers, withIntermediateDirectories: true)
                 let responded = try await rig.client.signals(
-                    matching: DBusMatchRule(sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
+                    matching: DBusMatchRule(
+                        sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
 
                 // Actions with a spoofed key, a real key and text input, so a spoof would name something that exists.
-                let actions = DBusValue.array(element: "a{sv}", [
-                    .vardict(["id": .string("spoofed"), "title": .string("Spoofed"), "activation": .string("foreground")]),
-                    .vardict(["id": .string("real"), "title": .string("Real"), "activation": .string("foreground")]),
-                ])
+                let actions = DBusValue.array(
+                    element: "a{sv}",
+                    [
+                        .vardict([
+                            "id": .string("spoofed"), "title": .string("Spoofed"), "activation": .string("foreground"),
+                        ]),
+                        .vardict(["id": .string("real"), "title": .string("Real"), "activation": .string("foreground")]
+                        ),
+                    ])
                 let toCommand = try await rig.post([
                     "title": .string("To a command"), "actions": actions, "exec": .strings([command.path]),
+                    "timeout": .int32(0),
                 ])
                 let commandShown = try await rig.nextNotification()
-                let toPoster = try await rig.post(["title": .string("To the poster"), "actions": actions])
+                let toPoster = try await rig.post([
+                    "title": .string("To the poster"), "actions": actions, "timeout": .int32(0),
+                ])
                 let posterShown = try await rig.nextNotification()
                 let witness = try await rig.post([
                     "title": .string("Witness"), "actions": plainActions("real"), "exec": .strings([command.path]),
+                    "timeout": .int32(0),
                 ])
                 let witnessShown = try await rig.nextNotification()
 

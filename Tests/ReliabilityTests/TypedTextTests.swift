@@ -28,7 +28,8 @@ extension Reliability {
         /// Text with a marker to look for in the log, shell syntax that would create files if run, quotes, newlines.
         static func text(in folder: URL) -> String {
             "marker-7f3a91 $(touch \(folder.path)/dollar) `touch \(folder.path)/backtick` ; touch \(folder.path)/semi"
-                + " | touch \(folder.path)/pipe && 'single' \"double\" \\ $HOME * ?\nsecond line\r\n\tü € 🙂 \u{202E}end"
+                + " | touch \(folder.path)/pipe && 'single' \"double\" \\ $HOME * ?"
+                + "\nsecond line\r\n\tü € 🙂 \u{202E}end"
         }
 
         static func install(_ script: String, as name: String, in rig: DaemonRig) throws -> URL {
@@ -54,7 +55,8 @@ extension Reliability {
         /// Checks that nothing ran, and that the log, which must hold trace output, shows no part of the text.
         static func checkNotInterpretedNorLogged(_ rig: DaemonRig, daemon: ChildProcess) throws {
             for name in ["dollar", "backtick", "semi", "pipe"] {
-                #expect(!FileManager.default.fileExists(atPath: rig.directory.appendingPathComponent(name).path),
+                #expect(
+                    !FileManager.default.fileExists(atPath: rig.directory.appendingPathComponent(name).path),
                     "'\(name)': the text was run by a shell")
             }
             let log = try Data(contentsOf: rig.log)
@@ -75,6 +77,7 @@ extension Reliability {
                 let command = try Self.install(Self.recorder, as: "record", in: rig)
                 _ = try await rig.post([
                     "title": .string("Ann"), "actions": textInputActions("answer"), "exec": .strings([command.path]),
+                    "timeout": .int32(0),
                 ])
                 let shown = try await rig.nextNotification()
                 let text = Self.text(in: rig.directory)
@@ -92,8 +95,10 @@ extension Reliability {
             try await DaemonRig.with(.dunst) { rig in
                 // The prompt prints bytes the test wrote: the text, then sequences that are not UTF-8.
                 let typed = rig.directory.appendingPathComponent("typed")
-                let invalid: [UInt8] = [0x20, 0xFF, 0xFE, 0x20, 0xC3, 0x28, 0x20, 0xE2, 0x82, 0x20, 0xF0, 0x9F, 0x99, 0x20,
-                    0xED, 0xA0, 0x80, 0x20, 0xC0, 0xAF]
+                let invalid: [UInt8] = [
+                    0x20, 0xFF, 0xFE, 0x20, 0xC3, 0x28, 0x20, 0xE2, 0x82, 0x20, 0xF0, 0x9F, 0x99, 0x20,
+                    0xED, 0xA0, 0x80, 0x20, 0xC0, 0xAF,
+                ]
                 let text = Self.text(in: rig.directory)
                 let bytes = Array(text.utf8) + invalid
                 try Data(bytes).write(to: typed)
@@ -103,6 +108,7 @@ extension Reliability {
                 let command = try Self.install(Self.recorder, as: "record", in: rig)
                 _ = try await rig.post([
                     "title": .string("Ann"), "actions": textInputActions("answer"), "exec": .strings([command.path]),
+                    "timeout": .int32(0),
                 ])
                 let shown = try await rig.nextNotification()
                 try await rig.server.invokeAction(id: shown.id, key: "answer")
