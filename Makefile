@@ -57,9 +57,9 @@ fuzz-build: deps
 fuzz-smoke: fuzz-build
 	$(FUZZ_BIN) -runs=20000 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/ $(FUZZ_SCRATCH)/corpus $(FUZZ_SCRATCH)/seeds
 
-# The long run: FUZZ_SECONDS of fuzzing on every core, the corpus kept between runs.
+# The long run: FUZZ_SECONDS of fuzzing, the corpus kept in .build-fuzz/corpus between runs.
 fuzz: fuzz-build
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -workers=$$(nproc) -jobs=$$(nproc) -print_final_stats=1 \
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/ $(FUZZ_SCRATCH)/corpus $(FUZZ_SCRATCH)/seeds
 
 # The reliability tests with the daemon built with AddressSanitizer. A memory error fails the target. LeakSanitizer's
