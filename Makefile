@@ -4,6 +4,8 @@
 #   make bench   release build; DBusCore against raw libdbus on a private bus
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site
+#   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
+#   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 
 SWIFT ?= swift
 CC ?= cc
@@ -15,7 +17,14 @@ TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 
-.PHONY: all build test deps bench demo docs clean
+# The fuzzer is built with libFuzzer in a build folder of its own (its flags apply to every module).
+FUZZ_SCRATCH := .build-fuzz
+FUZZ_FLAGS := -Xswiftc -sanitize=fuzzer -Xswiftc -DNB_LIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
+FUZZ_SECONDS ?= 3600
+ASAN_SCRATCH := .build-asan
+
+.PHONY: all build test deps bench demo docs clean fuzz-build fuzz-smoke fuzz asan
 
 all: build
 
@@ -34,9 +43,40 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: deps
+test: deps fuzz-smoke
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The libFuzzer binary, and the seed corpus written by the plain build of the same target.
+fuzz-build: deps
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --product notification-bridge-fuzz $(FUZZ_FLAGS)
+	$(SWIFT) build --product notification-bridge-fuzz
+	@mkdir -p $(FUZZ_SCRATCH)/corpus $(FUZZ_SCRATCH)/artifacts
+	$$($(SWIFT) build --show-bin-path)/notification-bridge-fuzz --write-seeds $(FUZZ_SCRATCH)/seeds
+
+# A short run, part of `make test`; a crash leaves its input in .build-fuzz/artifacts/.
+fuzz-smoke: fuzz-build
+	$(FUZZ_BIN) -runs=20000 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/ $(FUZZ_SCRATCH)/corpus $(FUZZ_SCRATCH)/seeds
+
+# The long run: FUZZ_SECONDS of fuzzing, the corpus kept in .build-fuzz/corpus between runs.
+fuzz: fuzz-build
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/ $(FUZZ_SCRATCH)/corpus $(FUZZ_SCRATCH)/seeds
+
+# The reliability tests with the daemon built with AddressSanitizer. A memory error fails the target. LeakSanitizer's
+# reports of what each daemon still held at exit are kept in $(ASAN_SCRATCH)/reports/ and summed up: they are
+# one-off structures (the exported interface, streams, weak-reference side tables), not per-notification growth,
+# which the memory test checks.
+asan: deps
+	$(SWIFT) build --scratch-path $(ASAN_SCRATCH) --product notification-bridged -Xswiftc -sanitize=address
+	$(SWIFT) build --build-tests
+	@rm -rf $(ASAN_SCRATCH)/reports && mkdir -p $(ASAN_SCRATCH)/reports
+	NB_DAEMON_EXECUTABLE=$(CURDIR)/$(ASAN_SCRATCH)/debug/notification-bridged NB_LEAK_CYCLES=$${NB_LEAK_CYCLES:-20000} \
+	    ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASAN_SCRATCH)/reports/daemon \
+	    $(SWIFT) test --skip-build --filter ReliabilityTests
+	@cat /dev/null $(ASAN_SCRATCH)/reports/daemon.* 2>/dev/null | grep "SUMMARY: AddressSanitizer: .* leaked" || true
+	@if grep -l "ERROR: AddressSanitizer" $(ASAN_SCRATCH)/reports/daemon.* 2>/dev/null; then exit 1; fi
+	@echo "AddressSanitizer: no memory errors"
 
 $(BASELINE): Benchmarks/raw-baseline/dbus-raw-baseline.c
 	@mkdir -p $(dir $@)
@@ -85,4 +125,4 @@ deb-test: deb
 	packaging/test-install.sh
 
 clean:
-	rm -rf .build .build-docs Benchmarks/bin bench-results
+	rm -rf .build .build-docs .build-static $(FUZZ_SCRATCH) $(ASAN_SCRATCH) Benchmarks/bin bench-results

@@ -121,6 +121,24 @@ let package = Package(
             name: "NotificationServerKitTests",
             dependencies: ["NotificationServerKit", "DBusCore", "DBusTestSupport"]
         ),
+        // Faults and bad input: servers, the bus and the daemon killed mid-work, random malformed calls, leaks.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationServerKit", "DBusCore",
+                "DBusTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // `make fuzz`: libFuzzer over the decoding of incoming messages and of the daemon's method arguments. Built
+        // with -sanitize=fuzzer it is a libFuzzer binary; built plainly it replays the inputs it is given.
+        .executableTarget(
+            name: "notification-bridge-fuzz",
+            dependencies: ["NotificationBridgeDaemon", "DBusCore"],
+            path: "Fuzz/DecodeFuzzer"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -94,6 +94,11 @@ public actor DesktopNotificationCenter {
     private var hasServer: Bool
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
+    /// `Notify` calls whose reply has not been read yet.
+    private var notifiesInFlight = 0
+    /// Signals about server ids not followed yet, held while a `Notify` is in flight: a server may act on a
+    /// notification, or close it, before the bridge has read the id it returned.
+    private var earlySignals: [ServerSignal] = []
     private var categories: [String: NotificationCategory] = [:]
     private var notificationHandlers: [String: ResponseHandler] = [:]
     private var actionHandlers: [String: ResponseHandler] = [:]
@@ -105,9 +110,6 @@ public actor DesktopNotificationCenter {
     private let badges: BadgeEmitter
     private var tasks: [Task<Void, Never>] = []
     private var nextNumber: UInt64 = 1
-    /// Signals about server ids not followed (yet): a quick user or server can send them before `Notify`'s reply has
-    /// been handled here. Replayed when the notification is followed; the most recent only.
-    private var early: [ServerSignal] = []
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -316,11 +318,18 @@ public actor DesktopNotificationCenter {
         let encoded = encoder.encode(
             content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()),
             extraHints: hints)
-        let serverID = try await server.notify(encoded.request)
+        notifiesInFlight += 1
+        let serverID: UInt32
+        do {
+            serverID = try await server.notify(encoded.request)
+        } catch {
+            await notifyEnded()
+            throw error
+        }
         router.follow(PostedNotification(
             id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
-        await replayEarlySignals(serverID: serverID)
+        await notifyEnded()
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)
         }
@@ -392,9 +401,21 @@ public actor DesktopNotificationCenter {
 
     // MARK: Responses
 
+    /// Handles the signals held for the `Notify` that ended: those whose id is now followed, and, once no `Notify` is
+    /// in flight, the rest (about notifications that are not the bridge's, which the router then ignores).
+    private func notifyEnded() async {
+        notifiesInFlight -= 1
+        let isReady = { [router, notifiesInFlight] (signal: ServerSignal) in
+            notifiesInFlight == 0 || router.posted[signal.serverID] != nil
+        }
+        let ready = earlySignals.filter(isReady)
+        earlySignals.removeAll(where: isReady)
+        for signal in ready { await process(signal) }
+    }
+
     private func process(_ signal: ServerSignal) async {
-        guard router.follows(serverID: signal.serverID) else {
-            early = early.suffix(63) + [signal]
+        if notifiesInFlight > 0, router.posted[signal.serverID] == nil {
+            earlySignals.append(signal)
             return
         }
         guard let event = router.handle(signal) else { return }
@@ -421,14 +442,6 @@ public actor DesktopNotificationCenter {
         }
     }
 
-    /// Handles, in order, the signals about `serverID` that came before the bridge followed it.
-    private func replayEarlySignals(serverID: UInt32) async {
-        let overtaken = early.filter { $0.serverID == serverID }
-        guard !overtaken.isEmpty else { return }
-        early.removeAll { $0.serverID == serverID }
-        for signal in overtaken { await process(signal) }
-    }
-
     /// Asks a server that leaves notifications up after an action to close this one, unless it is resident.
     private func closeAfterAction(_ notification: PostedNotification) {
         guard !notification.content.isResident else { return }
@@ -451,8 +464,8 @@ public actor DesktopNotificationCenter {
             title: notification.content.title, message: notification.content.body,
             placeholder: placeholder ?? "", submitLabel: submit ?? action.title)
         let prompt = self.prompt
-        // Chosen now: the notification's own handler is forgotten when it closes, which it may do while the prompt
-        // is open.
+        // Chosen now: the server usually closes the notification after the action, which forgets its handler, long
+        // before the user has typed.
         let handler = handler(for: notification, actionID: action.id)
         tasks.append(Task { [weak self] in
             guard let text = try? await prompt.ask(request) else { return }
@@ -512,7 +525,7 @@ public actor DesktopNotificationCenter {
 
     private func serverOwnerChanged(_ owner: String?) async {
         // A new server numbers its notifications anew.
-        early = []
+        earlySignals = []
         guard owner != nil else {
             hasServer = false
             logger.info("the notification server went away; notifications will be posted again when one returns")
@@ -534,6 +547,7 @@ public actor DesktopNotificationCenter {
             let encoded = encoder.encode(
                 notification.content, category: notification.category, senderPID: Int64(getpid()),
                 extraHints: notification.hints)
+            notifiesInFlight += 1
             do {
                 notification.serverID = try await server.notify(encoded.request)
                 notification.encoded = encoded
@@ -545,6 +559,7 @@ public actor DesktopNotificationCenter {
             } catch {
                 logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
             }
+            await notifyEnded()
         }
     }
 }

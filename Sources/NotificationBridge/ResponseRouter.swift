@@ -44,7 +44,9 @@ struct ResponseRouter: Sendable {
 
     /// Starts following `notification` (replacing what was followed under its id).
     mutating func follow(_ notification: PostedNotification) {
-        if let old = serverIDs[notification.id], old != notification.serverID {
+        // After a server restart the new server reuses ids: the old id may already belong to another notification
+        // posted again, which must keep it.
+        if let old = serverIDs[notification.id], old != notification.serverID, posted[old]?.id == notification.id {
             posted[old] = nil
         }
         posted[notification.serverID] = notification

@@ -7,10 +7,10 @@ import NotificationModel
 /// the actions, shown where the server shows few buttons) and `reports-dismissal` (b, report a dismissal as a response
 /// with action `dismiss`). `ListCategories` returns each category as `a{sv}` with `id`, `actions`, `minimal-actions`
 /// and `reports-dismissal`.
-enum CategoryCoding {
+package enum CategoryCoding {
     static let optionKeys = ["minimal-actions", "reports-dismissal"]
 
-    static func decode(id: String, actions: DBusValue, options: DBusValue) throws(DBusFailure) -> NotificationCategory {
+    package static func decode(id: String, actions: DBusValue, options: DBusValue) throws(DBusFailure) -> NotificationCategory {
         guard case .array(_, let dictionaries) = actions else {
             throw BridgeError.invalid("actions must be an array of dictionaries ('aa{sv}')")
         }

@@ -5,14 +5,14 @@ import NotificationModel
 ///
 /// Keys: `app-name` (s) — the notifications posted under that app name, by any connection; without it, only those
 /// posted by the calling connection. `category` (s) and `thread` (s) narrow the selection further.
-struct NotificationFilter: Sendable {
+package struct NotificationFilter: Sendable {
     static let keys = ["app-name", "category", "thread"]
 
     var appName: String?
     var category: String?
     var thread: String?
 
-    init(_ value: DBusValue) throws(DBusFailure) {
+    package init(_ value: DBusValue) throws(DBusFailure) {
         let reader = try VariantDictionary(value, place: "filter", known: Self.keys)
         appName = try reader.string("app-name", example: "<'Mail'>")
         category = try reader.string("category", example: "<'org.example.mail.message'>")

@@ -37,8 +37,8 @@ import NotificationModel
 /// | `in` | d, x or u | seconds from now (a time interval) |
 /// | `repeat` | s or b | `'minute'` … `'year'`, from the first fire date; `true` (every match) with `calendar` |
 /// | `calendar` | a{sv} | the next wall-clock time matching `month`, `day`, `weekdays`, `hour`, `minute`, `second` |
-struct PostRequest: Sendable {
-    var content: NotificationContent
+package struct PostRequest: Sendable {
+    package var content: NotificationContent
     /// The route chosen by the notification itself, or `nil` for the posting connection.
     var route: ResponseRoute?
     var replaces: String?
@@ -61,7 +61,7 @@ struct PostRequest: Sendable {
     /// - Parameter defaultAppName: the app name of a notification that names none.
     /// - Parameter now: the time `in` counts from when it is combined with `repeat`.
     /// - Throws: `InvalidArgument` for anything that is wrong.
-    init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
+    package init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
         let reader = try VariantDictionary(value, place: "notification", known: Self.keys + Self.schedulingKeys)
         self.trigger = try Self.trigger(reader, now: now)
         var content = NotificationContent(
