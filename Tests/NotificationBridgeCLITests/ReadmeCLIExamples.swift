@@ -125,6 +125,15 @@ enum ReadmeCLIExamples {
             """,
         output: #"{"action":"retry","id":"$id","user-info":{}}"#)
 
+    static let foreground = ReadmeCLIExample(
+        title: "While your app is frontmost, take its scheduled notifications instead of showing them: `monitor "
+            + "--foreground` prints `fired`, the id and the title as each comes due",
+        script: """
+            notification-bridge send -a Timer "Pasta is done" --in 10m
+            notification-bridge monitor Timer --foreground
+            """,
+        output: "fired\t$id\tPasta is done")
+
     static let serverInformation = ReadmeCLIExample(
         title: "Ask what the notification server can do, and what the bridge does about it",
         script: """
@@ -135,7 +144,7 @@ enum ReadmeCLIExamples {
     /// Every example, in the order the README shows them.
     static let all = [
         send, sendAndWait, registerCategory, categoryJSON, alert, waitLater, hints, exec, listAndWithdraw, sendIn,
-        sendAtAndListPending, every, monitor, serverInformation,
+        sendAtAndListPending, every, monitor, foreground, serverInformation,
     ]
 
     /// The README section in Markdown, heading included.

@@ -103,45 +103,56 @@ struct ReadmeCLISchedulingExampleTests {
     @Test("monitor --json prints the response to the notification send posted before, without --wait")
     func monitor() async throws {
         try await CLIFixture.with(.plasma) { fixture in
-            let (output, outputEnd) = try LineReader.pipe()
-            let (errors, errorEnd) = try LineReader.pipe()
-            var environment = fixture.environment
-            let program = try await BuiltPrograms.path(of: "notification-bridge")
-            environment["PATH"] =
-                URL(fileURLWithPath: program).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/bin")
-            let shell = try ChildProcess.spawn(
-                ["/bin/sh", "-c", Examples.monitor.script], environment: environment, standardOutput: outputEnd,
-                standardError: errorEnd)
-            close(outputEnd)
-            close(errorEnd)
-            defer {
-                Self.interrupt(shell)
-                _ = shell.stop()
-            }
+            let running = try await RunningExample.start(Examples.monitor.script, in: fixture)
+            defer { running.stop() }
             let shown = try await fixture.nextNotification()
             #expect(shown.summary == "Build 41 failed")
-            let started = try errors.nextLine(within: .seconds(20), waitingFor: "monitor to attach")
-            #expect(started.contains("monitoring the responses of Builds"), "\(started)")
+            try running.awaitAttached("Builds")
             let listed = try await fixture.cli(["list", "-a", "Builds"])
             let id = String(listed.output.prefix { $0 != "\t" })
             #expect(listed.output == "\(id)\tBuild 41 failed")
 
             try await fixture.server.invokeAction(id: shown.id, key: "retry")
-            let line = try output.nextLine(within: .seconds(20), waitingFor: "monitor to print the response")
+            let line = try running.output.nextLine(within: .seconds(20), waitingFor: "monitor to print the response")
             #expect(line == Examples.monitor.output?.replacingOccurrences(of: "$id", with: id))
-
-            // Ctrl-C reaches every process of the foreground job: the shell and monitor.
-            Self.interrupt(shell)
-            #expect(await shell.wait(within: .seconds(10)) != nil, "the example did not stop on Ctrl-C")
+            try await running.interrupt()
         }
     }
 
-    /// Sends SIGINT to `shell` and its children, as Ctrl-C in a terminal does.
-    private static func interrupt(_ shell: ChildProcess) {
-        let children = (try? String(contentsOfFile: "/proc/\(shell.pid)/task/\(shell.pid)/children", encoding: .utf8))
-            ?? ""
-        for child in children.split(separator: " ").compactMap({ pid_t($0) }) { kill(child, SIGINT) }
-        shell.signal(SIGINT)
+    @Test("send --in 10m, then monitor --foreground: pending for 600 seconds while monitor runs")
+    func foregroundPending() async throws {
+        try await CLIFixture.with { fixture in
+            let before = Date().timeIntervalSince1970
+            let running = try await RunningExample.start(Examples.foreground.script, in: fixture)
+            defer { running.stop() }
+            try running.awaitAttached("Timer")
+            let after = Date().timeIntervalSince1970
+            let item = try await Self.pending("Timer", in: fixture)
+            #expect(item["title"] as? String == "Pasta is done")
+            let next = try #require(item["next-fire-date"] as? Double, "\(item)")
+            #expect(
+                next >= (before + 600).rounded(.down) && next <= (after + 600).rounded(.up),
+                "next fire date \(next), sent between \(before) and \(after)")
+            try await running.interrupt()
+        }
+    }
+
+    @Test("the same with --in 5s: monitor --foreground prints the fired line, and the server shows nothing")
+    func foregroundFires() async throws {
+        try await CLIFixture.with { fixture in
+            let script = Examples.foreground.script.replacingOccurrences(of: "--in 10m", with: "--in 5s")
+            #expect(script != Examples.foreground.script, "the example no longer says --in 10m")
+            let running = try await RunningExample.start(script, in: fixture)
+            defer { running.stop() }
+            // Five seconds leave monitor the time to attach before it comes due.
+            try running.awaitAttached("Timer")
+            let id = try #require(try await Self.pending("Timer", in: fixture)["id"] as? String)
+            let line = try running.output.nextLine(within: .seconds(20), waitingFor: "monitor to print the firing")
+            #expect(line == Examples.foreground.output?.replacingOccurrences(of: "$id", with: id))
+            #expect(try await fixture.cli(["list", "--pending", "-a", "Timer"]).output.isEmpty)
+            #expect(try await fixture.cli(["list", "-a", "Timer"]).output.isEmpty, "the server was given it too")
+            try await running.interrupt()
+        }
     }
 
     /// The first Monday to Friday 09:00:00 strictly after `date`, in ``zone``.
@@ -154,5 +165,57 @@ struct ReadmeCLISchedulingExampleTests {
                 matchingPolicy: .nextTime)
         }
         return try #require(candidates.min(), "no weekday 09:00 after \(date)")
+    }
+}
+
+/// An example that runs until interrupted (it ends with `monitor`), started with `/bin/sh -c` as `CLIFixture.sh`
+/// runs one, its standard output and error read line by line.
+private struct RunningExample {
+    let shell: ChildProcess
+    let output: LineReader
+    let errors: LineReader
+
+    static func start(_ script: String, in fixture: CLIFixture) async throws -> RunningExample {
+        let (output, outputEnd) = try LineReader.pipe()
+        let (errors, errorEnd) = try LineReader.pipe()
+        defer {
+            close(outputEnd)
+            close(errorEnd)
+        }
+        var environment = fixture.environment
+        let program = try await BuiltPrograms.path(of: "notification-bridge")
+        environment["PATH"] =
+            URL(fileURLWithPath: program).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/bin")
+        let shell = try ChildProcess.spawn(
+            ["/bin/sh", "-c", script], environment: environment, standardOutput: outputEnd, standardError: errorEnd)
+        return RunningExample(shell: shell, output: output, errors: errors)
+    }
+
+    /// Waits for `monitor` to say it attached as `app` (the first line on standard error).
+    func awaitAttached(_ app: String) throws {
+        let started = try errors.nextLine(within: .seconds(20), waitingFor: "monitor to attach")
+        #expect(started.contains("monitoring the responses of \(app)"), "\(started)")
+    }
+
+    /// Ctrl-C, as in a terminal: SIGINT to the shell and its children; the example must end.
+    func interrupt() async throws {
+        signalAll(SIGINT)
+        #expect(await shell.wait(within: .seconds(10)) != nil, "the example did not stop on Ctrl-C")
+    }
+
+    /// Interrupts and reaps the example, whatever happened.
+    func stop() {
+        signalAll(SIGINT)
+        _ = shell.stop()
+    }
+
+    /// Sends `signal` to the shell and its children; nothing once the shell has been reaped (its process id may then
+    /// be another's).
+    private func signalAll(_ signal: Int32) {
+        guard shell.poll() == nil else { return }
+        let children = (try? String(contentsOfFile: "/proc/\(shell.pid)/task/\(shell.pid)/children", encoding: .utf8))
+            ?? ""
+        for child in children.split(separator: " ").compactMap({ pid_t($0) }) { kill(child, signal) }
+        shell.signal(signal)
     }
 }
