@@ -217,8 +217,8 @@ private struct RunningExample {
     /// be another's).
     private func signalAll(_ signal: Int32) {
         guard shell.poll() == nil else { return }
-        let children = (try? String(contentsOfFile: "/proc/\(shell.pid)/task/\(shell.pid)/children", encoding: .utf8))
-            ?? ""
+        let list = "/proc/\(shell.pid)/task/\(shell.pid)/children"
+        let children = (try? String(contentsOfFile: list, encoding: .utf8)) ?? ""
         for child in children.split(separator: " ").compactMap({ pid_t($0) }) { kill(child, signal) }
         shell.signal(signal)
     }
