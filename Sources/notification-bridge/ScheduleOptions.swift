@@ -129,6 +129,12 @@ struct ScheduleOptions: ParsableArguments {
         guard let time = LocalDateTime(parsing: String(full)) else {
             throw ValidationError("--at '\(text)' is not a date-time; \(atForms)")
         }
+        // Checked here, since an offset or --time-zone fixed turns it into seconds the daemon cannot check.
+        do {
+            try time.validate(at: "date")
+        } catch {
+            throw ValidationError("--at '\(text)': \(error)")
+        }
         if let offset {
             let seconds = Int64(time.secondsSince1970InUTC - offset)
             if zone == .local || zone == .floating {

@@ -46,11 +46,16 @@ struct CLIFixture: Sendable {
     let server: NotificationServer
     let events: AsyncStream<NotificationServerEvent>
     let home: URL
+    /// `TZ` of the daemon and of the programs run on this bus; `nil` leaves the machine's zone.
+    var timeZone: String? = nil
 
     /// Runs `body` with a scripted server of `profile` and the daemon started with `daemonArguments` too.
+    ///
+    /// - Parameter timeZone: `TZ` for the daemon and the programs the fixture runs (e.g. `Europe/Berlin`), so that
+    ///   wall-clock times they print do not depend on the machine.
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, daemonArguments: [String] = [],
-        _ body: (CLIFixture) async throws -> T
+        timeZone: String? = nil, _ body: (CLIFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -58,7 +63,7 @@ struct CLIFixture: Sendable {
             let events = server.events()
             try await server.start(on: serverConnection, profile: profile)
             let home = try homeFolder(on: bus)
-            let fixture = CLIFixture(bus: bus, server: server, events: events, home: home)
+            let fixture = CLIFixture(bus: bus, server: server, events: events, home: home, timeZone: timeZone)
             let daemon = try await startDaemon(on: bus, environment: fixture.environment, arguments: daemonArguments)
             defer {
                 _ = daemon.stop(grace: .seconds(5))
@@ -105,7 +110,11 @@ struct CLIFixture: Sendable {
     }
 
     /// The environment of programs on this bus, with a home folder of the test's own.
-    var environment: [String: String] { Self.environment(bus: bus, home: home) }
+    var environment: [String: String] {
+        var environment = Self.environment(bus: bus, home: home)
+        if let timeZone { environment["TZ"] = timeZone }
+        return environment
+    }
 
     /// The environment of programs on `bus`, with `home` as their home folder.
     static func environment(bus: PrivateBus, home: URL) -> [String: String] {

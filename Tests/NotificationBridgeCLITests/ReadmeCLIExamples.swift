@@ -91,6 +91,49 @@ enum ReadmeCLIExamples {
             """,
         output: "$id\tAnn\n$id")
 
+    static let sendIn = ReadmeCLIExample(
+        title: "Remind later: `--in` takes a delay (90s, 15m, 2h, 1d, 1h30m); the daemon shows it then, even if it "
+            + "restarted meanwhile",
+        script: """
+            notification-bridge send "Tea is ready" --in 4m
+            """,
+        output: nil)
+
+    static let sendAtAndListPending = ReadmeCLIExample(
+        title: "At a wall-clock time (it follows your time zone when you travel); `list --pending` prints the id, "
+            + "when it fires next in your zone, and the title",
+        script: """
+            notification-bridge send -a Family "Christmas dinner" "Table for six" --at 2030-12-24T18:00
+            notification-bridge list --pending -a Family
+            """,
+        output: "$id\t2030-12-24 18:00:00 CET\tChristmas dinner")
+
+    static let every = ReadmeCLIExample(
+        title: "Every weekday at 09:00: `--every` takes days, then a time (`--next` fires once, at the next match; "
+            + "`withdraw ID` cancels)",
+        script: """
+            notification-bridge send -a Team "Stand-up" "Room 4" --every 'mon-fri 09:00'
+            """,
+        output: nil)
+
+    static let monitor = ReadmeCLIExample(
+        title: "Post without `--wait`, and take the responses later: `monitor` prints each response to the app's "
+            + "notifications as it comes, until Ctrl-C",
+        script: """
+            notification-bridge send -a Builds "Build 41 failed" -A retry=Retry,background
+            notification-bridge monitor Builds --json
+            """,
+        output: #"{"action":"retry","id":"$id","user-info":{}}"#)
+
+    static let foreground = ReadmeCLIExample(
+        title: "While your app is frontmost, take its scheduled notifications instead of showing them: `monitor "
+            + "--foreground` prints `fired`, the id and the title as each comes due",
+        script: """
+            notification-bridge send -a Timer "Pasta is done" --in 10m
+            notification-bridge monitor Timer --foreground
+            """,
+        output: "fired\t$id\tPasta is done")
+
     static let serverInformation = ReadmeCLIExample(
         title: "Ask what the notification server can do, and what the bridge does about it",
         script: """
@@ -100,8 +143,8 @@ enum ReadmeCLIExamples {
 
     /// Every example, in the order the README shows them.
     static let all = [
-        send, sendAndWait, registerCategory, categoryJSON, alert, waitLater, hints, exec, listAndWithdraw,
-        serverInformation,
+        send, sendAndWait, registerCategory, categoryJSON, alert, waitLater, hints, exec, listAndWithdraw, sendIn,
+        sendAtAndListPending, every, monitor, foreground, serverInformation,
     ]
 
     /// The README section in Markdown, heading included.

@@ -76,11 +76,35 @@ struct SchedulingCLITests {
             (["--next", "mon"], "has no time at the end"),
             (["--time-zone", "fixed"], "--time-zone goes with --at"),
             (["--repeat", "fortnight", "--in", "1h"], "fortnight"),
+            (["--at", "2030-02-30T09:00", "--time-zone", "fixed"], "February 2030 has 28 days; use 1 to 28"),
+            (["--at", "2030-13-01T09:00Z"], "date.month is 13"),
         ])
     func badOptions(arguments: [String], message: String) async throws {
         let result = try await BuiltPrograms.cli(["send", "Title"] + arguments)
         #expect(result.status == 2, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("--at with --time-zone fixed reads a time the clock skips as the daemon does: the end of the gap")
+    func fixedTimeInSpringForwardGap() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "Europe/Berlin"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/notification-bridge-test"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"), "tzdata is not installed")
+        // On 2030-03-31 Berlin's clocks go from 02:00 to 03:00: 02:30 is skipped, 01:30 and 03:00 are shown once.
+        for (wallClock, shown) in [("02:30", (3, 0)), ("01:30", (1, 30)), ("03:00", (3, 0))] {
+            let program = try await BuiltPrograms.path(of: "notification-bridge")
+            let arguments = ["send", "Title", "--at", "2030-03-31T\(wallClock)", "--time-zone", "fixed", "--dry-run"]
+            let result = try await ProcessRunner.run(
+                [program] + arguments, environment: environment, timeout: .seconds(20))
+            #expect(result.status == 0, "\(result.standardError)")
+            let expected = try #require(
+                calendar.date(from: DateComponents(year: 2030, month: 3, day: 31, hour: shown.0, minute: shown.1)))
+            #expect(
+                result.output.contains("'fire-date': <int64 \(Int(expected.timeIntervalSince1970))>"),
+                "\(wallClock): \(result.output)")
+        }
     }
 
     @Test("monitor prints one line per response to the app's notifications whose sender has exited; --json one object")

@@ -98,6 +98,46 @@ enum ReadmeExamples {
             """,
         output: "(['$id'],)")
 
+    static let scheduleIn = ReadmeExample(
+        title: "Schedule a notification for later: 'in' is seconds from now (here 4 minutes); the reply is its id",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'app-name': <'Kettle'>, 'title': <'Tea is ready'>, 'in': <240.0>}"
+            """,
+        output: "('$id',)")
+
+    static let scheduleMonthly = ReadmeExample(
+        title: "Schedule at a wall-clock time that follows the user's time zone (09:00 wherever they are), repeating "
+            + "every month",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'app-name': <'Bills'>, 'title': <'Pay the rent'>,
+                'fire-date': <'2030-01-01T09:00:00'>, 'time-zone': <'local'>, 'repeat': <'month'>}"
+            """,
+        output: "('$id',)")
+
+    static let scheduleWeekdays = ReadmeExample(
+        title: "Every weekday at 09:00 in the user's zone: a calendar match, with 'repeat': <true> for every match",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.Post \\
+              "{'app-name': <'Team'>, 'title': <'Stand-up'>, 'body': <'Room 4'>,
+                'calendar': <{'weekdays': <['monday', 'tuesday', 'wednesday', 'thursday', 'friday']>,
+                              'hour': <9>, 'minute': <0>}>, 'repeat': <true>}"
+            """,
+        output: "('$id',)")
+
+    static let listPending = ReadmeExample(
+        title: "List an app's scheduled notifications, earliest first: the keys they were posted with, and "
+            + "'next-fire-date' (seconds since 1970); Withdraw cancels one",
+        script: """
+            gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
+              --method io.github.NotificationBridge1.ListPending "{'app-name': <'Team'>}"
+            """,
+        output: nil)
+
     static let serverInformation = ReadmeExample(
         title: "Ask what the notification server can do, and what the bridge does about it",
         script: """
@@ -108,7 +148,8 @@ enum ReadmeExamples {
 
     /// Every example, in the order the README shows them.
     static let all = [
-        registerCategory, post, postAndWait, withdraw, exec, appAction, listDelivered, withdrawAll, serverInformation,
+        registerCategory, post, postAndWait, withdraw, exec, appAction, listDelivered, withdrawAll, scheduleIn,
+        scheduleMonthly, scheduleWeekdays, listPending, serverInformation,
     ]
 
     /// The README section in Markdown.
