@@ -17,7 +17,7 @@ enum Main {
     static func run(_ arguments: [String]) async -> Int32 {
         if arguments.first == ExecFilter.flag { return ExecFilter.run(arguments) }
         do {
-            var command = try NotificationBridgeCommand.parseAsRoot(NotifySendHints.rewrite(arguments))
+            var command = try NotificationBridgeCommand.parseSelectedSubcommand(NotifySendHints.rewrite(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
