@@ -1,4 +1,4 @@
-internal import CGIO
+internal import CGLib
 import DBusCore
 
 /// GVariant text form, as `gdbus call` reads it (`<{'a': <[1, 2]>}>`, `uint32 7`, `@as []`), parsed by GLib's

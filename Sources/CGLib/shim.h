@@ -1,0 +1,6 @@
+#ifndef NOTIFICATIONBRIDGE_CGLIB_SHIM_H
+#define NOTIFICATIONBRIDGE_CGLIB_SHIM_H
+
+#include <glib.h>
+
+#endif
