@@ -1,7 +1,7 @@
 # NotificationBridge — build, test, benchmark, demo.
 #
 #   make test    install what the tests need (Debian packages), build, run every test
-#   make bench   release build; DBusCore against raw libdbus on a private bus
+#   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the bridge against a notification server drawn in the terminal (AUTO=1: scripted)
 
 SWIFT ?= swift
@@ -37,13 +37,20 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-$(BASELINE): Benchmarks/raw-baseline/dbus-raw-baseline.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $< $$(pkg-config --libs dbus-1)
+BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
 
+$(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $(BASELINE_SOURCES) \
+	    $$(pkg-config --libs dbus-1)
+
+# QUICK=1: fewer rounds and iterations, for a sanity run. Results: bench-results/bench.json.
 bench: deps $(BASELINE)
+	$(SWIFT) build -c release --product notification-bridged
+	$(SWIFT) build -c release --product notification-bridge
 	$(SWIFT) build -c release --product dbus-bench
-	$$($(SWIFT) build -c release --show-bin-path)/dbus-bench --baseline $(BASELINE)
+	bin=$$($(SWIFT) build -c release --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
+	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge $(if $(QUICK),--quick)
 
 # AUTO=1 picks the actions by script instead of asking (also the default without a terminal).
 demo: deps

@@ -1,0 +1,103 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+
+/// A `notification-bridged` started by the benchmark on its private bus, with its state in a folder of its own, and
+/// what `/proc` says about it.
+final class DaemonProcess: Sendable {
+    static let busName = "io.github.NotificationBridge"
+    static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
+    static let interfaceName = "io.github.NotificationBridge1"
+
+    let child: ChildProcess
+    /// From just before the spawn to when this process saw the daemon take its name.
+    let startNanoseconds: Double
+    let log: String
+
+    private init(child: ChildProcess, startNanoseconds: Double, log: String) {
+        self.child = child
+        self.startNanoseconds = startNanoseconds
+        self.log = log
+    }
+
+    var pid: pid_t { child.pid }
+
+    /// Starts the daemon at `executable` with its state under `stateHome` (as `XDG_STATE_HOME`) and returns once it
+    /// owns its name; `client` watches for that.
+    static func start(
+        executable: String, bus: PrivateBus, client: DBusConnection, stateHome: String
+    ) async throws -> DaemonProcess {
+        let owners = try await client.nameOwnerChanges(of: busName)
+        let log = stateHome + "/daemon.log"
+        let output = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        defer { close(output) }
+        var environment = bus.environment
+        environment["XDG_STATE_HOME"] = stateHome
+        // No system bus here: the daemon follows the session's screen lock alone, as it would without logind.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
+        let started = monotonicNanoseconds()
+        let child = try ChildProcess.spawn(
+            [executable], environment: environment, standardOutput: output, standardError: output)
+        do {
+            try await withTimeout(.seconds(30), waitingFor: "notification-bridged to own its name") {
+                for await owner in owners where owner != nil { return }
+            }
+        } catch {
+            child.stop()
+            throw BenchError("\(error); its log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+        return DaemonProcess(
+            child: child, startNanoseconds: Double(monotonicNanoseconds() - started), log: log)
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL after 10 s).
+    func stop() {
+        child.stop(grace: .seconds(10))
+    }
+
+    /// Resident memory in bytes (`VmRSS`).
+    func residentBytes() throws -> Double {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw BenchError("no VmRSS in /proc/\(pid)/status") }
+        return kilobytes * 1024
+    }
+
+    /// CPU time so far, user + system, in clock ticks (`/proc/<pid>/stat` fields 14 and 15).
+    func cpuTicks() throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The command name may hold spaces; the fields after it are plain.
+        guard let close = stat.lastIndex(of: ")") else { throw BenchError("unexpected /proc/\(pid)/stat") }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw BenchError("unexpected /proc/\(pid)/stat")
+        }
+        return user + system
+    }
+
+    /// CPU time so far in nanoseconds, summed over threads (`/proc/<pid>/task/*/schedstat`, first field): finer than
+    /// clock ticks.
+    func cpuNanoseconds() -> Double {
+        threadFiles("schedstat").reduce(0) { total, text in
+            total + (Double(text.split(separator: " ").first ?? "") ?? 0)
+        }
+    }
+
+    /// Context switches so far, summed over threads: each time a thread went to sleep or was put off the CPU. An idle
+    /// process that never wakes up adds none.
+    func contextSwitches() -> Double {
+        threadFiles("status").reduce(0) { total, text in
+            total + text.split(separator: "\n").reduce(0) { sum, line in
+                guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:")
+                else { return sum }
+                return sum + (Double(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0)
+            }
+        }
+    }
+
+    private func threadFiles(_ name: String) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/\(name)", encoding: .utf8) }
+    }
+}
