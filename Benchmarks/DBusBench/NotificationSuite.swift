@@ -144,7 +144,7 @@ struct NotificationSuite {
         _ = server.takeEmitted()
         let object = try await baseline.run(arguments)
         let received = (object["received_ns"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        let emitted = server.takeEmitted().map(Double.init)
+        let emitted = server.takeEmitted().map { Double($0) }
         guard !received.isEmpty, received.count == emitted.count else {
             throw BenchError("\(arguments[0]): \(received.count) signals received, \(emitted.count) emitted")
         }
