@@ -76,28 +76,39 @@ final class DaemonProcess: Sendable {
         return user + system
     }
 
-    /// CPU time so far in nanoseconds, summed over threads (`/proc/<pid>/task/*/schedstat`, first field): finer than
-    /// clock ticks.
-    func cpuNanoseconds() -> Double {
-        threadFiles("schedstat").reduce(0) { total, text in
-            total + (Double(text.split(separator: " ").first ?? "") ?? 0)
-        }
-    }
-
-    /// Context switches so far, summed over threads: each time a thread went to sleep or was put off the CPU. An idle
-    /// process that never wakes up adds none.
-    func contextSwitches() -> Double {
-        threadFiles("status").reduce(0) { total, text in
-            total + text.split(separator: "\n").reduce(0) { sum, line in
-                guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:")
-                else { return sum }
-                return sum + (Double(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0)
-            }
-        }
-    }
-
-    private func threadFiles(_ name: String) -> [String] {
+    /// For each live thread (`name tid`): context switches so far (each time it went to sleep or was put off the CPU;
+    /// a thread that never wakes adds none) and CPU time from its `schedstat`, finer than clock ticks.
+    func threadActivity() -> [String: (switches: Double, cpuNanoseconds: Double)] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/\(name)", encoding: .utf8) }
+        var activity: [String: (switches: Double, cpuNanoseconds: Double)] = [:]
+        for task in tasks {
+            let folder = "/proc/\(pid)/task/\(task)/"
+            guard let status = try? String(contentsOfFile: folder + "status", encoding: .utf8),
+                let schedstat = try? String(contentsOfFile: folder + "schedstat", encoding: .utf8)
+            else { continue }
+            var name = task
+            var switches = 0.0
+            for line in status.split(separator: "\n") {
+                let value = line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? ""
+                if line.hasPrefix("Name:") { name = value + " " + task }
+                if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                    switches += Double(value) ?? 0
+                }
+            }
+            activity[name] = (switches, Double(schedstat.split(separator: " ").first ?? "") ?? 0)
+        }
+        return activity
     }
+
+    /// Resident memory by kind (`RssAnon`: heap and stacks; `RssFile`: mapped files, mostly shared libraries), in
+    /// bytes.
+    func residentBreakdown() -> (anonymous: Double, files: Double) {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func kilobytes(_ key: String) -> Double {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return .nan }
+            return Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
+        }
+        return (kilobytes("RssAnon:") * 1024, kilobytes("RssFile:") * 1024)
+    }
+
 }

@@ -70,7 +70,7 @@ struct DaemonSuite {
         let idleRSS = try daemon.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
-            target: .init(text: "≤ 12 MB", met: idleRSS <= 12e6)))
+            target: .init(text: "≤ 12 MB", met: idleRSS <= 12e6), note: breakdown(daemon)))
 
         // Churn: a warm-up lets the allocator reach its working size; growth is what the measured churn adds on top.
         log("daemon memory: churn of \(options.churn) posted-and-withdrawn notifications")
@@ -78,11 +78,12 @@ struct DaemonSuite {
         let afterWarmUp = try daemon.residentBytes()
         let churn = try await baseline.run(["churn", String(options.churn)], timeout: .seconds(900))
         let afterChurn = try daemon.residentBytes()
+        let churnBreakdown = breakdown(daemon)
         let growth = afterChurn - afterWarmUp
         rows.append(ResultRow(
             Self.memoryGroup, "after \(options.churnWarmUp.formatted()) + \(options.churn.formatted()) churned",
             unit: .bytes, median: afterChurn,
-            note: String(format: "(Post + Withdraw: %.0f µs a pair)", number(churn, "total_ns") / 1e3
+            note: churnBreakdown + String(format: "; Post + Withdraw took %.0f µs", number(churn, "total_ns") / 1e3
                 / Double(options.churn))))
         let full = options.churn >= 100_000
         rows.append(ResultRow(
@@ -95,12 +96,13 @@ struct DaemonSuite {
         let schedule = try await baseline.run(
             ["schedule", String(options.pending), "31536000"], timeout: .seconds(900))
         let pendingRSS = try daemon.residentBytes()
+        let pendingBreakdown = breakdown(daemon)
         let fullPending = options.pending >= 10_000
         rows.append(ResultRow(
             Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
             target: fullPending ? .init(text: "≤ 40 MB", met: pendingRSS <= 40e6) : nil,
-            note: String(format: "(a scheduled Post took %.0f µs)", number(schedule, "total_ns") / 1e3
-                / Double(options.pending)) + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
+            note: pendingBreakdown + String(format: "; a scheduled Post took %.0f µs", number(schedule, "total_ns")
+                / 1e3 / Double(options.pending)) + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
 
         // Start-up with that store: from spawn to the name owned, and to the first answer listing them all.
         var owned: [Double] = []
@@ -128,10 +130,15 @@ struct DaemonSuite {
         let restartedRSS = try daemon.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
-            target: fullPending ? .init(text: "≤ 40 MB", met: restartedRSS <= 40e6) : nil))
+            target: fullPending ? .init(text: "≤ 40 MB", met: restartedRSS <= 40e6) : nil, note: breakdown(daemon)))
 
         idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
         return rows + idleRows
+    }
+
+    private func breakdown(_ daemon: DaemonProcess) -> String {
+        let (anonymous, files) = daemon.residentBreakdown()
+        return String(format: "(heap and stacks %.1f MB, mapped files %.1f MB)", anonymous / 1e6, files / 1e6)
     }
 
     /// Asks the daemon for the pending notifications of the app name they were posted under (the daemon's default;
@@ -146,50 +153,65 @@ struct DaemonSuite {
 
     // MARK: Idle
 
-    /// CPU time and wake-ups of `daemon` over the idle window, after a second to settle.
+    /// CPU time and wake-ups of `daemon` over the idle window. It first settles for longer than the 5 s after which
+    /// the Swift runtime's idle worker threads exit, so that their exits are not counted as the daemon's own activity.
     private func idle(_ daemon: DaemonProcess, what: String) async throws -> [ResultRow] {
-        log("idle daemon: \(options.idleSeconds) s")
-        try await Task.sleep(for: .seconds(1))
+        log("idle daemon: \(options.idleSeconds) s, after settling for 6 s")
+        try await Task.sleep(for: .seconds(6))
         let ticks = try daemon.cpuTicks()
-        let cpu = daemon.cpuNanoseconds()
-        let switches = daemon.contextSwitches()
+        let before = daemon.threadActivity()
         try await Task.sleep(for: .seconds(options.idleSeconds))
         let spentTicks = try daemon.cpuTicks() - ticks
-        let spent = daemon.cpuNanoseconds() - cpu
-        let wakeUps = daemon.contextSwitches() - switches
+        let after = daemon.threadActivity()
+        var wakeUps = 0.0
+        var spent = 0.0
+        var byThread: [String] = []
+        for (thread, now) in after.sorted(by: { $0.key < $1.key }) {
+            let then = before[thread] ?? (switches: 0, cpuNanoseconds: 0)
+            wakeUps += now.switches - then.switches
+            spent += now.cpuNanoseconds - then.cpuNanoseconds
+            if now.switches > then.switches { byThread.append("\(thread): \(Int(now.switches - then.switches))") }
+        }
+        let exited = before.keys.filter { after[$0] == nil }.count
+        if exited > 0 { byThread.append("\(exited) thread\(exited == 1 ? "" : "s") exited") }
         return [
             ResultRow(
                 Self.idleGroup, "CPU over \(options.idleSeconds) s, \(what)", unit: .clockTicks, median: spentTicks,
                 target: .init(text: "zero", met: spentTicks == 0),
-                note: String(format: "(%.0f µs of CPU by schedstat)", spent / 1e3)),
+                note: String(format: "(%.0f µs by the threads' schedstat)", spent / 1e3)),
             ResultRow(
                 Self.idleGroup, "wake-ups over \(options.idleSeconds) s", unit: .count, median: wakeUps,
-                target: .init(text: "zero", met: wakeUps == 0)),
+                target: .init(text: "zero", met: wakeUps == 0 && exited == 0),
+                note: byThread.isEmpty ? nil : "(by thread: " + byThread.joined(separator: ", ") + ")"),
         ]
     }
 
     // MARK: Lateness
 
-    /// Schedules notifications `in` staggered intervals and times their arrival at the server against when they
-    /// were due; the due time is taken before each Post is sent, so the figure errs late by at most a one-way trip.
+    /// Schedules notifications to fire `spacing` apart, all due after the last Post has returned (a scheduled Post
+    /// waits for the disk, and fires must not queue behind Posts), and times their arrival at the server against when
+    /// they were due. Each `in` is counted from just before its Post is sent, so a figure errs late by at most a
+    /// one-way trip.
     private func lateness() async throws -> [ResultRow] {
         let daemon = try await startDaemon(freshStateHome("lateness"))
         defer { daemon.stop() }
         log("scheduled fires: \(options.scheduled) notifications")
         var due: [String: UInt64] = [:]
-        let lead = 1.0
-        let spacing = 0.005
+        let spacing: UInt64 = 10_000_000
+        let start = monotonicNanoseconds()
+        let firstDue = start + 1_000_000_000 + UInt64(options.scheduled) * 25_000_000
         for index in 0..<options.scheduled {
             let summary = BenchNotificationServer.arrivalPrefix + String(index)
-            let seconds = lead + spacing * Double(index)
+            let at = firstDue + UInt64(index) * spacing
             let sent = monotonicNanoseconds()
             _ = try await client.call(
                 destination: DaemonProcess.busName, path: DaemonProcess.objectPath,
                 interface: DaemonProcess.interfaceName, method: "Post",
-                arguments: [.vardict(["title": .string(summary), "in": .double(seconds)])])
-            due[summary] = sent + UInt64(seconds * 1e9)
+                arguments: [.vardict(["title": .string(summary), "in": .double(Double(at - sent) / 1e9)])])
+            due[summary] = at
         }
-        let deadline = ContinuousClock.now + .seconds(lead + spacing * Double(options.scheduled) + 10)
+        let overlapped = monotonicNanoseconds() > firstDue
+        let deadline = ContinuousClock.now + .seconds(Double(firstDue - start) / 1e9 + Double(options.scheduled) / 100 + 10)
         var arrived = server.arrivals()
         while arrived.count < options.scheduled && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
@@ -204,7 +226,8 @@ struct DaemonSuite {
             ResultRow(
                 Self.scheduleGroup, "lateness of \(options.scheduled) fires", latency: latency,
                 target: .init(text: "p99 ≤ 10 ms", met: latency.p99 <= 10e6),
-                note: String(format: "(earliest %.1f ms)", (late.min() ?? 0) / 1e6))
+                note: String(format: "(%d ms apart; earliest %.1f ms)", spacing / 1_000_000, (late.min() ?? 0) / 1e6)
+                    + (overlapped ? "; posting ran past the first fire, so fires queued behind posts" : ""))
         ]
         rows += try await idle(daemon, what: "after they fired")
         return rows

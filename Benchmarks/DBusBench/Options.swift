@@ -20,12 +20,13 @@ struct Options: Sendable {
     var idleSeconds = 10
 
     static let usage = """
-        usage: dbus-bench --daemon PATH --cli PATH [--baseline PATH] [--json PATH] [--quick] [--rounds N]
+        usage: dbus-bench --daemon PATH --cli PATH [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
         """
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
-        var rounds: Int?
+        // Applied after --quick, whatever their order.
+        var overrides: [(WritableKeyPath<Options, Int>, Int)] = []
         while let argument = iterator.next() {
             if argument == "--quick" {
                 quick = true
@@ -37,9 +38,9 @@ struct Options: Sendable {
             case "--daemon": daemon = value
             case "--cli": cli = value
             case "--json": jsonPath = value
-            case "--rounds":
-                guard let number = Int(value), number > 0 else { throw BenchError("--rounds needs a number above 0") }
-                rounds = number
+            case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
+            case "--churn": overrides.append((\.churn, try Self.count(argument, value)))
+            case "--rounds": overrides.append((\.rounds, try Self.count(argument, value)))
             default: throw BenchError("unknown option \(argument)\n\(Self.usage)")
             }
         }
@@ -58,7 +59,12 @@ struct Options: Sendable {
             scheduled = 100
             idleSeconds = 3
         }
-        if let rounds { self.rounds = rounds }
+        for (key, value) in overrides { self[keyPath: key] = value }
+    }
+
+    private static func count(_ option: String, _ value: String) throws -> Int {
+        guard let number = Int(value), number > 0 else { throw BenchError("\(option) needs a number above 0") }
+        return number
     }
 
     var settings: [String: Any] {
