@@ -1,3 +1,4 @@
+import DBusCore
 import DBusTestSupport
 import Foundation
 
@@ -48,7 +49,17 @@ func run() async throws {
     print("\nwritten to \(options.jsonPath)")
 }
 
+/// `dbus-bench --serve`: only the benchmark's notification server, on the session bus, until killed; for profiling a
+/// daemon by hand on a bus of one's own.
+func serve() async throws -> Never {
+    let connection = try await DBusConnection.connect(to: .session)
+    _ = try await BenchNotificationServer.start(on: connection)
+    print("serving org.freedesktop.Notifications")
+    while true { try await Task.sleep(for: .seconds(3600)) }
+}
+
 do {
+    if CommandLine.arguments.dropFirst().first == "--serve" { try await serve() }
     try await run()
 } catch {
     FileHandle.standardError.write(Data("dbus-bench: \(error)\n".utf8))
