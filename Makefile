@@ -44,13 +44,17 @@ $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $(BASELINE_SOURCES) \
 	    $$(pkg-config --libs dbus-1)
 
-# QUICK=1: fewer rounds and iterations, for a sanity run. Results: bench-results/bench.json.
+# QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: the Swift runtime and Foundation linked
+# statically (in .build-static), as a package may ship them. Results: bench-results/bench.json.
+BENCH_BUILD := -c release $(if $(STATIC),--static-swift-stdlib --scratch-path .build-static)
+
 bench: deps $(BASELINE)
-	$(SWIFT) build -c release --product notification-bridged
-	$(SWIFT) build -c release --product notification-bridge
-	$(SWIFT) build -c release --product dbus-bench
-	bin=$$($(SWIFT) build -c release --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
-	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge $(if $(QUICK),--quick)
+	$(SWIFT) build $(BENCH_BUILD) --product notification-bridged
+	$(SWIFT) build $(BENCH_BUILD) --product notification-bridge
+	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
+	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
+	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge $(if $(QUICK),--quick) \
+	    $(if $(STATIC),--json bench-results/bench-static.json)
 
 # AUTO=1 picks the actions by script instead of asking (also the default without a terminal).
 demo: deps
@@ -58,4 +62,4 @@ demo: deps
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
 clean:
-	rm -rf .build Benchmarks/bin bench-results
+	rm -rf .build .build-static Benchmarks/bin bench-results
