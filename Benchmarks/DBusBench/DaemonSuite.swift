@@ -71,6 +71,9 @@ struct DaemonSuite {
         rows.append(ResultRow(
             Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
             target: .init(text: "≤ 12 MB", met: idleRSS <= 12e6), note: breakdown(daemon)))
+        rows.append(ResultRow(
+            Self.memoryGroup, "start → name owned, nothing stored", unit: .nanoseconds,
+            median: daemon.startNanoseconds))
 
         // Churn: a warm-up lets the allocator reach its working size; growth is what the measured churn adds on top.
         log("daemon memory: churn of \(options.churn) posted-and-withdrawn notifications")

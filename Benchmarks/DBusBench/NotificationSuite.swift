@@ -77,7 +77,7 @@ struct NotificationSuite {
                 Self.group, "Swift library: center.post", latency: libraryPost, floor: floor,
                 target: .init(text: "≤ 1.15× raw", met: libraryPost.median / floor.median <= 1.15)),
             ResultRow(
-                Self.group, "the same, caller on the connection's executor", latency: onLoop, floor: floor,
+                Self.group, "center.post from the connection's executor", latency: onLoop, floor: floor,
                 target: .init(text: "≤ 1.15× raw", met: onLoop.median / floor.median <= 1.15)),
             ResultRow(
                 Self.group, "daemon Post, libdbus client", latency: daemon, floor: floor,
