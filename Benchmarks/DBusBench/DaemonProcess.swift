@@ -50,9 +50,10 @@ final class DaemonProcess: Sendable {
             child: child, startNanoseconds: Double(monotonicNanoseconds() - started), log: log)
     }
 
-    /// Stops the daemon (SIGTERM, then SIGKILL after 10 s).
-    func stop() {
-        child.stop(grace: .seconds(10))
+    /// Stops the daemon (SIGTERM, then SIGKILL after 30 s) and returns its exit status (137: it had to be killed).
+    @discardableResult
+    func stop() -> Int32? {
+        child.stop(grace: .seconds(30))
     }
 
     /// Resident memory in bytes (`VmRSS`).

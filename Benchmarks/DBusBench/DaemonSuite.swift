@@ -113,14 +113,20 @@ struct DaemonSuite {
         var idleRows: [ResultRow] = []
         for attempt in 1...options.rounds {
             log("daemon start-up with \(options.pending) pending: \(attempt) of \(options.rounds)")
-            daemon.stop()
+            let status = daemon.stop()
+            if status != 0 { log("the daemon did not stop cleanly: exit status \(status.map(String.init) ?? "unknown")") }
             let started = monotonicNanoseconds()
             daemon = try await startDaemon(stateHome)
             owned.append(daemon.startNanoseconds)
             let count = try await listPending()
             answered.append(Double(monotonicNanoseconds() - started))
             guard count == options.pending else {
-                throw BenchError("the restarted daemon lists \(count) pending notifications, not \(options.pending)")
+                let log = (try? String(contentsOfFile: daemon.log, encoding: .utf8)) ?? ""
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: stateHome + "/notification-bridge"))
+                throw BenchError("the restarted daemon lists \(count) pending notifications, not \(options.pending) "
+                    + "(the one before stopped with status \(status.map(String.init) ?? "unknown")); "
+                    + "state files: \(files ?? []); the daemon's log ends:\n"
+                    + log.split(separator: "\n").suffix(15).joined(separator: "\n"))
             }
         }
         rows.append(ResultRow(
