@@ -111,6 +111,7 @@ struct DaemonSuite {
         var owned: [Double] = []
         var answered: [Double] = []
         var idleRows: [ResultRow] = []
+        var shortAnswers = 0
         for attempt in 1...options.rounds {
             log("daemon start-up with \(options.pending) pending: \(attempt) of \(options.rounds)")
             let status = daemon.stop()
@@ -118,7 +119,15 @@ struct DaemonSuite {
             let started = monotonicNanoseconds()
             daemon = try await startDaemon(stateHome)
             owned.append(daemon.startNanoseconds)
-            let count = try await listPending()
+            // The daemon takes its name before it has restored what it keeps, and answers meanwhile: ask until the
+            // list is whole, and count the early answers.
+            var count = try await listPending()
+            let patience = ContinuousClock.now + .seconds(60)
+            while count != options.pending && ContinuousClock.now < patience {
+                shortAnswers += 1
+                try await Task.sleep(for: .milliseconds(1))
+                count = try await listPending()
+            }
             answered.append(Double(monotonicNanoseconds() - started))
             guard count == options.pending else {
                 let log = (try? String(contentsOfFile: daemon.log, encoding: .utf8)) ?? ""
@@ -134,8 +143,10 @@ struct DaemonSuite {
             median: medianOf(owned)))
         let load = medianOf(answered)
         rows.append(ResultRow(
-            Self.memoryGroup, "start → ListPending answered", unit: .nanoseconds, median: load,
-            target: fullPending ? .init(text: "≤ 200 ms", met: load <= 200e6) : nil))
+            Self.memoryGroup, "start → ListPending lists them all", unit: .nanoseconds, median: load,
+            target: fullPending ? .init(text: "≤ 200 ms", met: load <= 200e6) : nil,
+            note: shortAnswers == 0 ? nil : "(\(shortAnswers) earlier ListPending answers over \(options.rounds) starts "
+                + "listed fewer: the daemon answers before it has restored them)"))
         let restartedRSS = try daemon.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
