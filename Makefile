@@ -1,7 +1,7 @@
 # NotificationBridge — build, test, benchmark, demo.
 #
 #   make test    install what the tests need (Debian packages), build, run every test
-#   make bench   release build; DBusCore against raw libdbus on a private bus
+#   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
@@ -78,13 +78,24 @@ asan: deps
 	@if grep -l "ERROR: AddressSanitizer" $(ASAN_SCRATCH)/reports/daemon.* 2>/dev/null; then exit 1; fi
 	@echo "AddressSanitizer: no memory errors"
 
-$(BASELINE): Benchmarks/raw-baseline/dbus-raw-baseline.c
+BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
+
+$(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $< $$(pkg-config --libs dbus-1)
+	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $(BASELINE_SOURCES) \
+	    $$(pkg-config --libs dbus-1)
+
+# QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: the Swift runtime and Foundation linked
+# statically (in .build-static), as a package may ship them. Results: bench-results/bench.json.
+BENCH_BUILD := -c release $(if $(STATIC),--static-swift-stdlib --scratch-path .build-static)
 
 bench: deps $(BASELINE)
-	$(SWIFT) build -c release --product dbus-bench
-	$$($(SWIFT) build -c release --show-bin-path)/dbus-bench --baseline $(BASELINE)
+	$(SWIFT) build $(BENCH_BUILD) --product notification-bridged
+	$(SWIFT) build $(BENCH_BUILD) --product notification-bridge
+	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
+	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
+	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge $(if $(QUICK),--quick) \
+	    $(if $(STATIC),--json bench-results/bench-static.json)
 
 # A private bus, notification-terminal-server and notification-bridged, with the demo playing a mail app.
 # AUTO=1 plays the user by script instead of asking (also the default without a terminal); it fails unless every

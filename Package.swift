@@ -101,7 +101,7 @@ let package = Package(
 
         .executableTarget(
             name: "dbus-bench",
-            dependencies: ["DBusCore", "DBusTestSupport"],
+            dependencies: ["DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationModel"],
             path: "Benchmarks/DBusBench"
         ),
 

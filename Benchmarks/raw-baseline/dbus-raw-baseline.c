@@ -5,14 +5,15 @@
  * the numbers show what the transport and the bus daemon cost on their own.
  * Whatever the Swift library adds is the difference against these numbers.
  *
- * Modes: serve | call N [PAYLOAD_BYTES] | listen N | emit N | count N
+ * Modes: serve | call N [PAYLOAD_BYTES] | listen N | emit N | count N,
+ * and the notification modes of notification-modes.c
  * (see README.md next to this file for the JSON each mode prints).
  */
 
 /* clock_gettime() is POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dbus/dbus.h>
+#include "baseline.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,10 +29,7 @@
 #define TICK_MATCH \
     "type='signal',interface='" BENCH_IFACE "',member='Tick'"
 
-#define CALL_TIMEOUT_MS  5000
-#define WARMUP_CALLS     200u
 #define DEFAULT_PAYLOAD  16u
-#define RECEIVE_BOUND_NS (30ull * 1000000000ull)
 
 /*
  * libdbus refuses messages above 128 MiB; staying well below that keeps a
@@ -39,7 +37,7 @@
  */
 #define MAX_PAYLOAD (64ull * 1024 * 1024)
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
     struct timespec ts;
 
@@ -54,8 +52,12 @@ static void usage(const char *argv0)
             "       %s call N [PAYLOAD_BYTES]\n"
             "       %s listen N\n"
             "       %s emit N\n"
-            "       %s count N\n",
-            argv0, argv0, argv0, argv0, argv0);
+            "       %s count N\n"
+            "       %s notify|post|action-listen|respond-listen|churn N\n"
+            "       %s schedule N SECONDS\n"
+            "       %s throughput CLIENTS N\n"
+            "       %s spawn N PROGRAM [ARG...]\n",
+            argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
     exit(2);
 }
 
@@ -63,7 +65,7 @@ static void usage(const char *argv0)
  * A benchmark that silently runs with a misparsed count measures the wrong
  * thing, so anything but a clean decimal number in range is rejected.
  */
-static int parse_number(const char *s, uint64_t min, uint64_t max,
+int parse_number(const char *s, uint64_t min, uint64_t max,
                         uint64_t *out)
 {
     char *end;
@@ -80,13 +82,13 @@ static int parse_number(const char *s, uint64_t min, uint64_t max,
 }
 
 /* Out of memory leaves no meaningful measurement to finish. */
-static void die_oom(void)
+void die_oom(void)
 {
     fputs("out of memory\n", stderr);
     exit(1);
 }
 
-static DBusConnection *connect_bus(void)
+DBusConnection *connect_bus(void)
 {
     DBusError err;
     DBusConnection *conn;
@@ -107,7 +109,7 @@ static DBusConnection *connect_bus(void)
     return conn;
 }
 
-static void disconnect_bus(DBusConnection *conn)
+void disconnect_bus(DBusConnection *conn)
 {
     dbus_connection_close(conn);
     dbus_connection_unref(conn);
@@ -303,11 +305,31 @@ static int run_serve(void)
 
 /* ------------------------------------------------------------------- call */
 
-static int cmp_u64(const void *a, const void *b)
+int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
     return (x > y) - (x < y);
+}
+
+void print_latency(const char *mode, uint64_t *samples, uint32_t n)
+{
+    uint64_t total = 0, median, p99;
+
+    for (uint32_t i = 0; i < n; i++)
+        total += samples[i];
+    qsort(samples, n, sizeof *samples, cmp_u64);
+    median = (n % 2) ? samples[n / 2]
+                     : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    /* Nearest-rank percentile: the smallest sample with at least 99% of
+     * all samples at or below it. */
+    p99 = samples[((uint64_t)n * 99 + 99) / 100 - 1];
+
+    printf("{\"mode\":\"%s\",\"n\":%" PRIu32 ",\"median_ns\":%" PRIu64
+           ",\"p99_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64
+           ",\"total_ns\":%" PRIu64 "}\n",
+           mode, n, median, p99, total / n, total);
+    fflush(stdout);
 }
 
 /* Returns 0 on success; prints the reason and returns -1 otherwise. */
@@ -357,7 +379,7 @@ static int run_call(uint32_t n, size_t payload_len)
     DBusConnection *conn;
     uint64_t *samples;
     char *payload;
-    uint64_t t, total = 0, median, p99;
+    uint64_t t;
 
     payload = malloc(payload_len + 1);
     samples = malloc((size_t)n * sizeof *samples);
@@ -385,22 +407,10 @@ static int run_call(uint32_t n, size_t payload_len)
             goto fail;
         end = now_ns();
         samples[i] = end - t;
-        total += samples[i];
         t = end;
     }
 
-    qsort(samples, n, sizeof *samples, cmp_u64);
-    median = (n % 2) ? samples[n / 2]
-                     : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-    /* Nearest-rank percentile: the smallest sample with at least 99% of
-     * all samples at or below it. */
-    p99 = samples[((uint64_t)n * 99 + 99) / 100 - 1];
-
-    printf("{\"mode\":\"call\",\"n\":%" PRIu32 ",\"median_ns\":%" PRIu64
-           ",\"p99_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64
-           ",\"total_ns\":%" PRIu64 "}\n",
-           n, median, p99, total / n, total);
-    fflush(stdout);
+    print_latency("call", samples, n);
 
     disconnect_bus(conn);
     free(samples);
@@ -610,10 +620,16 @@ int main(int argc, char **argv)
     const char *argv0 = argc > 0 ? argv[0] : "dbus-raw-baseline";
     const char *mode;
     uint64_t n, payload = DEFAULT_PAYLOAD;
+    int ret;
 
     if (argc < 2)
         usage(argv0);
     mode = argv[1];
+
+    /* The notification modes answer -1 for a mode they do not know. */
+    ret = run_notification_mode(mode, argc - 2, argv + 2);
+    if (ret != -1)
+        return ret;
 
     if (strcmp(mode, "serve") == 0) {
         if (argc != 2)

@@ -1,0 +1,128 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+
+/// DBusCore against raw libdbus, with the C baseline's own server: method-call round trip, and signals received and
+/// emitted. Rounds alternate between the two sides.
+struct CoreSuite {
+    let options: Options
+    let bus: PrivateBus
+    let baseline: Baseline
+
+    static let benchName = "io.github.NotificationBridge.Bench"
+    static let benchPath: DBusObjectPath = "/io/github/NotificationBridge/Bench"
+    static let benchInterface = "io.github.NotificationBridge.Bench1"
+    private static let group = "DBusCore (C echo server)"
+
+    func run() async throws -> [ResultRow] {
+        let (serverOutput, writeEnd) = try LineReader.pipe()
+        let server: ChildProcess
+        do {
+            defer { close(writeEnd) }
+            server = try ChildProcess.spawn(
+                [baseline.path, "serve"], environment: bus.environment, standardOutput: writeEnd)
+        }
+        defer { server.stop(grace: .seconds(1)) }
+        _ = try serverOutput.nextLine(within: .seconds(10), waitingFor: "the C server to be ready")
+        let connection = try await bus.connect()
+
+        var rawCall: [Latency] = [], swiftCall: [Latency] = [], executorCall: [Latency] = []
+        var rawReceive: [Double] = [], swiftReceive: [Double] = [], swiftEmit: [Double] = []
+        for round in 1...options.rounds {
+            log("DBusCore: round \(round) of \(options.rounds)")
+            rawCall.append(try await baseline.latency(["call", String(options.calls)]))
+            swiftCall.append(try await roundTrips(connection, count: options.calls))
+            executorCall.append(try await withTaskExecutorPreference(connection.executor) {
+                try await roundTrips(connection, count: options.calls)
+            })
+            rawReceive.append(number(try await baseline.run(["listen", String(options.signals)]), "per_second"))
+            swiftReceive.append(try await receiveRate(connection, count: options.signals))
+            swiftEmit.append(try await emitRate(connection, count: options.signals))
+        }
+        await connection.close()
+
+        let floor = Latency.medianOfRounds(rawCall)
+        let call = Latency.medianOfRounds(swiftCall)
+        let onExecutor = Latency.medianOfRounds(executorCall)
+        let rawRate = medianOf(rawReceive)
+        let receive = medianOf(swiftReceive)
+        let emit = medianOf(swiftEmit)
+        return [
+            ResultRow(Self.group, "raw libdbus Echo call (floor)", latency: floor, floor: floor),
+            ResultRow(
+                Self.group, "DBusCore call", latency: call, floor: floor,
+                target: .init(text: "≤ 1.15× raw", met: call.median / floor.median <= 1.15)),
+            ResultRow(
+                Self.group, "DBusCore call on the connection's executor", latency: onExecutor, floor: floor,
+                target: .init(text: "≤ 1.15× raw", met: onExecutor.median / floor.median <= 1.15)),
+            ResultRow(Self.group, "raw libdbus → raw: signals", unit: .perSecond, median: rawRate, ratio: 1),
+            ResultRow(
+                Self.group, "raw → DBusCore: signals received", unit: .perSecond, median: receive,
+                ratio: receive / rawRate, target: .init(text: "≥ 0.8× raw", met: receive / rawRate >= 0.8)),
+            ResultRow(
+                Self.group, "DBusCore → raw: signals emitted", unit: .perSecond, median: emit, ratio: emit / rawRate,
+                target: .init(text: "≥ 0.8× raw", met: emit / rawRate >= 0.8)),
+        ]
+    }
+
+    private func roundTrips(_ connection: DBusConnection, count: Int) async throws -> Latency {
+        let payload = String(repeating: "x", count: 16)
+        for _ in 0..<options.warmUp {
+            _ = try await connection.call(
+                destination: Self.benchName, path: Self.benchPath, interface: Self.benchInterface, method: "Echo",
+                with: payload)
+        }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = monotonicNanoseconds()
+            let reply = try await connection.call(
+                destination: Self.benchName, path: Self.benchPath, interface: Self.benchInterface, method: "Echo",
+                with: payload)
+            guard try reply.decode(String.self) == payload else { throw BenchError("Echo returned another string") }
+            samples.append(Double(monotonicNanoseconds() - start))
+        }
+        return Latency(samples: samples)
+    }
+
+    /// Subscribes with DBusCore, asks the C server to emit `count` signals, and returns signals per second.
+    private func receiveRate(_ connection: DBusConnection, count: Int) async throws -> Double {
+        let ticks = try await connection.signals(
+            matching: DBusMatchRule(interface: Self.benchInterface, member: "Tick"))
+        let start = monotonicNanoseconds()
+        _ = try await connection.call(
+            destination: Self.benchName, path: Self.benchPath, interface: Self.benchInterface, method: "Emit",
+            with: UInt32(count))
+        var expected: UInt32 = 0
+        for await signal in ticks {
+            guard case .uint32(let n)? = signal.arguments.first, n == expected else {
+                throw BenchError("signal \(expected) arrived out of order")
+            }
+            expected += 1
+            if expected == count { break }
+        }
+        return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    }
+
+    /// Emits `count` signals with DBusCore to a C receiver and returns the receiver's signals per second.
+    private func emitRate(_ connection: DBusConnection, count: Int) async throws -> Double {
+        let (reader, writeEnd) = try LineReader.pipe()
+        let receiver: ChildProcess
+        do {
+            defer { close(writeEnd) }
+            receiver = try ChildProcess.spawn(
+                [baseline.path, "count", String(count)], environment: bus.environment, standardOutput: writeEnd)
+        }
+        defer { receiver.stop(grace: .seconds(1)) }
+        _ = try reader.nextLine(within: .seconds(10), waitingFor: "the C receiver to be ready")
+        for n in 0..<UInt32(count) {
+            try connection.emit(
+                path: Self.benchPath, interface: Self.benchInterface, member: "Tick", arguments: [.uint32(n)])
+        }
+        let line = try reader.nextLine(within: .seconds(60), waitingFor: "the C receiver's result")
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw BenchError("unexpected receiver output: \(line)")
+        }
+        return number(object, "per_second")
+    }
+}

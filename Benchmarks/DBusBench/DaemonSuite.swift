@@ -1,0 +1,255 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+
+/// The daemon as a long-running service: throughput under concurrent clients, resident memory (idle, over churn,
+/// with many pending), start-up with a full store, lateness of scheduled notifications, and CPU when idle. Each part
+/// starts its own daemon with a fresh state folder, so that one part's leftovers do not weigh on the next.
+struct DaemonSuite {
+    let options: Options
+    let bus: PrivateBus
+    let baseline: Baseline
+    let server: BenchNotificationServer
+    let client: DBusConnection
+
+    private static let throughputGroup = "daemon throughput (libdbus clients posting at once)"
+    private static let memoryGroup = "daemon resident memory and start-up"
+    private static let scheduleGroup = "scheduled notifications"
+    private static let idleGroup = "idle daemon"
+
+    func run() async throws -> [ResultRow] {
+        var rows = try await throughput()
+        rows += try await memoryAndLoad()
+        rows += try await lateness()
+        return rows
+    }
+
+    private func startDaemon(_ stateHome: String) async throws -> DaemonProcess {
+        try FileManager.default.createDirectory(atPath: stateHome, withIntermediateDirectories: true)
+        return try await DaemonProcess.start(
+            executable: options.daemon, bus: bus, client: client, stateHome: stateHome)
+    }
+
+    private func freshStateHome(_ name: String) -> String {
+        bus.directory.appendingPathComponent("state-\(name)").path
+    }
+
+    // MARK: Throughput
+
+    private func throughput() async throws -> [ResultRow] {
+        let daemon = try await startDaemon(freshStateHome("throughput"))
+        defer { daemon.stop() }
+        let levels = [1, 10, 50]
+        var rates: [Int: [Double]] = [:]
+        for round in 1...options.rounds {
+            log("daemon throughput: round \(round) of \(options.rounds)")
+            for clients in levels {
+                let each = max(1, options.throughputPosts / clients)
+                let object = try await baseline.run(["throughput", String(clients), String(each)])
+                rates[clients, default: []].append(number(object, "per_second"))
+            }
+        }
+        return levels.map { clients in
+            ResultRow(
+                Self.throughputGroup, "\(clients) client\(clients == 1 ? "" : "s")", unit: .perSecond,
+                median: medianOf(rates[clients] ?? []))
+        }
+    }
+
+    // MARK: Memory and start-up
+
+    private func memoryAndLoad() async throws -> [ResultRow] {
+        let stateHome = freshStateHome("memory")
+        var daemon = try await startDaemon(stateHome)
+        defer { daemon.stop() }
+        var rows: [ResultRow] = []
+
+        // Idle: started, answered one call, settled.
+        _ = try await listPending()
+        try await Task.sleep(for: .milliseconds(500))
+        let idleRSS = try daemon.residentBytes()
+        rows.append(ResultRow(
+            Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
+            target: .init(text: "≤ 12 MB", met: idleRSS <= 12e6), note: breakdown(daemon)))
+        rows.append(ResultRow(
+            Self.memoryGroup, "start → name owned, nothing stored", unit: .nanoseconds,
+            median: daemon.startNanoseconds))
+
+        // Churn: a warm-up lets the allocator reach its working size; growth is what the measured churn adds on top.
+        log("daemon memory: churn of \(options.churn) posted-and-withdrawn notifications")
+        _ = try await baseline.run(["churn", String(options.churnWarmUp)])
+        let afterWarmUp = try daemon.residentBytes()
+        let churn = try await baseline.run(["churn", String(options.churn)], timeout: .seconds(900))
+        let afterChurn = try daemon.residentBytes()
+        let churnBreakdown = breakdown(daemon)
+        let growth = afterChurn - afterWarmUp
+        rows.append(ResultRow(
+            Self.memoryGroup, "after \(options.churnWarmUp.formatted()) + \(options.churn.formatted()) churned",
+            unit: .bytes, median: afterChurn,
+            note: churnBreakdown + String(format: "; Post + Withdraw took %.0f µs", number(churn, "total_ns") / 1e3
+                / Double(options.churn))))
+        let full = options.churn >= 100_000
+        rows.append(ResultRow(
+            Self.memoryGroup, "growth over the churn", unit: .bytes, median: growth,
+            target: full ? .init(text: "none (≤ 1 MB)", met: growth <= 1e6) : nil,
+            note: full ? nil : "QUICK run: the target applies to 100,000"))
+
+        // Pending: far in the future, so none fires while measured.
+        log("daemon memory: \(options.pending) pending notifications")
+        let schedule = try await baseline.run(
+            ["schedule", String(options.pending), "31536000"], timeout: .seconds(900))
+        let pendingRSS = try daemon.residentBytes()
+        let pendingBreakdown = breakdown(daemon)
+        let fullPending = options.pending >= 10_000
+        rows.append(ResultRow(
+            Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
+            target: fullPending ? .init(text: "≤ 40 MB", met: pendingRSS <= 40e6) : nil,
+            note: pendingBreakdown + String(format: "; a scheduled Post took %.0f µs", number(schedule, "total_ns")
+                / 1e3 / Double(options.pending)) + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
+
+        // Start-up with that store: from spawn to the name owned, and to the first answer listing them all.
+        var owned: [Double] = []
+        var answered: [Double] = []
+        var idleRows: [ResultRow] = []
+        var shortAnswers = 0
+        for attempt in 1...options.rounds {
+            log("daemon start-up with \(options.pending) pending: \(attempt) of \(options.rounds)")
+            let status = daemon.stop()
+            if status != 0 { log("the daemon did not stop cleanly: exit status \(status.map(String.init) ?? "unknown")") }
+            let started = monotonicNanoseconds()
+            daemon = try await startDaemon(stateHome)
+            owned.append(daemon.startNanoseconds)
+            // The daemon takes its name before it has restored what it keeps, and answers meanwhile: ask until the
+            // list is whole, and count the early answers.
+            var count = try await listPending()
+            let patience = ContinuousClock.now + .seconds(60)
+            while count != options.pending && ContinuousClock.now < patience {
+                shortAnswers += 1
+                try await Task.sleep(for: .milliseconds(1))
+                count = try await listPending()
+            }
+            answered.append(Double(monotonicNanoseconds() - started))
+            guard count == options.pending else {
+                let log = (try? String(contentsOfFile: daemon.log, encoding: .utf8)) ?? ""
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: stateHome + "/notification-bridge"))
+                throw BenchError("the restarted daemon lists \(count) pending notifications, not \(options.pending) "
+                    + "(the one before stopped with status \(status.map(String.init) ?? "unknown")); "
+                    + "state files: \(files ?? []); the daemon's log ends:\n"
+                    + log.split(separator: "\n").suffix(15).joined(separator: "\n"))
+            }
+        }
+        rows.append(ResultRow(
+            Self.memoryGroup, "start → name owned, \(options.pending.formatted()) pending", unit: .nanoseconds,
+            median: medianOf(owned)))
+        let load = medianOf(answered)
+        rows.append(ResultRow(
+            Self.memoryGroup, "start → ListPending lists them all", unit: .nanoseconds, median: load,
+            target: fullPending ? .init(text: "≤ 200 ms", met: load <= 200e6) : nil,
+            note: shortAnswers == 0 ? nil : "(\(shortAnswers) earlier ListPending answers over \(options.rounds) starts "
+                + "listed fewer: the daemon answers before it has restored them)"))
+        let restartedRSS = try daemon.residentBytes()
+        rows.append(ResultRow(
+            Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
+            target: fullPending ? .init(text: "≤ 40 MB", met: restartedRSS <= 40e6) : nil, note: breakdown(daemon)))
+
+        idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
+        return rows + idleRows
+    }
+
+    private func breakdown(_ daemon: DaemonProcess) -> String {
+        let (anonymous, files) = daemon.residentBreakdown()
+        return String(format: "(heap and stacks %.1f MB, mapped files %.1f MB)", anonymous / 1e6, files / 1e6)
+    }
+
+    /// Asks the daemon for the pending notifications of the app name they were posted under (the daemon's default;
+    /// without a name it would list only the caller's own); returns how many.
+    private func listPending() async throws -> Int {
+        let reply = try await client.call(
+            destination: DaemonProcess.busName, path: DaemonProcess.objectPath, interface: DaemonProcess.interfaceName,
+            method: "ListPending", arguments: [.vardict(["app-name": .string("NotificationBridge")])], timeout: .seconds(60))
+        guard case .array(_, let items)? = reply.first else { throw BenchError("ListPending answered \(reply)") }
+        return items.count
+    }
+
+    // MARK: Idle
+
+    /// CPU time and wake-ups of `daemon` over the idle window. It first settles for longer than the 5 s after which
+    /// the Swift runtime's idle worker threads exit, so that their exits are not counted as the daemon's own activity.
+    private func idle(_ daemon: DaemonProcess, what: String) async throws -> [ResultRow] {
+        log("idle daemon: \(options.idleSeconds) s, after settling for 6 s")
+        try await Task.sleep(for: .seconds(6))
+        let ticks = try daemon.cpuTicks()
+        let before = daemon.threadActivity()
+        try await Task.sleep(for: .seconds(options.idleSeconds))
+        let spentTicks = try daemon.cpuTicks() - ticks
+        let after = daemon.threadActivity()
+        var wakeUps = 0.0
+        var spent = 0.0
+        var byThread: [String] = []
+        for (thread, now) in after.sorted(by: { $0.key < $1.key }) {
+            let then = before[thread] ?? (switches: 0, cpuNanoseconds: 0)
+            wakeUps += now.switches - then.switches
+            spent += now.cpuNanoseconds - then.cpuNanoseconds
+            if now.switches > then.switches { byThread.append("\(thread): \(Int(now.switches - then.switches))") }
+        }
+        let exited = before.keys.filter { after[$0] == nil }.count
+        if exited > 0 { byThread.append("\(exited) thread\(exited == 1 ? "" : "s") exited") }
+        return [
+            ResultRow(
+                Self.idleGroup, "CPU over \(options.idleSeconds) s, \(what)", unit: .clockTicks, median: spentTicks,
+                target: .init(text: "zero", met: spentTicks == 0),
+                note: String(format: "(%.0f µs by the threads' schedstat)", spent / 1e3)),
+            ResultRow(
+                Self.idleGroup, "wake-ups over \(options.idleSeconds) s", unit: .count, median: wakeUps,
+                target: .init(text: "zero", met: wakeUps == 0 && exited == 0),
+                note: byThread.isEmpty ? nil : "(by thread: " + byThread.joined(separator: ", ") + ")"),
+        ]
+    }
+
+    // MARK: Lateness
+
+    /// Schedules notifications to fire `spacing` apart, all due after the last Post has returned (a scheduled Post
+    /// waits for the disk, and fires must not queue behind Posts), and times their arrival at the server against when
+    /// they were due. Each `in` is counted from just before its Post is sent, so a figure errs late by at most a
+    /// one-way trip.
+    private func lateness() async throws -> [ResultRow] {
+        let daemon = try await startDaemon(freshStateHome("lateness"))
+        defer { daemon.stop() }
+        log("scheduled fires: \(options.scheduled) notifications")
+        var due: [String: UInt64] = [:]
+        let spacing: UInt64 = 10_000_000
+        let start = monotonicNanoseconds()
+        let firstDue = start + 1_000_000_000 + UInt64(options.scheduled) * 25_000_000
+        for index in 0..<options.scheduled {
+            let summary = BenchNotificationServer.arrivalPrefix + String(index)
+            let at = firstDue + UInt64(index) * spacing
+            let sent = monotonicNanoseconds()
+            _ = try await client.call(
+                destination: DaemonProcess.busName, path: DaemonProcess.objectPath,
+                interface: DaemonProcess.interfaceName, method: "Post",
+                arguments: [.vardict(["title": .string(summary), "in": .double(Double(at - sent) / 1e9)])])
+            due[summary] = at
+        }
+        let overlapped = monotonicNanoseconds() > firstDue
+        let deadline = ContinuousClock.now + .seconds(Double(firstDue - start) / 1e9 + Double(options.scheduled) / 100 + 10)
+        var arrived = server.arrivals()
+        while arrived.count < options.scheduled && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            arrived = server.arrivals()
+        }
+        guard arrived.count == options.scheduled else {
+            throw BenchError("\(arrived.count) of \(options.scheduled) scheduled notifications arrived in time")
+        }
+        let late = due.map { summary, at in Double(Int64(arrived[summary]!) - Int64(at)) }
+        let latency = Latency(samples: late)
+        var rows = [
+            ResultRow(
+                Self.scheduleGroup, "lateness of \(options.scheduled) fires", latency: latency,
+                target: .init(text: "p99 ≤ 10 ms", met: latency.p99 <= 10e6),
+                note: String(format: "(%d ms apart; earliest %.1f ms)", spacing / 1_000_000, (late.min() ?? 0) / 1e6)
+                    + (overlapped ? "; posting ran past the first fire, so fires queued behind posts" : ""))
+        ]
+        rows += try await idle(daemon, what: "after they fired")
+        return rows
+    }
+}

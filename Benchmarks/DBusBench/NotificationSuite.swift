@@ -1,0 +1,165 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridge
+import NotificationModel
+
+/// Posting and response dispatch: the bridge's three ways in (Swift library, daemon over D-Bus, CLI) against raw
+/// libdbus and the usual command-line clients, all posting to the benchmark's own server on one private bus.
+/// Rounds alternate between all of them so that machine noise hits each alike.
+struct NotificationSuite {
+    let options: Options
+    let bus: PrivateBus
+    let baseline: Baseline
+    let server: BenchNotificationServer
+
+    private static let group = "post round trip"
+    private static let processGroup = "post as a whole process"
+    private static let dispatchGroup = "response dispatch (server signal → handler)"
+
+    func run() async throws -> [ResultRow] {
+        let connection = try await bus.connect()
+        defer { Task { await connection.close() } }
+        let center = try await DesktopNotificationCenter(
+            connection: connection, systemConnection: nil,
+            .init(appName: "Bench", activatesApplications: false))
+        let open = NotificationAction(id: "open", title: "Open", activation: .background)
+        try await center.setNotificationCategories([NotificationCategory(id: "bench", actions: [open])])
+        let (handled, handledContinuation) = AsyncStream.makeStream(of: UInt64.self)
+        await center.setHandler(forAction: "open", inCategory: "bench") { _ in
+            handledContinuation.yield(monotonicNanoseconds())
+        }
+
+        let posts = String(options.posts)
+        let spawns = String(options.processRuns)
+        let dispatches = String(options.dispatches)
+        let cli = [options.cli, "send", "Bench", "a notification from the benchmark"]
+        let notifySend = ExecutableLookup.find("notify-send").map {
+            [$0.path, "--app-name=Bench", "Bench", "a notification from the benchmark"]
+        }
+        let gdbus = ExecutableLookup.find("gdbus").map {
+            [
+                $0.path, "call", "--session", "--dest", DaemonProcess.busName, "--object-path",
+                DaemonProcess.objectPath.rawValue, "--method", DaemonProcess.interfaceName + ".Post",
+                "{'title': <'Bench'>, 'body': <'a notification from the benchmark'>}",
+            ]
+        }
+
+        var rawNotify: [Latency] = [], library: [Latency] = [], libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
+        var cliRuns: [Latency] = [], notifySendRuns: [Latency] = [], gdbusRuns: [Latency] = []
+        var rawDispatch: [Latency] = [], libraryDispatch: [Latency] = [], daemonDispatch: [Latency] = []
+        for round in 1...options.rounds {
+            log("posting and dispatch: round \(round) of \(options.rounds)")
+            rawNotify.append(try await baseline.latency(["notify", posts]))
+            library.append(try await libraryPosts(center, count: options.posts))
+            libraryOnLoop.append(try await withTaskExecutorPreference(connection.executor) {
+                try await libraryPosts(center, count: options.posts)
+            })
+            daemonPost.append(try await baseline.latency(["post", posts]))
+            cliRuns.append(try await baseline.latency(["spawn", spawns] + cli))
+            if let notifySend { notifySendRuns.append(try await baseline.latency(["spawn", spawns] + notifySend)) }
+            if let gdbus { gdbusRuns.append(try await baseline.latency(["spawn", spawns] + gdbus)) }
+
+            _ = server.takeEmitted()
+            rawDispatch.append(try await receiveLatency(["action-listen", dispatches]))
+            libraryDispatch.append(try await libraryDispatches(center, handled, count: options.dispatches))
+            daemonDispatch.append(try await receiveLatency(["respond-listen", dispatches]))
+        }
+        await center.stop()
+
+        let floor = Latency.medianOfRounds(rawNotify)
+        let libraryPost = Latency.medianOfRounds(library)
+        let onLoop = Latency.medianOfRounds(libraryOnLoop)
+        let daemon = Latency.medianOfRounds(daemonPost)
+        var rows = [
+            ResultRow(Self.group, "raw libdbus Notify (the floor)", latency: floor, floor: floor),
+            ResultRow(
+                Self.group, "Swift library: center.post", latency: libraryPost, floor: floor,
+                target: .init(text: "≤ 1.15× raw", met: libraryPost.median / floor.median <= 1.15)),
+            ResultRow(
+                Self.group, "center.post from the connection's executor", latency: onLoop, floor: floor,
+                target: .init(text: "≤ 1.15× raw", met: onLoop.median / floor.median <= 1.15)),
+            ResultRow(
+                Self.group, "daemon Post, libdbus client", latency: daemon, floor: floor,
+                target: .init(text: "≤ 2.5× raw", met: daemon.median / floor.median <= 2.5)),
+        ]
+        let cliLatency = Latency.medianOfRounds(cliRuns)
+        let notifySendLatency = notifySendRuns.isEmpty ? nil : Latency.medianOfRounds(notifySendRuns)
+        rows.append(ResultRow(
+            Self.processGroup, "notification-bridge send", latency: cliLatency, floor: floor,
+            target: notifySendLatency.map { .init(text: "≤ notify-send", met: cliLatency.median <= $0.median) }))
+        if let notifySendLatency {
+            rows.append(ResultRow(Self.processGroup, "notify-send", latency: notifySendLatency, floor: floor))
+        }
+        if !gdbusRuns.isEmpty {
+            rows.append(ResultRow(
+                Self.processGroup, "gdbus call … Post", latency: .medianOfRounds(gdbusRuns), floor: floor))
+        }
+        let dispatchFloor = Latency.medianOfRounds(rawDispatch)
+        let libraryHandler = Latency.medianOfRounds(libraryDispatch)
+        let daemonSignal = Latency.medianOfRounds(daemonDispatch)
+        rows += [
+            ResultRow(
+                Self.dispatchGroup, "raw libdbus: ActionInvoked received (floor)", latency: dispatchFloor,
+                floor: dispatchFloor),
+            ResultRow(
+                Self.dispatchGroup, "Swift library: handler runs", latency: libraryHandler, floor: dispatchFloor,
+                target: .init(text: "≤ 1.3× raw", met: libraryHandler.median / dispatchFloor.median <= 1.3)),
+            ResultRow(
+                Self.dispatchGroup, "daemon: Responded at a libdbus client", latency: daemonSignal,
+                floor: dispatchFloor,
+                note: "two hops (server → daemon → client) against the floor's one"),
+        ]
+        return rows
+    }
+
+    /// Sequential posts from an ordinary task, as an app makes them; each sample is one `post` call.
+    private func libraryPosts(_ center: DesktopNotificationCenter, count: Int) async throws -> Latency {
+        let content = NotificationContent(title: "Bench", body: "a notification from the benchmark")
+        for _ in 0..<options.warmUp { try await center.post(content) }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = monotonicNanoseconds()
+            try await center.post(content)
+            samples.append(Double(monotonicNanoseconds() - start))
+        }
+        return Latency(samples: samples)
+    }
+
+    /// For each sample: posts a notification of the `bench` category, has the server click `open`, and times from
+    /// just before the server's `ActionInvoked` to the start of the handler.
+    private func libraryDispatches(
+        _ center: DesktopNotificationCenter, _ handled: AsyncStream<UInt64>, count: Int
+    ) async throws -> Latency {
+        var content = NotificationContent(title: "Bench", body: "a notification from the benchmark")
+        content.categoryID = "bench"
+        var samples: [Double] = []
+        _ = server.takeEmitted()
+        for _ in 0..<count {
+            try await center.post(content)
+            try server.invoke(id: server.latestID, key: "open")
+            let at = try await handled.first(within: .seconds(10), waitingFor: "the library's handler to run")
+            let emitted = server.takeEmitted()
+            samples.append(Double(at) - Double(emitted.last ?? at))
+        }
+        return Latency(samples: samples)
+    }
+
+    /// Runs a C receiver mode and pairs its receive times with the server's emit times, in order.
+    private func receiveLatency(_ arguments: [String]) async throws -> Latency {
+        _ = server.takeEmitted()
+        let object = try await baseline.run(arguments)
+        let received = (object["received_ns"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        let emitted = server.takeEmitted().map { Double($0) }
+        guard !received.isEmpty, received.count == emitted.count else {
+            throw BenchError("\(arguments[0]): \(received.count) signals received, \(emitted.count) emitted")
+        }
+        return Latency(samples: zip(received, emitted).map { $0 - $1 })
+    }
+}
+
+/// Progress on standard error, so that standard output holds the table alone.
+func log(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

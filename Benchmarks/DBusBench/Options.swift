@@ -1,0 +1,78 @@
+/// What `dbus-bench` measures and how much; `--quick` scales every count down for a sanity run.
+struct Options: Sendable {
+    var baseline = "Benchmarks/bin/dbus-raw-baseline"
+    var daemon = ""
+    var cli = ""
+    var jsonPath = "bench-results/bench.json"
+    var quick = false
+    var rounds = 5
+    var warmUp = 200
+    var calls = 10_000
+    var signals = 100_000
+    var posts = 5_000
+    var processRuns = 40
+    var dispatches = 2_000
+    var throughputPosts = 20_000
+    var churnWarmUp = 10_000
+    var churn = 100_000
+    var pending = 10_000
+    var scheduled = 200
+    var idleSeconds = 10
+
+    static let usage = """
+        usage: dbus-bench --daemon PATH --cli PATH [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        """
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.dropFirst().makeIterator()
+        // Applied after --quick, whatever their order.
+        var overrides: [(WritableKeyPath<Options, Int>, Int)] = []
+        while let argument = iterator.next() {
+            if argument == "--quick" {
+                quick = true
+                continue
+            }
+            guard let value = iterator.next() else { throw BenchError("\(argument) needs a value\n\(Self.usage)") }
+            switch argument {
+            case "--baseline": baseline = value
+            case "--daemon": daemon = value
+            case "--cli": cli = value
+            case "--json": jsonPath = value
+            case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
+            case "--churn": overrides.append((\.churn, try Self.count(argument, value)))
+            case "--rounds": overrides.append((\.rounds, try Self.count(argument, value)))
+            default: throw BenchError("unknown option \(argument)\n\(Self.usage)")
+            }
+        }
+        guard !daemon.isEmpty, !cli.isEmpty else { throw BenchError("--daemon and --cli are needed\n\(Self.usage)") }
+        if quick {
+            self.rounds = 3
+            calls = 2_000
+            signals = 20_000
+            posts = 1_000
+            processRuns = 10
+            dispatches = 300
+            throughputPosts = 3_000
+            churnWarmUp = 2_000
+            churn = 10_000
+            pending = 1_000
+            scheduled = 100
+            idleSeconds = 3
+        }
+        for (key, value) in overrides { self[keyPath: key] = value }
+    }
+
+    private static func count(_ option: String, _ value: String) throws -> Int {
+        guard let number = Int(value), number > 0 else { throw BenchError("\(option) needs a number above 0") }
+        return number
+    }
+
+    var settings: [String: Any] {
+        [
+            "quick": quick, "rounds": rounds, "calls": calls, "signals": signals, "posts": posts,
+            "process_runs": processRuns, "dispatches": dispatches, "throughput_posts": throughputPosts,
+            "churn_warm_up": churnWarmUp, "churn": churn, "pending": pending, "scheduled": scheduled,
+            "idle_seconds": idleSeconds,
+        ]
+    }
+}

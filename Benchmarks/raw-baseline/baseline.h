@@ -1,0 +1,34 @@
+/*
+ * What the two halves of dbus-raw-baseline share: the clock, the bus
+ * connection, number parsing and the latency summary.
+ */
+#ifndef DBUS_RAW_BASELINE_H
+#define DBUS_RAW_BASELINE_H
+
+#include <dbus/dbus.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CALL_TIMEOUT_MS  5000
+#define WARMUP_CALLS     200u
+#define RECEIVE_BOUND_NS (30ull * 1000000000ull)
+
+/* CLOCK_MONOTONIC in nanoseconds: the same clock in every process, so the
+ * Swift side can compare its own timestamps with ours. */
+uint64_t now_ns(void);
+int parse_number(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+void die_oom(void);
+DBusConnection *connect_bus(void);
+void disconnect_bus(DBusConnection *conn);
+int cmp_u64(const void *a, const void *b);
+
+/* Sorts `samples` and prints the latency line of `mode`:
+ * n, median_ns, p99_ns (nearest rank), mean_ns, total_ns. */
+void print_latency(const char *mode, uint64_t *samples, uint32_t n);
+
+/* The notification modes (notification-modes.c). Each returns the exit
+ * status; argv starts after the mode name. */
+int run_notification_mode(const char *mode, int argc, char **argv);
+
+#endif
