@@ -2,7 +2,7 @@
 ///
 /// - Throws: ``TestSupportError`` saying what was awaited when the limit passes, or what `operation` threw.
 public func withTimeout<T: Sendable>(
-    _ limit: Duration = .seconds(10), waitingFor what: String,
+    _ limit: Duration = .seconds(60), waitingFor what: String,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in

@@ -42,13 +42,6 @@ enum ServerSignal: Sendable, Hashable {
     }
 
     /// Decodes a signal of `org.freedesktop.Notifications`; `nil` for other members or mistyped arguments.
-    /// The server's id of the notification the signal is about.
-    var serverID: UInt32 {
-        switch self {
-        case .actionInvoked(let id, _), .replied(let id, _), .activationToken(let id, _), .closed(let id, _): id
-        }
-    }
-
     init?(_ signal: DBusSignal) {
         guard signal.arguments.count == 2, case .uint32(let id) = signal.arguments[0] else { return nil }
         switch (signal.member, signal.arguments[1]) {
