@@ -17,6 +17,7 @@ enum BridgeInterface {
                             + "text-input-button-title, text-input-placeholder, text-input-fallback "
                             + "(hide|deliver-without-text). Options: minimal-actions (as), reports-dismissal (b).")
                 ) { call in
+                    await core.restored()
                     // DBusCore has checked the signature, so the three values are there, with these types.
                     let arguments = call.arguments
                     return try await core.registerCategory(
@@ -26,13 +27,15 @@ enum BridgeInterface {
                     "RemoveCategory", inputs: [.init("id", "s")],
                     annotations: doc("Removes a category; notifications showing keep their actions.")
                 ) { call in
-                    try await core.removeCategory(id: try call.arguments.decode(String.self))
+                    await core.restored()
+                    return try await core.removeCategory(id: try call.arguments.decode(String.self))
                 },
                 DBusMethod(
                     "ListCategories", outputs: [.init("categories", "aa{sv}")],
                     annotations: doc("The registered categories: id, actions, minimal-actions, reports-dismissal.")
                 ) { _ in
-                    try await core.listCategories()
+                    await core.restored()
+                    return try await core.listCategories()
                 },
                 DBusMethod(
                     "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
@@ -50,7 +53,8 @@ enum BridgeInterface {
                             + "user's zone) with repeat <true> for every match. Scheduled notifications survive a "
                             + "restart; one missed while the daemon was stopped is shown once when it starts.")
                 ) { call in
-                    try await core.post(call.arguments[0], sender: call.sender)
+                    await core.restored()
+                    return try await core.post(call.arguments[0], sender: call.sender)
                 },
                 DBusMethod(
                     "Withdraw", inputs: [.init("id", "s")],
@@ -58,7 +62,8 @@ enum BridgeInterface {
                         "Closes a notification, or cancels a scheduled one; a WaitForResponse for it fails with "
                             + "Error.Closed.")
                 ) { call in
-                    try await core.withdraw(id: try call.arguments.decode(String.self))
+                    await core.restored()
+                    return try await core.withdraw(id: try call.arguments.decode(String.self))
                 },
                 DBusMethod(
                     "WithdrawAll", inputs: [.init("filter", "a{sv}")], outputs: [.init("ids", "as")],
@@ -67,7 +72,8 @@ enum BridgeInterface {
                             + "returns their ids. Filter keys: app-name (without it, the caller's own notifications), "
                             + "category, thread.")
                 ) { call in
-                    try await core.withdrawAll(call.arguments[0], caller: call.sender)
+                    await core.restored()
+                    return try await core.withdrawAll(call.arguments[0], caller: call.sender)
                 },
                 DBusMethod(
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
@@ -76,13 +82,15 @@ enum BridgeInterface {
                             + "(scheduling ones included: fire-date, time-zone, in, calendar, repeat), and "
                             + "next-fire-date (x seconds since 1970).")
                 ) { call in
-                    try await core.listPending(call.arguments[0], caller: call.sender)
+                    await core.restored()
+                    return try await core.listPending(call.arguments[0], caller: call.sender)
                 },
                 DBusMethod(
                     "ListDelivered", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
                     annotations: doc("Showing notifications the filter selects: their id and the keys Post took.")
                 ) { call in
-                    try await core.listDelivered(call.arguments[0], caller: call.sender)
+                    await core.restored()
+                    return try await core.listDelivered(call.arguments[0], caller: call.sender)
                 },
                 .deferred(
                     "WaitForResponse", inputs: [.init("id", "s")],
@@ -92,7 +100,8 @@ enum BridgeInterface {
                             + "user-info), at once for a response that came earlier; fails with Error.Closed when the "
                             + "notification closes without one.")
                 ) { call in
-                    await core.waitForResponse(call)
+                    await core.restored()
+                    return await core.waitForResponse(call)
                 },
                 DBusMethod(
                     "Attach", inputs: [.init("app_name", "s"), .init("options", "a{sv}")],
@@ -103,14 +112,16 @@ enum BridgeInterface {
                             + "foreground (b): the app is frontmost, so its scheduled notifications come to it as "
                             + "Fired instead of being shown (Present shows one anyway).")
                 ) { call in
-                    try await core.attach(
+                    await core.restored()
+                    return try await core.attach(
                         appName: call.arguments[0].stringValue ?? "", options: call.arguments[1], sender: call.sender)
                 },
                 DBusMethod(
                     "Detach", inputs: [.init("app_name", "s")],
                     annotations: doc("Ends Attach for app_name on this connection.")
                 ) { call in
-                    try await core.detach(appName: try call.arguments.decode(String.self), sender: call.sender)
+                    await core.restored()
+                    return try await core.detach(appName: try call.arguments.decode(String.self), sender: call.sender)
                 },
                 DBusMethod(
                     "Present", inputs: [.init("id", "s")],
@@ -118,7 +129,8 @@ enum BridgeInterface {
                         "Shows a scheduled notification that was handed to this app with Fired, as the notification "
                             + "server shows any other.")
                 ) { call in
-                    try await core.present(id: try call.arguments.decode(String.self), sender: call.sender)
+                    await core.restored()
+                    return try await core.present(id: try call.arguments.decode(String.self), sender: call.sender)
                 },
                 DBusMethod(
                     "GetServerInformation", outputs: [.init("information", "a{sv}")],
@@ -127,7 +139,8 @@ enum BridgeInterface {
                             + "server-capabilities) and the bridge's choices (text-input, prompt-program, "
                             + "destructive-order, destructive-marker, lock-source, bridge-version).")
                 ) { _ in
-                    try await core.serverInformation()
+                    await core.restored()
+                    return try await core.serverInformation()
                 },
             ],
             signals: [

@@ -148,6 +148,7 @@ extension DaemonCore {
 
     /// Takes back the categories and scheduled notifications of the last run; those whose time passed fire now, once.
     func restore() async {
+        defer { finishRestoring() }
         let state = store.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {

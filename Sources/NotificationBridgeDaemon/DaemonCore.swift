@@ -54,6 +54,8 @@ actor DaemonCore {
     var attachments = Attachments()
     /// Scheduled notifications handed to their frontmost app instead of shown, for `Present`.
     var handedToApp = RecentHistory<ScheduledPost>(capacity: 256)
+    private var isRestored = false
+    private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
@@ -66,6 +68,21 @@ actor DaemonCore {
         self.activations = activations
         self.defaultAppName = defaultAppName
         self.logger = logger
+    }
+
+    /// Returns once ``restore()`` has brought back the last run's state. The daemon owns its name before it restores
+    /// (only the owner may fire what was scheduled), so a call that comes in between, such as the one that started
+    /// it by D-Bus activation, waits here instead of seeing an empty schedule.
+    func restored() async {
+        if isRestored { return }
+        await withCheckedContinuation { restoreWaiters.append($0) }
+    }
+
+    /// Lets the calls waiting in ``restored()`` go on.
+    func finishRestoring() {
+        isRestored = true
+        for waiter in restoreWaiters { waiter.resume() }
+        restoreWaiters = []
     }
 
     func checkRunning() throws(DBusFailure) {
