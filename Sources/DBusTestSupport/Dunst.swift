@@ -139,6 +139,23 @@ public final class Dunst: Sendable {
         }
     }
 
+    /// Picks `actionLabel` from dunst's menu until `answered` says the choice came through, for at most `limit`.
+    ///
+    /// A menu opened the moment a notification arrives can list it and still pick nothing, as dunst is drawing it:
+    /// like a user, the menu is opened again while no answer has come (checked every 50 ms for half a second).
+    public func invoke(
+        actionLabel: String, until answered: @escaping @Sendable () async -> Bool, within limit: Duration = .seconds(20)
+    ) async throws {
+        try await withTimeout(limit, waitingFor: "dunst to invoke '\(actionLabel)' from its menu") {
+            while await !answered() {
+                try await self.invoke(actionLabel: actionLabel)
+                for _ in 0..<10 where await !answered() {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+    }
+
     /// Stops dunst and Xvfb.
     public func stop() {
         server.stop(grace: .seconds(2))

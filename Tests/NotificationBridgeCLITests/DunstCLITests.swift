@@ -37,16 +37,7 @@ struct DunstCLITests {
                     "--wait", "--json",
                 ]))
             }
-            // dunst draws a notification a moment after Notify returns: open its menu until the answer comes, as a
-            // user would open it again.
-            try await withTimeout(.seconds(20), waitingFor: "dunst to invoke 'Archive' from its menu") {
-                while await answer.result == nil {
-                    try await dunst.invoke(actionLabel: "Archive")
-                    for _ in 0..<10 where await answer.result == nil {
-                        try await Task.sleep(for: .milliseconds(50))
-                    }
-                }
-            }
+            try await dunst.invoke(actionLabel: "Archive", until: { await answer.result != nil })
             try await waiting.value
             let result = try #require(await answer.result)
             #expect(result.status == 0, "\(result.standardError); dunst: \(dunst.log)")
