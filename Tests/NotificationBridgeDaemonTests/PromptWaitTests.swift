@@ -12,9 +12,10 @@ struct PromptWaitTests {
     func lateWaitGetsThePromptText() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-\(UInt64.random(in: 0...UInt64.max))")
         defer { try? FileManager.default.removeItem(at: log) }
-        // The prompt answers only once the test has seen the closure and sent WaitForResponse (it creates the file).
+        // The prompt answers only once the test has seen the closure and sent WaitForResponse (it creates the file);
+        // the script gives up after a minute, so a failing test still ends.
         let script = try ExecutableScript.temporary(
-            "#!/bin/sh\ni=0\nwhile [ ! -e '\(log.path)' ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done\n"
+            "#!/bin/sh\ni=0\nwhile [ ! -e '\(log.path)' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\n"
                 + "printf '%s\\n' 'typed late'\n",
             name: "prompt")
         try await DaemonFixture.with(.dunst, promptCommand: [script]) { fixture in
