@@ -43,6 +43,13 @@ public actor DesktopNotificationCenter {
         /// Where zenity, kdialog and yad are looked for when no ``promptCommand`` is set, in `PATH` syntax; `nil` uses
         /// this process's `PATH`, and an empty string finds none (text-input actions then follow their fallback).
         public var promptSearchPath: String?
+        /// Whether responses come as ``NotificationEvent/responded(_:)`` on ``DesktopNotificationCenter/events``
+        /// instead of going to handlers: for an owner that follows each notification through one ordered stream
+        /// (the daemon). Handlers and ``DesktopNotificationCenter/responses`` then get nothing.
+        public var deliversResponsesAsEvents: Bool = false
+        /// How long the notification server may take to answer a call (`Notify`, `GetServerInformation`, …) before
+        /// the call fails with `org.freedesktop.DBus.Error.NoReply`.
+        public var serverTimeout: Duration = .seconds(10)
 
         /// Makes a configuration.
         public init(
@@ -108,19 +115,19 @@ public actor DesktopNotificationCenter {
     private let lockGate: LockGate
     private let activator: AppActivator
     private let badges: BadgeEmitter
-    private var tasks: [Task<Void, Never>] = []
     private var nextNumber: UInt64 = 1
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
     private let responseContinuation: AsyncStream<NotificationResponse>.Continuation
-    /// Every notification leaving the server, whatever the reason.
-    public nonisolated let closures: AsyncStream<Closure>
-    private let closureContinuation: AsyncStream<Closure>.Continuation
-    /// Notifications posted again to a new notification server (after the server restarted), with their new server
-    /// ids: for owners that keep server ids (see ``adopt(id:serverID:content:handler:)``).
-    public nonisolated let reposts: AsyncStream<DeliveredNotification>
-    private let repostContinuation: AsyncStream<DeliveredNotification>.Continuation
+    /// What happens to notifications besides responses, in order: closures (whatever the reason), prompts that ended
+    /// without text, and posts again to a restarted server.
+    public nonisolated let events: AsyncStream<NotificationEvent>
+    private let eventContinuation: AsyncStream<NotificationEvent>.Continuation
+    /// Work that outlives the call that started it (the signal and owner loops, open prompts, closes after an
+    /// action), all children of one task group, so that ``stop()`` ends every piece and nothing accumulates.
+    private let work: AsyncStream<@Sendable () async -> Void>.Continuation
+    private let session: Task<Void, Never>
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
@@ -144,7 +151,7 @@ public actor DesktopNotificationCenter {
     ) async throws {
         self.connection = connection
         self.configuration = configuration
-        self.server = FreedesktopNotifications(connection: connection)
+        self.server = FreedesktopNotifications(connection: connection, timeout: configuration.serverTimeout)
         var info = Self.noServer
         do {
             info = try await server.serverInfo()
@@ -165,37 +172,49 @@ public actor DesktopNotificationCenter {
         self.activator = AppActivator(connection: connection)
         self.badges = BadgeEmitter(connection: connection)
         (responses, responseContinuation) = AsyncStream.makeStream(of: NotificationResponse.self)
-        (closures, closureContinuation) = AsyncStream.makeStream(of: Closure.self)
-        (reposts, repostContinuation) = AsyncStream.makeStream(of: DeliveredNotification.self)
+        (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
+        let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+        self.work = work
+        session = Task {
+            await withDiscardingTaskGroup { group in
+                for await job in jobs { group.addTask(operation: job) }
+                group.cancelAll()
+            }
+        }
         let signals = try await server.signals()
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
-        await startListening(signals: signals, owners: owners)
+        startListening(signals: signals, owners: owners)
         logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
 
     private func startListening(signals: AsyncStream<ServerSignal>, owners: AsyncStream<String?>) {
-        // One task per stream, so that signals are handled in the order they came.
-        tasks.append(Task { [weak self] in
+        // One loop per stream, so that signals are handled in the order they came.
+        work.yield { [weak self] in
             for await signal in signals {
                 guard let self else { return }
                 await self.process(signal)
             }
-        })
-        tasks.append(Task { [weak self] in
+        }
+        work.yield { [weak self] in
             for await owner in owners {
                 guard let self else { return }
                 await self.serverOwnerChanged(owner)
             }
-        })
+        }
     }
 
-    /// Stops listening and finishes the streams. The connection stays open.
-    public func stop() {
-        for task in tasks { task.cancel() }
-        tasks = []
+    deinit {
+        work.finish()
+        session.cancel()
+    }
+
+    /// Stops listening, ends open prompts and finishes the streams. The connection stays open.
+    public func stop() async {
+        work.finish()
+        session.cancel()
+        await session.value
         responseContinuation.finish()
-        closureContinuation.finish()
-        repostContinuation.finish()
+        eventContinuation.finish()
     }
 
     // MARK: Server
@@ -377,7 +396,8 @@ public actor DesktopNotificationCenter {
         notificationHandlers[id] = nil
         guard let notification = router.forget(id: id) else { return }
         try? await server.closeNotification(notification.serverID)
-        closureContinuation.yield(Closure(id: id, reason: .closedByCall, acted: notification.acted, dismissed: false))
+        eventContinuation.yield(.closed(Closure(
+            id: id, reason: .closedByCall, acted: notification.acted, dismissed: false)))
     }
 
     /// Closes every delivered notification of this center.
@@ -433,8 +453,8 @@ public actor DesktopNotificationCenter {
             await deliver(notification, action, actionID: action.id, text: text, token: token)
         case .closed(let notification, let reason, let dismissal):
             let reportsDismissal = dismissal && notification.category?.reportsDismissal == true
-            closureContinuation.yield(Closure(
-                id: notification.id, reason: reason, acted: notification.acted, dismissed: dismissal))
+            eventContinuation.yield(.closed(Closure(
+                id: notification.id, reason: reason, acted: notification.acted, dismissed: dismissal)))
             if reportsDismissal {
                 await deliver(notification, nil, actionID: NotificationResponse.dismissActionID, text: nil, token: nil)
             }
@@ -449,7 +469,7 @@ public actor DesktopNotificationCenter {
         let server = self.server
         let serverID = notification.serverID
         // The server may have closed it already, which makes this call fail harmlessly.
-        Task { try? await server.closeNotification(serverID) }
+        work.yield { try? await server.closeNotification(serverID) }
     }
 
     /// Opens the prompt for a text-input action; the user may take minutes, so it does not hold up other signals.
@@ -466,11 +486,40 @@ public actor DesktopNotificationCenter {
         let prompt = self.prompt
         // Chosen now: the server usually closes the notification after the action, which forgets its handler, long
         // before the user has typed.
-        let handler = handler(for: notification, actionID: action.id)
-        tasks.append(Task { [weak self] in
-            guard let text = try? await prompt.ask(request) else { return }
-            await self?.deliver(notification, action, actionID: action.id, text: text, token: token, handler: handler)
-        })
+        let handler = self.handler(for: notification, actionID: action.id)
+        let dismissHandler = self.handler(for: notification, actionID: NotificationResponse.dismissActionID)
+        work.yield { [weak self] in
+            let text: String?
+            do {
+                text = try await prompt.ask(request)
+            } catch is CancellationError {
+                return
+            } catch {
+                // The prompt could not start: the same for the user as a cancelled one.
+                text = nil
+            }
+            await self?.promptReturned(
+                notification, action, text: text, token: token, handler: handler, dismissHandler: dismissHandler)
+        }
+    }
+
+    /// Delivers the text typed in the prompt; a prompt that returned none ends the action without a response (a
+    /// category that reports dismissals gets its `dismiss`).
+    private func promptReturned(
+        _ notification: PostedNotification, _ action: NotificationAction, text: String?, token: String?,
+        handler: ResponseHandler?, dismissHandler: ResponseHandler?
+    ) async {
+        if let text {
+            await deliver(notification, action, actionID: action.id, text: text, token: token, handler: handler)
+            return
+        }
+        logger.debug("prompt ended without text", metadata: ["notification.id": "\(notification.id)"])
+        if notification.category?.reportsDismissal == true {
+            await deliver(
+                notification, nil, actionID: NotificationResponse.dismissActionID, text: nil, token: nil,
+                handler: dismissHandler)
+        }
+        eventContinuation.yield(.promptEnded(id: notification.id))
     }
 
     private func deliver(
@@ -489,6 +538,7 @@ public actor DesktopNotificationCenter {
         let entry = configuration.activatesApplications && foreground ? notification.content.desktopEntry : nil
         let activator = self.activator
         let continuation = responseContinuation
+        let events = configuration.deliversResponsesAsEvents ? eventContinuation : nil
         let logger = self.logger
         logger.debug("response", metadata: [
             "notification.id": "\(notification.id)", "notification.action": "\(actionID)",
@@ -504,7 +554,9 @@ public actor DesktopNotificationCenter {
                     ])
                 }
             }
-            if let handler {
+            if let events {
+                events.yield(.responded(response))
+            } else if let handler {
                 await handler(response)
             } else {
                 continuation.yield(response)
@@ -524,10 +576,12 @@ public actor DesktopNotificationCenter {
     // MARK: Server restarts
 
     private func serverOwnerChanged(_ owner: String?) async {
-        // A new server numbers its notifications anew.
+        // A new server numbers its notifications anew, and until it answers nothing is known of it.
         earlySignals = []
+        serverInfo = Self.noServer
         guard owner != nil else {
             hasServer = false
+            encoder.server = serverInfo
             logger.info("the notification server went away; notifications will be posted again when one returns")
             return
         }
@@ -554,8 +608,8 @@ public actor DesktopNotificationCenter {
                 notification.acted = false
                 notification.closeRequested = false
                 router.follow(notification)
-                repostContinuation.yield(DeliveredNotification(
-                    id: notification.id, serverID: notification.serverID, content: notification.content))
+                eventContinuation.yield(.reposted(DeliveredNotification(
+                    id: notification.id, serverID: notification.serverID, content: notification.content)))
             } catch {
                 logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
             }

@@ -14,27 +14,34 @@ final class ApplicationActivations: Sendable {
     }
 
     private let continuation: AsyncStream<Job>.Continuation
-    private let worker: Task<Void, Never>
+    private let jobs: AsyncStream<Job>
+    private let activator: AppActivator
+    private let logger: Logger
 
     init(activator: AppActivator, logger: Logger) {
-        let (jobs, continuation) = AsyncStream.makeStream(of: Job.self)
-        self.continuation = continuation
-        worker = Task {
-            for await job in jobs {
-                do {
-                    // One parameter, the response dictionary, so that any GLib version hands it to the action whole.
-                    try await activator.activateAction(
-                        desktopEntry: job.desktopEntry, action: job.action, parameters: [job.response.dictionary],
-                        token: job.response.activationToken)
-                    logger.debug("app action activated", metadata: [
-                        "notification.id": "\(job.response.notificationID)", "desktop-entry": "\(job.desktopEntry)",
-                        "app.action": "\(job.action)",
-                    ])
-                } catch {
-                    logger.warning("cannot hand the response to the app", metadata: [
-                        "notification.id": "\(job.response.notificationID)", "error": "\(error)",
-                    ])
-                }
+        (jobs, continuation) = AsyncStream.makeStream(of: Job.self)
+        self.activator = activator
+        self.logger = logger
+    }
+
+    /// Hands the queued responses over, one at a time, until ``finish()`` or cancellation (which drops the rest: the
+    /// daemon is shutting down).
+    func run() async {
+        for await job in jobs {
+            guard !Task.isCancelled else { return }
+            do {
+                // One parameter, the response dictionary, so that any GLib version hands it to the action whole.
+                try await activator.activateAction(
+                    desktopEntry: job.desktopEntry, action: job.action, parameters: [job.response.dictionary],
+                    token: job.response.activationToken)
+                logger.debug("app action activated", metadata: [
+                    "notification.id": "\(job.response.notificationID)", "desktop-entry": "\(job.desktopEntry)",
+                    "app.action": "\(job.action)",
+                ])
+            } catch {
+                logger.warning("cannot hand the response to the app", metadata: [
+                    "notification.id": "\(job.response.notificationID)", "error": "\(error)",
+                ])
             }
         }
     }
@@ -44,9 +51,8 @@ final class ApplicationActivations: Sendable {
         continuation.yield(Job(desktopEntry: desktopEntry, action: action, response: response))
     }
 
-    /// Stops: an activation under way is cancelled, queued ones are dropped (the daemon is shutting down).
-    func stop() {
+    /// Takes no more activations; ``run()`` returns once the queued ones are handed over.
+    func finish() {
         continuation.finish()
-        worker.cancel()
     }
 }

@@ -24,6 +24,8 @@ public enum BridgeError {
     /// `…Error.NoServer`: no notification server runs on the session bus, so nothing can be shown now (scheduled
     /// notifications are kept, and shown once a server is there).
     public static let noServer = BridgeAPI.errorPrefix + "NoServer"
+    /// `…Error.ServerTimeout`: the notification server did not answer in time; it may be hung.
+    public static let serverTimeout = BridgeAPI.errorPrefix + "ServerTimeout"
     /// `…Error.UnknownApp`: the calling connection is not attached as that app.
     public static let unknownApp = BridgeAPI.errorPrefix + "UnknownApp"
     /// `…Error.LimitExceeded`: too many of something at once (waiting calls).

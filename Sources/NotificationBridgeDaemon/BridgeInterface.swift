@@ -8,7 +8,7 @@ enum BridgeInterface {
         DBusInterface(
             BridgeAPI.interfaceName,
             methods: [
-                DBusMethod(
+                .deferred(
                     "RegisterCategory",
                     inputs: [.init("id", "s"), .init("actions", "aa{sv}"), .init("options", "a{sv}")],
                     annotations: doc(
@@ -17,18 +17,13 @@ enum BridgeInterface {
                             + "text-input-button-title, text-input-placeholder, text-input-fallback "
                             + "(hide|deliver-without-text). Options: minimal-actions (as), reports-dismissal (b).")
                 ) { call in
-                    await core.restored()
-                    // DBusCore has checked the signature, so the three values are there, with these types.
-                    let arguments = call.arguments
-                    return try await core.registerCategory(
-                        id: arguments[0].stringValue ?? "", actions: arguments[1], options: arguments[2])
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.registerCategory(call) }
                 },
-                DBusMethod(
+                .deferred(
                     "RemoveCategory", inputs: [.init("id", "s")],
                     annotations: doc("Removes a category; notifications showing keep their actions.")
                 ) { call in
-                    await core.restored()
-                    return try await core.removeCategory(id: try call.arguments.decode(String.self))
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.removeCategory(call) }
                 },
                 DBusMethod(
                     "ListCategories", outputs: [.init("categories", "aa{sv}")],
@@ -37,7 +32,7 @@ enum BridgeInterface {
                     await core.restored()
                     return try await core.listCategories()
                 },
-                DBusMethod(
+                .deferred(
                     "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
                     annotations: doc(
                         "Shows a notification, or schedules it, and returns its id. Keys: title, body, app-name, "
@@ -53,27 +48,24 @@ enum BridgeInterface {
                             + "user's zone) with repeat <true> for every match. Scheduled notifications survive a "
                             + "restart; one missed while the daemon was stopped is shown once when it starts.")
                 ) { call in
-                    await core.restored()
-                    return try await core.post(call.arguments[0], sender: call.sender)
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.post(call) }
                 },
-                DBusMethod(
+                .deferred(
                     "Withdraw", inputs: [.init("id", "s")],
                     annotations: doc(
                         "Closes a notification, or cancels a scheduled one; a WaitForResponse for it fails with "
                             + "Error.Closed.")
                 ) { call in
-                    await core.restored()
-                    return try await core.withdraw(id: try call.arguments.decode(String.self))
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.withdraw(call) }
                 },
-                DBusMethod(
+                .deferred(
                     "WithdrawAll", inputs: [.init("filter", "a{sv}")], outputs: [.init("ids", "as")],
                     annotations: doc(
                         "Closes the notifications the filter selects, cancels the scheduled ones it selects, and "
                             + "returns their ids. Filter keys: app-name (without it, the caller's own notifications), "
                             + "category, thread.")
                 ) { call in
-                    await core.restored()
-                    return try await core.withdrawAll(call.arguments[0], caller: call.sender)
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.withdrawAll(call) }
                 },
                 DBusMethod(
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
@@ -100,8 +92,7 @@ enum BridgeInterface {
                             + "user-info), at once for a response that came earlier; fails with Error.Closed when the "
                             + "notification closes without one.")
                 ) { call in
-                    await core.restored()
-                    return await core.waitForResponse(call)
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.waitForResponse(call) }
                 },
                 DBusMethod(
                     "Attach", inputs: [.init("app_name", "s"), .init("options", "a{sv}")],
@@ -123,14 +114,13 @@ enum BridgeInterface {
                     await core.restored()
                     return try await core.detach(appName: try call.arguments.decode(String.self), sender: call.sender)
                 },
-                DBusMethod(
+                .deferred(
                     "Present", inputs: [.init("id", "s")],
                     annotations: doc(
                         "Shows a scheduled notification that was handed to this app with Fired, as the notification "
                             + "server shows any other.")
                 ) { call in
-                    await core.restored()
-                    return try await core.present(id: try call.arguments.decode(String.self), sender: call.sender)
+                    await answer(call, core) { () async throws(DBusFailure) in try await core.present(call) }
                 },
                 DBusMethod(
                     "GetServerInformation", outputs: [.init("information", "a{sv}")],
@@ -163,6 +153,19 @@ enum BridgeInterface {
                             + "or closed after a response, 4 other. Sent to that connection only.")),
             ]
         )
+    }
+
+    /// Runs a deferred method once the state is restored: `body` changes the state at once and answers `call`, now or
+    /// from a job; what it throws is the answer.
+    private static func answer(
+        _ call: DBusMethodCall, _ core: DaemonCore, _ body: () async throws(DBusFailure) -> Void
+    ) async {
+        await core.restored()
+        do {
+            try await body()
+        } catch {
+            call.fail(error)
+        }
     }
 
     private static func doc(_ text: String) -> [DBusAnnotation] {

@@ -26,6 +26,9 @@ public struct DaemonConfiguration: Sendable {
     public var stateDirectory: String?
     /// Where the daemon logs. Typed text and user info are never logged.
     public var logger: Logger
+    /// How long the notification server may take to answer before a call to it fails: `Post` then fails with
+    /// `Error.ServerTimeout`. Other methods never wait on the server.
+    public var serverTimeout: Duration = .seconds(10)
 
     /// Makes a configuration; the defaults are those of the installed daemon.
     public init(

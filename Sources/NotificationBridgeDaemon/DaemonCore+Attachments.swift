@@ -37,32 +37,35 @@ extension DaemonCore {
     }
 
     /// `Present(s id)`: shows a scheduled notification that was handed to its frontmost app, as if the app were not
-    /// running; only that app's attached connection may ask.
-    func present(id: String, sender: String) async throws(DBusFailure) -> [DBusValue] {
+    /// running; only that app's attached connection may ask. Answered when the server has it.
+    func present(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
+        let id = call.arguments.first?.stringValue ?? ""
         try NotificationID.check(id)
-        guard let handed = handedToApp[id] else {
+        guard case .handedToApp(let handed)? = table[id]?.phase else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: "notification \(quotedForMessage(id)) was not handed to an app (or long ago); Present takes "
                     + "the id of a Fired signal")
         }
         let appName = handed.content.appName ?? defaultAppName
-        guard attachments.current(for: appName)?.connection == sender else {
+        guard attachments.current(for: appName)?.connection == call.sender else {
             throw DBusFailure(
                 name: BridgeError.unknownApp,
                 message: "notification \(quotedForMessage(id)) belongs to app \(quotedForMessage(appName)); only the "
                     + "connection attached as that app may present it")
         }
-        handedToApp[id] = nil
-        var category: NotificationCategory?
-        if let categoryID = handed.content.categoryID {
-            category = await center.notificationCategories().first { $0.id == categoryID }
+        let category = await category(of: handed.content)
+        table.update(id) { entry in
+            entry.reportsDismissal = category?.reportsDismissal ?? false
+            entry.phase = .posting
         }
-        try await show(
-            handed.content, id: id, route: handed.route, poster: handed.poster, category: category,
-            hints: handed.hints)
-        return []
+        show(id, content: handed.content, category: category, hints: handed.hints) { result in
+            switch result {
+            case .success: call.reply([])
+            case .failure(let failure): call.fail(failure)
+            }
+        }
     }
 
     /// Hands a scheduled notification that fired to its app when the app is attached in the foreground.
@@ -80,18 +83,10 @@ extension DaemonCore {
         } catch {
             return false
         }
-        handedToApp[id] = post
         logger.debug("handed to the frontmost app", metadata: [
             "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(attachment.connection)",
         ])
         return true
-    }
-
-    /// Where a response for the posting connection goes: the poster while it is on the bus, else the connection
-    /// attached as the notification's app, else nowhere but the kept responses (for a later `WaitForResponse`).
-    func responseReceiver(poster: String, appName: String) async -> String? {
-        if (try? await connection.nameHasOwner(poster)) ?? true { return poster }
-        return attachments.current(for: appName)?.connection
     }
 
     private static func checkAppName(_ appName: String) throws(DBusFailure) {

@@ -6,22 +6,15 @@ import NotificationModel
 
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.
 ///
-/// One ``DesktopNotificationCenter`` holds the connection to the notification server; this actor adds what the D-Bus
-/// API needs on top: who posted each notification and under which app name, where its responses go, the
-/// `WaitForResponse` calls waiting for them, and responses that arrived while nobody waited.
+/// Every notification the daemon knows of is one entry of ``table``, a ``TrackedNotification`` whose phase says where
+/// it is in its life: this actor is the one owner of that state. One ``DesktopNotificationCenter`` talks to the
+/// notification server and reports what happens there as one ordered stream of events (``handle(_:)``).
 ///
-/// Method calls arrive one at a time (DBusCore runs handlers in order); responses and closures come from the center's
-/// tasks, so every state change is made on this actor.
+/// Nothing here waits on the notification server or the disk while a call is being handled: DBusCore hands calls
+/// over one at a time, so a handler that waited would hold up every client. A method changes the state at once, in
+/// the order the calls came, and what must wait (a `Notify`, a `CloseNotification`, an `fdatasync`) runs as a job of
+/// the daemon's task group (``jobs``), which answers the call when it is done.
 actor DaemonCore {
-    /// What the daemon remembers of a notification that is showing.
-    struct Posted: Sendable {
-        var appName: String
-        /// The unique name of the connection that posted it: the only one `Responded` and `Closed` go to.
-        var poster: String
-        var route: ResponseRoute
-        var reportsDismissal: Bool
-    }
-
     static let maximumWaits = 4096
     static let maximumCategories = NotificationLimits.maxCategories
 
@@ -30,43 +23,33 @@ actor DaemonCore {
     let activations: ApplicationActivations
     let logger: Logger
     let defaultAppName: String
-    /// Scheduled notifications and categories, kept across restarts.
-    let store: DaemonStore
+    /// Scheduled notifications, categories and routes, written off the actors.
+    let commits: DurableCommits
     /// Fires scheduled notifications into ``fired(_:)``.
     let scheduler: Scheduler<ScheduledPost>
+    /// Work that must not hold up a call: each job runs as a child of the daemon's task group.
+    let jobs: AsyncStream<@Sendable () async -> Void>.Continuation
 
-    var posted: [String: Posted] = [:]
-    /// `WaitForResponse` calls not answered yet, by notification id.
-    var waits: [String: [DBusMethodCall]] = [:]
-    /// Responses for the posting connection that no `WaitForResponse` took yet, oldest first.
-    var kept = RecentHistory<[BridgeResponse]>(capacity: 256)
-    /// Why notifications that are no longer showing ended, for calls that name them late.
-    var ended = RecentHistory<String>(capacity: 1024)
-    /// `true` for notifications closed after an action whose response is still to come (typed text from the
-    /// prompt), so that a `WaitForResponse` for them waits instead of failing; `false` once a response came.
-    var responseComing = RecentHistory<Bool>(capacity: 1024)
-    var stopping = false
-    /// The scheduled notifications, as the scheduler holds them: who owns each, where its responses go.
-    var scheduled: [String: Posted] = [:]
-    /// Scheduled notifications that came due while no notification server ran, oldest first; shown when one appears.
-    var awaitingServer: [ScheduledFiring<ScheduledPost>] = []
+    /// Every notification, by id.
+    var table = NotificationTable()
     /// The running apps that called `Attach`.
     var attachments = Attachments()
-    /// Scheduled notifications handed to their frontmost app instead of shown, for `Present`.
-    var handedToApp = RecentHistory<ScheduledPost>(capacity: 256)
+    var stopping = false
     private var isRestored = false
     private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
-        defaultAppName: String, store: DaemonStore, scheduler: Scheduler<ScheduledPost>, logger: Logger
+        defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<ScheduledPost>,
+        jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
     ) {
-        self.store = store
+        self.commits = commits
         self.scheduler = scheduler
         self.connection = connection
         self.center = center
         self.activations = activations
         self.defaultAppName = defaultAppName
+        self.jobs = jobs
         self.logger = logger
     }
 
@@ -93,11 +76,40 @@ actor DaemonCore {
         }
     }
 
+    /// Answers `call` once `commit` is on disk, with `values`, or with an error saying what to fix.
+    func reply(_ call: DBusMethodCall, after commit: DurableCommits.Commit, with values: [DBusValue] = []) {
+        let failure = storeFailure
+        jobs.yield {
+            do {
+                try await commit.wait()
+                call.reply(values)
+            } catch {
+                call.fail(failure(error))
+            }
+        }
+    }
+
+    /// The error of a change that could not be saved.
+    nonisolated var storeFailure: @Sendable (any Error) -> DBusFailure {
+        let directory = commits.store.directory
+        let logger = self.logger
+        return { error in
+            logger.error("cannot save the daemon's state", metadata: ["error": "\(error)"])
+            return DBusFailure(
+                name: BridgeError.serverError,
+                message: "cannot save the change in \(directory) (\(error)); free some space or fix the folder's "
+                    + "permissions, then call again")
+        }
+    }
+
     // MARK: Categories
 
-    func registerCategory(id: String, actions: DBusValue, options: DBusValue) async throws -> [DBusValue] {
+    func registerCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let category = try CategoryCoding.decode(id: id, actions: actions, options: options)
+        // DBusCore has checked the signature, so the three values are there, with these types.
+        let arguments = call.arguments
+        let id = arguments[0].stringValue ?? ""
+        let category = try CategoryCoding.decode(id: id, actions: arguments[1], options: arguments[2])
         let registered = await center.notificationCategories()
         if !registered.contains(where: { $0.id == id }), registered.count >= Self.maximumCategories {
             throw DBusFailure(
@@ -109,85 +121,188 @@ actor DaemonCore {
             try await center.register(category)
         } catch let error as NotificationValidationError {
             throw error.bridgeFailure
+        } catch {
+            throw BridgeError.invalid("\(error)")
         }
-        try record(.registerCategory(id: id, category))
+        reply(call, after: commits.submit([.registerCategory(id: id, category)]))
         logger.debug("category registered", metadata: ["category.id": "\(id)"])
-        return []
     }
 
-    func removeCategory(id: String) async throws -> [DBusValue] {
+    func removeCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
+        let id = call.arguments[0].stringValue ?? ""
         guard await center.notificationCategories().contains(where: { $0.id == id }) else {
             throw DBusFailure(
                 name: BridgeError.unknownCategory,
                 message: "category \(quotedForMessage(id)) is not registered; ListCategories shows the registered ones")
         }
         await center.removeCategory(id: id)
-        try record(.removeCategory(id: id))
-        return []
+        reply(call, after: commits.submit([.removeCategory(id: id)]))
     }
 
-    func listCategories() async throws -> [DBusValue] {
+    func listCategories() async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         return [.array(element: "a{sv}", await center.notificationCategories().map(CategoryCoding.encode))]
     }
 
     // MARK: Posting
 
-    func post(_ notification: DBusValue, sender: String) async throws -> [DBusValue] {
+    /// `Post`: checks the notification and takes it at once; the call is answered when the server has it (or, for a
+    /// scheduled one, when it is on disk).
+    func post(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let request = try PostRequest(notification, defaultAppName: defaultAppName)
+        let sender = call.sender
+        let request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
         let content = request.content
-        var category: NotificationCategory?
-        if let categoryID = content.categoryID {
-            category = await center.notificationCategories().first { $0.id == categoryID }
-        }
+        let category = await category(of: content)
         let route = request.route ?? .poster(sender)
         if case .application(_, nil) = route, let category { try Self.checkActionNames(of: category) }
         if let replaces = request.replaces { try checkReplacement(of: replaces, appName: content.appName) }
         let id = request.replaces ?? NotificationID.make()
         if let trigger = request.trigger {
-            try await schedule(content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints)
-            return [.string(id)]
+            let commit = try await schedule(
+                content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints)
+            let failure = storeFailure
+            jobs.yield { [weak self] in
+                do {
+                    try await commit.wait()
+                    call.reply([.string(id)])
+                } catch {
+                    // Not on disk, so not acknowledged: it must not fire either.
+                    call.fail(failure(error))
+                    _ = await self?.unschedule(id, why: "could not be saved")
+                }
+            }
+            return
         }
-        if scheduled[id] != nil { try await unschedule([id], why: "was replaced") }
-        try await show(content, id: id, route: route, poster: sender, category: category, hints: request.hints)
-        return [.string(id)]
+        var changes: [DaemonStore.Change] = []
+        if table[id]?.isScheduled == true { changes += await unschedule(id) }
+        let previous = table[id]
+        var entry = TrackedNotification(
+            appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+        // What waits for the id goes on waiting for its replacement.
+        entry.waits = previous?.waits ?? []
+        table[id] = entry
+        let commit = changes.isEmpty ? nil : commits.submit(changes)
+        show(id, content: content, category: category, hints: request.hints, previous: previous) { result in
+            await Self.answerPost(call, id: id, result: result, after: commit)
+        }
     }
 
-    /// Shows a notification now: a `Post` without a trigger, or a scheduled one that fired.
+    /// How a `Post` call learns the outcome of its `Notify`.
+    private static func answerPost(
+        _ call: DBusMethodCall, id: String, result: Result<DurableCommits.Commit?, DBusFailure>,
+        after commit: DurableCommits.Commit?
+    ) async {
+        switch result {
+        case .success(let saved):
+            do {
+                try await commit?.wait()
+                try await saved?.wait()
+                call.reply([.string(id)])
+            } catch {
+                call.fail(
+                    name: BridgeError.serverError,
+                    message: "the notification was shown but its route could not be saved (\(error)); free some "
+                        + "space or fix the state folder's permissions")
+            }
+        case .failure(let failure):
+            call.fail(failure)
+        }
+    }
+
+    /// The registered category `content` names, if any.
+    func category(of content: NotificationContent) async -> NotificationCategory? {
+        guard let categoryID = content.categoryID else { return nil }
+        return await center.notificationCategories().first { $0.id == categoryID }
+    }
+
+    /// Hands a notification to the server: the entry is in phase `.posting` already; `answered` learns the outcome
+    /// (with the commit that saved its route, when the route must survive a restart).
     func show(
-        _ content: NotificationContent, id: String, route: ResponseRoute, poster sender: String,
-        category: NotificationCategory?, hints: [String: DBusValue] = [:]
-    ) async throws(DBusFailure) {
-        let record = Posted(
-            appName: content.appName ?? defaultAppName, poster: sender, route: route,
-            reportsDismissal: category?.reportsDismissal ?? false)
-        let previous = posted[id]
-        // Known before the server is asked, so that a closure or response arriving meanwhile finds it.
-        posted[id] = record
-        do {
-            try await center.post(
-                content, id: id, hints: hints,
-                handler: responseHandler(content: content, category: category, route: route, appName: record.appName))
-        } catch {
-            posted[id] = previous
-            if !(error is NotificationValidationError), await !center.isServerAvailable {
-                throw DBusFailure(
+        _ id: String, content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
+        previous: TrackedNotification? = nil,
+        answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>) async -> Void
+    ) {
+        let center = self.center
+        jobs.yield { [weak self] in
+            let result: Result<Void, any Error>
+            do {
+                try await center.post(content, id: id, hints: hints)
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            guard let self else { return }
+            await answered(await self.notifyAnswered(id, result: result, previous: previous))
+        }
+    }
+
+    /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`.
+    private func notifyAnswered(
+        _ id: String, result: Result<Void, any Error>, previous: TrackedNotification?
+    ) async -> Result<DurableCommits.Commit?, DBusFailure> {
+        guard case .success = result else {
+            let failure = await postFailure(result)
+            if case .posting? = table[id]?.phase {
+                if let previous, previous.isOnServer {
+                    table.update(id) { $0 = previous }
+                } else {
+                    end(id, why: "could not be shown (\(failure.message))")
+                }
+            }
+            return .failure(failure)
+        }
+        guard let entry = table[id] else { return .success(nil) }
+        switch entry.phase {
+        case .posting:
+            table.update(id) { $0.phase = .showing }
+        case .ended:
+            // Withdrawn while the server took it: take it off the screen again.
+            let center = self.center
+            jobs.yield { await center.withdraw(id: id) }
+            return .success(nil)
+        default:
+            break
+        }
+        logger.debug("posted", metadata: [
+            "notification.id": "\(id)", "notification.app": "\(entry.appName)", "dbus.sender": "\(entry.poster)",
+            "notification.route": "\(entry.route.kind)",
+        ])
+        let commit = await keepDelivered(id, entry)
+        // The poster is connected and gets its response directly; other routes must survive a restart first.
+        if case .poster = entry.route { return .success(nil) }
+        return .success(commit)
+    }
+
+    private func postFailure(_ result: Result<Void, any Error>) async -> DBusFailure {
+        guard case .failure(let error) = result else { return DBusFailure(name: "", message: "") }
+        switch error {
+        case let error as NotificationValidationError:
+            return error.bridgeFailure
+        case let failure as DBusFailure
+        where failure.name == DBusFailure.Name.noReply || failure.name == DBusFailure.Name.timeout:
+            return DBusFailure(
+                name: BridgeError.serverTimeout,
+                message: "the notification server did not answer in time (\(failure.message)); it may be hung: "
+                    + "restart it, or post again later")
+        default:
+            if await !center.isServerAvailable {
+                return DBusFailure(
                     name: BridgeError.noServer,
                     message: "no notification server runs on the session bus, so nothing can be shown now; start "
                         + "one (the desktop's own, dunst, xfce4-notifyd, …) and post again. Scheduled notifications "
                         + "are kept and shown once a server is there")
             }
-            throw Self.postFailure(error)
+            if let failure = error as? DBusFailure {
+                return DBusFailure(
+                    name: BridgeError.serverError,
+                    message: "the notification server did not take the notification (\(failure.name): "
+                        + "\(failure.message))")
+            }
+            return DBusFailure(name: BridgeError.serverError, message: "cannot post the notification: \(error)")
         }
-        posted[id] = record
-        ended[id] = nil
-        await keepDelivered(id, content: content, record: record)
-        logger.debug("posted", metadata: [
-            "notification.id": "\(id)", "notification.app": "\(record.appName)", "dbus.sender": "\(sender)",
-            "notification.route": "\(route.kind)",
-        ])
     }
 
     /// With `app-action` true, action ids name the app's actions, so they must be valid action names.
@@ -199,12 +314,12 @@ actor DaemonCore {
                 + "(use letters, digits, '-' and '.'); give 'app-action' one action name instead")
     }
 
-    /// A replacement must name a notification that is showing, and be posted under the same app name.
+    /// A replacement must name a notification that is showing or scheduled, and be posted under the same app name.
     private func checkReplacement(of id: String, appName: String?) throws(DBusFailure) {
-        guard let previous = posted[id] ?? scheduled[id] else {
+        guard let previous = table[id], previous.isOnServer || previous.isScheduled else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
-                message: ended[id] != nil
+                message: table[id] != nil
                     ? "notification \(quotedForMessage(id)) is no longer showing; post without 'replaces' to show a "
                         + "new one"
                     : "no notification has id \(quotedForMessage(id)); use an id Post returned")
@@ -216,112 +331,31 @@ actor DaemonCore {
         }
     }
 
-    private static func postFailure(_ error: any Error) -> DBusFailure {
-        switch error {
-        case let error as NotificationValidationError:
-            return error.bridgeFailure
-        case let failure as DBusFailure:
-            return DBusFailure(
-                name: BridgeError.serverError,
-                message: "the notification server did not take the notification (\(failure.name): "
-                    + "\(failure.message))")
-        default:
-            return DBusFailure(name: BridgeError.serverError, message: "cannot post the notification: \(error)")
+    // MARK: Ending
+
+    /// Ends a notification: its waiting calls fail with `Error.Closed`, and its poster gets `Closed` with `reason`
+    /// when one is given.
+    func end(_ id: String, why: String, reason: UInt32? = nil, waitsMessage: String? = nil) {
+        guard let entry = table[id] else { return }
+        let message = waitsMessage ?? "notification '\(id)' \(why) without a response"
+        for call in entry.waits { call.fail(name: BridgeError.closed, message: message) }
+        table.update(id) { entry in
+            entry.phase = .ended(why)
+            entry.waits = []
+            entry.responded = false
         }
+        if let reason { emitClosed(id: id, reason: reason, to: entry.poster) }
     }
 
-    // MARK: Withdrawing and listing
-
-    func withdraw(id: String) async throws(DBusFailure) -> [DBusValue] {
-        try checkRunning()
-        try NotificationID.check(id)
-        let wasScheduled = scheduled[id] != nil
-        if wasScheduled { try await unschedule([id], why: "was withdrawn") }
-        guard posted[id] != nil else {
-            // Already gone is what was asked for.
-            if wasScheduled || ended[id] != nil { return [] }
-            throw DBusFailure(
-                name: BridgeError.unknownNotification,
-                message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
-        }
-        await withdrawShowing(id)
-        return []
-    }
-
-    /// Closes a showing notification: its waiting calls fail, its poster gets `Closed` (reason 3) now.
-    private func withdrawShowing(_ id: String) async {
-        guard let record = posted.removeValue(forKey: id) else { return }
-        let why = "was withdrawn"
-        ended[id] = why
-        forgetDelivered(id)
-        failWaits(id, message: "notification '\(id)' \(why) before the user responded")
-        emitClosed(id: id, reason: 3, to: record.poster)
-        await center.withdraw(id: id)
-        logger.debug("withdrawn", metadata: ["notification.id": "\(id)"])
-    }
-
-    func withdrawAll(_ filterValue: DBusValue, caller: String) async throws -> [DBusValue] {
-        try checkRunning()
-        let ids = try await selected(filterValue, caller: caller).map(\.id)
-        let pendingIDs = try await selectedPending(filterValue, caller: caller).map(\.notification.id)
-        try await unschedule(pendingIDs, why: "was withdrawn")
-        for id in ids { await withdrawShowing(id) }
-        return [.strings(ids + pendingIDs.filter { !ids.contains($0) })]
-    }
-
-    func listDelivered(_ filterValue: DBusValue, caller: String) async throws -> [DBusValue] {
-        try checkRunning()
-        let notifications = try await selected(filterValue, caller: caller).map { id, content, route in
-            NotificationCoding.encode(id: id, content: content, route: route)
-        }
-        return [.array(element: "a{sv}", notifications)]
-    }
-
-    func listPending(_ filterValue: DBusValue, caller: String) async throws -> [DBusValue] {
-        try checkRunning()
-        let notifications = try await selectedPending(filterValue, caller: caller).map { pending in
-            let post = pending.notification.payload
-            let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
-            return NotificationCoding.encode(
-                id: pending.notification.id, content: post.content, route: route, nextFireDate: pending.nextFireDate,
-                trigger: pending.notification.trigger)
-        }
-        return [.array(element: "a{sv}", notifications)]
-    }
-
-    /// The scheduled notifications the filter selects for `caller`, earliest first.
-    private func selectedPending(_ filterValue: DBusValue, caller: String) async throws(DBusFailure)
-        -> [PendingNotification<ScheduledPost>]
-    {
-        let filter = try NotificationFilter(filterValue)
-        return await scheduler.pending().filter { pending in
-            let notification = pending.notification
-            return scheduled[notification.id] != nil
-                && filter.selects(
-                    appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
-                    content: notification.payload.content, caller: caller)
-        }
-    }
-
-    /// The showing notifications the filter selects for `caller`, by id.
-    private func selected(_ filterValue: DBusValue, caller: String) async throws
-        -> [(id: String, content: NotificationContent, route: ResponseRoute?)]
-    {
-        let filter = try NotificationFilter(filterValue)
-        let delivered = await center.deliveredNotifications()
-        return delivered.compactMap { notification in
-            guard let record = posted[notification.id],
-                filter.selects(
-                    appName: record.appName, poster: record.poster, content: notification.content, caller: caller)
-            else { return nil }
-            if case .poster = record.route { return (notification.id, notification.content, nil) }
-            return (notification.id, notification.content, record.route)
-        }
+    func emitClosed(id: String, reason: UInt32, to poster: String) {
+        try? connection.emit(
+            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Closed",
+            arguments: [.string(id), .uint32(reason)], destination: poster)
     }
 
     // MARK: Server information
 
-    func serverInformation() async throws -> [DBusValue] {
+    func serverInformation() async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         let info = await center.serverInformation()
         var renderings: [String: DBusValue] = [:]

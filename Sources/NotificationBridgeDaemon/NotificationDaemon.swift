@@ -77,6 +77,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 promptCommand: configuration.promptCommand, activatesApplications: false, logger: logger)
             centerConfiguration.startsWithoutServer = true
             centerConfiguration.promptSearchPath = configuration.promptSearchPath
+            centerConfiguration.deliversResponsesAsEvents = true
+            centerConfiguration.serverTimeout = configuration.serverTimeout
             center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: system, centerConfiguration)
         } catch {
@@ -88,51 +90,55 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let activations = ApplicationActivations(activator: activator, logger: logger)
         let (firings, firingSink) = AsyncStream<ScheduledFiring<ScheduledPost>>.makeStream()
         let scheduler = Scheduler<ScheduledPost>(logger: logger) { firingSink.yield($0) }
+        let (jobs, jobSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        let commits = DurableCommits(store: store)
         let core = DaemonCore(
             connection: connection, center: center, activations: activations,
-            defaultAppName: configuration.defaultAppName, store: store, scheduler: scheduler, logger: logger)
-        let ending: Ending
+            defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
+            logger: logger)
+        // One teardown path, whatever ended the serving.
+        let ending: Result<Ending, any Error>
         do {
-            ending = try await serve(core, firings: firings, on: connection, system: system)
+            ending = .success(
+                try await serve(core, firings: firings, jobs: jobs, on: connection, system: system))
         } catch {
-            await scheduler.stop()
-            firingSink.finish()
-            await center.stop()
-            activations.stop()
-            await close(connection, system)
-            throw error
+            ending = .failure(error)
         }
-
-        if ending != .busClosed {
+        if case .success(let reason) = ending, reason != .busClosed {
             _ = try? await connection.releaseName(BridgeAPI.busName)
         }
         await scheduler.stop()
         firingSink.finish()
+        jobSink.finish()
+        activations.finish()
         await core.beginShutdown()
+        await commits.flush()
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
         await center.stop()
-        activations.stop()
         await close(connection, system)
         switch ending {
-        case .busClosed:
+        case .failure(let error):
+            throw error
+        case .success(.busClosed):
             logger.error("the session bus went away")
             throw DaemonError.busClosed
-        case .nameLost:
+        case .success(.nameLost):
             logger.info("another notification-bridged took \(BridgeAPI.busName); stopping")
-        case .shutdown:
+        case .success(.shutdown):
             logger.info("stopped")
         }
     }
 
-    /// Exports the interface, takes the name, and follows the center and the bus until the daemon must stop.
+    /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the jobs that answer
+    /// calls, the center's events, the scheduler's firings, the bus's news, app activations. All are children of
+    /// one task group, so that ending it ends every one of them.
     private func serve(
-        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>, on connection: DBusConnection,
-        system: DBusConnection?
+        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>,
+        jobs: AsyncStream<@Sendable () async -> Void>, on connection: DBusConnection, system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger
-        let closures = core.center.closures
-        let reposts = core.center.reposts
+        let events = core.center.events
         let departures = try await connection.signals(
             matching: DBusMatchRule(
                 sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -152,7 +158,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 clockEvents = try await SystemClockEvents.follow(on: system)
             } catch {
                 logger.warning("cannot follow time-zone changes and resumes on the system bus", metadata: [
-                    "error": "\(error)",
+                    "error": "\(error)"
                 ])
             }
         }
@@ -163,24 +169,31 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             throw DaemonError.nameTaken(owner: try? await connection.nameOwner(of: BridgeAPI.busName))
         }
-        // Only the owner of the name fires what was scheduled: a second daemon that was refused leaves it alone.
-        await core.restore()
-        let server = await core.center.serverInformation()
-        logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
-            "server.name": "\(server.name)", "server.version": "\(server.version)",
-        ])
 
         return await withTaskGroup(of: Ending?.self) { group in
+            // The jobs first: restoring may already hand work to them.
             group.addTask {
-                for await closure in closures { await core.closed(closure) }
+                await withDiscardingTaskGroup { jobGroup in
+                    for await job in jobs { jobGroup.addTask(operation: job) }
+                }
+                return nil
+            }
+            group.addTask {
+                await core.activations.run()
+                return nil
+            }
+            // Only the owner of the name fires what was scheduled: a second daemon that was refused leaves it alone.
+            await core.restore()
+            let server = await core.center.serverInformation()
+            logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
+                "server.name": "\(server.name)", "server.version": "\(server.version)",
+            ])
+            group.addTask {
+                for await event in events { await core.handle(event) }
                 return nil
             }
             group.addTask {
                 for await name in departures { await core.connectionLeft(name) }
-                return nil
-            }
-            group.addTask {
-                for await notification in reposts { await core.reposted(notification) }
                 return nil
             }
             group.addTask {

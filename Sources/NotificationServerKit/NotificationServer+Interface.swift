@@ -23,7 +23,7 @@ extension NotificationServer {
                 outputs: [.init("id", "u")]
             ) { [weak server] call in
                 guard let server else { return call.fail(gone) }
-                await server.notify(call)
+                if await server.delayNotify(call) { await server.notify(call) }
             },
             DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [weak server] call in
                 guard let server else { throw gone }

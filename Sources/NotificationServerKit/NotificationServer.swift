@@ -48,6 +48,9 @@ public actor NotificationServer {
     private var lastAccepted: (key: [String], at: ContinuousClock.Instant)?
     private var senderWatch: Task<Void, Never>?
     private let broadcaster = EventBroadcaster()
+    private var notifyAnswer = NotifyAnswer.immediately
+    /// `Notify` calls held by ``NotifyAnswer/never``.
+    private var heldNotifies: [DBusMethodCall] = []
 
     /// Makes a stopped server.
     public init() {}
@@ -121,6 +124,8 @@ public actor NotificationServer {
         timers = [:]
         notifications = []
         lastAccepted = nil
+        // Dropped unanswered, each held call is answered with an error (DBusMethodCall's rule).
+        heldNotifies = []
         _ = try? await connection.releaseName(Self.busName)
         await connection.unexport(at: Self.objectPath)
         broadcaster.finishAll()
@@ -147,6 +152,30 @@ public actor NotificationServer {
     func getServerInformation(_ call: DBusMethodCall) throws(DBusFailure) -> [DBusValue] {
         _ = try record(call)
         return [profile.serverName, profile.vendor, profile.version, profile.specVersion].map(DBusValue.string)
+    }
+
+    /// Makes `Notify` answer late, or never, from the next call on. Calls held by ``NotifyAnswer/never`` are answered
+    /// now when the new setting answers at all.
+    public func setNotifyAnswer(_ answer: NotifyAnswer) {
+        notifyAnswer = answer
+        guard answer != .never else { return }
+        let held = heldNotifies
+        heldNotifies = []
+        for call in held { notify(call) }
+    }
+
+    /// Holds up a `Notify` as ``setNotifyAnswer(_:)`` asks; returns whether to answer it now.
+    func delayNotify(_ call: DBusMethodCall) async -> Bool {
+        switch notifyAnswer {
+        case .immediately:
+            return true
+        case .after(let delay):
+            try? await Task.sleep(for: delay)
+            return true
+        case .never:
+            heldNotifies.append(call)
+            return false
+        }
     }
 
     /// Answers `Notify`. The reply is queued before any signal about the new notification (an expiry), as a

@@ -139,6 +139,17 @@ struct DaemonFixture: Sendable {
         }
     }
 
+    /// Returns when the scripted server closes its notification `serverID`, for whatever reason.
+    func nextClosure(of serverID: UInt32) async throws {
+        let events = self.events
+        try await withTimeout(waitingFor: "the notification server to close notification \(serverID)") {
+            for await event in events {
+                if case .closed(let notification, _) = event, notification.id == serverID { return }
+            }
+            throw TestSupportError("the server stopped")
+        }
+    }
+
     /// The server.
     var scripted: NotificationServer {
         get throws {

@@ -92,6 +92,22 @@ struct BridgeFixture: Sendable {
 
     /// The next notification leaving the server.
     func nextClosure(within limit: Duration = .seconds(10)) async throws -> DesktopNotificationCenter.Closure {
-        try await center.closures.first(within: limit, waitingFor: "a notification to close")
+        try await nextEvent(within: limit, waitingFor: "a notification to close") { event in
+            if case .closed(let closure) = event { closure } else { nil }
+        }
+    }
+
+    /// The next event of the center that `match` picks (others are skipped).
+    func nextEvent<T: Sendable>(
+        within limit: Duration = .seconds(10), waitingFor what: String,
+        _ match: @escaping @Sendable (NotificationEvent) -> T?
+    ) async throws -> T {
+        let events = center.events
+        return try await withTimeout(limit, waitingFor: what) {
+            for await event in events {
+                if let found = match(event) { return found }
+            }
+            throw TestSupportError("the center's events ended while waiting for \(what)")
+        }
     }
 }

@@ -1,0 +1,180 @@
+import DBusCore
+import NotificationBridge
+import NotificationModel
+
+/// What the notification server reports, through the center's one ordered stream of events, and `WaitForResponse`.
+extension DaemonCore {
+    /// Moves a notification on by one event of the center.
+    func handle(_ event: NotificationEvent) async {
+        switch event {
+        case .responded(let response):
+            await respond(response)
+        case .closed(let closure):
+            closed(closure)
+        case .promptEnded(let id):
+            guard case .responding(let why)? = table[id]?.phase else { return }
+            end(id, why: why, waitsMessage: "notification '\(id)' \(why); the prompt for text ended without any")
+            logger.debug("ended without a response", metadata: ["notification.id": "\(id)"])
+        case .reposted(let notification):
+            repost(notification)
+        }
+    }
+
+    // MARK: Responses
+
+    /// Delivers a response to the one place chosen when the notification was posted; for the posting connection,
+    /// once it has left the bus, to the connection attached as the notification's app.
+    func respond(_ notificationResponse: NotificationResponse) async {
+        let id = notificationResponse.notificationID
+        guard let entry = table[id] else { return }
+        // The center keeps the token only for foreground actions.
+        let response = BridgeResponse(notificationResponse, foreground: true)
+        logger.debug("response", metadata: [
+            "notification.id": "\(id)", "notification.action": "\(response.actionID)",
+            "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
+        ])
+        switch entry.phase {
+        case .responding(let why):
+            table.update(id) { $0.phase = .ended(why) }
+        default:
+            table.update(id) { $0.responded = true }
+        }
+        switch entry.route {
+        case .poster(let poster):
+            let posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? true
+            let receiver = posterIsConnected ? poster : attachments.current(for: entry.appName)?.connection
+            if let receiver {
+                try? connection.emit(
+                    path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Responded",
+                    arguments: [.string(id), .string(response.actionID), response.dictionary], destination: receiver)
+            }
+            answerWaits(id, with: response)
+        case .command(let argv):
+            do {
+                try CommandLauncher.launch(
+                    argv, variables: response.environment, input: response.text.map { Array($0.utf8) },
+                    logger: logger)
+            } catch {
+                logger.warning("cannot start the notification's command", metadata: [
+                    "notification.id": "\(id)", "error": "\(error)",
+                ])
+            }
+        case .application(let desktopEntry, let action):
+            activations.activate(desktopEntry: desktopEntry, action: action ?? response.actionID, response: response)
+        }
+    }
+
+    /// Answers the `WaitForResponse` calls for `id` with `response`, or keeps it for a later one.
+    private func answerWaits(_ id: String, with response: BridgeResponse) {
+        guard let entry = table[id] else { return }
+        guard !entry.waits.isEmpty else {
+            table.update(id) { entry in
+                entry.keptResponses = Array(
+                    (entry.keptResponses + [response]).suffix(TrackedNotification.maximumKeptResponses))
+            }
+            return
+        }
+        for call in entry.waits { call.reply([.string(response.actionID), response.dictionary]) }
+        table.update(id) { $0.waits = [] }
+    }
+
+    // MARK: Closures
+
+    /// A notification left the server: its poster gets `Closed`; it ends, unless a response is still to come.
+    func closed(_ closure: DesktopNotificationCenter.Closure) {
+        guard let entry = table[closure.id], entry.isOnServer else { return }
+        let reason: UInt32
+        let why: String
+        switch closure.reason {
+        case _ where closure.dismissed:
+            (reason, why) = (2, "was dismissed by the user")
+        case .expired:
+            (reason, why) = (1, "expired")
+        case .undefined:
+            (reason, why) = (4, "was closed by the notification server")
+        case .dismissed, .closedByCall:
+            (reason, why) = (3, "was closed")
+        }
+        forgetDelivered(closure.id)
+        emitClosed(id: closure.id, reason: reason, to: entry.poster)
+        // After an action the response comes by itself (from the prompt, or after an unlock); a reported dismissal
+        // comes as a response too.
+        let responseFollows = closure.acted || (closure.dismissed && entry.reportsDismissal)
+        if responseFollows, !entry.responded {
+            table.update(closure.id) { $0.phase = .responding(why) }
+        } else {
+            end(closure.id, why: why)
+        }
+        logger.debug("closed", metadata: ["notification.id": "\(closure.id)", "notification.reason": "\(reason)"])
+    }
+
+    // MARK: Waiting
+
+    /// Answers `WaitForResponse` now with a kept response, or later when the user acts; fails it when the
+    /// notification ends without a response.
+    func waitForResponse(_ call: DBusMethodCall) throws(DBusFailure) {
+        try checkRunning()
+        guard case .string(let id)? = call.arguments.first else { return }
+        try NotificationID.check(id)
+        guard let entry = table[id] else {
+            throw DBusFailure(
+                name: BridgeError.unknownNotification,
+                message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
+        }
+        if let response = entry.keptResponses.first {
+            table.update(id) { $0.keptResponses.removeFirst() }
+            call.reply([.string(response.actionID), response.dictionary])
+            return
+        }
+        if let why = entry.ending, !entry.isScheduled {
+            throw DBusFailure(name: BridgeError.closed, message: "notification '\(id)' \(why) without a response")
+        }
+        switch entry.route {
+        case .poster:
+            break
+        case .command:
+            throw DBusFailure(
+                name: BridgeError.notSupported,
+                message: "notification '\(id)' sends its responses to its 'exec' command; post without 'exec' to "
+                    + "wait for responses")
+        case .application(let desktopEntry, _):
+            throw DBusFailure(
+                name: BridgeError.notSupported,
+                message: "notification '\(id)' sends its responses to the app \(quotedForMessage(desktopEntry)); "
+                    + "post without 'app-action' to wait for responses")
+        }
+        guard waitCount < Self.maximumWaits else {
+            throw DBusFailure(
+                name: BridgeError.limitExceeded,
+                message: "\(Self.maximumWaits) WaitForResponse calls are already waiting; let some finish first")
+        }
+        table.update(id) { $0.waits.append(call) }
+    }
+
+    private var waitCount: Int { table.live.reduce(0) { $0 + $1.value.waits.count } }
+
+    /// Forgets the calls of a connection that left the bus, so that a response is kept for a later call instead of
+    /// being sent to nobody.
+    func connectionLeft(_ uniqueName: String) {
+        attachments.remove(uniqueName)
+        let affected = table.live.filter { $0.value.waits.contains { $0.sender == uniqueName } }.map(\.key)
+        for id in affected {
+            table.update(id) { $0.waits.removeAll { $0.sender == uniqueName } }
+        }
+    }
+
+    /// Stops taking calls and fails every waiting one.
+    func beginShutdown() {
+        stopping = true
+        let waiting = table.live.filter { !$0.value.waits.isEmpty }.map(\.key)
+        for id in waiting {
+            for call in table[id]?.waits ?? [] {
+                call.fail(
+                    name: BridgeError.shuttingDown,
+                    message: "notification-bridged is stopping; call WaitForResponse again once it is back (D-Bus "
+                        + "activation starts it anew)")
+            }
+            table.update(id) { $0.waits = [] }
+        }
+    }
+}

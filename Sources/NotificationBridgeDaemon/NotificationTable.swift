@@ -1,0 +1,43 @@
+/// The daemon's notifications by id: one ``TrackedNotification`` each.
+///
+/// Finished entries (ended, nothing to come, nobody waiting) stay for the calls that name them late — a
+/// `WaitForResponse` that comes after the response, a `Withdraw` of one that already closed — and the oldest are
+/// forgotten beyond ``finishedCapacity``, so the table does not grow with the number of notifications ever posted.
+struct NotificationTable: Sendable {
+    static let finishedCapacity = 1024
+
+    private var entries: [String: TrackedNotification] = [:]
+    /// Ids of finished entries, oldest first; may hold ids that were revived or removed since.
+    private var finished: [String] = []
+
+    subscript(id: String) -> TrackedNotification? {
+        get { entries[id] }
+        set {
+            entries[id] = newValue
+            if newValue?.isFinished == true { noteFinished(id) }
+        }
+    }
+
+    /// Changes the entry `id` in place, if there is one.
+    mutating func update(_ id: String, _ change: (inout TrackedNotification) -> Void) {
+        guard var entry = entries[id] else { return }
+        change(&entry)
+        self[id] = entry
+    }
+
+    /// Every entry that is not finished.
+    var live: some Sequence<(key: String, value: TrackedNotification)> {
+        entries.lazy.filter { !$0.value.isFinished }
+    }
+
+    /// How many entries the table holds, finished ones included.
+    var count: Int { entries.count }
+
+    private mutating func noteFinished(_ id: String) {
+        finished.append(id)
+        while finished.count > Self.finishedCapacity {
+            let oldest = finished.removeFirst()
+            if entries[oldest]?.isFinished == true, !finished.contains(oldest) { entries[oldest] = nil }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import DBusCore
+import NotificationBridge
+import NotificationModel
+
+/// Everything the daemon knows of one notification, from `Post` to its end: the one owner of that state.
+///
+/// The ``phase`` says where the notification is in its life; every phase has a way out, and every way out ends the
+/// waiting calls (`WaitForResponse` gets the response or `Error.Closed`).
+struct TrackedNotification: Sendable {
+    /// Where a notification is in its life.
+    enum Phase: Sendable {
+        /// Scheduled, not shown yet: the scheduler holds it.
+        case pending
+        /// It came due while no notification server ran; it is shown once one appears.
+        case awaitingServer(ScheduledFiring<ScheduledPost>)
+        /// It came due while its app was attached in the foreground, and was handed to the app with `Fired`; the app
+        /// may still `Present` it.
+        case handedToApp(ScheduledPost)
+        /// `Notify` is out: the server has not answered yet.
+        case posting
+        /// The server shows it.
+        case showing
+        /// The server closed it after an action whose response is still to come (the prompt for typed text is open,
+        /// or the response waits for the session to unlock); the text says how it closed.
+        case responding(String)
+        /// It ended; the text says how, for calls that name it later ("was withdrawn", "expired", …).
+        case ended(String)
+    }
+
+    /// The app it was posted under; it owns the notification.
+    var appName: String
+    /// The unique name of the connection that posted it: `Responded` and `Closed` go to it alone.
+    var poster: String
+    /// Where its responses go.
+    var route: ResponseRoute
+    /// What it shows (or will show, when it fires).
+    var content: NotificationContent
+    /// Whether a dismissal is reported as a `dismiss` response (its category asks for it).
+    var reportsDismissal: Bool
+    var phase: Phase
+    /// Whether the scheduler holds a firing of it still to come (a repeating one is scheduled while it shows, too).
+    var isScheduled = false
+    /// Whether the user responded to what the server shows now: a close that follows ends it.
+    var responded = false
+    /// `WaitForResponse` calls for it, not answered yet.
+    var waits: [DBusMethodCall] = []
+    /// Responses for its poster that no `WaitForResponse` took yet, oldest first (at most ``maximumKeptResponses``).
+    var keptResponses: [BridgeResponse] = []
+
+    static let maximumKeptResponses = 16
+
+    /// Whether the server shows it, or is about to.
+    var isOnServer: Bool {
+        switch phase {
+        case .posting, .showing: true
+        default: false
+        }
+    }
+
+    /// Whether nothing more can happen to it: it ended, no firing is to come, and no call waits for it. Such an entry
+    /// is kept a while for calls that name it late, then forgotten.
+    var isFinished: Bool {
+        guard case .ended = phase else { return false }
+        return !isScheduled && waits.isEmpty
+    }
+
+    /// How it ended, or `nil` while it is not over.
+    var ending: String? {
+        if case .ended(let why) = phase { return why }
+        return nil
+    }
+}

@@ -1,0 +1,13 @@
+/// When a ``NotificationServer`` answers `Notify`: a busy or hung server, for testing what its clients do meanwhile.
+///
+/// The server answers calls one at a time, as the single-threaded servers do, so a slow `Notify` also delays the calls
+/// that come after it.
+public enum NotifyAnswer: Sendable, Hashable {
+    /// At once.
+    case immediately
+    /// After this long, for each `Notify`.
+    case after(Duration)
+    /// Never: the call is held unanswered until the server stops (or a later ``NotificationServer/setNotifyAnswer(_:)``
+    /// lets it go), so the client's own timeout is what ends it.
+    case never
+}
