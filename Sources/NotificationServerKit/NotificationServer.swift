@@ -174,6 +174,7 @@ public actor NotificationServer {
             return true
         case .never:
             heldNotifies.append(call)
+            broadcaster.yield(.held(sender: call.sender))
             return false
         }
     }

@@ -12,13 +12,16 @@ public enum NotificationServerEvent: Sendable, Hashable {
     case closed(ServedNotification, reason: NotificationCloseReason)
     /// A `Notify` was refused by the profile's rules (an odd action list on mako, a repeat on Plasma, …).
     case refused(RecordedCall, DBusFailure)
+    /// A `Notify` came and is held unanswered, as ``NotificationServer/setNotifyAnswer(_:)`` asked: its sender is
+    /// the only detail known yet.
+    case held(sender: String)
 
     /// The notification the event is about, or `nil` for a refusal.
     public var notification: ServedNotification? {
         switch self {
         case .notified(let notification), .closed(let notification, _): notification
         case .replaced(_, let current): current
-        case .refused: nil
+        case .refused, .held: nil
         }
     }
 }

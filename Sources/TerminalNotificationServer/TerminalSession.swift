@@ -50,6 +50,8 @@ final class TerminalSession {
             output.line(style.dim("✕ #\(notification.id) \(why)") + " " + title(of: notification))
         case .refused(let call, let failure):
             output.line(style.red("! refused a \(call.member) from \(call.sender): \(failure.message)"))
+        case .held(let sender):
+            output.line(style.dim("… holding a Notify from \(sender) unanswered"))
         }
         prompt()
     }

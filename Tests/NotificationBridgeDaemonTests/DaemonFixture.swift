@@ -24,10 +24,12 @@ struct DaemonFixture: Sendable {
 
     /// Runs `body` with the daemon serving against a NotificationServerKit server with `profile`.
     ///
-    /// - Parameter promptCommand: the daemon's `--prompt-command`, for servers without an inline reply.
+    /// - Parameters:
+    ///   - promptCommand: the daemon's `--prompt-command`, for servers without an inline reply.
+    ///   - serverTimeout: how long the daemon waits for the server's answers (its default unless given).
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
-        _ body: (DaemonFixture) async throws -> T
+        serverTimeout: Duration? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -35,7 +37,9 @@ struct DaemonFixture: Sendable {
             let events = server.events()
             try await server.start(on: serverConnection, profile: profile)
             let result = await outcome {
-                try await run(bus: bus, server: server, events: events, promptCommand: promptCommand, body)
+                try await run(
+                    bus: bus, server: server, events: events, promptCommand: promptCommand,
+                    serverTimeout: serverTimeout, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -46,7 +50,7 @@ struct DaemonFixture: Sendable {
     /// Runs `body` with the daemon serving against whatever notification server already runs on `bus`.
     static func run<T: Sendable>(
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
-        promptCommand: [String]? = nil, _ body: (DaemonFixture) async throws -> T
+        promptCommand: [String]? = nil, serverTimeout: Duration? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -60,6 +64,7 @@ struct DaemonFixture: Sendable {
         // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }
+        if let serverTimeout { configuration.serverTimeout = serverTimeout }
         let daemon = NotificationDaemon(configuration: configuration)
         let group = ServiceGroup(services: [daemon], logger: logger)
         let client = try await bus.connect()
