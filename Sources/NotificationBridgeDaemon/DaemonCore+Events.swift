@@ -12,9 +12,16 @@ extension DaemonCore {
         case .closed(let closure):
             closed(closure)
         case .promptEnded(let id):
-            guard case .responding(let why)? = table[id]?.phase else { return }
-            end(id, why: why, waitsMessage: "notification '\(id)' \(why); the prompt for text ended without any")
-            logger.debug("ended without a response", metadata: ["notification.id": "\(id)"])
+            switch table[id]?.phase {
+            case .responding(let why)?:
+                end(id, why: why, waitsMessage: "notification '\(id)' \(why); the prompt for text ended without any")
+                logger.debug("ended without a response", metadata: ["notification.id": "\(id)"])
+            case .posting?, .showing?:
+                // The prompt ended before the server closed the notification: that close ends it.
+                table.update(id) { $0.isAnswered = true }
+            default:
+                break
+            }
         case .reposted(let notification):
             repost(notification)
         }
@@ -37,7 +44,7 @@ extension DaemonCore {
         case .responding(let why):
             table.update(id) { $0.phase = .ended(why) }
         default:
-            table.update(id) { $0.responded = true }
+            table.update(id) { $0.isAnswered = true }
         }
         switch entry.route {
         case .poster(let poster):
@@ -100,7 +107,7 @@ extension DaemonCore {
         // After an action the response comes by itself (from the prompt, or after an unlock); a reported dismissal
         // comes as a response too.
         let responseFollows = closure.acted || (closure.dismissed && entry.reportsDismissal)
-        if responseFollows, !entry.responded {
+        if responseFollows, !entry.isAnswered {
             table.update(closure.id) { $0.phase = .responding(why) }
         } else {
             end(closure.id, why: why)

@@ -82,7 +82,7 @@ extension DaemonCore {
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
             entry.reportsDismissal = category?.reportsDismissal ?? false
             entry.phase = .posting
-            entry.responded = false
+            entry.isAnswered = false
         }
         show(id, content: post.content, category: category, hints: post.hints) { [weak self] result in
             await self?.firingAnswered(firing, result)

@@ -342,7 +342,7 @@ actor DaemonCore {
         table.update(id) { entry in
             entry.phase = .ended(why)
             entry.waits = []
-            entry.responded = false
+            entry.isAnswered = false
         }
         if let reason { emitClosed(id: id, reason: reason, to: entry.poster) }
     }

@@ -40,8 +40,9 @@ struct TrackedNotification: Sendable {
     var phase: Phase
     /// Whether the scheduler holds a firing of it still to come (a repeating one is scheduled while it shows, too).
     var isScheduled = false
-    /// Whether the user responded to what the server shows now: a close that follows ends it.
-    var responded = false
+    /// Whether the response to what the server shows now has come, or will not come (its prompt ended without
+    /// text): either way a close that follows ends the notification.
+    var isAnswered = false
     /// `WaitForResponse` calls for it, not answered yet.
     var waits: [DBusMethodCall] = []
     /// Responses for its poster that no `WaitForResponse` took yet, oldest first (at most ``maximumKeptResponses``).

@@ -96,3 +96,85 @@ extension Reliability {
         }
     }
 }
+
+extension Reliability {
+    /// The daemon's memory over many text-input actions whose prompt ends without text.
+    @Suite("prompt memory")
+    struct PromptLeakTests {
+        /// 10,000 by default; `NB_PROMPT_CYCLES` sets another count (at least twice the warm-up).
+        static let cycles = max(
+            ProcessInfo.processInfo.environment["NB_PROMPT_CYCLES"].flatMap { Int($0) } ?? 10_000, warmUp * 2)
+        static let warmUp = 2_000
+        static let connections = 4
+        static let window = 4
+        /// 2 MiB, or 80 bytes a cycle over long runs: far below what keeping one notification per cycle would take.
+        static var growthLimit: Int { max(2 << 20, 80 * (cycles - warmUp)) }
+
+        @Test("every cancelled prompt ends its notification: waits end with Closed, memory stays flat")
+        func cancelledPromptCycles() async throws {
+            let cancel = try ExecutableScript.temporary("#!/bin/sh\nexit 1\n", name: "prompt-cancel")
+            try await DaemonRig.with(.dunst) { rig in
+                let daemon = try await rig.startDaemon(["--prompt-command", cancel])
+                defer { daemon.stop() }
+                // The user chooses Reply on every notification as it appears.
+                let server = rig.server
+                let events = rig.events
+                let choosing = Task {
+                    for await case .notified(let notification) in events {
+                        try? await server.invokeAction(id: notification.id, key: "reply")
+                    }
+                }
+                defer { choosing.cancel() }
+                let clients = try await withThrowingTaskGroup(of: DBusConnection.self) { group in
+                    for _ in 0..<Self.connections { group.addTask { try await rig.bus.connect() } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                defer { for client in clients { Task { await client.close() } } }
+
+                try await Self.run(Self.warmUp, on: clients, rig: rig)
+                let before = try LeakTests.residentMemory(of: daemon.pid)
+                try await Self.run(Self.cycles - Self.warmUp, on: clients, rig: rig)
+                let after = try LeakTests.residentMemory(of: daemon.pid)
+                let growth = after - before
+                print(
+                    "notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) prompt cycles, "
+                        + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
+                #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
+                #expect(try await rig.listed("ListDelivered", ["app-name": .string("Prompt")]).isEmpty)
+                #expect(daemon.poll() == nil)
+            }
+        }
+
+        /// Posts `count` notifications with a text-input action over `clients` and waits for each to end.
+        static func run(_ count: Int, on clients: [DBusConnection], rig: DaemonRig) async throws {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (lane, client) in clients.enumerated() {
+                    let share = count / clients.count + (lane < count % clients.count ? 1 : 0)
+                    group.addTask {
+                        try await withThrowingTaskGroup(of: Void.self) { inFlight in
+                            for index in 0..<share {
+                                if index >= Self.window { try await inFlight.next() }
+                                inFlight.addTask {
+                                    let id = try await rig.post(
+                                        [
+                                            "title": .string("Prompt \(index)"), "app-name": .string("Prompt"),
+                                            "actions": textInputActions("reply"),
+                                        ],
+                                        from: client)
+                                    do {
+                                        _ = try await rig.call("WaitForResponse", [.string(id)], from: client)
+                                        throw TestSupportError("notification \(id) got a response from a cancelled prompt")
+                                    } catch let failure as DBusFailure {
+                                        #expect(failure.name == BridgeError.closed, "\(failure)")
+                                    }
+                                }
+                            }
+                            try await inFlight.waitForAll()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+}
