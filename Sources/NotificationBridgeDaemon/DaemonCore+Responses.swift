@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Responses, closures and `WaitForResponse`.
