@@ -110,10 +110,11 @@ struct PostOptions: ParsableArguments {
     func entries() throws -> WireEntries {
         var entries = WireEntries()
         try HintSpec.apply(hints, serverCategory: serverCategory, to: &entries)
-        entries[PostKeys.appName] = appName
-        entries[PostKeys.desktopEntry] = desktopEntry
-        entries[PostKeys.icon] = icon
-        entries[PostKeys.image] = image
+        // Only the options given: the hints above may have set the same keys.
+        if let appName { entries[PostKeys.appName] = appName }
+        if let desktopEntry { entries[PostKeys.desktopEntry] = desktopEntry }
+        if let icon { entries[PostKeys.icon] = icon }
+        if let image { entries[PostKeys.image] = image }
         // Checked by the daemon, which says what is wrong with a sound name.
         if let sound { entries.setUnchecked(PostKeys.sound, .string(sound)) }
         if let urgency { entries.setUnchecked(PostKeys.urgency, .string(urgency.rawValue)) }
