@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "DBusCore", targets: ["DBusCore"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
+        .library(name: "NotificationBridgeAPI", targets: ["NotificationBridgeAPI"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
         .executable(name: "notification-bridged", targets: ["notification-bridged"]),
         .executable(name: "notification-bridge", targets: ["notification-bridge"]),
@@ -15,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The seams to C. Only DBusCore imports CDBus.
@@ -39,10 +41,17 @@ let package = Package(
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
+        // The daemon's contract: names, typed errors, one key table per dictionary (decoding and encoding), the
+        // `exec` rule and a typed client proxy. No Foundation, so that the command line stays light.
+        .target(name: "NotificationBridgeAPI", dependencies: ["DBusCore", "NotificationModel"]),
+
         // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
         .target(
             name: "NotificationBridge",
-            dependencies: ["DBusCore", "NotificationModel", "CGIO", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The daemon: io.github.NotificationBridge1 on the session bus. The library holds the logic, the executable
@@ -50,7 +59,7 @@ let package = Package(
         .target(
             name: "NotificationBridgeDaemon",
             dependencies: [
-                "NotificationBridge", "DBusCore", "NotificationModel",
+                "NotificationBridge", "NotificationBridgeAPI", "DBusCore", "NotificationModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -71,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "notification-bridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "GVariantText",
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "GVariantText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +99,7 @@ let package = Package(
         // `make demo`: notification-bridged and the terminal server on a private bus, driven as a user would.
         .executableTarget(
             name: "notification-bridge-demo",
-            dependencies: ["TerminalNotificationServer", "DBusCore", "DBusTestSupport"]
+            dependencies: ["TerminalNotificationServer", "DBusCore", "NotificationBridgeAPI", "DBusTestSupport"]
         ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
@@ -101,23 +110,39 @@ let package = Package(
 
         .executableTarget(
             name: "dbus-bench",
-            dependencies: ["DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationModel"],
+            dependencies: [
+                "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
+            ],
             path: "Benchmarks/DBusBench"
         ),
 
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
         .testTarget(
+            name: "NotificationBridgeAPITests",
+            dependencies: [
+                "NotificationBridgeAPI", "NotificationModel", "DBusCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "NotificationBridgeTests",
-            dependencies: ["NotificationBridge", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
+            dependencies: [
+                "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore", "DBusTestSupport",
+            ]
         ),
         .testTarget(
             name: "NotificationBridgeDaemonTests",
-            dependencies: ["NotificationBridgeDaemon", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
+            dependencies: [
+                "NotificationBridgeDaemon", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore",
+                "DBusTestSupport",
+            ]
         ),
         .testTarget(
             name: "NotificationBridgeCLITests",
-            dependencies: ["GVariantText", "DBusCore", "NotificationServerKit", "DBusTestSupport"],
+            dependencies: [
+                "GVariantText", "DBusCore", "NotificationBridgeAPI", "NotificationServerKit", "DBusTestSupport",
+            ],
             exclude: ["HelpSnapshots"]
         ),
         .testTarget(
@@ -132,8 +157,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridge", "NotificationServerKit", "DBusCore",
-                "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit",
+                "DBusCore", "DBusTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -143,7 +168,7 @@ let package = Package(
         // with -sanitize=fuzzer it is a libFuzzer binary; built plainly it replays the inputs it is given.
         .executableTarget(
             name: "notification-bridge-fuzz",
-            dependencies: ["NotificationBridgeDaemon", "DBusCore"],
+            dependencies: ["NotificationBridgeDaemon", "NotificationBridgeAPI", "DBusCore"],
             path: "Fuzz/DecodeFuzzer"
         ),
     ],

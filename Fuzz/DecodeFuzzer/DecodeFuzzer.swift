@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 import Foundation
 import NotificationBridgeDaemon
 

@@ -1,6 +1,7 @@
 import DBusCore
 import Logging
 import NotificationBridge
+import NotificationBridgeAPI
 
 /// Hands responses to apps with `org.freedesktop.Application.ActivateAction`, one at a time, in the order they came.
 ///

@@ -7,6 +7,7 @@ import DBusCore
 import Foundation
 import Logging
 import NotificationBridge
+import NotificationBridgeAPI
 
 /// Starts the `exec` command of a notification with a response: `posix_spawn`, never a shell, so no text of the
 /// response or of the argv is ever interpreted.
@@ -23,50 +24,12 @@ enum CommandLauncher {
         "NOTIFICATION_ID", "NOTIFICATION_ACTION", "NOTIFICATION_USER_INFO", "NOTIFICATION_TEXT",
         "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
     ]
-    static let maximumArguments = 256
-    static let maximumBytes = 64 * 1024
-
-    /// Checks an `exec` argv when the notification is posted, so that a mistake shows then, not when the user acts.
-    static func check(_ argv: [String]) throws(DBusFailure) {
-        guard let program = argv.first, !program.isEmpty else {
-            throw BridgeError.invalid("notification key 'exec' needs the program first, e.g. "
-                + "'exec': <['/usr/bin/my-handler', '--flag']>")
-        }
-        guard argv.count <= maximumArguments else {
-            throw BridgeError.invalid("notification key 'exec' has \(argv.count) entries; at most "
-                + "\(maximumArguments) are allowed")
-        }
-        let bytes = argv.reduce(0) { $0 + $1.utf8.count }
-        guard bytes <= maximumBytes else {
-            throw BridgeError.invalid("notification key 'exec' is \(bytes) bytes long; at most \(maximumBytes) "
-                + "are allowed, pass large data in user-info or a file")
-        }
-        guard program.hasPrefix("/") || !program.contains("/") else {
-            throw BridgeError.invalid("notification key 'exec' starts with \(quotedForMessage(program)), a relative "
-                + "path; give an absolute path, or a program name found on the daemon's PATH")
-        }
-        guard resolve(program) != nil else {
-            throw BridgeError.invalid("notification key 'exec' names \(quotedForMessage(program)), which is not "
-                + (program.contains("/") ? "an executable file" : "an executable on the daemon's PATH")
-                + "; check the path and its execute permission")
-        }
-    }
+    /// Checks an `exec` argv when the notification is posted, so that a mistake shows then, not when the user acts:
+    /// the one rule of ``ExecRule``, with the program looked up on the daemon's `PATH`.
+    static func check(_ argv: [String]) throws(DBusFailure) { try ExecRule.check(argv) }
 
     /// The file to execute: `program` itself when it is a path, else the first match on `PATH`.
-    static func resolve(_ program: String) -> String? {
-        if program.contains("/") { return isExecutableFile(program) ? program : nil }
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
-            let candidate = String(folder) + (folder.hasSuffix("/") ? "" : "/") + program
-            if isExecutableFile(candidate) { return candidate }
-        }
-        return nil
-    }
-
-    private static func isExecutableFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
-    }
+    static func resolve(_ program: String) -> String? { ExecRule.resolve(program) }
 
     /// Why a command could not start.
     struct LaunchError: Error, CustomStringConvertible {

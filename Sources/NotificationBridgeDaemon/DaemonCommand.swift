@@ -1,5 +1,6 @@
 import Logging
 import NotificationBridge
+import NotificationBridgeAPI
 import ServiceLifecycle
 
 /// What the `notification-bridged` command line asks for.

@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Running apps (`Attach`, `Detach`, `Present`): where responses go when the posting connection has gone, and

@@ -1,6 +1,7 @@
 import DBusCore
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Showing notifications kept on disk, so that a response after a restart of the daemon still reaches its handler.

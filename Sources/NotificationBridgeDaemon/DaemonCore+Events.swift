@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// What the notification server reports, through the center's one ordered stream of events, and `WaitForResponse`.

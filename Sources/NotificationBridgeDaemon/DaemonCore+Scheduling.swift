@@ -1,6 +1,7 @@
 import DBusCore
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Scheduled notifications and the store that keeps them (and the categories) across restarts.

@@ -1,6 +1,7 @@
 import DBusCore
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// `Withdraw`, `WithdrawAll`, `ListDelivered` and `ListPending`: answered from the table, never waiting on the server.

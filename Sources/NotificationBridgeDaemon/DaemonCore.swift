@@ -2,6 +2,7 @@ import DBusCore
 import Foundation
 import Logging
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.

@@ -1,3 +1,5 @@
+import NotificationBridgeAPI
+
 /// Why the daemon could not start or had to stop; the message says what to do.
 public enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// The bus could not be reached.

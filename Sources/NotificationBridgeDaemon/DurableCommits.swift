@@ -1,5 +1,6 @@
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import Synchronization
 
 /// Writes the daemon's changes to its store on a thread of its own, so that no actor waits on the disk, and groups

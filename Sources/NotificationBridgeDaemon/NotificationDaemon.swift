@@ -1,6 +1,7 @@
 import DBusCore
 import Logging
 import NotificationBridge
+import NotificationBridgeAPI
 import ServiceLifecycle
 
 /// The daemon: owns `io.github.NotificationBridge` and serves `io.github.NotificationBridge1` at

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 
 /// The daemon's ids for notifications: 16 lowercase hexadecimal digits, drawn at random.
 ///
@@ -16,11 +17,6 @@ enum NotificationID {
     ///
     /// - Throws: `InvalidArgument` saying what ids look like.
     static func check(_ text: String, argument: String = "id") throws(DBusFailure) {
-        let utf8 = text.utf8
-        guard utf8.count == 16, utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            throw BridgeError.invalid(
-                "\(argument) \(quotedForMessage(text)) is not a notification id; use the id Post returned "
-                    + "(16 hexadecimal digits, e.g. '3f9c2a7e1b4d5c6a')")
-        }
+        try NotificationIDForm.check(text, argument: argument)
     }
 }

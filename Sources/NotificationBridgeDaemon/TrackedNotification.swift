@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Everything the daemon knows of one notification, from `Post` to its end: the one owner of that state.

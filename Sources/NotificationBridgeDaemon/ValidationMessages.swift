@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 extension NotificationValidationError {
@@ -19,18 +20,18 @@ extension NotificationValidationError {
 
     /// Model names and what the API calls them, most specific first.
     private static let keyNames: [(String, String)] = [
-        ("content.sound.named", "sound"),
-        ("content.sound.file", "sound"),
-        (".behavior.submitButtonTitle", ".text-input-button-title"),
-        (".behavior.placeholder", ".text-input-placeholder"),
-        ("content.appName", "app-name"),
-        ("content.desktopEntry", "desktop-entry"),
-        ("content.defaultActionLabel", "default-action"),
-        ("content.threadID", "thread"),
-        ("content.categoryID", "category"),
-        ("content.userInfo", "user-info"),
+        ("content.sound.named", PostKeys.sound.name),
+        ("content.sound.file", PostKeys.sound.name),
+        (".behavior.submitButtonTitle", "." + ActionKeys.textInputButtonTitle.name),
+        (".behavior.placeholder", "." + ActionKeys.textInputPlaceholder.name),
+        ("content.appName", PostKeys.appName.name),
+        ("content.desktopEntry", PostKeys.desktopEntry.name),
+        ("content.defaultActionLabel", PostKeys.defaultAction.name),
+        ("content.threadID", PostKeys.thread.name),
+        ("content.categoryID", PostKeys.category.name),
+        ("content.userInfo", PostKeys.userInfo.name),
         ("category.id", "category id"),
-        ("minimalActions", "minimal-actions"),
+        ("minimalActions", CategoryOptionKeys.minimalActions.name),
         ("behavior .textInput", "'behavior': <'text-input'>"),
         ("content.", ""),
         ("category.", ""),

@@ -1,5 +1,7 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
+import NotificationModel
 
 /// One `--action` value: `id=Title[,foreground|background][,destructive][,auth][,text-input[=SubmitTitle]]
 /// [,placeholder=Text]`, read into the daemon's action dictionary.
@@ -109,19 +111,19 @@ struct ActionSpec: Sendable, Equatable {
 
     /// The action as `RegisterCategory` and `Post` take it.
     var dictionary: DBusValue {
-        var entries: [String: DBusValue] = [
-            "id": .string(id), "title": .string(title),
-            "activation": .string(background ? "background" : "foreground"),
-        ]
-        if destructive { entries["destructive"] = .boolean(true) }
+        var entries = WireEntries()
+        entries[ActionKeys.id] = id
+        entries[ActionKeys.title] = title
+        entries[ActionKeys.activation] = background ? .background : .foreground
+        if destructive { entries[ActionKeys.destructive] = true }
         // Foreground actions always require authentication; the daemon refuses only an explicit false for them.
-        if authenticationRequired { entries["authentication-required"] = .boolean(true) }
+        if authenticationRequired { entries[ActionKeys.authenticationRequired] = true }
         if textInput {
-            entries["behavior"] = .string("text-input")
-            if let submitTitle { entries["text-input-button-title"] = .string(submitTitle) }
-            if let placeholder { entries["text-input-placeholder"] = .string(placeholder) }
+            entries[ActionKeys.behavior] = .textInput
+            entries[ActionKeys.textInputButtonTitle] = submitTitle
+            entries[ActionKeys.textInputPlaceholder] = placeholder
         }
-        return .vardict(entries)
+        return entries.value
     }
 
     /// The actions as an `aa{sv}`, after giving those without an id their position as id and checking the ids are

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 /// How an alert asks for text.
@@ -110,15 +111,12 @@ struct AlertCommand: AsyncParsableCommand {
         }
         let buttons = alertButtons
         var entries = try post.entries()
-        entries["title"] = .string(title)
-        if let message { entries["body"] = .string(message) }
-        entries["actions"] = try ActionSpec.list(buttons.map(\.action))
+        entries[PostKeys.title] = title
+        entries[PostKeys.body] = message
+        entries.setUnchecked(PostKeys.actions, try ActionSpec.list(buttons.map(\.action)))
 
         let client = try await BridgeClient.connect()
-        let reply = try await client.call("Post", [.vardict(entries)])
-        guard let id = reply.first?.stringValue else {
-            throw CLIFailure("notification-bridge: Post answered \(reply.gvariantTupleText), not an id")
-        }
+        let id = try await client.call("Post") { try await $0.post(entries) }
         let chosen: Button?
         var text: String?
         do {
@@ -135,12 +133,12 @@ struct AlertCommand: AsyncParsableCommand {
         if cancelled { text = nil }
         if output.json {
             var members: [String: JSONValue] = [
-                "id": .string(id), "index": .number(Double(index)), "title": .string(buttonTitle),
-                "cancelled": .bool(cancelled), "action": chosen.map { .string($0.action.id) } ?? .null,
+                ResponseKeys.id.name: .string(id), "index": .number(Double(index)), "title": .string(buttonTitle),
+                "cancelled": .bool(cancelled), ResponseKeys.action.name: chosen.map { .string($0.action.id) } ?? .null,
                 "cancel-index": .number(cancel == nil ? -1 : 0),
                 "first-other-index": .number(Double(buttons.first { !$0.isCancel }?.index ?? -1)),
             ]
-            if let text { members["text"] = .string(text) }
+            if let text { members[ResponseKeys.text.name] = .string(text) }
             Output.printJSON(.object(members))
         } else {
             print("\(index)\t\(buttonTitle)")

@@ -1,19 +1,17 @@
 import DBusCore
+import NotificationBridgeAPI
 
-/// A connection to `io.github.NotificationBridge1` on the session bus; every failure becomes a ``CLIFailure`` whose
-/// message says what to do.
+/// The daemon's ``BridgeProxy`` on the session bus; every failure becomes a ``CLIFailure`` whose message says what to
+/// do.
 struct BridgeClient {
-    static let busName = "io.github.NotificationBridge"
-    static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
-    static let interfaceName = "io.github.NotificationBridge1"
-    static let errorPrefix = interfaceName + ".Error."
+    let proxy: BridgeProxy
 
-    let connection: DBusConnection
+    var connection: DBusConnection { proxy.connection }
 
     /// Connects to the session bus.
     static func connect() async throws -> BridgeClient {
         do {
-            return BridgeClient(connection: try await DBusConnection.connect(to: .session))
+            return BridgeClient(proxy: BridgeProxy(connection: try await DBusConnection.connect(to: .session)))
         } catch let failure as DBusFailure {
             throw CLIFailure(
                 "notification-bridge: cannot connect to the session bus (\(failure.message)); run it inside a desktop "
@@ -23,17 +21,13 @@ struct BridgeClient {
         }
     }
 
-    /// Calls a method of the daemon and returns its reply.
+    /// Calls the daemon through the proxy, turning its failures into ``CLIFailure``s.
     ///
-    /// - Parameter timeout: how long to wait; `nil` waits for ever (`WaitForResponse`).
+    /// - Parameter method: the D-Bus method, for messages.
     @discardableResult
-    func call(_ method: String, _ arguments: [DBusValue] = [], timeout: Duration? = .seconds(25))
-        async throws -> [DBusValue]
-    {
+    func call<Result>(_ method: String, _ body: (BridgeProxy) async throws -> Result) async throws -> Result {
         do {
-            return try await connection.call(
-                destination: Self.busName, path: Self.objectPath, interface: Self.interfaceName, method: method,
-                arguments: arguments, timeout: timeout ?? .seconds(Int64.max))
+            return try await body(proxy)
         } catch let failure as DBusFailure {
             throw Self.failure(failure)
         } catch {
@@ -46,25 +40,26 @@ struct BridgeClient {
     /// The line a user sees for a D-Bus error, and its exit status.
     static func failure(_ failure: DBusFailure) -> CLIFailure {
         let message = failure.message
-        switch failure.name {
-        case errorPrefix + "Closed":
+        switch BridgeError(failure) {
+        case .closed?:
             return .closed("notification-bridge: \(message)")
-        case errorPrefix + "InvalidArgument" where message.contains("unknown key 'hints'"):
+        case .invalidArgument? where message.contains("unknown key '\(PostKeys.hints.name)'"):
             return CLIFailure(
                 "notification-bridge: --hint, --server-category: this notification-bridged is older and does not "
                     + "forward custom hints; update it, or use the options (--urgency, --sound, --image, "
                     + "--desktop-entry, --transient, --resident) instead")
-        case errorPrefix + "InvalidArgument":
+        case .invalidArgument?:
             return CLIFailure("notification-bridge: the daemon refused the request: \(message)")
-        case errorPrefix + "UnknownCategory":
+        case .unknownCategory?:
             return CLIFailure(
                 "notification-bridge: \(message) (register it with 'notification-bridge category add'; for "
                     + "notify-send's -c category hint, use -c/--server-category)")
-        case errorPrefix + "UnknownNotification":
+        case .some:
             return CLIFailure("notification-bridge: \(message)")
-        case errorPrefix + "NotSupported", errorPrefix + "ServerError", errorPrefix + "LimitExceeded",
-            errorPrefix + "ShuttingDown":
-            return CLIFailure("notification-bridge: \(message)")
+        case nil:
+            break
+        }
+        switch failure.name {
         case DBusFailure.Name.serviceUnknown, DBusFailure.Name.nameHasNoOwner:
             return CLIFailure(
                 "notification-bridge: notification-bridged is not running and D-Bus could not start it (\(message)); "

@@ -90,16 +90,4 @@ struct CalendarSpec {
         }
         return days
     }
-
-    /// The `calendar` value of `Post`.
-    var dictionary: DBusValue {
-        var fields: [String: DBusValue] = [:]
-        let numbers: [(String, Int?)] = [
-            ("month", match.month), ("day", match.day), ("hour", match.hour), ("minute", match.minute),
-            ("second", match.second),
-        ]
-        for case (let key, let value?) in numbers { fields[key] = .int32(Int32(value)) }
-        if let weekdays = match.weekdays { fields["weekdays"] = .strings(weekdays.sorted().map(\.name)) }
-        return .vardict(fields)
-    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 
 /// `category add|remove|list`.
 struct CategoryCommand: AsyncParsableCommand {
@@ -45,11 +46,14 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let client = try await BridgeClient.connect()
-            var options: [String: DBusValue] = [:]
-            if !minimal.isEmpty { options["minimal-actions"] = .strings(minimal) }
-            if reportsDismissal { options["reports-dismissal"] = .boolean(true) }
-            try await client.call("RegisterCategory", [.string(id), try ActionSpec.list(actions), .vardict(options)])
-            if output.json { Output.printJSON(.object(["id": .string(id)])) }
+            var options = WireEntries()
+            if !minimal.isEmpty { options[CategoryOptionKeys.minimalActions] = minimal }
+            if reportsDismissal { options[CategoryOptionKeys.reportsDismissal] = true }
+            let actions = try ActionSpec.list(actions)
+            try await client.call("RegisterCategory") {
+                try await $0.registerCategory(id: id, actions: actions, options: options)
+            }
+            if output.json { Output.printJSON(.object([CategoryKeys.id.name: .string(id)])) }
         }
     }
 
@@ -64,8 +68,8 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let client = try await BridgeClient.connect()
-            try await client.call("RemoveCategory", [.string(id)])
-            if output.json { Output.printJSON(.object(["id": .string(id)])) }
+            try await client.call("RemoveCategory") { try await $0.removeCategory(id: id) }
+            if output.json { Output.printJSON(.object([CategoryKeys.id.name: .string(id)])) }
         }
     }
 
@@ -78,23 +82,15 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let client = try await BridgeClient.connect()
-            let reply = try await client.call("ListCategories")
-            guard case .array(_, let categories)? = reply.first else { return }
+            let categories = try await client.call("ListCategories") { try await $0.listCategories() }
             if output.json {
                 Output.printJSON(.array(categories.map(Output.json)))
                 return
             }
             for category in categories {
-                let entries = category.stringKeyedEntries ?? [:]
-                var actions: [String] = []
-                if case .array(_, let list)? = entries["actions"]?.unwrappedVariant {
-                    for action in list {
-                        let fields = action.stringKeyedEntries ?? [:]
-                        actions.append(
-                            "\(fields["id"].map(Output.text) ?? "?")=\(fields["title"].map(Output.text) ?? "")")
-                    }
-                }
-                print("\(entries["id"].map(Output.text) ?? "?")\t\(actions.joined(separator: ", "))")
+                let entries = WireEntries(category)
+                let actions = (entries?[CategoryKeys.actions] ?? []).map { "\($0.id)=\($0.title)" }
+                print("\(entries?[CategoryKeys.id] ?? "?")\t\(actions.joined(separator: ", "))")
             }
         }
     }

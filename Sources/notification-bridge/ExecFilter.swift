@@ -6,7 +6,7 @@ import Musl
 
 /// `send --exec-on ACTION -- CMD ARGS…`: the daemon sends every response to its notification's command, so the command
 /// it is given is this program in filter form, `notification-bridge --exec-filter ACTION[,ACTION…] -- CMD ARGS…`,
-/// which replaces itself (`execv`, no shell) with CMD when `NOTIFICATION_ACTION` is one of the actions, and exits 0
+/// which replaces itself (`execvp`, no shell) with CMD when `NOTIFICATION_ACTION` is one of the actions, and exits 0
 /// otherwise. The response's environment and standard input (the typed text) go to CMD unchanged.
 enum ExecFilter {
     static let flag = "--exec-filter"
@@ -40,7 +40,8 @@ enum ExecFilter {
             return ExitStatus.success
         }
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        execv(command[0], &argv)
+        // CMD follows the one exec rule (a name searched on PATH, or an absolute path), as the daemon applies it.
+        execvp(command[0], &argv)
         let reason = String(cString: strerror(errno))
         for pointer in argv { free(pointer) }
         printError("notification-bridge: cannot run \(command[0]): \(reason)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 
 /// `wait ID`: waits for the response to a notification posted earlier (by any process).
 struct WaitCommand: AsyncParsableCommand {
@@ -40,11 +41,8 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only those of this thread.", valueName: "id"))
     var thread: String?
 
-    var filter: DBusValue {
-        var entries: [String: DBusValue] = ["app-name": .string(appName)]
-        if let category { entries["category"] = .string(category) }
-        if let thread { entries["thread"] = .string(thread) }
-        return .vardict(entries)
+    var filter: NotificationFilter {
+        NotificationFilter(appName: appName, category: category, thread: thread)
     }
 }
 
@@ -74,20 +72,19 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await BridgeClient.connect()
-        let reply = try await client.call(pending ? "ListPending" : "ListDelivered", [filter.filter])
-        guard case .array(_, let notifications)? = reply.first else { return }
+        let filter = filter.filter
+        let notifications = try await client.call(pending ? "ListPending" : "ListDelivered") { proxy in
+            pending ? try await proxy.listPending(filter) : try await proxy.listDelivered(filter)
+        }
         if output.json {
-            Output.printJSON(.array(notifications.map(Output.json)))
+            Output.printJSON(.array(notifications.map { Output.json(.vardict($0.entries)) }))
             return
         }
         for notification in notifications {
-            let entries = notification.stringKeyedEntries ?? [:]
-            let id = entries["id"].map(Output.text) ?? "?"
-            let title = entries["title"].map(Output.text) ?? ""
-            if pending, case .int64(let next)? = entries["next-fire-date"]?.unwrappedVariant {
-                print("\(id)\t\(LocalClock.text(secondsSince1970: next))\t\(title)")
+            if pending, let next = notification.nextFireSeconds {
+                print("\(notification.id)\t\(LocalClock.text(secondsSince1970: next))\t\(notification.title)")
             } else {
-                print("\(id)\t\(title)")
+                print("\(notification.id)\t\(notification.title)")
             }
         }
     }
@@ -117,15 +114,12 @@ struct WithdrawCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await BridgeClient.connect()
         if let id {
-            try await client.call("Withdraw", [.string(id)])
+            try await client.call("Withdraw") { try await $0.withdraw(id: id) }
             if output.json { Output.printJSON(.array([.string(id)])) }
             return
         }
-        let reply = try await client.call("WithdrawAll", [filter.filter])
-        let ids = reply.first.flatMap { value -> [String]? in
-            guard case .array(_, let values) = value else { return nil }
-            return values.compactMap(\.stringValue)
-        } ?? []
+        let filter = filter.filter
+        let ids = try await client.call("WithdrawAll") { try await $0.withdrawAll(filter) }
         if output.json {
             Output.printJSON(.array(ids.map { .string($0) }))
         } else {
@@ -145,8 +139,7 @@ struct ServerInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await BridgeClient.connect()
-        let reply = try await client.call("GetServerInformation")
-        guard let information = reply.first else { return }
+        let information = try await client.call("GetServerInformation") { try await $0.serverInformation() }
         if output.json { Output.printJSON(Output.json(information)) } else { Output.printDictionary(information) }
     }
 }

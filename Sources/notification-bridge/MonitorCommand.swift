@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 #if canImport(Glibc)
@@ -35,10 +36,8 @@ struct MonitorCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await BridgeClient.connect()
         let connection = client.connection
-        let rule = DBusMatchRule(
-            sender: BridgeClient.busName, path: BridgeClient.objectPath, interface: BridgeClient.interfaceName)
-        let signals = try await connection.signals(matching: rule)
-        let owners = try await connection.nameOwnerChanges(of: BridgeClient.busName)
+        let signals = try await connection.signals(matching: BridgeProxy.signals())
+        let owners = try await connection.nameOwnerChanges(of: BridgeAPI.busName)
         try await attach(client)
         // On standard error, so that standard output holds responses only.
         printError("notification-bridge: monitoring the responses of \(appName) (Ctrl-C stops)")
@@ -47,8 +46,7 @@ struct MonitorCommand: AsyncParsableCommand {
         // The daemon forgets an attachment when it stops; a new daemon gets it again.
         let reattaching = Task {
             for await owner in owners where owner != nil {
-                _ = try? await client.call(
-                    "Attach", [.string(appName), .vardict(["foreground": .boolean(foreground)])])
+                _ = try? await client.proxy.attach(appName: appName, foreground: foreground)
             }
         }
         defer { reattaching.cancel() }
@@ -71,7 +69,7 @@ struct MonitorCommand: AsyncParsableCommand {
                     members["fired"] = .bool(true)
                     Output.printJSON(.object(members))
                 } else {
-                    let title = signal.arguments[1].stringKeyedEntries?["title"].map(Output.text) ?? ""
+                    let title = ListedNotification(signal.arguments[1])?.title ?? ""
                     print("fired\t\(id)\t\(Self.escaped(title))")
                 }
             default:
@@ -85,7 +83,7 @@ struct MonitorCommand: AsyncParsableCommand {
 
     private func attach(_ client: BridgeClient) async throws {
         do {
-            try await client.call("Attach", [.string(appName), .vardict(["foreground": .boolean(foreground)])])
+            try await client.call("Attach") { try await $0.attach(appName: appName, foreground: foreground) }
         } catch let failure as CLIFailure where failure.message.contains("unknown method") {
             throw CLIFailure("notification-bridge: this notification-bridged cannot attach apps; update it")
         }

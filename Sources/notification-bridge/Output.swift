@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Turning the daemon's replies into lines and JSON.
@@ -25,7 +26,7 @@ enum Output {
             var members: [String: JSONValue] = [:]
             for entry in entries {
                 let key = entry.key.stringValue ?? entry.key.description
-                if key == "user-info", let text = entry.value.unwrappedVariant.stringValue,
+                if key == ResponseKeys.userInfo.name, let text = entry.value.unwrappedVariant.stringValue,
                     let parsed = try? JSONValue(parsing: text)
                 {
                     members[key] = parsed

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 /// How urgent a notification is.
@@ -80,12 +81,12 @@ struct PostOptions: ParsableArguments {
             throw ValidationError("--resident and --transient both given; a notification is kept or skipped, not both")
         }
         _ = try userInfoJSON()
-        var checked: [String: DBusValue] = [:]
-        try apply(hints: hints, to: &checked)
+        var checked = WireEntries()
+        try HintSpec.apply(hints, serverCategory: serverCategory, to: &checked)
     }
 
     /// Whether the server's `category` hint is given, by `--server-category` or `--hint`.
-    var setsCategoryHint: Bool { serverCategory != nil || hints.contains { $0.name == "category" } }
+    var setsCategoryHint: Bool { serverCategory != nil || hints.contains { $0.name == HintSpec.categoryHint } }
 
     /// `--user-info` as the JSON object text `Post` takes.
     func userInfoJSON() throws -> String? {
@@ -105,46 +106,23 @@ struct PostOptions: ParsableArguments {
         return JSONValue.object(members).jsonText
     }
 
-    /// The hints the daemon has keys for become those keys (as notify-send users write them: `int:transient:1`);
-    /// the rest go under `hints`, after the bridge's own.
-    ///
-    /// - Throws: `ValidationError` for a hint the bridge sets itself that no key takes, naming the option to use.
-    private func apply(hints: [HintSpec], to entries: inout [String: DBusValue]) throws {
-        var others: [String: DBusValue] = [:]
-        for hint in hints {
-            switch (hint.name, hint.value) {
-            case ("urgency", .byte), ("urgency", .int32), ("urgency", .string): entries["urgency"] = hint.value
-            case ("desktop-entry", .string): entries["desktop-entry"] = hint.value
-            case ("image-path", .string), ("image_path", .string): entries["image"] = hint.value
-            case ("sound-name", .string), ("sound-file", .string): entries["sound"] = hint.value
-            case ("suppress-sound", .boolean(let flag)): if flag { entries["sound"] = .string("none") }
-            case ("transient", .boolean), ("resident", .boolean): entries[hint.name] = hint.value
-            case ("transient", .int32(let number)), ("resident", .int32(let number)):
-                entries[hint.name] = .boolean(number != 0)
-            case ("transient", .byte(let number)), ("resident", .byte(let number)):
-                entries[hint.name] = .boolean(number != 0)
-            default:
-                if let error = hint.ownedError() { throw error }
-                others[hint.name] = hint.value
-            }
-        }
-        if let serverCategory { others["category"] = .string(serverCategory) }
-        if !others.isEmpty { entries["hints"] = .vardict(others) }
-    }
-
     /// The keys of `Post` these options set.
-    func entries() throws -> [String: DBusValue] {
-        var entries: [String: DBusValue] = [:]
-        try apply(hints: hints, to: &entries)
-        let strings: [(String, String?)] = [
-            ("app-name", appName), ("desktop-entry", desktopEntry), ("icon", icon), ("image", image),
-            ("sound", sound), ("urgency", urgency?.rawValue), ("replaces", replaces),
-        ]
-        for case (let key, let value?) in strings { entries[key] = .string(value) }
-        if let timeout { entries["timeout"] = .int32(timeout) }
-        if resident { entries["resident"] = .boolean(true) }
-        if transient { entries["transient"] = .boolean(true) }
-        if let userInfo = try userInfoJSON() { entries["user-info"] = .string(userInfo) }
+    func entries() throws -> WireEntries {
+        var entries = WireEntries()
+        try HintSpec.apply(hints, serverCategory: serverCategory, to: &entries)
+        // Only the options given: the hints above may have set the same keys.
+        if let appName { entries[PostKeys.appName] = appName }
+        if let desktopEntry { entries[PostKeys.desktopEntry] = desktopEntry }
+        if let icon { entries[PostKeys.icon] = icon }
+        if let image { entries[PostKeys.image] = image }
+        // Checked by the daemon, which says what is wrong with a sound name.
+        if let sound { entries.setUnchecked(PostKeys.sound, .string(sound)) }
+        if let urgency { entries.setUnchecked(PostKeys.urgency, .string(urgency.rawValue)) }
+        if let replaces { entries.setUnchecked(PostKeys.replaces, .string(replaces)) }
+        if let timeout { entries.setUnchecked(PostKeys.timeout, .int32(timeout)) }
+        if resident { entries[PostKeys.resident] = true }
+        if transient { entries[PostKeys.transient] = true }
+        if let userInfo = try userInfoJSON() { entries.setUnchecked(PostKeys.userInfo, .string(userInfo)) }
         return entries
     }
 }

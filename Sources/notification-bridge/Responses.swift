@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 /// A response as `WaitForResponse` returns it.
@@ -8,25 +9,21 @@ struct Response {
     var dictionary: DBusValue
 
     var entries: [String: DBusValue] { dictionary.stringKeyedEntries ?? [:] }
-    var text: String? { entries["text"]?.unwrappedVariant.stringValue }
+    var text: String? { WireEntries(dictionary)?[ResponseKeys.text] }
 
     /// Waits, without a time limit, for the response to notification `id`.
     ///
     /// - Throws: ``CLIFailure`` with status 3 when the notification closes without a response, 1 for other failures.
     static func wait(for id: String, client: BridgeClient) async throws -> Response {
-        let reply = try await client.call("WaitForResponse", [.string(id)], timeout: nil)
-        guard reply.count == 2, let action = reply[0].stringValue else {
-            throw CLIFailure("notification-bridge: WaitForResponse answered \(reply.gvariantTupleText), not (action, "
-                + "response)")
-        }
-        return Response(id: id, action: action, dictionary: reply[1])
+        let (action, dictionary) = try await client.call("WaitForResponse") { try await $0.waitForResponse(id: id) }
+        return Response(id: id, action: action, dictionary: dictionary)
     }
 
     /// The response as one JSON object: `id`, `action`, `text`, `activation-token`, `user-info` (an object).
     var json: JSONValue {
         guard case .object(var members) = Output.json(dictionary) else { return .null }
-        members["id"] = .string(id)
-        members["action"] = .string(action)
+        members[ResponseKeys.id.name] = .string(id)
+        members[ResponseKeys.action.name] = .string(action)
         return .object(members)
     }
 
@@ -46,7 +43,8 @@ func closedWithoutResponse(_ failure: CLIFailure, id: String, json: Bool) -> CLI
     guard failure.status == ExitStatus.closed else { return failure }
     if json {
         let message = failure.message.replacing("notification-bridge: ", with: "")
-        Output.printJSON(.object(["id": .string(id), "action": .null, "closed": .bool(true), "message": .string(message)]))
+        Output.printJSON(.object([
+            ResponseKeys.id.name: .string(id), ResponseKeys.action.name: .null, "closed": .bool(true), "message": .string(message)]))
         return .closed("")
     }
     return failure

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 import NotificationModel
 
 /// `send`'s scheduling options: when the notification fires instead of now. They map one to one onto the scheduling
@@ -82,17 +83,13 @@ struct ScheduleOptions: ParsableArguments {
     }
 
     /// The scheduling keys of `Post`; empty when it is shown now.
-    func entries() throws -> [String: DBusValue] {
-        var entries: [String: DBusValue] = [:]
-        if let at { entries.merge(try Self.fireDate(at, zone: timeZone)) { $1 } }
-        if let delay { entries["in"] = .double(try Self.seconds(delay)) }
-        if let repeatInterval { entries["repeat"] = .string(repeatInterval.rawValue) }
-        if let every {
-            entries["calendar"] = try CalendarSpec(parsing: every, option: "--every").dictionary
-            entries["repeat"] = .boolean(true)
-        }
-        if let next { entries["calendar"] = try CalendarSpec(parsing: next, option: "--next").dictionary }
-        return entries
+    func entries() throws -> WireEntries {
+        var schedule: PostSchedule?
+        if let at { schedule = try Self.fireDate(at, zone: timeZone, repeat: repeatInterval) }
+        if let delay { schedule = .delay(seconds: try Self.seconds(delay), repeat: repeatInterval) }
+        if let every { schedule = .calendar(try CalendarSpec(parsing: every, option: "--every").match, repeats: true) }
+        if let next { schedule = .calendar(try CalendarSpec(parsing: next, option: "--next").match) }
+        return schedule?.entries ?? WireEntries()
     }
 
     // MARK: --at
@@ -104,14 +101,18 @@ struct ScheduleOptions: ParsableArguments {
     ///
     /// - Parameter zone: `--time-zone`; without it, a date-time without offset is a wall-clock time and seconds are an
     ///   instant.
-    static func fireDate(_ text: String, zone: ZoneChoice?) throws -> [String: DBusValue] {
+    static func fireDate(_ text: String, zone: ZoneChoice?, repeat interval: RepeatRule.Interval? = nil) throws
+        -> PostSchedule
+    {
+        // With local: the instant's wall-clock time in your zone, which then follows the zone.
+        func instant(_ seconds: Int64) -> PostSchedule {
+            zone == .local || zone == .floating
+                ? .wallClockOfInstant(secondsSince1970: Double(seconds), repeat: interval)
+                : .date(.instant(secondsSince1970: Double(seconds)), repeat: interval)
+        }
         if let seconds = Int64(text) {
             guard seconds > 0 else { throw ValidationError("--at \(text): \(atForms)") }
-            // With local: the instant's wall-clock time in your zone, which then follows the zone.
-            if zone == .local || zone == .floating {
-                return ["fire-date": .int64(seconds), "time-zone": .string("local")]
-            }
-            return ["fire-date": .int64(seconds)]
+            return instant(seconds)
         }
         var body = Substring(text)
         var offset: Int?
@@ -135,18 +136,12 @@ struct ScheduleOptions: ParsableArguments {
         } catch {
             throw ValidationError("--at '\(text)': \(error)")
         }
-        if let offset {
-            let seconds = Int64(time.secondsSince1970InUTC - offset)
-            if zone == .local || zone == .floating {
-                return ["fire-date": .int64(seconds), "time-zone": .string("local")]
-            }
-            return ["fire-date": .int64(seconds)]
-        }
+        if let offset { return instant(Int64(time.secondsSince1970InUTC - offset)) }
         switch zone ?? .local {
         case .local, .floating:
-            return ["fire-date": .string(time.description), "time-zone": .string("local")]
+            return .date(.wallClock(time), repeat: interval)
         case .fixed:
-            return ["fire-date": .int64(try LocalClock.instant(of: time))]
+            return .date(.instant(secondsSince1970: Double(try LocalClock.instant(of: time))), repeat: interval)
         }
     }
 

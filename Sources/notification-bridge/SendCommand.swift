@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBusCore
+import NotificationBridgeAPI
 
 /// `send TITLE [BODY]`: posts a notification, and with `--wait` waits for the response.
 struct SendCommand: AsyncParsableCommand {
@@ -80,9 +81,12 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("--category and the server's category hint (-c/--server-category or --hint "
                 + "category=…) both given: the bridge sends --category's id as that hint; keep one")
         }
-        if let first = command.first, !first.hasPrefix("/") {
-            throw ValidationError("the command after '--' must start with an absolute path (no shell, no PATH "
-                + "lookup), e.g. -- /usr/bin/notify-handler; '\(first)' is not one")
+        if !command.isEmpty {
+            do {
+                try ExecRule.checkForm(command, subject: "the command after '--'")
+            } catch {
+                throw ValidationError(error.message)
+            }
         }
         _ = try ActionSpec.list(actions)
         if !execOn.isEmpty, command.isEmpty {
@@ -97,33 +101,30 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    func request() throws -> DBusValue {
+    func request() throws -> WireEntries {
         var entries = try post.entries()
-        entries.merge(try schedule.entries()) { $1 }
-        entries["title"] = .string(title)
-        if let body { entries["body"] = .string(body) }
-        if !actions.isEmpty { entries["actions"] = try ActionSpec.list(actions) }
-        if let category { entries["category"] = .string(category) }
-        if let defaultAction { entries["default-action"] = .string(defaultAction) }
+        entries.merge(try schedule.entries())
+        entries[PostKeys.title] = title
+        entries[PostKeys.body] = body
+        if !actions.isEmpty { entries.setUnchecked(PostKeys.actions, try ActionSpec.list(actions)) }
+        entries[PostKeys.category] = category
+        entries[PostKeys.defaultAction] = defaultAction
         if !command.isEmpty {
-            entries["exec"] = .strings(execOn.isEmpty ? command : try ExecFilter.argv(actions: execOn, command: command))
+            entries[PostKeys.exec] = execOn.isEmpty ? command : try ExecFilter.argv(actions: execOn, command: command)
         }
-        return .vardict(entries)
+        return entries
     }
 
     func run() async throws {
         let request = try request()
         if dryRun {
-            if output.json { Output.printJSON(Output.json(request)) } else { print(request.description) }
+            if output.json { Output.printJSON(Output.json(request.value)) } else { print(request.value.description) }
             return
         }
         let client = try await BridgeClient.connect()
-        let reply = try await client.call("Post", [request])
-        guard let id = reply.first?.stringValue else {
-            throw CLIFailure("notification-bridge: Post answered \(reply.gvariantTupleText), not an id")
-        }
+        let id = try await client.call("Post") { try await $0.post(request) }
         if !wait {
-            if output.json { Output.printJSON(.object(["id": .string(id)])) } else if printID { print(id) }
+            if output.json { Output.printJSON(.object([ResponseKeys.id.name: .string(id)])) } else if printID { print(id) }
             return
         }
         if printID, !output.json { print(id) }

@@ -170,7 +170,7 @@ struct CommandLineTests {
             (["send", "T", "--sound", ""], "--sound is empty"),
             (["send", "T", "--resident", "--transient"], "not both"),
             (["send", "T", "--wait", "--", "/bin/true"], "responses go to one place"),
-            (["send", "T", "--", "true"], "absolute path"),
+            (["send", "T", "--", "./true"], "a relative path"),
             (["send", "T", "--exec-on", "retry"], "--exec-on needs the command to run after '--'"),
             (["send", "T", "-A", "retry=Retry", "--exec-on", "rerun", "--", "/bin/true"],
                 "--exec-on 'rerun' is not one of the actions; use one of retry, default"),

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
 import NotificationBridgeDaemon

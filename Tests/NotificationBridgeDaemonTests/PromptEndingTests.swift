@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -51,11 +52,11 @@ struct PromptEndingTests {
             let closed = try await closedSignals.first(waitingFor: "Closed")
             #expect(closed.arguments == [.string(id), .uint32(3)])
             let earlyResult = await early
-            #expect(earlyResult.failureName == BridgeError.closed)
+            #expect(earlyResult.bridgeError == BridgeError.closed)
             #expect(earlyResult.failureMessage?.contains("without") == true)
 
             let late = await outcome { try await fixture.call("WaitForResponse", [.string(id)]) }
-            #expect(late.failureName == BridgeError.closed)
+            #expect(late.bridgeError == BridgeError.closed)
             let delivered = try await fixture.call("ListDelivered", [.vardict([:])])
             #expect(delivered.first?.elements?.isEmpty == true)
         }

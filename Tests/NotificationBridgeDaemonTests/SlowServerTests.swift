@@ -1,5 +1,6 @@
 import DBusCore
 import DBusTestSupport
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -41,7 +42,7 @@ struct SlowServerTests {
             async let waited = outcome { try await fixture.call("WaitForResponse", [.string(id)], from: posters[0]) }
             _ = try await posters[0].nameOwner(of: BridgeAPI.busName)
             try await fixture.call("Withdraw", [.string(id)])
-            #expect(await waited.failureName == BridgeError.closed)
+            #expect(await waited.bridgeError == BridgeError.closed)
 
             await server.setNotifyAnswer(.immediately)
             let ids = try await withTimeout(waitingFor: "the ten Posts to be answered") { try await posts.value }
@@ -56,7 +57,7 @@ struct SlowServerTests {
             let server = try fixture.scripted
             await server.setNotifyAnswer(.never)
             let result = await outcome { try await fixture.post(["title": .string("Stuck")]) }
-            #expect(result.failureName == BridgeError.serverTimeout)
+            #expect(result.bridgeError == BridgeError.serverTimeout)
             #expect(result.failureMessage?.contains("did not answer in time") == true)
             // Nothing is left of it.
             let delivered = try await fixture.call("ListDelivered", [.vardict([:])])
@@ -79,7 +80,7 @@ struct SlowServerTests {
             _ = try await owners.first(waitingFor: "the server to leave the bus")
             #expect(try await fixture.serverName() == "")
             let refused = await outcome { try await fixture.post(["title": .string("Nobody")]) }
-            #expect(refused.failureName == BridgeError.noServer)
+            #expect(refused.bridgeError == BridgeError.noServer)
 
             let connection = try await fixture.bus.connect()
             let other = NotificationServer()
@@ -130,9 +131,9 @@ extension DBusValue {
 }
 
 extension Result {
-    /// The D-Bus error name of a failure, or `nil`.
-    var failureName: String? {
-        if case .failure(let error) = self { return (error as? DBusFailure)?.name }
+    /// The bridge's error of a failure, or `nil`.
+    var bridgeError: BridgeError? {
+        if case .failure(let error) = self, let failure = error as? DBusFailure { return BridgeError(failure) }
         return nil
     }
 

@@ -1,5 +1,6 @@
 import DBusCore
 import Foundation
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Local notifications — the counterparts of `scheduleLocalNotification`, `presentLocalNotificationNow`,
@@ -45,14 +46,10 @@ public actor LocalNotificationClient {
     /// Scheduled notifications of the app that fired while it was in the foreground, and were not shown.
     public nonisolated let firings: AsyncStream<ListedNotification>
 
-    static let busName = "io.github.NotificationBridge"
-    static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
-    static let interfaceName = "io.github.NotificationBridge1"
-
     private var foreground: Bool
     private var listener: Task<Void, Never>?
     private var reattacher: Task<Void, Never>?
-    private let timeout: Duration = .seconds(25)
+    private let proxy: BridgeProxy
 
     /// Connects to the session bus and attaches as `appName`.
     ///
@@ -71,15 +68,15 @@ public actor LocalNotificationClient {
     /// - Throws: `DBusFailure` when the daemon cannot be reached or refuses the app name.
     public init(connection: DBusConnection, appName: String, foreground: Bool = false) async throws {
         self.connection = connection
+        self.proxy = BridgeProxy(connection: connection)
         self.appName = appName
         self.foreground = foreground
         let (responses, responseSink) = AsyncStream.makeStream(of: NotificationResponse.self)
         let (firings, firingSink) = AsyncStream.makeStream(of: ListedNotification.self)
         self.responses = responses
         self.firings = firings
-        let signals = try await connection.signals(
-            matching: DBusMatchRule(sender: Self.busName, path: Self.objectPath, interface: Self.interfaceName))
-        let owners = try await connection.nameOwnerChanges(of: Self.busName)
+        let signals = try await connection.signals(matching: BridgeProxy.signals())
+        let owners = try await connection.nameOwnerChanges(of: BridgeAPI.busName)
         try await attach()
         start(signals: signals, owners: owners, responseSink: responseSink, firingSink: firingSink)
     }
@@ -116,7 +113,7 @@ public actor LocalNotificationClient {
     public func stop() async {
         listener?.cancel()
         reattacher?.cancel()
-        _ = try? await call("Detach", [.string(appName)])
+        _ = try? await proxy.detach(appName: appName)
     }
 
     // MARK: Posting
@@ -134,9 +131,14 @@ public actor LocalNotificationClient {
     public func schedule(
         _ content: NotificationContent, trigger: NotificationTrigger, command: [String]? = nil
     ) async throws -> String {
-        var entries = request(content, command: command)
-        entries.merge(BridgeWireFormat.entries(of: trigger)) { $1 }
-        return try await post(entries)
+        guard let schedule = PostSchedule(trigger) else {
+            throw BridgeError.invalid(
+                "a repeating time-interval trigger has no form in the daemon's API; use a date trigger with a repeat "
+                    + "interval")
+        }
+        var post = request(content, command: command)
+        post.schedule = schedule
+        return try await proxy.post(post)
     }
 
     /// Shows a notification now: the counterpart of `presentLocalNotificationNow`.
@@ -144,39 +146,25 @@ public actor LocalNotificationClient {
     /// - Throws: `DBusFailure`; `…Error.NoServer` when no notification server runs.
     @discardableResult
     public func post(_ content: NotificationContent, command: [String]? = nil) async throws -> String {
-        try await post(request(content, command: command))
+        try await proxy.post(request(content, command: command))
     }
 
-    private func request(_ content: NotificationContent, command: [String]?) -> [String: DBusValue] {
+    private func request(_ content: NotificationContent, command: [String]?) -> NotificationPost {
         var content = content
         if content.appName == nil { content.appName = appName }
-        var entries = BridgeWireFormat.entries(of: content)
-        if let command { entries["exec"] = .strings(command) }
-        return entries
-    }
-
-    private func post(_ entries: [String: DBusValue]) async throws -> String {
-        try await call("Post", [.vardict(entries)]).decode(String.self)
+        return NotificationPost(content: content, route: command.map(PostRoute.command))
     }
 
     /// Registers a category with the daemon (kept across its restarts), so that notifications can name it.
     public func register(_ category: NotificationCategory) async throws {
-        try await call(
-            "RegisterCategory",
-            [
-                .string(category.id), BridgeWireFormat.value(of: category.actions),
-                .vardict([
-                    "minimal-actions": .strings(category.minimalActions.map(\.id)),
-                    "reports-dismissal": .boolean(category.reportsDismissal),
-                ]),
-            ])
+        try await proxy.registerCategory(category)
     }
 
     // MARK: Withdrawing and listing
 
     /// Cancels a scheduled notification, or closes a showing one: the counterpart of `cancelLocalNotification`.
     public func withdraw(id: String) async throws {
-        try await call("Withdraw", [.string(id)])
+        try await proxy.withdraw(id: id)
     }
 
     /// Cancels every scheduled notification of the app and closes every showing one: the counterpart of
@@ -185,28 +173,20 @@ public actor LocalNotificationClient {
     /// - Returns: their ids.
     @discardableResult
     public func withdrawAll() async throws -> [String] {
-        let reply = try await call("WithdrawAll", [filter])
-        guard case .array(_, let ids)? = reply.first else { return [] }
-        return ids.compactMap(\.stringValue)
+        try await proxy.withdrawAll(filter)
     }
 
     /// The app's scheduled notifications, earliest first: the counterpart of `scheduledLocalNotifications`.
     public func pending() async throws -> [ListedNotification] {
-        try await list("ListPending")
+        try await proxy.listPending(filter)
     }
 
     /// The app's notifications that are showing.
     public func delivered() async throws -> [ListedNotification] {
-        try await list("ListDelivered")
+        try await proxy.listDelivered(filter)
     }
 
-    private var filter: DBusValue { .vardict(["app-name": .string(appName)]) }
-
-    private func list(_ method: String) async throws -> [ListedNotification] {
-        let reply = try await call(method, [filter])
-        guard case .array(_, let items)? = reply.first else { return [] }
-        return items.compactMap(ListedNotification.init)
-    }
+    private var filter: NotificationFilter { NotificationFilter(appName: appName) }
 
     // MARK: Foreground
 
@@ -219,33 +199,22 @@ public actor LocalNotificationClient {
 
     /// Shows a notification that arrived on ``firings``, as if the app were not frontmost.
     public func present(id: String) async throws {
-        try await call("Present", [.string(id)])
+        try await proxy.present(id: id)
     }
 
     // MARK: D-Bus
 
     private func attach() async throws {
-        try await call("Attach", [.string(appName), .vardict(["foreground": .boolean(foreground)])])
-    }
-
-    @discardableResult
-    private func call(_ method: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
-        try await connection.call(
-            destination: Self.busName, path: Self.objectPath, interface: Self.interfaceName, method: method,
-            arguments: arguments, timeout: timeout)
+        try await proxy.attach(appName: appName, foreground: foreground)
     }
 
     /// `Responded(s id, s action, a{sv} response)`.
     static func response(_ arguments: [DBusValue]) -> NotificationResponse? {
         guard arguments.count == 3, let id = arguments[0].stringValue, let action = arguments[1].stringValue,
-            let entries = arguments[2].stringKeyedEntries?.mapValues(\.unwrappedVariant)
+            var response = BridgeResponse(arguments[2])
         else { return nil }
-        var userInfo: [String: JSONValue] = [:]
-        if let text = entries["user-info"]?.stringValue, case .object(let members)? = try? JSONValue(parsing: text) {
-            userInfo = members
-        }
-        return NotificationResponse(
-            notificationID: id, actionID: action, userText: entries["text"]?.stringValue,
-            activationToken: entries["activation-token"]?.stringValue, userInfo: userInfo)
+        response.notificationID = id
+        response.actionID = action
+        return response.notificationResponse
     }
 }

@@ -1,0 +1,84 @@
+import DBusCore
+import NotificationModel
+
+/// A response as the daemon hands it on: the `a{sv}` of `Responded`, `WaitForResponse` and `app-action` (keys in
+/// ``ResponseKeys``), or the environment of an `exec` command.
+public struct BridgeResponse: Sendable, Hashable {
+    /// The notification's id.
+    public var notificationID: String
+    /// The chosen action's id.
+    public var actionID: String
+    /// Typed text: for its one destination only, never logged.
+    public var text: String?
+    /// The activation token, kept only for foreground actions (the default action counts as one).
+    public var activationToken: String?
+    /// The notification's user info.
+    public var userInfo: [String: JSONValue]
+
+    /// Describes a response.
+    public init(
+        notificationID: String, actionID: String, text: String? = nil, activationToken: String? = nil,
+        userInfo: [String: JSONValue] = [:]
+    ) {
+        self.notificationID = notificationID
+        self.actionID = actionID
+        self.text = text
+        self.activationToken = activationToken
+        self.userInfo = userInfo
+    }
+
+    /// A response of the model, with its token kept only when the action is `foreground`.
+    package init(_ response: NotificationResponse, foreground: Bool) {
+        notificationID = response.notificationID
+        actionID = response.actionID
+        text = response.userText
+        activationToken = foreground ? response.activationToken.flatMap { $0.isEmpty ? nil : $0 } : nil
+        userInfo = response.userInfo
+    }
+
+    /// Reads a received response dictionary; `nil` when it lacks `id` or `action`.
+    ///
+    /// A `user-info` that is not a JSON object is read as empty.
+    public init?(_ value: DBusValue) {
+        guard let entries = WireEntries(value), let id = entries[ResponseKeys.id],
+            let action = entries[ResponseKeys.action]
+        else { return nil }
+        self.init(
+            notificationID: id, actionID: action, text: entries[ResponseKeys.text],
+            activationToken: entries[ResponseKeys.activationToken], userInfo: entries[ResponseKeys.userInfo] ?? [:])
+    }
+
+    /// The response as the model has it.
+    public var notificationResponse: NotificationResponse {
+        NotificationResponse(
+            notificationID: notificationID, actionID: actionID, userText: text, activationToken: activationToken,
+            userInfo: userInfo)
+    }
+
+    /// The user info as JSON object text.
+    public var userInfoJSON: String { JSONValue.object(userInfo).jsonText }
+
+    /// `id`, `action`, `user-info` (JSON text), and `text` and `activation-token` when there are some.
+    public var dictionary: DBusValue {
+        var entries = WireEntries()
+        entries[ResponseKeys.id] = notificationID
+        entries[ResponseKeys.action] = actionID
+        entries[ResponseKeys.userInfo] = userInfo
+        entries[ResponseKeys.text] = text
+        entries[ResponseKeys.activationToken] = activationToken
+        return entries.value
+    }
+
+    /// The variables of an `exec` command.
+    public var environment: [String: String] {
+        var variables = [
+            "NOTIFICATION_ID": notificationID, "NOTIFICATION_ACTION": actionID, "NOTIFICATION_USER_INFO": userInfoJSON,
+        ]
+        if let text { variables["NOTIFICATION_TEXT"] = text }
+        if let activationToken {
+            variables["XDG_ACTIVATION_TOKEN"] = activationToken
+            variables["DESKTOP_STARTUP_ID"] = activationToken
+        }
+        return variables
+    }
+}

@@ -1,0 +1,26 @@
+import NotificationModel
+
+/// The keys of `RegisterCategory`'s `options` (`a{sv}`).
+public enum CategoryOptionKeys {
+    /// `minimal-actions` (as): ids of at most two of the actions.
+    public static let minimalActions = BridgeKey.strings(
+        "minimal-actions", example: "<['reply', 'archive']>",
+        summary: "ids of at most two of the actions, shown where the server shows few buttons")
+    /// `reports-dismissal` (b).
+    public static let reportsDismissal = BridgeKey.boolean(
+        "reports-dismissal", summary: "report a dismissal as a response with action dismiss")
+
+    /// Every key, in the order error messages list them.
+    public static let all: [BridgeKeyInfo] = [minimalActions.info, reportsDismissal.info]
+}
+
+/// The keys of a category as `ListCategories` returns it: ``id``, ``actions`` and the options.
+public enum CategoryKeys {
+    /// `id` (s).
+    public static let id = BridgeKey.string("id", example: "<'org.example.mail.message'>", summary: "the category's id")
+    /// `actions` (aa{sv}, keys in ``ActionKeys``).
+    public static let actions = ActionWire.key("actions", summary: "its actions")
+
+    /// Every key.
+    public static let all: [BridgeKeyInfo] = [id.info, actions.info] + CategoryOptionKeys.all
+}

@@ -1,0 +1,23 @@
+/// The keys of a notification as `ListPending`, `ListDelivered` and `Fired` give it: ``id``, the keys `Post` took
+/// (``PostKeys``, those that were set, scheduling keys for pending ones) and ``nextFireDate`` for pending ones.
+public enum ListedKeys {
+    /// `id` (s).
+    public static let id = BridgeKey.string("id", example: "<'3f9c2a7e1b4d5c6a'>", summary: "the notification's id")
+    /// `next-fire-date` (x): seconds since 1970.
+    public static let nextFireDate = BridgeKey.int64(
+        "next-fire-date", summary: "when a scheduled notification fires next, in seconds since 1970")
+
+    /// Every key.
+    public static let all: [BridgeKeyInfo] = [id.info, nextFireDate.info] + PostKeys.all
+}
+
+/// The interface's dictionaries and their keys, for documentation and for the checks that keep them documented.
+public enum BridgeKeyTables {
+    /// Each dictionary's name and its keys.
+    public static let all: [(dictionary: String, keys: [BridgeKeyInfo])] = [
+        ("Post notification", PostKeys.all), ("calendar", CalendarKeys.all), ("action", ActionKeys.all),
+        ("RegisterCategory options", CategoryOptionKeys.all), ("ListCategories category", CategoryKeys.all),
+        ("response", ResponseKeys.all), ("listed notification", ListedKeys.all), ("filter", FilterKeys.all),
+        ("Attach options", AttachOptionKeys.all),
+    ]
+}

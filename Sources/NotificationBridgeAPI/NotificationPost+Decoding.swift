@@ -1,0 +1,71 @@
+import DBusCore
+import NotificationModel
+
+extension NotificationPost {
+    /// Reads a `Post` dictionary, checking every key and how the keys go together.
+    ///
+    /// - Parameter currentZoneName: the identifier of the user's time zone, which `time-zone` may give as well as
+    ///   `'local'`.
+    /// - Throws: `InvalidArgument` for anything that is wrong, saying what to change.
+    package init(decoding value: DBusValue, currentZoneName: String? = nil) throws(DBusFailure) {
+        let reader = try VariantDictionary(value, place: "notification", keys: PostKeys.all)
+        schedule = try PostSchedule(reader, currentZoneName: currentZoneName)
+        content = try ContentEntries.content(reader)
+        replaces = try reader.decode(PostKeys.replaces)
+        route = try Self.route(reader, content: content)
+        hints = try reader.decode(PostKeys.hints) ?? [:]
+        if hints["category"] != nil, let categoryID = content.categoryID {
+            throw reader.invalid(PostKeys.hints, "has 'category', which the bridge sets from the key 'category' "
+                + "(\(quotedForMessage(categoryID))); leave one of them out")
+        }
+    }
+
+    private static func route(_ reader: VariantDictionary, content: NotificationContent) throws(DBusFailure)
+        -> PostRoute?
+    {
+        let argv = try reader.decode(PostKeys.exec)
+        let appAction = try reader.decode(PostKeys.appAction)
+        if argv != nil, appAction != nil {
+            throw BridgeError.invalid("notification has both 'exec' and 'app-action'; responses go to one place, "
+                + "keep one of them")
+        }
+        if let argv { return .command(argv) }
+        let actionName: String?
+        switch appAction {
+        case nil, .off?: return nil
+        case .actionIDs?: actionName = nil
+        case .named(let name)?: actionName = name
+        }
+        guard let entry = content.desktopEntry else {
+            throw reader.invalid(PostKeys.appAction, "needs 'desktop-entry': the desktop id of the app that receives "
+                + "the action, e.g. 'desktop-entry': <'org.example.Mail'>")
+        }
+        guard !entry.hasPrefix(":"), DBusNames.isValidBusName(entry) else {
+            throw reader.invalid(PostKeys.appAction, "needs a 'desktop-entry' that is a D-Bus name such as "
+                + "'org.example.Mail' (the app's bus name); \(quotedForMessage(entry)) is not")
+        }
+        if let actionName {
+            guard isActionName(actionName) else {
+                throw reader.invalid(PostKeys.appAction, "is \(quotedForMessage(actionName)), which is not an action "
+                    + "name; use letters, digits, '-' and '.' (as GApplication actions do)")
+            }
+        } else if let bad = content.actions.first(where: { !isActionName($0.id) }) {
+            throw reader.invalid(PostKeys.appAction, "is true, so action ids name the app's actions, but "
+                + "\(quotedForMessage(bad.id)) cannot (use letters, digits, '-' and '.'); rename it, or give "
+                + "'app-action' one action name, e.g. <'notification-response'>")
+        }
+        return .application(action: actionName)
+    }
+
+    /// Whether `name` is valid as a `GAction` name: letters, digits, `-` and `.`, at most 255 bytes.
+    package static func isActionName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import DBusCore
+import NotificationModel
+
+/// The keys of `Post(a{sv} notification)`: what to show, where responses go, what it replaces, server hints; the
+/// scheduling keys are in `PostKeys+Scheduling.swift`. Every key is optional, but `title` or `body` must say
+/// something. ``NotificationPost`` reads and writes them all.
+public enum PostKeys {
+    /// `title` (s).
+    public static let title = BridgeKey.string(
+        "title", example: "<'Backup finished'>", summary: "the summary, in plain text")
+    /// `body` (s).
+    public static let body = BridgeKey.string(
+        "body", example: "<'42 files copied'>", summary: "the text below the title, in plain text")
+    /// `app-name` (s).
+    public static let appName = BridgeKey.string(
+        "app-name", example: "<'Mail'>", summary: "the application it is posted under; it owns the notification")
+    /// `desktop-entry` (s).
+    public static let desktopEntry = BridgeKey.string(
+        "desktop-entry", example: "<'org.example.Mail'>", summary: "the app's desktop id, without .desktop")
+    /// `icon` (s).
+    public static let icon = BridgeKey.string("icon", example: "<'mail-unread'>", summary: "icon name or file:// URI")
+    /// `image` (s).
+    public static let image = BridgeKey.string(
+        "image", example: "<'/home/ann/avatar.png'>", summary: "path of an image shown in it")
+    /// `category` (s).
+    public static let category = BridgeKey.string(
+        "category", example: "<'org.example.mail.message'>", summary: "a registered category, whose actions it shows")
+    /// `actions` (aa{sv}, keys in ``ActionKeys``).
+    public static let actions = ActionWire.key("actions", summary: "actions of its own, instead of a category's")
+    /// `user-info` (s).
+    public static let userInfo = UserInfoWire.key(summary: "a JSON object, returned with every response")
+    /// `default-action` (s).
+    public static let defaultAction = BridgeKey.string(
+        "default-action", example: "<'Open'>", summary: "label of the click on the body (reported as action default)")
+    /// `sound` (s).
+    public static let sound = BridgeKey.string(
+        "sound", example: "<'message-new-instant'>",
+        summary: "'default', 'none', an absolute sound file path, or a sound theme name"
+    ).map(decode: ContentWire.sound(_:_:), encode: ContentWire.text(of:))
+    /// `urgency` (s, or y 0–2).
+    public static let urgency = BridgeKey<NotificationUrgency>(
+        "urgency", types: ["s", "y"], summary: "'low', 'normal', 'critical', or 0-2",
+        decode: ContentWire.urgency(_:_:), encode: { .string($0.name) })
+    /// `timeout` (i).
+    public static let timeout = BridgeKey.int32(
+        "timeout", example: "<5000>", summary: "milliseconds; -1 the server's default, 0 never"
+    ).map(decode: ContentWire.timeout(_:_:), encode: \.wireValue)
+    /// `resident` (b).
+    public static let resident = BridgeKey.boolean("resident", summary: "stays after an action")
+    /// `transient` (b).
+    public static let transient = BridgeKey.boolean("transient", summary: "skips the server's history")
+    /// `thread` (s).
+    public static let thread = BridgeKey.string(
+        "thread", example: "<'conversation-42'>", summary: "groups related notifications")
+    /// `badge` (i).
+    public static let badge = BridgeKey.int32(
+        "badge", example: "<3>", summary: "count on the app's launcher icon (0 hides it)"
+    ).map(decode: ContentWire.badge(_:_:), encode: { Int32(clamping: $0) })
+    /// `replaces` (s).
+    public static let replaces = BridgeKey.string(
+        "replaces", example: "<'3f9c2a7e1b4d5c6a'>",
+        summary: "id of a showing notification of the same app to update in place"
+    ).map(
+        decode: { id, place throws(DBusFailure) in
+            try NotificationIDForm.check(id, argument: "\(place.place) key '\(place.key)'")
+            return id
+        }, encode: { $0 })
+    /// `exec` (as): the response handler is a command; its form is checked here, the program by the daemon (see
+    /// ``ExecRule``).
+    public static let exec = BridgeKey.strings(
+        "exec", example: "<['/usr/bin/my-handler', '--flag']>", summary: "responses go to this command (argv)"
+    ).map(
+        decode: { argv, _ throws(DBusFailure) in
+            try ExecRule.checkForm(argv)
+            return argv
+        }, encode: { $0 })
+    /// `app-action` (b or s): the response handler is the app of `desktop-entry`.
+    public static let appAction = BridgeKey<AppActionChoice>(
+        "app-action", types: ["b", "s"], summary: "responses go to the app of desktop-entry as an action",
+        decode: AppActionChoice.decode(_:_:), encode: \.wireValue)
+    /// `hints` (a{sv}).
+    public static let hints = BridgeKey<[String: DBusValue]>(
+        "hints", types: ["a{sv}"],
+        summary: "server hints of the caller's own, added to the bridge's (not those it sets itself)",
+        decode: HintsWire.decode(_:_:), encode: { .vardict($0) })
+
+    /// The keys that describe the content (not the handler, not the trigger).
+    public static let content: [BridgeKeyInfo] = [
+        title.info, body.info, appName.info, desktopEntry.info, icon.info, image.info, category.info, actions.info,
+        userInfo.info, defaultAction.info, sound.info, urgency.info, timeout.info, resident.info, transient.info,
+        thread.info, badge.info,
+    ]
+    /// The keys that choose where responses go.
+    public static let handler: [BridgeKeyInfo] = [exec.info, appAction.info]
+    /// Every key `Post` takes, in the order error messages list them.
+    public static let all: [BridgeKeyInfo] =
+        content.filter { $0 != badge.info } + [replaces.info, badge.info] + handler + [hints.info] + scheduling
+}
