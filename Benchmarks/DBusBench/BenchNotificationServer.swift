@@ -18,7 +18,19 @@ final class BenchNotificationServer: Sendable {
     static let interfaceName = "org.freedesktop.Notifications"
     static let benchInterfaceName = "io.github.NotificationBridge.Bench1"
 
+    /// How the server answers `Notify`: a real server takes a while, and a busy or hung one takes long.
+    enum NotifyLatency: Sendable, Equatable {
+        /// At once.
+        case none
+        /// Each answer this long after its call, however many are out: a server that is slow to answer but takes
+        /// calls side by side.
+        case concurrent(Duration)
+        /// One call at a time, each taking this long: a single-threaded server that is busy.
+        case serial(Duration)
+    }
+
     private struct State {
+        var latency = NotifyLatency.none
         var nextID: UInt32 = 1
         var latestID: UInt32 = 0
         var senders: [UInt32: String] = [:]
@@ -44,6 +56,11 @@ final class BenchNotificationServer: Sendable {
         let reply = try await connection.requestName("org.freedesktop.Notifications", flags: [.doNotQueue])
         guard reply == .primaryOwner else { throw BenchError("cannot own org.freedesktop.Notifications on the bus") }
         return server
+    }
+
+    /// Sets how `Notify` is answered from the next call on.
+    func setNotifyLatency(_ latency: NotifyLatency) {
+        state.withLock { $0.latency = latency }
     }
 
     /// The id of the latest notification.
@@ -120,7 +137,7 @@ final class BenchNotificationServer: Sendable {
                     DBusMethod("GetCapabilities", outputs: [.init("capabilities", "as")]) { _ in
                         [.array(element: "s", ["actions", "body", "persistence"].map(DBusValue.string))]
                     },
-                    DBusMethod(
+                    DBusMethod.deferred(
                         "Notify",
                         inputs: [
                             .init("app_name", "s"), .init("replaces_id", "u"), .init("app_icon", "s"),
@@ -128,7 +145,21 @@ final class BenchNotificationServer: Sendable {
                             .init("hints", "a{sv}"), .init("expire_timeout", "i"),
                         ],
                         outputs: [.init("id", "u")]
-                    ) { [self] call in notify(call) },
+                    ) { [self] call in
+                        switch state.withLock({ $0.latency }) {
+                        case .none:
+                            call.reply(notify(call))
+                        case .concurrent(let delay):
+                            // One sleeping task per call is the point here: the answers overlap.
+                            Task {
+                                try? await Task.sleep(for: delay)
+                                call.reply(notify(call))
+                            }
+                        case .serial(let delay):
+                            try? await Task.sleep(for: delay)
+                            call.reply(notify(call))
+                        }
+                    },
                     DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call in try close(call) },
                     DBusMethod(
                         "GetServerInformation",

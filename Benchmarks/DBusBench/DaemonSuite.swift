@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 
 /// The daemon as a long-running service: throughput under concurrent clients, resident memory (idle, over churn,
 /// with many pending), start-up with a full store, lateness of scheduled notifications, and CPU when idle. Each part
@@ -12,13 +13,15 @@ struct DaemonSuite {
     let server: BenchNotificationServer
     let client: DBusConnection
 
-    private static let throughputGroup = "daemon throughput (libdbus clients posting at once)"
+    private static let throughputGroup = "daemon throughput (libdbus clients posting at once, server answers in 1 ms)"
+    private static let slowServerGroup = "other calls while a slow server holds Notify (200 ms each, one at a time)"
     private static let memoryGroup = "daemon resident memory and start-up"
     private static let scheduleGroup = "scheduled notifications"
     private static let idleGroup = "idle daemon"
 
     func run() async throws -> [ResultRow] {
         var rows = try await throughput()
+        rows += try await slowServer()
         rows += try await memoryAndLoad()
         rows += try await lateness()
         return rows
@@ -39,6 +42,9 @@ struct DaemonSuite {
     private func throughput() async throws -> [ResultRow] {
         let daemon = try await startDaemon(freshStateHome("throughput"))
         defer { daemon.stop() }
+        // A real server takes a moment; with one that answers at once there is nothing to overlap.
+        server.setNotifyLatency(.concurrent(.milliseconds(1)))
+        defer { server.setNotifyLatency(.none) }
         let levels = [1, 10, 50]
         var rates: [Int: [Double]] = [:]
         for round in 1...options.rounds {
@@ -49,11 +55,65 @@ struct DaemonSuite {
                 rates[clients, default: []].append(number(object, "per_second"))
             }
         }
+        let one = medianOf(rates[1] ?? [])
         return levels.map { clients in
-            ResultRow(
-                Self.throughputGroup, "\(clients) client\(clients == 1 ? "" : "s")", unit: .perSecond,
-                median: medianOf(rates[clients] ?? []))
+            let rate = medianOf(rates[clients] ?? [])
+            let gain = String(format: "%.1f× one client", rate / one)
+            return ResultRow(
+                Self.throughputGroup, "\(clients) client\(clients == 1 ? "" : "s")", unit: .perSecond, median: rate,
+                target: clients == 50 ? .init(text: "≥ 3× one client", met: rate >= 3 * one) : nil,
+                note: clients == 1 ? nil : "(\(gain))")
         }
+    }
+
+    // MARK: Slow server
+
+    /// Ten Posts at once to a server that takes 200 ms per `Notify`, one at a time (2 s for all ten), while one
+    /// client keeps asking `ListPending`: how long those calls take meanwhile.
+    private func slowServer() async throws -> [ResultRow] {
+        let daemon = try await startDaemon(freshStateHome("slow-server"))
+        defer { daemon.stop() }
+        var samples: [Double] = []
+        var postTimes: [Double] = []
+        for round in 1...options.rounds {
+            log("slow server: round \(round) of \(options.rounds)")
+            server.setNotifyLatency(.serial(.milliseconds(200)))
+            let posters = try await withThrowingTaskGroup(of: DBusConnection.self) { group in
+                for _ in 0..<10 { group.addTask { try await bus.connect() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let started = monotonicNanoseconds()
+            let posts = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, poster) in posters.enumerated() {
+                        group.addTask {
+                            var entries = WireEntries()
+                            entries[PostKeys.title] = "Slow \(index)"
+                            _ = try await BridgeProxy(connection: poster, timeout: .seconds(30)).post(entries)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                return Double(monotonicNanoseconds() - started)
+            }
+            // Asked for as long as the Posts are out (their 2 s), one call after the other.
+            while monotonicNanoseconds() - started < 1_800_000_000 {
+                let sent = monotonicNanoseconds()
+                _ = try await listPending()
+                samples.append(Double(monotonicNanoseconds() - sent))
+            }
+            postTimes.append(try await posts.value)
+            server.setNotifyLatency(.none)
+            for poster in posters { await poster.close() }
+        }
+        let latency = Latency(samples: samples)
+        return [
+            ResultRow(
+                Self.slowServerGroup, "ListPending while ten Posts are out", latency: latency,
+                target: .init(text: "p99 ≤ 20 ms", met: latency.p99 <= 20e6),
+                note: "(\(samples.count) calls; the ten Posts took " + String(format: "%.2f s", medianOf(postTimes) / 1e9)
+                    + ", as the server answers them one at a time)")
+        ]
     }
 
     // MARK: Memory and start-up
@@ -164,11 +224,8 @@ struct DaemonSuite {
     /// Asks the daemon for the pending notifications of the app name they were posted under (the daemon's default;
     /// without a name it would list only the caller's own); returns how many.
     private func listPending() async throws -> Int {
-        let reply = try await client.call(
-            destination: DaemonProcess.busName, path: DaemonProcess.objectPath, interface: DaemonProcess.interfaceName,
-            method: "ListPending", arguments: [.vardict(["app-name": .string("NotificationBridge")])], timeout: .seconds(60))
-        guard case .array(_, let items)? = reply.first else { throw BenchError("ListPending answered \(reply)") }
-        return items.count
+        try await BridgeProxy(connection: client, timeout: .seconds(60))
+            .listPending(NotificationFilter(appName: "NotificationBridge")).count
     }
 
     // MARK: Idle
@@ -224,10 +281,10 @@ struct DaemonSuite {
             let summary = BenchNotificationServer.arrivalPrefix + String(index)
             let at = firstDue + UInt64(index) * spacing
             let sent = monotonicNanoseconds()
-            _ = try await client.call(
-                destination: DaemonProcess.busName, path: DaemonProcess.objectPath,
-                interface: DaemonProcess.interfaceName, method: "Post",
-                arguments: [.vardict(["title": .string(summary), "in": .double(Double(at - sent) / 1e9)])])
+            var entries = WireEntries()
+            entries[PostKeys.title] = summary
+            entries[PostKeys.delay] = Double(at - sent) / 1e9
+            _ = try await BridgeProxy(connection: client).post(entries)
             due[summary] = at
         }
         let overlapped = monotonicNanoseconds() > firstDue

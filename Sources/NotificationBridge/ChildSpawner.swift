@@ -9,12 +9,12 @@ import Musl
 ///
 /// The child gets an empty signal mask and default handlers (Swift's runtime threads block signals, and a child would
 /// inherit that), and its own process group, so it and anything it starts can be stopped together.
-public enum ChildSpawner {
+package enum ChildSpawner {
     /// Starts `executable` with `arguments` (its `argv`, the program name first) and `environment` (`NAME=value`
     /// lines). Descriptors given are made the child's standard input, output and error; `nil` means `/dev/null`.
     ///
     /// - Returns: the child's process id, or the error `posix_spawn` reported.
-    public static func spawn(
+    package static func spawn(
         executable: String, arguments: [String], environment: [String], standardInput: Int32? = nil,
         standardOutput: Int32? = nil, standardError: Int32? = nil
     ) -> Result<pid_t, SpawnError> {
@@ -65,10 +65,10 @@ public enum ChildSpawner {
     }
 
     /// Why a program could not be started: the `errno` value of `posix_spawn`.
-    public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The `errno` value.
-        public var code: Int32
+        package var code: Int32
         /// The system's text for it.
-        public var description: String { String(cString: strerror(code)) }
+        package var description: String { String(cString: strerror(code)) }
     }
 }

@@ -259,7 +259,7 @@ public actor DesktopNotificationCenter {
     public nonisolated var promptProgram: String? { prompt.programName }
 
     /// Where the center learns that the session is locked.
-    public nonisolated var lockSource: SessionLockMonitor.Source { lockMonitor.source }
+    package nonisolated var lockSource: SessionLockMonitor.Source { lockMonitor.source }
 
     /// The rendering choices in force.
     public var rendering: NotificationRendering { configuration.rendering }

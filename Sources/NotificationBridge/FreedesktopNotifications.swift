@@ -4,20 +4,20 @@ import DBusCore
 ///
 /// Signals are taken only from the current owner of the name (DBusCore follows the owner), so another connection
 /// cannot forge an `ActionInvoked`.
-public struct FreedesktopNotifications: Sendable {
+package struct FreedesktopNotifications: Sendable {
     /// The bus name, interface name and object path of the notification server.
-    public static let busName = "org.freedesktop.Notifications"
+    package static let busName = "org.freedesktop.Notifications"
     static let interface = "org.freedesktop.Notifications"
     static let path: DBusObjectPath = "/org/freedesktop/Notifications"
 
     /// The connection used for calls and signals; signals of GNOME Shell and dunst go only to the connection that
     /// posted, so it must be the same one.
-    public let connection: DBusConnection
+    package let connection: DBusConnection
     /// How long a call may take.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// Makes a client on `connection`.
-    public init(connection: DBusConnection, timeout: Duration = .seconds(10)) {
+    package init(connection: DBusConnection, timeout: Duration = .seconds(10)) {
         self.connection = connection
         self.timeout = timeout
     }
@@ -29,17 +29,17 @@ public struct FreedesktopNotifications: Sendable {
     }
 
     /// Posts or replaces a notification; returns the server's id for it (which may differ from `replaces_id`).
-    public func notify(_ request: NotifyRequest) async throws -> UInt32 {
+    package func notify(_ request: NotifyRequest) async throws -> UInt32 {
         try await call("Notify", request.arguments).decode(UInt32.self)
     }
 
     /// Asks the server to close a notification.
-    public func closeNotification(_ id: UInt32) async throws {
+    package func closeNotification(_ id: UInt32) async throws {
         _ = try await call("CloseNotification", [.uint32(id)])
     }
 
     /// Reads the server's name, version and capabilities.
-    public func serverInfo() async throws -> NotificationServerInfo {
+    package func serverInfo() async throws -> NotificationServerInfo {
         let capabilities = try await call("GetCapabilities").decode([String].self)
         let (name, vendor, version, spec) = try await call("GetServerInformation").decode(
             String.self, String.self, String.self, String.self)

@@ -13,33 +13,33 @@ import NotificationModel
 ///    `inline-reply`; elsewhere a button that opens the bridge's prompt, or — when no prompt can run — what the
 ///    action's fallback says (hidden, or a button whose response has no text).
 /// 5. The default action (`default`, a click on the body) comes first when the content has a label for it.
-public struct NotifyEncoder: Sendable {
+package struct NotifyEncoder: Sendable {
     /// The server's capabilities and identity.
-    public var server: NotificationServerInfo
+    package var server: NotificationServerInfo
     /// Where destructive actions go and how they are marked.
-    public var rendering: NotificationRendering
+    package var rendering: NotificationRendering
     /// Whether the bridge can show its own text prompt on this machine.
-    public var promptAvailable: Bool
+    package var promptAvailable: Bool
 
     /// Makes an encoder for one server.
-    public init(server: NotificationServerInfo, rendering: NotificationRendering = .init(), promptAvailable: Bool) {
+    package init(server: NotificationServerInfo, rendering: NotificationRendering = .init(), promptAvailable: Bool) {
         self.server = server
         self.rendering = rendering
         self.promptAvailable = promptAvailable
     }
 
     /// The result of encoding: the call and the meaning of each wire key.
-    public struct Encoded: Sendable, Hashable {
+    package struct Encoded: Sendable, Hashable {
         /// The `Notify` arguments.
-        public var request: NotifyRequest
+        package var request: NotifyRequest
         /// Wire action key → the action it stands for (`inline-reply` included); `default` is not listed.
-        public var actionsByKey: [String: NotificationAction]
+        package var actionsByKey: [String: NotificationAction]
         /// How each text-input action is rendered, by action id.
-        public var textInput: [String: TextInputRendering]
+        package var textInput: [String: TextInputRendering]
     }
 
     /// How a text-input action is shown on this server.
-    public func textInputRendering(for action: NotificationAction) -> TextInputRendering {
+    package func textInputRendering(for action: NotificationAction) -> TextInputRendering {
         guard server.supportsActions else { return .hidden }
         if server.supportsInlineReply { return .inlineReply }
         if promptAvailable { return .prompt }
@@ -55,7 +55,7 @@ public struct NotifyEncoder: Sendable {
     ///   - senderPID: the process the notification comes from, sent as the `sender-pid` hint like libnotify does.
     ///   - extraHints: hints of the caller's own (such as `x-canonical-private-synchronous`), added after the
     ///     encoder's: a hint the encoder sets keeps the encoder's value.
-    public func encode(
+    package func encode(
         _ content: NotificationContent, category: NotificationCategory?, replacesID: UInt32 = 0,
         senderPID: Int64? = nil, extraHints: [String: DBusValue] = [:]
     ) -> Encoded {

@@ -13,17 +13,17 @@ import DBusCore
 /// let activator = AppActivator(connection: sessionBus)
 /// try await activator.activate(desktopEntry: "org.example.Mail", token: response.activationToken)
 /// ```
-public struct AppActivator: Sendable {
+package struct AppActivator: Sendable {
     /// The session bus connection used for `org.freedesktop.Application` calls.
-    public let connection: DBusConnection
+    package let connection: DBusConnection
     /// Folders searched, in order, for `<desktop-entry>.desktop`; `nil` means GIO's standard lookup through
     /// `XDG_DATA_HOME` and `XDG_DATA_DIRS` (their `applications` subfolders).
-    public let applicationDirectories: [String]?
+    package let applicationDirectories: [String]?
     /// Whether an app without a desktop file is still tried over D-Bus when its id is a valid bus name (a running
     /// `GApplication`, or one with only a D-Bus service file, can then still be raised).
-    public let useDBusWithoutDesktopFile: Bool
+    package let useDBusWithoutDesktopFile: Bool
     /// How long an `org.freedesktop.Application` call may take, D-Bus activation of the app included.
-    public let timeout: Duration
+    package let timeout: Duration
 
     /// Makes an activator.
     ///
@@ -32,7 +32,7 @@ public struct AppActivator: Sendable {
     ///   - applicationDirectories: where to look for desktop files instead of the XDG data folders (tests, sandboxes).
     ///   - useDBusWithoutDesktopFile: see ``useDBusWithoutDesktopFile``.
     ///   - timeout: see ``timeout``.
-    public init(
+    package init(
         connection: DBusConnection, applicationDirectories: [String]? = nil, useDBusWithoutDesktopFile: Bool = true,
         timeout: Duration = .seconds(25)
     ) {
@@ -55,7 +55,7 @@ public struct AppActivator: Sendable {
     ///     passed as `activation-token` and `desktop-startup-id` platform data, or in the command's environment.
     /// - Throws: ``DesktopIntegrationError`` saying what is missing: no desktop file, a command that cannot start,
     ///   or an app that did not answer over D-Bus.
-    public func activate(desktopEntry: String, token: String?) async throws {
+    package func activate(desktopEntry: String, token: String?) async throws {
         let id = try DesktopEntryID.validated(desktopEntry)
         guard try await needsDBus(id, token: token) else { return }
         try await callApplication(id, method: "Activate", arguments: [Self.platformData(token: token)])
@@ -75,7 +75,7 @@ public struct AppActivator: Sendable {
     ///     takes one value; GLib 2.81+ turns several into a tuple.
     ///   - token: as for ``activate(desktopEntry:token:)``.
     /// - Throws: ``DesktopIntegrationError``.
-    public func activateAction(desktopEntry: String, action: String, parameters: [DBusValue] = [], token: String?)
+    package func activateAction(desktopEntry: String, action: String, parameters: [DBusValue] = [], token: String?)
         async throws
     {
         let id = try DesktopEntryID.validated(desktopEntry)
@@ -141,7 +141,7 @@ public struct AppActivator: Sendable {
     /// The object path an app with this desktop id exports `org.freedesktop.Application` at: `/` + the id with `.`
     /// replaced by `/` and `-` by `_`, as the Desktop Entry Specification says; `nil` when the id is not a valid
     /// D-Bus name (such an app cannot be D-Bus activatable).
-    public static func applicationObjectPath(forDesktopEntry desktopEntry: String) -> DBusObjectPath? {
+    package static func applicationObjectPath(forDesktopEntry desktopEntry: String) -> DBusObjectPath? {
         guard let id = try? DesktopEntryID.validated(desktopEntry) else { return nil }
         return DesktopEntryID.applicationObjectPath(for: id)
     }

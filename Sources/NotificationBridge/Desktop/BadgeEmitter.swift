@@ -6,17 +6,17 @@ import DBusCore
 /// Each call broadcasts one `Update(s app_uri, a{sv} properties)` signal with `count` (`x`) and `count-visible`
 /// (`b`). Docks keep no history: one that starts later shows the badge after the next call. Calls may come from any
 /// thread; signals leave in the order of the calls.
-public struct BadgeEmitter: Sendable {
+package struct BadgeEmitter: Sendable {
     /// The object path the signals are sent from, unless another is given.
-    public static let defaultPath: DBusObjectPath = "/io/github/NotificationBridge/LauncherEntry"
+    package static let defaultPath: DBusObjectPath = "/io/github/NotificationBridge/LauncherEntry"
 
     /// The session bus connection the signals go out on.
-    public let connection: DBusConnection
+    package let connection: DBusConnection
     /// The object path the signals are sent from; docks accept any.
-    public let path: DBusObjectPath
+    package let path: DBusObjectPath
 
     /// Makes an emitter that sends on `connection` from `path`.
-    public init(connection: DBusConnection, path: DBusObjectPath = BadgeEmitter.defaultPath) {
+    package init(connection: DBusConnection, path: DBusObjectPath = BadgeEmitter.defaultPath) {
         self.connection = connection
         self.path = path
     }
@@ -28,7 +28,7 @@ public struct BadgeEmitter: Sendable {
     ///   - count: the number to show; `nil`, zero or negative hides the badge.
     ///   - desktopEntry: the desktop file's name without `.desktop`, for example `org.example.App`.
     /// - Throws: ``DesktopIntegrationError/invalidDesktopEntry(_:)`` for an id that cannot name a desktop file.
-    public func setBadge(_ count: Int?, desktopEntry: String) throws {
+    package func setBadge(_ count: Int?, desktopEntry: String) throws {
         let id = try DesktopEntryID.validated(desktopEntry)
         try connection.emit(
             path: path, interface: "com.canonical.Unity.LauncherEntry", member: "Update",

@@ -1,7 +1,7 @@
 import DBusCore
 
 /// Why an app could not be raised or its badge set. Each message says what to change.
-public enum DesktopIntegrationError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DesktopIntegrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text cannot be a desktop entry id (empty, contains `/` or NUL, or starts with `.`).
     case invalidDesktopEntry(String)
     /// No desktop file for the id was found, and D-Bus was not to be tried (or the id is not a bus name).
@@ -15,7 +15,7 @@ public enum DesktopIntegrationError: Error, Sendable, Hashable, CustomStringConv
     case activationFailed(desktopEntry: String, DBusFailure)
 
     /// What went wrong and what to change, in one sentence.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidDesktopEntry(let text):
             return "'\(text)' is not a desktop entry id: give the desktop file's name without '.desktop', "

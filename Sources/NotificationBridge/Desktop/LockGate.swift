@@ -7,7 +7,7 @@
 /// over, the rest wait for the next unlock.
 ///
 /// Calls may come from any task. Handlers never run inside the actor, so a handler may call back into the gate.
-public actor LockGate {
+package actor LockGate {
     private struct HeldResponse {
         let notificationID: String
         let handler: @Sendable () async -> Void
@@ -25,7 +25,7 @@ public actor LockGate {
     private var releaser: Task<Void, Never>?
 
     /// Makes a gate that follows `monitor`.
-    public init(monitor: SessionLockMonitor) {
+    package init(monitor: SessionLockMonitor) {
         self.monitor = monitor
     }
 
@@ -34,7 +34,7 @@ public actor LockGate {
     }
 
     /// How many responses are held, waiting for an unlock.
-    public var heldCount: Int { held.count }
+    package var heldCount: Int { held.count }
 
     /// Runs `handler` now, or holds it until the session unlocks.
     ///
@@ -46,7 +46,7 @@ public actor LockGate {
     ///   - notificationID: the notification the response belongs to, for ``drop(notificationID:)``.
     ///   - requiresAuthentication: whether the action needs an unlocked session.
     ///   - handler: delivers the response.
-    public func deliver(
+    package func deliver(
         notificationID: String, requiresAuthentication: Bool, _ handler: @escaping @Sendable () async -> Void
     ) async {
         if !requiresAuthentication || (held.isEmpty && releaser == nil && !monitor.isLockedNow) {
@@ -71,7 +71,7 @@ public actor LockGate {
     }
 
     /// Forgets the held responses of a notification (withdrawn, or replaced); they will never run.
-    public func drop(notificationID: String) {
+    package func drop(notificationID: String) {
         held.removeAll { $0.notificationID == notificationID }
     }
 

@@ -10,9 +10,9 @@ import DBusCore
 ///
 /// All members may be used from any task; the state is updated by one task that follows the source's signals in
 /// order, and ends when the monitor is released.
-public final class SessionLockMonitor: Sendable {
+package final class SessionLockMonitor: Sendable {
     /// Where the lock state comes from (shown by the daemon's `GetServerInformation`).
-    public enum Source: String, Sendable, Hashable, CustomStringConvertible {
+    package enum Source: String, Sendable, Hashable, CustomStringConvertible {
         /// logind's `LockedHint` on the system bus.
         case logind
         /// A screen saver's `GetActive`/`ActiveChanged` on the session bus.
@@ -21,11 +21,11 @@ public final class SessionLockMonitor: Sendable {
         case none
 
         /// The name shown to users: `logind`, `screensaver` or `none`.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The source chosen when the monitor started.
-    public let source: Source
+    package let source: Source
     private let cell: LockStateCell
     private let follower: Task<Void, Never>?
 
@@ -46,7 +46,7 @@ public final class SessionLockMonitor: Sendable {
     ///   - system: a system bus connection, or `nil` to skip logind (no system bus, or a test).
     ///   - session: a session bus connection, for the screen saver.
     ///   - timeout: how long each source may take to answer while probing.
-    public static func start(
+    package static func start(
         system: DBusConnection?, session: DBusConnection, timeout: Duration = .seconds(3)
     ) async -> SessionLockMonitor {
         let found: (Source, LockSource)?
@@ -66,7 +66,7 @@ public final class SessionLockMonitor: Sendable {
     }
 
     /// Whether the session is locked now.
-    public var isLocked: Bool {
+    package var isLocked: Bool {
         get async { cell.isLocked }
     }
 
@@ -75,7 +75,7 @@ public final class SessionLockMonitor: Sendable {
 
     /// Returns once the session is unlocked: at once when it is not locked, else right after the unlock is reported.
     /// Returns early, without throwing, when the task is cancelled.
-    public func waitUntilUnlocked() async {
+    package func waitUntilUnlocked() async {
         await cell.wait(untilLocked: false)
     }
 

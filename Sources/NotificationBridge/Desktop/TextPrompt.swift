@@ -14,13 +14,13 @@ import Musl
 /// A configured command is run with its arguments as given and the request in its environment:
 /// `NOTIFICATION_PROMPT_TITLE`, `NOTIFICATION_PROMPT_MESSAGE`, `NOTIFICATION_PROMPT_PLACEHOLDER`,
 /// `NOTIFICATION_PROMPT_SUBMIT`. It must print the text and exit 0, or exit non-zero when the user cancels.
-public struct TextPrompt: Sendable {
+package struct TextPrompt: Sendable {
     /// The configured command (program first, then its arguments), or `nil` to use `zenity`, `kdialog` or `yad`.
-    public let command: [String]?
+    package let command: [String]?
     /// Where programs are looked up, `PATH` syntax; `nil` means this process's `PATH`.
-    public let searchPath: String?
+    package let searchPath: String?
     /// How long the user may take; then the dialog is closed and the answer is `nil`.
-    public let timeout: Duration
+    package let timeout: Duration
 
     /// Makes a prompt.
     ///
@@ -28,18 +28,18 @@ public struct TextPrompt: Sendable {
     ///   - command: a program and its arguments to use instead of `zenity`, `kdialog` or `yad`.
     ///   - searchPath: folders to look for programs in, `PATH` syntax; `nil` uses `PATH`.
     ///   - timeout: how long a prompt may stay open; 10 minutes unless given.
-    public init(command: [String]? = nil, searchPath: String? = nil, timeout: Duration = .seconds(600)) {
+    package init(command: [String]? = nil, searchPath: String? = nil, timeout: Duration = .seconds(600)) {
         self.command = command
         self.searchPath = searchPath
         self.timeout = timeout
     }
 
     /// Whether a prompt can be shown: the configured program, or one of `zenity`, `kdialog`, `yad`, is there.
-    public var isAvailable: Bool { (try? resolve()) != nil }
+    package var isAvailable: Bool { (try? resolve()) != nil }
 
     /// The name of the program that would show the prompt (`zenity`, `kdialog`, `yad`, or the configured command's
     /// program as given), or `nil` when none is available.
-    public var programName: String? { (try? resolve())?.name }
+    package var programName: String? { (try? resolve())?.name }
 
     /// Shows the prompt and waits for the user.
     ///
@@ -49,7 +49,7 @@ public struct TextPrompt: Sendable {
     ///   program exited non-zero or was ended by a signal) or `timeout` passed (the program is then stopped).
     /// - Throws: ``TextPromptError`` when no program is available or it cannot be started; `CancellationError` when
     ///   the task is cancelled (the program is then stopped).
-    public func ask(_ request: TextPromptRequest) async throws -> String? {
+    package func ask(_ request: TextPromptRequest) async throws -> String? {
         let program = try resolve()
         let result = try await PromptChild.run(
             executable: program.executable, arguments: program.arguments(for: request),

@@ -1,6 +1,6 @@
 /// Why ``TextPrompt`` could not ask. A user who cancels the prompt is not an error: ``TextPrompt/ask(_:)`` returns
 /// `nil`.
-public enum TextPromptError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TextPromptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// None of `zenity`, `kdialog`, `yad` is on the search path, and no command is configured.
     case noProgram(searchPath: String)
     /// The configured command is an empty list.
@@ -12,7 +12,7 @@ public enum TextPromptError: Error, Sendable, Hashable, CustomStringConvertible 
     case cannotStart(program: String, reason: String)
 
     /// What went wrong and what to do, in one sentence.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noProgram(let searchPath):
             return "no prompt program found in \(searchPath): install zenity, kdialog or yad, or configure a "

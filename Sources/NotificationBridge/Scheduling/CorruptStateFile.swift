@@ -2,18 +2,18 @@
 ///
 /// The store never empties or overwrites such a file: it renames it to `<name>.corrupt-<UTC time>` next to where it
 /// was, starts from what it could read, and reports it here so the daemon can tell the user.
-public struct CorruptStateFile: Sendable, Hashable, CustomStringConvertible {
+package struct CorruptStateFile: Sendable, Hashable, CustomStringConvertible {
     /// Where the file was.
-    public var path: String
+    package var path: String
     /// Where it is now.
-    public var movedTo: String
+    package var movedTo: String
     /// Why it could not be read.
-    public var reason: String
+    package var reason: String
     /// What the store kept: for the snapshot, nothing of it; for the journal, the changes before the bad record.
-    public var consequence: String
+    package var consequence: String
 
     /// Makes a report.
-    public init(path: String, movedTo: String, reason: String, consequence: String) {
+    package init(path: String, movedTo: String, reason: String, consequence: String) {
         self.path = path
         self.movedTo = movedTo
         self.reason = reason
@@ -21,7 +21,7 @@ public struct CorruptStateFile: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What happened and what the user can do, naming the new path.
-    public var description: String {
+    package var description: String {
         "the state file \(path) could not be read (\(reason)); it was moved to \(movedTo), and \(consequence). "
             + "Keep that file to recover its contents by hand, or delete it"
     }

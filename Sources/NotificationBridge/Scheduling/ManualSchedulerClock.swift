@@ -6,7 +6,7 @@ import Synchronization
 /// ``sleep(until:)`` suspends until ``advance(by:)`` or ``set(to:)`` moves the time to or past the deadline. The
 /// clock also reports who is asleep (``sleepDeadlines``) and how often anyone slept (``sleepCount``), so a test can
 /// check that a scheduler sleeps until the right moment and does not wake when nothing is due.
-public final class ManualSchedulerClock: SchedulerClock, Sendable {
+package final class ManualSchedulerClock: SchedulerClock, Sendable {
     private struct Sleeper {
         let deadline: Date
         let continuation: CheckedContinuation<Void, any Error>
@@ -35,29 +35,29 @@ public final class ManualSchedulerClock: SchedulerClock, Sendable {
     private let state: Mutex<State>
 
     /// Makes a clock showing `now`.
-    public init(now: Date) {
+    package init(now: Date) {
         state = Mutex(State(now: now))
     }
 
     /// The time the clock shows.
-    public var now: Date { state.withLock { $0.now } }
+    package var now: Date { state.withLock { $0.now } }
 
     /// The deadlines of the tasks sleeping now, earliest first.
-    public var sleepDeadlines: [Date] {
+    package var sleepDeadlines: [Date] {
         state.withLock { $0.sleepers.values.map(\.deadline) }.sorted()
     }
 
     /// How many times ``sleep(until:)`` has been called with a deadline in the future.
-    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+    package var sleepCount: Int { state.withLock { $0.sleepCount } }
 
     /// Moves the clock forward by `seconds` and wakes the sleepers whose deadline has come.
-    public func advance(by seconds: TimeInterval) {
+    package func advance(by seconds: TimeInterval) {
         let target = now.addingTimeInterval(seconds)
         set(to: target)
     }
 
     /// Sets the clock to `date`, forward or back (a wall-clock step), and wakes the sleepers whose deadline has come.
-    public func set(to date: Date) {
+    package func set(to date: Date) {
         let woken = state.withLock { state -> [Sleeper] in
             state.now = date
             let due = state.sleepers.filter { $0.value.deadline <= date }
@@ -71,7 +71,7 @@ public final class ManualSchedulerClock: SchedulerClock, Sendable {
     ///
     /// Tests use it before advancing the clock, to be sure the scheduler has armed its timer; bound the wait with a
     /// timeout (cancelling the task ends the wait).
-    public func waitForSleepers(count: Int = 1) async {
+    package func waitForSleepers(count: Int = 1) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -93,7 +93,7 @@ public final class ManualSchedulerClock: SchedulerClock, Sendable {
     /// Suspends until the clock reaches `deadline`.
     ///
     /// - Throws: `CancellationError` when the task is cancelled first.
-    public func sleep(until deadline: Date) async throws {
+    package func sleep(until deadline: Date) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID

@@ -181,7 +181,7 @@ extension NotificationStore {
     ///
     /// - Parameter environment: The environment to read; the process's by default. Without `HOME`, the home
     ///   directory comes from the password database.
-    public static func defaultDirectory(
+    package static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         if let stateHome = environment["XDG_STATE_HOME"], stateHome.hasPrefix("/") {

@@ -21,29 +21,29 @@ import Synchronization
 ///
 /// The methods block on disk I/O (an ``apply(_:)-(Change)`` costs one `fdatasync`, a few milliseconds on a virtual disk):
 /// call them from the one task that owns the daemon's state. They are serialized by a lock.
-public final class NotificationStore<Payload, Category, Route>: Sendable
+package final class NotificationStore<Payload, Category, Route>: Sendable
 where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable & Sendable {
     /// The stored state.
-    public typealias State = StoredNotifications<Payload, Category, Route>
+    package typealias State = StoredNotifications<Payload, Category, Route>
     /// One change to the state.
-    public typealias Change = StoreChange<Payload, Category, Route>
+    package typealias Change = StoreChange<Payload, Category, Route>
 
     /// The name of the snapshot file.
-    public static var snapshotName: String { "state.json" }
+    package static var snapshotName: String { "state.json" }
     /// The name of the journal file.
-    public static var journalName: String { "journal.jsonl" }
+    package static var journalName: String { "journal.jsonl" }
 
     /// The directory holding the files.
-    public let directory: String
+    package let directory: String
     /// The path of the snapshot, `<directory>/state.json`.
-    public let snapshotPath: String
+    package let snapshotPath: String
     /// The path of the journal, `<directory>/journal.jsonl`.
-    public let journalPath: String
+    package let journalPath: String
 
     /// The files that could not be read when the store opened, and where they were moved; normally empty.
     ///
     /// Show each ``CorruptStateFile/description`` to the user (log it at error level): it names the moved file.
-    public let movedAside: [CorruptStateFile]
+    package let movedAside: [CorruptStateFile]
 
     struct Inner: Sendable {
         var state: State
@@ -71,7 +71,7 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     ///   - now: The time used to name files moved aside.
     /// - Throws: ``NotificationStoreError`` when the directory cannot be created, a file exists but cannot be read,
     ///   a file cannot be moved aside, or the folded state cannot be written.
-    public convenience init(directory: String, now: Date = Date()) throws(NotificationStoreError) {
+    package convenience init(directory: String, now: Date = Date()) throws(NotificationStoreError) {
         try self.init(directory: directory, now: now, minimumCompactionBytes: 256 * 1024)
     }
 
@@ -110,7 +110,7 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     }
 
     /// The stored state, as of the last change.
-    public var state: State {
+    package var state: State {
         inner.withLock { $0.state }
     }
 
@@ -118,14 +118,14 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     ///
     /// - Throws: ``NotificationStoreError/cannotWrite(path:errno:)`` or
     ///   ``NotificationStoreError/cannotEncode(reason:)``; the change is then neither in ``state`` nor on disk.
-    public func apply(_ change: Change) throws(NotificationStoreError) {
+    package func apply(_ change: Change) throws(NotificationStoreError) {
         try apply([change])
     }
 
     /// Records several changes durably, with one sync: all of them or none.
     ///
     /// - Throws: As ``apply(_:)-(Change)``; none of the changes is recorded then.
-    public func apply(_ changes: [Change]) throws(NotificationStoreError) {
+    package func apply(_ changes: [Change]) throws(NotificationStoreError) {
         guard !changes.isEmpty else { return }
         try inner.withLock { inner throws(NotificationStoreError) in
             var state = inner.state
@@ -173,7 +173,7 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// - Throws: ``NotificationStoreError/cannotWrite(path:errno:)`` or
     ///   ``NotificationStoreError/cannotEncode(reason:)``; the previous state is unchanged then, in ``state`` and on
     ///   disk.
-    public func save(_ state: State) throws(NotificationStoreError) {
+    package func save(_ state: State) throws(NotificationStoreError) {
         try inner.withLock { inner throws(NotificationStoreError) in
             try writeSnapshot(state, sequence: inner.sequence, into: &inner)
         }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why the notification store could not read or write its state. Each message names the file and what to do.
-public enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The state directory could not be created or made private.
     case cannotCreateDirectory(path: String, errno: Int32)
     /// The state file exists but could not be read (permissions, I/O error). The file is left where it is.
@@ -14,7 +14,7 @@ public enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConve
     case cannotEncode(reason: String)
 
     /// What went wrong, with which file, and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let code):
             "cannot create the state directory \(path): \(errorText(code)); make its parent writable by you, "

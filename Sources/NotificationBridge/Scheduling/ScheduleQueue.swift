@@ -5,15 +5,15 @@ import Foundation
 /// Insert, removal by id and popping the earliest entry are O(log n); ``peek()`` and lookups by id are O(1).
 /// Entries with the same fire date come out in the order they were inserted, so the order is deterministic.
 /// Inserting an id that is already present replaces that entry (and its place in the order).
-public struct ScheduleQueue<Value> {
+package struct ScheduleQueue<Value> {
     /// One pending entry.
-    public struct Entry {
+    package struct Entry {
         /// The entry's id, unique in the queue.
-        public let id: String
+        package let id: String
         /// When the entry is due.
-        public let fireDate: Date
+        package let fireDate: Date
         /// What the caller stored with it.
-        public var value: Value
+        package var value: Value
         /// Insertion order, to break ties between equal fire dates.
         fileprivate let sequence: UInt64
 
@@ -27,30 +27,30 @@ public struct ScheduleQueue<Value> {
     private var nextSequence: UInt64 = 0
 
     /// Makes an empty queue.
-    public init() {}
+    package init() {}
 
     /// The number of entries.
-    public var count: Int { heap.count }
+    package var count: Int { heap.count }
 
     /// Whether the queue has no entries.
-    public var isEmpty: Bool { heap.isEmpty }
+    package var isEmpty: Bool { heap.isEmpty }
 
     /// The entry with the earliest fire date, without removing it.
-    public func peek() -> Entry? { heap.first }
+    package func peek() -> Entry? { heap.first }
 
     /// The entry with `id`, if present.
-    public subscript(id: String) -> Entry? {
+    package subscript(id: String) -> Entry? {
         positions[id].map { heap[$0] }
     }
 
     /// Whether an entry has `id`.
-    public func contains(id: String) -> Bool { positions[id] != nil }
+    package func contains(id: String) -> Bool { positions[id] != nil }
 
     /// The entries in no particular order (cheap: no sorting).
-    public var unorderedEntries: [Entry] { heap }
+    package var unorderedEntries: [Entry] { heap }
 
     /// The entries from the earliest fire date to the latest (O(n log n)).
-    public func sortedEntries() -> [Entry] {
+    package func sortedEntries() -> [Entry] {
         heap.sorted { $0.precedes($1) }
     }
 
@@ -58,7 +58,7 @@ public struct ScheduleQueue<Value> {
     ///
     /// - Returns: The replaced entry, if there was one.
     @discardableResult
-    public mutating func insert(id: String, fireDate: Date, value: Value) -> Entry? {
+    package mutating func insert(id: String, fireDate: Date, value: Value) -> Entry? {
         let replaced = remove(id: id)
         let entry = Entry(id: id, fireDate: fireDate, value: value, sequence: nextSequence)
         nextSequence += 1
@@ -72,18 +72,18 @@ public struct ScheduleQueue<Value> {
     ///
     /// - Returns: The removed entry, or `nil` when there was none.
     @discardableResult
-    public mutating func remove(id: String) -> Entry? {
+    package mutating func remove(id: String) -> Entry? {
         guard let index = positions[id] else { return nil }
         return remove(at: index)
     }
 
     /// Removes and returns the entry with the earliest fire date.
-    public mutating func popFirst() -> Entry? {
+    package mutating func popFirst() -> Entry? {
         heap.isEmpty ? nil : remove(at: 0)
     }
 
     /// Removes and returns every entry whose fire date is at or before `now`, earliest first.
-    public mutating func popDue(now: Date) -> [Entry] {
+    package mutating func popDue(now: Date) -> [Entry] {
         var due: [Entry] = []
         while let first = heap.first, first.fireDate <= now {
             due.append(remove(at: 0))
@@ -95,7 +95,7 @@ public struct ScheduleQueue<Value> {
     ///
     /// - Returns: The removed entries, earliest first.
     @discardableResult
-    public mutating func removeAll(where shouldRemove: (Entry) throws -> Bool) rethrows -> [Entry] {
+    package mutating func removeAll(where shouldRemove: (Entry) throws -> Bool) rethrows -> [Entry] {
         let ids = try heap.filter(shouldRemove).map(\.id)
         return ids.compactMap { remove(id: $0) }.sorted { $0.precedes($1) }
     }

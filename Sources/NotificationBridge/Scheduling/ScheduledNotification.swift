@@ -9,34 +9,34 @@ import NotificationModel
 ///
 /// Encoded with the keys `id`, `app-name`, `trigger`, `payload`, `scheduled-at` and `last-fired-at` (seconds since
 /// 1970-01-01T00:00:00Z), and `time-zone` (an IANA zone name).
-public struct ScheduledNotification<Payload> {
+package struct ScheduledNotification<Payload> {
     /// The notification's id, unique among the scheduled notifications.
-    public var id: String
+    package var id: String
 
     /// The posting application's name, for ``Scheduler/withdrawAll(appName:)``; `nil` when unknown.
-    public var appName: String?
+    package var appName: String?
 
     /// When the notification fires.
-    public var trigger: NotificationTrigger
+    package var trigger: NotificationTrigger
 
     /// What the owner stored with the notification.
-    public var payload: Payload
+    package var payload: Payload
 
     /// When the notification was scheduled: time intervals count from it, calendar matches fire after it.
-    public var scheduledAt: Date
+    package var scheduledAt: Date
 
     /// When the notification was last delivered; `nil` if never. Its next occurrence is the first one after this.
-    public var lastFiredAt: Date?
+    package var lastFiredAt: Date?
 
     /// The zone in which ``scheduledAt`` and ``lastFiredAt`` were taken, as an IANA name.
     ///
     /// For a trigger that follows the time zone, a different zone at restore time means the user's zone changed
     /// while nothing was running: the scheduler moves the two times to the same wall-clock times in the new zone.
-    public var timeZoneIdentifier: String?
+    package var timeZoneIdentifier: String?
 
     /// Makes a scheduled notification; ``Scheduler/schedule(id:appName:trigger:payload:)`` makes them for new
     /// notifications.
-    public init(
+    package init(
         id: String,
         appName: String? = nil,
         trigger: NotificationTrigger,
@@ -73,7 +73,7 @@ extension ScheduledNotification: Codable where Payload: Codable {
     /// Decodes a scheduled notification; `app-name`, `last-fired-at` and `time-zone` may be missing.
     ///
     /// - Throws: `DecodingError` when a required key is missing or a value has the wrong form.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: try container.decode(String.self, forKey: .id),
@@ -88,7 +88,7 @@ extension ScheduledNotification: Codable where Payload: Codable {
     }
 
     /// Encodes the notification, with times as seconds since 1970 whatever the encoder's date strategy.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encodeIfPresent(appName, forKey: .appName)
@@ -101,14 +101,14 @@ extension ScheduledNotification: Codable where Payload: Codable {
 }
 
 /// A scheduled notification and the next time it fires, as ``Scheduler/pending()`` lists them.
-public struct PendingNotification<Payload> {
+package struct PendingNotification<Payload> {
     /// The notification.
-    public var notification: ScheduledNotification<Payload>
+    package var notification: ScheduledNotification<Payload>
     /// When it fires next.
-    public var nextFireDate: Date
+    package var nextFireDate: Date
 
     /// Makes an entry of the pending list.
-    public init(notification: ScheduledNotification<Payload>, nextFireDate: Date) {
+    package init(notification: ScheduledNotification<Payload>, nextFireDate: Date) {
         self.notification = notification
         self.nextFireDate = nextFireDate
     }
@@ -118,29 +118,29 @@ extension PendingNotification: Sendable where Payload: Sendable {}
 extension PendingNotification: Equatable where Payload: Equatable {}
 
 /// One delivery of a scheduled notification, as the scheduler hands it to its `fire` closure.
-public struct ScheduledFiring<Payload> {
+package struct ScheduledFiring<Payload> {
     /// The notification as it stands after this delivery: ``ScheduledNotification/lastFiredAt`` is ``firedAt``.
     ///
     /// Store it (or, when ``nextFireDate`` is `nil`, remove it from the store), so that a restart neither repeats
     /// this delivery nor loses the next.
-    public var notification: ScheduledNotification<Payload>
+    package var notification: ScheduledNotification<Payload>
 
     /// When the notification was due. Earlier than ``firedAt`` when it was delivered late: after a downtime, a
     /// suspend, or a time-zone change that moved a wall-clock time into the past. Only the earliest undelivered
     /// occurrence is reported, however many passed.
-    public var occurrence: Date
+    package var occurrence: Date
 
     /// When the scheduler delivered it.
-    public var firedAt: Date
+    package var firedAt: Date
 
     /// When it fires next; `nil` when this was its last delivery and the scheduler has dropped it.
-    public var nextFireDate: Date?
+    package var nextFireDate: Date?
 
     /// How late the delivery was, in seconds.
-    public var delay: TimeInterval { firedAt.timeIntervalSince(occurrence) }
+    package var delay: TimeInterval { firedAt.timeIntervalSince(occurrence) }
 
     /// Makes a firing.
-    public init(notification: ScheduledNotification<Payload>, occurrence: Date, firedAt: Date, nextFireDate: Date?) {
+    package init(notification: ScheduledNotification<Payload>, occurrence: Date, firedAt: Date, nextFireDate: Date?) {
         self.notification = notification
         self.occurrence = occurrence
         self.firedAt = firedAt
@@ -152,15 +152,15 @@ extension ScheduledFiring: Sendable where Payload: Sendable {}
 extension ScheduledFiring: Equatable where Payload: Equatable {}
 
 /// What ``Scheduler/restore(_:)`` did not take back.
-public struct ScheduleRestoreReport<Payload> {
+package struct ScheduleRestoreReport<Payload> {
     /// Notifications with nothing left to fire (a one-shot trigger that already fired); remove them from the store.
-    public var finished: [ScheduledNotification<Payload>] = []
+    package var finished: [ScheduledNotification<Payload>] = []
 
     /// Notifications whose trigger no longer validates, with the reason; they are not scheduled.
-    public var rejected: [(notification: ScheduledNotification<Payload>, error: TriggerValidationError)] = []
+    package var rejected: [(notification: ScheduledNotification<Payload>, error: TriggerValidationError)] = []
 
     /// Makes an empty report.
-    public init() {}
+    package init() {}
 }
 
 extension ScheduleRestoreReport: Sendable where Payload: Sendable {}

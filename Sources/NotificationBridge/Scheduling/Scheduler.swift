@@ -17,9 +17,9 @@ import NotificationModel
 /// ``timeZoneChanged()``, their pending occurrence is the same wall-clock time in the new zone. No occurrence is
 /// delivered twice because of a zone change, and none is dropped: one whose wall-clock time has already passed in the
 /// new zone is delivered at once.
-public actor Scheduler<Payload: Sendable> {
+package actor Scheduler<Payload: Sendable> {
     /// Called on the actor for every delivery. It must not block: hand the work to a task or a stream.
-    public typealias Fire = @Sendable (ScheduledFiring<Payload>) -> Void
+    package typealias Fire = @Sendable (ScheduledFiring<Payload>) -> Void
 
     private let clock: any SchedulerClock
     private let currentTimeZone: @Sendable () -> TimeZone
@@ -41,7 +41,7 @@ public actor Scheduler<Payload: Sendable> {
     ///     re-reads the system zone (`TZ`, `/etc/localtime`) each time.
     ///   - logger: Where deliveries, late deliveries and zone changes are logged (`debug`, `notice`, `info`).
     ///   - fire: Called for every delivery; see ``Fire``.
-    public init(
+    package init(
         clock: any SchedulerClock = SystemSchedulerClock(),
         timeZone: @escaping @Sendable () -> TimeZone = Scheduler.systemTimeZone,
         logger: Logger = Logger(label: "io.github.NotificationBridge.scheduler"),
@@ -60,13 +60,13 @@ public actor Scheduler<Payload: Sendable> {
 
     /// The system's current time zone, read afresh (Foundation caches it otherwise).
     @Sendable
-    public static func systemTimeZone() -> TimeZone {
+    package static func systemTimeZone() -> TimeZone {
         NSTimeZone.resetSystemTimeZone()
         return TimeZone.current
     }
 
     /// The zone wall-clock triggers are read in now.
-    public var timeZone: TimeZone { evaluator.timeZone }
+    package var timeZone: TimeZone { evaluator.timeZone }
 
     /// Schedules a notification, replacing any with the same id.
     ///
@@ -76,7 +76,7 @@ public actor Scheduler<Payload: Sendable> {
     ///   the year 10000), in which case nothing is scheduled.
     /// - Throws: `TriggerValidationError` when the trigger is invalid; nothing is scheduled then.
     @discardableResult
-    public func schedule(
+    package func schedule(
         id: String,
         appName: String? = nil,
         trigger: NotificationTrigger,
@@ -109,7 +109,7 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// - Returns: The notifications not taken back: finished ones, and ones whose trigger no longer validates.
     @discardableResult
-    public func restore(_ notifications: [ScheduledNotification<Payload>]) -> ScheduleRestoreReport<Payload> {
+    package func restore(_ notifications: [ScheduledNotification<Payload>]) -> ScheduleRestoreReport<Payload> {
         var report = ScheduleRestoreReport<Payload>()
         for var notification in notifications {
             do throws(TriggerValidationError) {
@@ -133,7 +133,7 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// - Returns: The notification, or `nil` when none had the id.
     @discardableResult
-    public func withdraw(id: String) -> ScheduledNotification<Payload>? {
+    package func withdraw(id: String) -> ScheduledNotification<Payload>? {
         let removed = queue.remove(id: id)?.value
         arm()
         return removed
@@ -143,7 +143,7 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// - Returns: The cancelled notifications, earliest first.
     @discardableResult
-    public func withdrawAll(appName: String) -> [ScheduledNotification<Payload>] {
+    package func withdrawAll(appName: String) -> [ScheduledNotification<Payload>] {
         let removed = queue.removeAll { $0.value.appName == appName }.map(\.value)
         arm()
         return removed
@@ -153,19 +153,19 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// - Returns: The cancelled notifications, earliest first.
     @discardableResult
-    public func withdrawAll() -> [ScheduledNotification<Payload>] {
+    package func withdrawAll() -> [ScheduledNotification<Payload>] {
         let removed = queue.removeAll { _ in true }.map(\.value)
         arm()
         return removed
     }
 
     /// The scheduled notifications with their next fire dates, earliest first.
-    public func pending() -> [PendingNotification<Payload>] {
+    package func pending() -> [PendingNotification<Payload>] {
         queue.sortedEntries().map { PendingNotification(notification: $0.value, nextFireDate: $0.fireDate) }
     }
 
     /// The scheduled notification with `id` and its next fire date, if scheduled.
-    public func pending(id: String) -> PendingNotification<Payload>? {
+    package func pending(id: String) -> PendingNotification<Payload>? {
         queue[id].map { PendingNotification(notification: $0.value, nextFireDate: $0.fireDate) }
     }
 
@@ -173,7 +173,7 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// Call it when the system zone changes (timedated's `Timezone` property, `/etc/localtime`). Occurrences whose
     /// wall-clock time has already passed in the new zone are delivered at once.
-    public func timeZoneChanged() {
+    package func timeZoneChanged() {
         let newZone = currentTimeZone()
         let oldZone = evaluator.timeZone
         guard newZone != oldZone else { return }
@@ -195,12 +195,12 @@ public actor Scheduler<Payload: Sendable> {
     ///
     /// Call it after a resume (logind `PrepareForSleep(false)`) and after the wall clock was set: a sleep in progress
     /// measures elapsed time and does not see a clock step.
-    public func resumedFromSleep() {
+    package func resumedFromSleep() {
         fireDueAndArm(forceRearm: true)
     }
 
     /// Cancels the timer for good: nothing is delivered after this, though the queue can still be read.
-    public func stop() {
+    package func stop() {
         isStopped = true
         timer?.cancel()
         timer = nil

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Fire dates are wall-clock instants (`Date`), so the clock tells the wall-clock time and sleeps until one.
 /// ``SystemSchedulerClock`` is the real one; ``ManualSchedulerClock`` is moved by hand in tests.
-public protocol SchedulerClock: Sendable {
+package protocol SchedulerClock: Sendable {
     /// The current wall-clock time.
     var now: Date { get }
 
@@ -22,18 +22,18 @@ public protocol SchedulerClock: Sendable {
 /// a clock change: the scheduler delivers what came due and sleeps again from the current wall-clock time. A sleep
 /// longer than ``longestSleep`` ends there and is re-armed, a wake-up every 68 years that keeps the duration
 /// arithmetic finite.
-public struct SystemSchedulerClock: SchedulerClock {
+package struct SystemSchedulerClock: SchedulerClock {
     /// The longest single sleep, in seconds (2^31, about 68 years).
-    public static let longestSleep: Double = 2_147_483_648
+    package static let longestSleep: Double = 2_147_483_648
 
     /// Makes the system clock.
-    public init() {}
+    package init() {}
 
     /// `Date()`.
-    public var now: Date { Date() }
+    package var now: Date { Date() }
 
     /// Sleeps until `deadline` on the continuous clock.
-    public func sleep(until deadline: Date) async throws {
+    package func sleep(until deadline: Date) async throws {
         let seconds = min(deadline.timeIntervalSinceNow, Self.longestSleep)
         guard seconds > 0 else {
             try Task.checkCancellation()

@@ -7,18 +7,18 @@
 /// ```json
 /// {"version": 1, "sequence": 42, "pending": {"<id>": {...}}, "categories": {"<id>": ...}, "delivered": {"<id>": ...}}
 /// ```
-public struct StoredNotifications<Payload, Category, Route> {
+package struct StoredNotifications<Payload, Category, Route> {
     /// Notifications waiting for their trigger, with their progress, by notification id.
-    public var pending: [String: ScheduledNotification<Payload>]
+    package var pending: [String: ScheduledNotification<Payload>]
 
     /// Registered categories, by category id.
-    public var categories: [String: Category]
+    package var categories: [String: Category]
 
     /// Where the response of each delivered notification goes, by notification id.
-    public var delivered: [String: Route]
+    package var delivered: [String: Route]
 
     /// Makes a state; empty by default.
-    public init(
+    package init(
         pending: [String: ScheduledNotification<Payload>] = [:],
         categories: [String: Category] = [:],
         delivered: [String: Route] = [:]
@@ -29,7 +29,7 @@ public struct StoredNotifications<Payload, Category, Route> {
     }
 
     /// Applies one change.
-    public mutating func apply(_ change: StoreChange<Payload, Category, Route>) {
+    package mutating func apply(_ change: StoreChange<Payload, Category, Route>) {
         switch change {
         case .schedule(let notification): pending[notification.id] = notification
         case .unschedule(let id): pending[id] = nil
@@ -45,7 +45,7 @@ extension StoredNotifications: Sendable where Payload: Sendable, Category: Senda
 extension StoredNotifications: Equatable where Payload: Equatable, Category: Equatable, Route: Equatable {}
 
 /// One change to ``StoredNotifications``, as ``NotificationStore/apply(_:)-(Change)`` records it.
-public enum StoreChange<Payload, Category, Route> {
+package enum StoreChange<Payload, Category, Route> {
     /// Adds a scheduled notification, or replaces the one with the same id (after it fired, with its new progress).
     case schedule(ScheduledNotification<Payload>)
     /// Removes a scheduled notification (withdrawn, or fired for the last time).

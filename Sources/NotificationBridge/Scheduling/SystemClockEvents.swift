@@ -1,7 +1,7 @@
 import DBusCore
 
 /// Something that moves the wall clock under a scheduler: the system's time zone changed, or the machine woke up.
-public enum SystemClockEvent: Sendable, Hashable {
+package enum SystemClockEvent: Sendable, Hashable {
     /// timedated announced a new `Timezone` (what `timedatectl set-timezone` and the desktop's settings do: they
     /// relink `/etc/localtime` through timedated). Call ``Scheduler/timeZoneChanged()``.
     case timeZoneChanged
@@ -16,7 +16,7 @@ public enum SystemClockEvent: Sendable, Hashable {
 /// timedated is not running and sees its signal once it is started to change the zone. A zone changed by relinking
 /// `/etc/localtime` by hand announces nothing: the scheduler sees it at the next resume, where ``Scheduler`` readers
 /// call ``Scheduler/timeZoneChanged()`` too (it does nothing when the zone is the same).
-public enum SystemClockEvents {
+package enum SystemClockEvents {
     static let timedateName = "org.freedesktop.timedate1"
     static let timedatePath: DBusObjectPath = "/org/freedesktop/timedate1"
     static let logindName = "org.freedesktop.login1"
@@ -27,7 +27,7 @@ public enum SystemClockEvents {
     /// closes or the consumer stops iterating.
     ///
     /// - Throws: `DBusFailure` when the bus refuses the match rules.
-    public static func follow(on system: DBusConnection) async throws -> AsyncStream<SystemClockEvent> {
+    package static func follow(on system: DBusConnection) async throws -> AsyncStream<SystemClockEvent> {
         let zones = try await system.signals(
             matching: DBusMatchRule(
                 sender: timedateName, path: timedatePath, interface: "org.freedesktop.DBus.Properties",
@@ -70,7 +70,7 @@ extension Scheduler {
     /// Applies events from ``SystemClockEvents/follow(on:)`` until the stream ends: a zone change moves wall-clock
     /// triggers; a resume delivers what came due during the sleep and re-reads the zone (it may have changed while
     /// the lid was closed, with nobody to announce it).
-    public func follow(_ events: AsyncStream<SystemClockEvent>) async {
+    package func follow(_ events: AsyncStream<SystemClockEvent>) async {
         for await event in events {
             switch event {
             case .timeZoneChanged:

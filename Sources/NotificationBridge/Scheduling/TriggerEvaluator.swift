@@ -20,17 +20,17 @@ import NotificationModel
 ///   `Calendar`, so that the rules above hold exactly and do not depend on the platform's Foundation.
 ///
 /// Values of this type are cheap to make and safe to share.
-public struct TriggerEvaluator: Sendable {
+package struct TriggerEvaluator: Sendable {
     /// The zone wall-clock times are read in: the user's current zone.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
 
     /// Makes an evaluator for the user's current zone, or another one for tests.
-    public init(timeZone: TimeZone = .current) {
+    package init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
     }
 
     /// A Gregorian calendar in ``timeZone``, for formatting or for callers that need Foundation's date components.
-    public var calendar: Calendar {
+    package var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         return calendar
@@ -44,7 +44,7 @@ public struct TriggerEvaluator: Sendable {
     ///   - trigger: A valid trigger; an invalid one (see `NotificationTrigger/validate()`) returns `nil`.
     ///   - anchor: When the notification was scheduled. Time intervals count from it; calendar matches fire only
     ///     after it (a one-shot match fires at its first match after it). Date triggers ignore it.
-    public func nextFireDate(after date: Date, for trigger: NotificationTrigger, anchor: Date) -> Date? {
+    package func nextFireDate(after date: Date, for trigger: NotificationTrigger, anchor: Date) -> Date? {
         guard (try? trigger.validate()) != nil else { return nil }
         switch trigger {
         case .date(let fireDate, nil):
@@ -64,7 +64,7 @@ public struct TriggerEvaluator: Sendable {
 
     /// The first time `trigger` fires: its fire date (even when that has passed), `anchor` plus its interval, or its
     /// first match after `anchor`. `nil` for an invalid trigger.
-    public func firstFireDate(for trigger: NotificationTrigger, anchor: Date) -> Date? {
+    package func firstFireDate(for trigger: NotificationTrigger, anchor: Date) -> Date? {
         nextFireDate(after: .distantPast, for: trigger, anchor: anchor)
     }
 
@@ -79,7 +79,7 @@ public struct TriggerEvaluator: Sendable {
     ///   - anchor: When it was scheduled (see ``nextFireDate(after:for:anchor:)``).
     ///   - lastFired: When it was last delivered; `nil` if never.
     ///   - now: The current time.
-    public func missedFire(for trigger: NotificationTrigger, anchor: Date, lastFired: Date?, now: Date) -> MissedFire {
+    package func missedFire(for trigger: NotificationTrigger, anchor: Date, lastFired: Date?, now: Date) -> MissedFire {
         guard let pending = nextFireDate(after: lastFired ?? .distantPast, for: trigger, anchor: anchor) else {
             return MissedFire(missedOccurrence: nil, nextFireDate: nil)
         }
@@ -91,7 +91,7 @@ public struct TriggerEvaluator: Sendable {
     }
 
     /// The instant a fire date names: the instant itself, or the wall-clock time resolved in ``timeZone``.
-    public func date(for fireDate: FireDate) -> Date {
+    package func date(for fireDate: FireDate) -> Date {
         switch fireDate {
         case .instant(let seconds): Date(timeIntervalSince1970: seconds)
         case .wallClock(let time): date(for: time)
@@ -102,12 +102,12 @@ public struct TriggerEvaluator: Sendable {
     ///
     /// A skipped time (spring-forward gap) gives the first instant after the gap; a time shown twice (fall back)
     /// gives the first of the two instants.
-    public func date(for time: LocalDateTime) -> Date {
+    package func date(for time: LocalDateTime) -> Date {
         Date(timeIntervalSince1970: Double(resolve(time)))
     }
 
     /// The wall-clock time ``timeZone`` shows at `date`, to the whole second (rounded down).
-    public func localDateTime(for date: Date) -> LocalDateTime {
+    package func localDateTime(for date: Date) -> LocalDateTime {
         let seconds = Self.wholeSeconds(date)
         return LocalDateTime(secondsSince1970InUTC: seconds + offset(at: seconds))
     }
@@ -116,7 +116,7 @@ public struct TriggerEvaluator: Sendable {
     ///
     /// Used when the user's zone changes, to carry the times a wall-clock trigger was scheduled and last fired at
     /// into the new zone, so that no occurrence fires twice and none is skipped.
-    public func rebased(_ date: Date, from zone: TimeZone) -> Date {
+    package func rebased(_ date: Date, from zone: TimeZone) -> Date {
         guard zone != timeZone, date != .distantPast, date != .distantFuture else { return date }
         let fraction = date.timeIntervalSince1970 - Double(Self.wholeSeconds(date))
         let wallClock = TriggerEvaluator(timeZone: zone).localDateTime(for: date)
