@@ -38,11 +38,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
 
     public var description: String { "notification-bridged" }
 
-    private enum Ending {
-        case shutdown
-        case nameLost
-        case busClosed
-    }
+    private typealias Ending = DaemonServices.Ending
 
     /// Connects, takes the bus name and serves until a graceful shutdown, the loss of the name, or the end of the
     /// bus connection.
@@ -132,8 +128,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     }
 
     /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the jobs that answer
-    /// calls, the center's events, the scheduler's firings, the bus's news, app activations. All are children of
-    /// one task group, so that ending it ends every one of them.
+    /// calls, the center's events, the scheduler's firings, the bus's news, app activations, each a service of one
+    /// `ServiceGroup` (see ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order.
     private func serve(
         _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>,
         jobs: AsyncStream<@Sendable () async -> Void>, on connection: DBusConnection, system: DBusConnection?
@@ -171,72 +167,45 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             throw DaemonError.nameTaken(owner: try? await connection.nameOwner(of: BridgeAPI.busName))
         }
 
-        return await withTaskGroup(of: Ending?.self) { group in
-            // The jobs first: restoring may already hand work to them.
-            group.addTask {
-                await withDiscardingTaskGroup { jobGroup in
-                    for await job in jobs { jobGroup.addTask(operation: job) }
+        // Only the owner of the name fires what was scheduled: a second daemon that was refused leaves it alone.
+        await core.restore()
+        let server = await core.center.serverInformation()
+        logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
+            "server.name": "\(server.name)", "server.version": "\(server.version)",
+        ])
+
+        let ending = DaemonServices.EndingCell()
+        var services: [any Service] = [
+            DaemonServices.JobRunner(jobs: jobs),
+            DaemonServices.Activations(activations: core.activations),
+            DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
+            DaemonServices.Follower(description: "scheduled firings", stream: firings) { await core.fired($0) },
+            DaemonServices.Follower(description: "departed connections", stream: departures) {
+                await core.connectionLeft($0)
+            },
+            DaemonServices.Follower(description: "notification servers", stream: serverOwners) { owner in
+                if owner != nil { await core.serverAppeared() }
+            },
+        ]
+        if let clockEvents {
+            let scheduler = core.scheduler
+            services.append(DaemonServices.Follower(description: "clock changes", stream: clockEvents) { event in
+                switch event {
+                case .timeZoneChanged: await scheduler.timeZoneChanged()
+                case .resumedFromSleep: await scheduler.resumedFromSleep()
                 }
-                return nil
-            }
-            group.addTask {
-                await core.activations.run()
-                return nil
-            }
-            // Only the owner of the name fires what was scheduled: a second daemon that was refused leaves it alone.
-            await core.restore()
-            let server = await core.center.serverInformation()
-            logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
-                "server.name": "\(server.name)", "server.version": "\(server.version)",
-            ])
-            group.addTask {
-                for await event in events { await core.handle(event) }
-                return nil
-            }
-            group.addTask {
-                for await name in departures { await core.connectionLeft(name) }
-                return nil
-            }
-            group.addTask {
-                for await firing in firings { await core.fired(firing) }
-                return nil
-            }
-            group.addTask {
-                for await owner in serverOwners where owner != nil { await core.serverAppeared() }
-                return nil
-            }
-            if let clockEvents {
-                group.addTask {
-                    await core.scheduler.follow(clockEvents)
-                    return nil
-                }
-            }
-            group.addTask {
-                for await event in nameEvents where event == .lost(BridgeAPI.busName) {
-                    return .nameLost
-                }
-                // The stream ends when the connection closes, or when this task is cancelled.
-                return Task.isCancelled ? nil : .busClosed
-            }
-            group.addTask {
-                do {
-                    try await gracefulShutdown()
-                    return .shutdown
-                } catch {
-                    return nil
-                }
-            }
-            var ending = Ending.shutdown
-            while let next = await group.next() {
-                if let next {
-                    ending = next
-                    break
-                }
-                if Task.isCancelled { break }
-            }
-            group.cancelAll()
-            return ending
+            })
         }
+        services.append(DaemonServices.NameWatch(events: nameEvents, core: core, ending: ending))
+        // Any service that ends ends them all, gracefully, in the reverse of this order.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                logger: logger))
+        try await group.run()
+        return ending.ending
     }
 
     private func close(_ connection: DBusConnection, _ system: DBusConnection?) async {
