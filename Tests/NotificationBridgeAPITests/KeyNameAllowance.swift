@@ -247,6 +247,8 @@ struct KeyNameAllowance {
             "Tests/TerminalNotificationServerTests/TerminalCommandTests.swift", [ResponseKeys.action.name],
             "a terminal server command"),
         KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/CommandLineTests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/DunstCLITests.swift", [PostKeys.category.name], "a subcommand"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/EndToEndTests.swift", [PostKeys.category.name], "a subcommand"),
@@ -296,7 +298,7 @@ struct KeyNameAllowance {
             "Tests/ReliabilityTests/SpoofedSignalTests.swift", [AttachOptionKeys.foreground.name], "an activation"),
     ]
 
-    /// Copies in code this change does not touch, still to be spelled through the tables.
+    /// Copies of contract keys, still to be spelled through the tables; each entry goes once its file does.
     static let temporary = [
         KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/DaemonCore+Attachments.swift", [AttachOptionKeys.foreground.name],
@@ -307,8 +309,7 @@ struct KeyNameAllowance {
             "ListPending's filter and Post's keys"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/CommandLineTests.swift",
-            [PostKeys.actions.name, PostKeys.category.name, ActionKeys.id.name, PostKeys.title.name,
-                PostKeys.userInfo.name],
-            "the Post dictionary the CLI builds, and a subcommand"),
+            [PostKeys.actions.name, ActionKeys.id.name, PostKeys.title.name, PostKeys.userInfo.name],
+            "the Post dictionary the CLI builds"),
     ]
 }
