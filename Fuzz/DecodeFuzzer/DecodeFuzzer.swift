@@ -26,7 +26,9 @@ enum DecodeFuzzer {
             check("category options") { () throws(DBusFailure) in
                 _ = try CategoryCoding.decode(
                     id: "fuzz",
-                    actions: .array(element: "a{sv}", [.vardict(["id": .string("a"), "title": .string("A")])]),
+                    actions: .array(
+                        element: "a{sv}",
+                        [.vardict([ActionKeys.id.name: .string("a"), ActionKeys.title.name: .string("A")])]),
                     options: value)
             }
         }

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 
 /// The demo's app talking to `notification-bridged`, as any D-Bus client would (the same calls `gdbus` makes).
 struct BridgeClient: Sendable {
@@ -70,6 +71,6 @@ struct BridgeClient: Sendable {
     /// The titles `ListPending` or `ListDelivered` returns.
     private func titles(_ method: String) async throws -> [String] {
         guard case .array(_, let entries)? = try await call(method, [.vardict([:])]).first else { return [] }
-        return entries.compactMap { $0.stringKeyedEntries?["title"]?.unwrappedVariant.stringValue }
+        return entries.compactMap { $0.stringKeyedEntries?[PostKeys.title.name]?.unwrappedVariant.stringValue }
     }
 }

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 
 /// The app the demo plays: a mail client that registers a "message" category and receives four messages.
 enum DemoMessages {
@@ -10,20 +11,29 @@ enum DemoMessages {
             element: "a{sv}",
             [
                 .vardict([
-                    "id": .string("reply"), "title": .string("Reply"), "activation": .string("background"),
-                    "behavior": .string("text-input"), "text-input-button-title": .string("Send"),
-                    "text-input-placeholder": .string("Your answer"),
+                    ActionKeys.id.name: .string("reply"), ActionKeys.title.name: .string("Reply"),
+                    ActionKeys.activation.name: .string("background"), ActionKeys.behavior.name: .string("text-input"),
+                    ActionKeys.textInputButtonTitle.name: .string("Send"),
+                    ActionKeys.textInputPlaceholder.name: .string("Your answer"),
                 ]),
                 .vardict([
-                    "id": .string("mark-read"), "title": .string("Mark as Read"), "activation": .string("background"),
+                    ActionKeys.id.name: .string("mark-read"), ActionKeys.title.name: .string("Mark as Read"),
+                    ActionKeys.activation.name: .string("background"),
                 ]),
                 .vardict([
-                    "id": .string("delete"), "title": .string("Delete"), "activation": .string("background"),
-                    "destructive": .boolean(true), "authentication-required": .boolean(true),
+                    ActionKeys.id.name: .string("delete"), ActionKeys.title.name: .string("Delete"),
+                    ActionKeys.activation.name: .string("background"), ActionKeys.destructive.name: .boolean(true),
+                    ActionKeys.authenticationRequired.name: .boolean(true),
                 ]),
-                .vardict(["id": .string("open"), "title": .string("Open"), "activation": .string("foreground")]),
+                .vardict([
+                    ActionKeys.id.name: .string("open"), ActionKeys.title.name: .string("Open"),
+                    ActionKeys.activation.name: .string("foreground"),
+                ]),
             ]),
-        .vardict(["minimal-actions": .strings(["reply", "delete"]), "reports-dismissal": .boolean(true)]),
+        .vardict([
+            CategoryOptionKeys.minimalActions.name: .strings(["reply", "delete"]),
+            CategoryOptionKeys.reportsDismissal.name: .boolean(true),
+        ]),
     ]
 
     /// One message: who sends it, when it shows, and what the scripted user does with it.
@@ -44,10 +54,11 @@ enum DemoMessages {
         /// The `Post` argument.
         var post: DBusValue {
             var notification: [String: DBusValue] = [
-                "app-name": .string("Mail"), "title": .string(title), "body": .string(body),
-                "category": .string("message"), "user-info": .string("{\"from\": \"\(sender)\"}"),
+                PostKeys.appName.name: .string("Mail"), PostKeys.title.name: .string(title),
+                PostKeys.body.name: .string(body), PostKeys.category.name: .string("message"),
+                PostKeys.userInfo.name: .string("{\"from\": \"\(sender)\"}"),
             ]
-            if let delay { notification["in"] = .double(delay) }
+            if let delay { notification[PostKeys.delay.name] = .double(delay) }
             return .vardict(notification)
         }
     }

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 
 /// What has come back for each message the demo posted, and — for the scripted run — whether it is what the script
 /// asked for.
@@ -34,12 +35,12 @@ struct Outcome {
         switch report {
         case .responded(let id, let action, let response):
             guard let message = messages[id] else { return [] }
-            let text = response["text"]?.stringValue
-            let token = response["activation-token"]?.stringValue
+            let text = response[ResponseKeys.text.name]?.stringValue
+            let token = response[ResponseKeys.activationToken.name]?.stringValue
             var line = "Mail's handler got the response to “\(message.title)”: '\(action)'"
             if let text { line += ", typed text “\(text)”" }
             if let token { line += ", activation token \(token) (a real app would be raised with it)" }
-            if let userInfo = response["user-info"]?.stringValue { line += ", user info \(userInfo)" }
+            if let userInfo = response[ResponseKeys.userInfo.name]?.stringValue { line += ", user info \(userInfo)" }
             if checksResponses { try check(message, action: action, text: text, token: token) }
             finished.insert(id)
             return [line]

@@ -24,7 +24,8 @@ struct RoundTripTests {
         await propertyCheck(count: 300, input: Self.seeds) { seed in
             var values = WireValues(seed: UInt64(seed))
             let actions = (0..<values.int(in: 0...4)).map { _ in values.action() }
-            #expect(read { try PostKeys.actions.decode(PostKeys.actions.encode(actions), place: "actions") } == actions)
+            let place = PostKeys.actions.name
+            #expect(read { try PostKeys.actions.decode(PostKeys.actions.encode(actions), place: place) } == actions)
         }
     }
 

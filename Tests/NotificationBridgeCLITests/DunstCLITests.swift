@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import Testing
 
 /// The built CLI and daemon against a real dunst under Xvfb: everything is done with `notification-bridge`, and the
@@ -42,8 +43,8 @@ struct DunstCLITests {
             let result = try #require(await answer.result)
             #expect(result.status == 0, "\(result.standardError); dunst: \(dunst.log)")
             let response = try #require(try parsedJSON(result.output) as? [String: Any], "\(result.output)")
-            #expect(response["action"] as? String == "archive")
-            #expect((response["user-info"] as? [String: Any])?["message"] as? Double == 42)
+            #expect(response[ResponseKeys.action.name] as? String == "archive")
+            #expect((response[ResponseKeys.userInfo.name] as? [String: Any])?["message"] as? Double == 42)
             #expect(dunst.lastMenu.contains { $0.contains("Delete") }, "\(dunst.lastMenu)")
 
             let posted = try await cli(["send", "Still here", "-p", "-c", "im.received", "--hint", "int:value:3"])

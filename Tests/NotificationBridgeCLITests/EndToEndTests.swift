@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -45,10 +46,10 @@ struct EndToEndTests {
             let json = try await asJSON
             #expect(json.status == 0, "\(json.standardError)")
             let object = try #require(try parsedJSON(json.output) as? [String: Any], "\(json.output)")
-            #expect(object["action"] as? String == "reply")
-            #expect(object["text"] as? String == "ok")
-            #expect((object["user-info"] as? [String: Any])?["mail"] as? Double == 42)
-            #expect((object["id"] as? String)?.count == 16)
+            #expect(object[ResponseKeys.action.name] as? String == "reply")
+            #expect(object[ResponseKeys.text.name] as? String == "ok")
+            #expect((object[ResponseKeys.userInfo.name] as? [String: Any])?["mail"] as? Double == 42)
+            #expect((object[ResponseKeys.id.name] as? String)?.count == 16)
         }
     }
 
@@ -77,13 +78,15 @@ struct EndToEndTests {
         try await CLIFixture.with { fixture in
             let posted = try await fixture.cli(["send", "Later", "--json", "-A", "open=Open"])
             #expect(posted.status == 0, "\(posted.standardError)")
-            let id = try #require((try parsedJSON(posted.output) as? [String: Any])?["id"] as? String)
+            let id = try #require((try parsedJSON(posted.output) as? [String: Any])?[ResponseKeys.id.name] as? String)
             let shown = try await fixture.nextNotification()
 
             let listed = try await fixture.cli(["list", "--json"])
             #expect(listed.status == 0, "\(listed.standardError)")
             let array = try #require(try parsedJSON(listed.output) as? [[String: Any]], "\(listed.output)")
-            #expect(array.contains { $0["id"] as? String == id && $0["title"] as? String == "Later" })
+            #expect(array.contains {
+                $0[ListedKeys.id.name] as? String == id && $0[PostKeys.title.name] as? String == "Later"
+            })
 
             try await fixture.server.invokeAction(id: shown.id, key: "open")
             let waited = try await fixture.cli(["wait", id])
@@ -155,7 +158,8 @@ struct EndToEndTests {
             let listed = try await fixture.cli(["category", "list"])
             #expect(listed.output.contains("mail\treply=Reply, archive=Archive"), "\(listed.output)")
             let json = try await fixture.cli(["category", "list", "--json"])
-            #expect((try parsedJSON(json.output) as? [[String: Any]])?.first?["id"] as? String == "mail")
+            let categories = try parsedJSON(json.output) as? [[String: Any]]
+            #expect(categories?.first?[CategoryKeys.id.name] as? String == "mail")
 
             let unknown = try await fixture.cli(["send", "T", "--category", "nope"])
             #expect(unknown.status == 1)

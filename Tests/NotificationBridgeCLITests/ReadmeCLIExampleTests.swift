@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -56,7 +57,7 @@ struct ReadmeCLIExampleTests {
                 try await fixture.server.reply(id: shown.id, text: "Yes, 12:30")
             }
             let object = try #require(try parsedJSON(posted.result.output) as? [String: Any])
-            let id = try #require(object["id"] as? String)
+            let id = try #require(object[ResponseKeys.id.name] as? String)
             Self.check(posted.result.output, of: Examples.categoryJSON, id: id)
         }
     }

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -39,9 +40,9 @@ struct ReadmeCLISchedulingExampleTests {
             let after = Date().timeIntervalSince1970
             #expect(result.standardOutput.isEmpty)
             let item = try await Self.pending(nil, in: fixture)
-            #expect(item["title"] as? String == "Tea is ready")
-            #expect(item["in"] as? Double == 240)
-            let next = try #require(item["next-fire-date"] as? Double, "\(item)")
+            #expect(item[PostKeys.title.name] as? String == "Tea is ready")
+            #expect(item[PostKeys.delay.name] as? Double == 240)
+            let next = try #require(item[ListedKeys.nextFireDate.name] as? Double, "\(item)")
             #expect(
                 next >= (before + 240).rounded(.down) && next <= (after + 240).rounded(.up),
                 "next fire date \(next), sent between \(before) and \(after)")
@@ -72,15 +73,15 @@ struct ReadmeCLISchedulingExampleTests {
             #expect(result.output == Examples.sendAtAndListPending.output?.replacingOccurrences(of: "$id", with: id))
 
             let item = try await Self.pending("Family", in: fixture)
-            #expect(item["id"] as? String == id)
-            #expect(item["body"] as? String == "Table for six")
-            #expect(item["fire-date"] as? String == "2030-12-24T18:00:00", "\(item)")
-            #expect(item["time-zone"] as? String == "local", "\(item)")
+            #expect(item[ListedKeys.id.name] as? String == id)
+            #expect(item[PostKeys.body.name] as? String == "Table for six")
+            #expect(item[PostKeys.fireDate.name] as? String == "2030-12-24T18:00:00", "\(item)")
+            #expect(item[PostKeys.timeZone.name] as? String == "local", "\(item)")
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = try #require(TimeZone(identifier: Self.zone))
             let expected = try #require(
                 calendar.date(from: DateComponents(year: 2030, month: 12, day: 24, hour: 18, minute: 0)))
-            #expect(item["next-fire-date"] as? Double == expected.timeIntervalSince1970, "\(item)")
+            #expect(item[ListedKeys.nextFireDate.name] as? Double == expected.timeIntervalSince1970, "\(item)")
         }
     }
 
@@ -92,9 +93,11 @@ struct ReadmeCLISchedulingExampleTests {
             let after = Date()
             #expect(result.standardOutput.isEmpty)
             let item = try await Self.pending("Team", in: fixture)
-            #expect(item["title"] as? String == "Stand-up" && item["body"] as? String == "Room 4", "\(item)")
-            #expect(item["repeat"] as? Bool == true, "\(item)")
-            let next = try #require(item["next-fire-date"] as? Double, "\(item)")
+            #expect(
+                item[PostKeys.title.name] as? String == "Stand-up" && item[PostKeys.body.name] as? String == "Room 4",
+                "\(item)")
+            #expect(item[PostKeys.repeat.name] as? Bool == true, "\(item)")
+            let next = try #require(item[ListedKeys.nextFireDate.name] as? Double, "\(item)")
             // The daemon's "now" lies between the two; a 09:00 passing in between allows either answer.
             let expected = [try Self.nextWeekdayNine(after: before), try Self.nextWeekdayNine(after: after)]
             #expect(expected.map(\.timeIntervalSince1970).contains(next), "\(item), expected one of \(expected)")
@@ -130,8 +133,8 @@ struct ReadmeCLISchedulingExampleTests {
             try running.awaitAttached("Timer")
             let after = Date().timeIntervalSince1970
             let item = try await Self.pending("Timer", in: fixture)
-            #expect(item["title"] as? String == "Pasta is done")
-            let next = try #require(item["next-fire-date"] as? Double, "\(item)")
+            #expect(item[PostKeys.title.name] as? String == "Pasta is done")
+            let next = try #require(item[ListedKeys.nextFireDate.name] as? Double, "\(item)")
             #expect(
                 next >= (before + 600).rounded(.down) && next <= (after + 600).rounded(.up),
                 "next fire date \(next), sent between \(before) and \(after)")
@@ -149,7 +152,7 @@ struct ReadmeCLISchedulingExampleTests {
             // Five seconds leave monitor the time to attach before it comes due.
             try running.awaitAttached("Timer")
             let id = try #require(
-                try await Self.pending("Timer", in: fixture)["id"] as? String,
+                try await Self.pending("Timer", in: fixture)[ListedKeys.id.name] as? String,
                 "not pending any more: monitor took more than 5 seconds to attach")
             let line = try running.output.nextLine(within: .seconds(20), waitingFor: "monitor to print the firing")
             #expect(line == Examples.foreground.output?.replacingOccurrences(of: "$id", with: id))

@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -37,7 +38,7 @@ struct ResponseTests {
             #expect(result.status == 3, "\(result.standardError)")
             let object = try #require(try parsedJSON(result.output) as? [String: Any], "\(result.output)")
             #expect(object["closed"] as? Bool == true)
-            #expect(object["action"] is NSNull)
+            #expect(object[ResponseKeys.action.name] is NSNull)
             #expect((object["message"] as? String)?.contains("expired") == true, "\(result.output)")
         }
     }
@@ -61,8 +62,8 @@ struct ResponseTests {
             let json = try await asJSON
             #expect(json.status == 0, "\(json.standardError)")
             let object = try #require(try parsedJSON(json.output) as? [String: Any], "\(json.output)")
-            #expect(object["action"] as? String == "answer")
-            #expect(object["text"] as? String == "see you at 12 — ok? `uname` & ünï")
+            #expect(object[ResponseKeys.action.name] as? String == "answer")
+            #expect(object[ResponseKeys.text.name] as? String == "see you at 12 — ok? `uname` & ünï")
         }
     }
 
@@ -187,18 +188,21 @@ struct ResponseTests {
                 #expect(!result.output.contains("\n"), "one line: \(result.output)")
                 return try parsedJSON(result.output)
             }
-            #expect((try await json(["category", "add", "c", "-A", "ok=OK"]) as? [String: Any])?["id"] as? String == "c")
+            let added = try await json(["category", "add", "c", "-A", "ok=OK"]) as? [String: Any]
+            #expect(added?[CategoryKeys.id.name] as? String == "c")
             #expect((try await json(["category", "list"]) as? [[String: Any]])?.count == 1)
             let sent = try #require(try await json(["send", "T", "--category", "c"]) as? [String: Any])
-            let id = try #require(sent["id"] as? String)
+            let id = try #require(sent[ResponseKeys.id.name] as? String)
             let shown = try await fixture.nextNotification()
             let listed = try #require(try await json(["list"]) as? [[String: Any]])
-            #expect(listed.first?["category"] as? String == "c")
+            #expect(listed.first?[PostKeys.category.name] as? String == "c")
             try await fixture.server.invokeAction(id: shown.id, key: "ok")
-            #expect((try await json(["wait", id]) as? [String: Any])?["action"] as? String == "ok")
+            #expect((try await json(["wait", id]) as? [String: Any])?[ResponseKeys.action.name] as? String == "ok")
             #expect((try await json(["server-info"]) as? [String: Any])?["server-capabilities"] is [String])
-            #expect((try await json(["category", "remove", "c"]) as? [String: Any])?["id"] as? String == "c")
-            let other = try #require((try await json(["send", "U"]) as? [String: Any])?["id"] as? String)
+            let removed = try await json(["category", "remove", "c"]) as? [String: Any]
+            #expect(removed?[CategoryKeys.id.name] as? String == "c")
+            let otherSent = try await json(["send", "U"]) as? [String: Any]
+            let other = try #require(otherSent?[ResponseKeys.id.name] as? String)
             _ = try await fixture.nextNotification()
             #expect(try await json(["withdraw", other]) as? [String] == [other])
             #expect(try await json(["withdraw", "--all"]) as? [String] == [])

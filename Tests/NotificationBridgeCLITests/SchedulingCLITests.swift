@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -23,9 +24,9 @@ struct SchedulingCLITests {
 
             let json = try await fixture.cli(["list", "--pending", "-a", "Kettle", "--json"])
             let items = try #require(try parsedJSON(json.output) as? [[String: Any]], "\(json.output)")
-            let next = try #require(items.first?["next-fire-date"] as? Double, "\(json.output)")
+            let next = try #require(items.first?[ListedKeys.nextFireDate.name] as? Double, "\(json.output)")
             #expect(Int(next) >= before + 7200 && Int(next) <= before + 7200 + 60, "\(json.output)")
-            #expect(items.first?["in"] as? Double == 7200)
+            #expect(items.first?[PostKeys.delay.name] as? Double == 7200)
             // The date the human line shows is that instant in the local zone (the tests run with the system's).
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone.current
@@ -46,12 +47,15 @@ struct SchedulingCLITests {
             #expect(posted.status == 0, "\(posted.standardError)")
             let json = try await fixture.cli(["list", "--pending", "-a", "Team", "--json"])
             let items = try #require(try parsedJSON(json.output) as? [[String: Any]], "\(json.output)")
-            let calendar = try #require(items.first?["calendar"] as? [String: Any], "\(json.output)")
-            #expect(calendar["hour"] as? Int == 9 && calendar["minute"] as? Int == 0, "\(calendar)")
+            let calendar = try #require(items.first?[PostKeys.calendar.name] as? [String: Any], "\(json.output)")
             #expect(
-                calendar["weekdays"] as? [String] == ["monday", "tuesday", "wednesday", "thursday", "friday"],
+                calendar[CalendarKeys.hour.name] as? Int == 9 && calendar[CalendarKeys.minute.name] as? Int == 0,
                 "\(calendar)")
-            #expect(items.first?["repeat"] as? Bool == true)
+            #expect(
+                calendar[CalendarKeys.weekdays.name] as? [String]
+                    == ["monday", "tuesday", "wednesday", "thursday", "friday"],
+                "\(calendar)")
+            #expect(items.first?[PostKeys.repeat.name] as? Bool == true)
         }
     }
 
@@ -134,9 +138,9 @@ struct SchedulingCLITests {
                 let line = try output.nextLine(within: .seconds(20), waitingFor: "monitor to print the response")
                 if json {
                     let object = try #require(try parsedJSON(line) as? [String: Any], "\(line)")
-                    #expect(object["id"] as? String == posted.output)
-                    #expect(object["action"] as? String == "reply")
-                    #expect(object["text"] as? String == "line one\nline\ttwo")
+                    #expect(object[ResponseKeys.id.name] as? String == posted.output)
+                    #expect(object[ResponseKeys.action.name] as? String == "reply")
+                    #expect(object[ResponseKeys.text.name] as? String == "line one\nline\ttwo")
                 } else {
                     #expect(line == "\(posted.output)\treply\tline one\\nline\\ttwo")
                 }

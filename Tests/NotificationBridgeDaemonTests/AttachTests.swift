@@ -21,8 +21,8 @@ struct AttachTests {
             let poster = try await fixture.bus.connect()
             let id = try await fixture.post(
                 [
-                    "title": .string("Build failed"), "app-name": .string("CI"),
-                    "actions": ActionList.plain(id: "retry", activation: "background"),
+                    PostKeys.title.name: .string("Build failed"), PostKeys.appName.name: .string("CI"),
+                    PostKeys.actions.name: ActionList.plain(id: "retry", activation: "background"),
                 ], from: poster)
             let shown = try await fixture.nextNotification()
             await poster.close()
@@ -44,8 +44,8 @@ struct AttachTests {
             try await fixture.call("Detach", [.string("CI")], from: latest)
             let second = try await fixture.post(
                 [
-                    "title": .string("Build failed again"), "app-name": .string("CI"),
-                    "actions": ActionList.plain(id: "retry", activation: "background"),
+                    PostKeys.title.name: .string("Build failed again"), PostKeys.appName.name: .string("CI"),
+                    PostKeys.actions.name: ActionList.plain(id: "retry", activation: "background"),
                 ], from: latest)
             let shownAgain = try await fixture.nextNotification()
             await latest.close()
@@ -61,17 +61,22 @@ struct AttachTests {
         try await DaemonFixture.with { fixture in
             let app = try await fixture.bus.connect()
             let fired = try await app.signals(matching: Self.signalRule("Fired"))
-            try await fixture.call("Attach", [.string("Kettle"), .vardict(["foreground": .boolean(true)])], from: app)
+            try await fixture.call("Attach", [.string("Kettle"), .vardict([
+                AttachOptionKeys.foreground.name: .boolean(true),
+            ])], from: app)
             let id = try await fixture.post(
-                ["title": .string("Tea"), "app-name": .string("Kettle"), "in": .double(0.2)], from: app)
+                [
+                    PostKeys.title.name: .string("Tea"), PostKeys.appName.name: .string("Kettle"),
+                    PostKeys.delay.name: .double(0.2),
+                ], from: app)
 
             let signal = try await fired.first(waitingFor: "Fired")
             #expect(signal.destination == app.uniqueName)
             #expect(signal.arguments.first == .string(id))
-            #expect(signal.arguments.last?.stringKeyedEntries?["title"] == .variant(.string("Tea")))
+            #expect(signal.arguments.last?.stringKeyedEntries?[PostKeys.title.name] == .variant(.string("Tea")))
 
             // Had the notification been shown, the server would have received it before this one.
-            _ = try await fixture.post(["title": .string("Marker")])
+            _ = try await fixture.post([PostKeys.title.name: .string("Marker")])
             #expect(try await fixture.nextNotification().summary == "Marker")
             let other = try await fixture.bus.connect()
             let refused = await #expect(throws: DBusFailure.self) {
@@ -90,8 +95,13 @@ struct AttachTests {
     func backgroundIsShown() async throws {
         try await DaemonFixture.with { fixture in
             let app = try await fixture.bus.connect()
-            try await fixture.call("Attach", [.string("Kettle"), .vardict(["foreground": .boolean(false)])], from: app)
-            _ = try await fixture.post(["title": .string("Tea"), "app-name": .string("Kettle"), "in": .double(0.1)])
+            try await fixture.call("Attach", [.string("Kettle"), .vardict([
+                AttachOptionKeys.foreground.name: .boolean(false),
+            ])], from: app)
+            _ = try await fixture.post([
+                PostKeys.title.name: .string("Tea"), PostKeys.appName.name: .string("Kettle"),
+                PostKeys.delay.name: .double(0.1),
+            ])
             #expect(try await fixture.nextNotification().summary == "Tea")
             await app.close()
         }

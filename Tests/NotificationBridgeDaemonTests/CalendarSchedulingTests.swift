@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -39,8 +40,10 @@ struct CalendarSchedulingTests {
     func oneShotCalendar() async throws {
         try await DaemonFixture.with { fixture in
             _ = try await fixture.post([
-                "title": .string("Rent"), "app-name": .string("Money"),
-                "calendar": .vardict(["day": .int32(1), "hour": .uint32(8)]),
+                PostKeys.title.name: .string("Rent"), PostKeys.appName.name: .string("Money"),
+                PostKeys.calendar.name: .vardict([
+                    CalendarKeys.day.name: .int32(1), CalendarKeys.hour.name: .uint32(8),
+                ]),
             ])
             let listed = try await fixture.gdbus("ListPending", "{'app-name': <'Money'>}").output
             #expect(listed.contains("'repeat': <false>"), "\(listed)")
@@ -88,7 +91,8 @@ struct CalendarSchedulingTests {
                 #expect(now.standardError.contains("start one"), "\(now.standardError)")
 
                 let id = try await fixture.post([
-                    "title": .string("Later"), "app-name": .string("Oven"), "in": .double(0.3),
+                    PostKeys.title.name: .string("Later"), PostKeys.appName.name: .string("Oven"),
+                    PostKeys.delay.name: .double(0.3),
                 ])
                 // It comes due with nobody to show it: it leaves the queue, and waits for a server.
                 try await withTimeout(waitingFor: "the notification to come due") {

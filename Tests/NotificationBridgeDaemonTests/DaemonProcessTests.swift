@@ -101,7 +101,7 @@ struct DaemonProcessTests {
             defer { daemon.stop() }
             let id = try await client.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Post", arguments: [.vardict(["title": .string("Waiting")])]
+                method: "Post", arguments: [.vardict([PostKeys.title.name: .string("Waiting")])]
             ).decode(String.self)
             async let waited = outcome {
                 try await client.call(

@@ -64,8 +64,8 @@ struct DeliveredRestartTests {
                 method: "Post",
                 arguments: [
                     .vardict([
-                        "title": .string("Mail from Ann"), "app-name": .string("Mail"),
-                        "default-action": .string("Open"),
+                        PostKeys.title.name: .string("Mail from Ann"), PostKeys.appName.name: .string("Mail"),
+                        PostKeys.defaultAction.name: .string("Open"),
                     ])
                 ],
                 timeout: .seconds(20)

@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -72,7 +73,8 @@ struct ExecRouteTests {
             let answer = try Self.installRecorder(in: fixture)
             let command = fixture.directory.appendingPathComponent("bin/answer-ann").path
             _ = try await fixture.post([
-                "title": .string("Ann"), "actions": ActionList.plain(id: "open"), "exec": .strings([command]),
+                PostKeys.title.name: .string("Ann"), PostKeys.actions.name: ActionList.plain(id: "open"),
+                PostKeys.exec.name: .strings([command]),
             ])
             let shown = try await fixture.nextNotification()
             try await fixture.scripted.invokeAction(id: shown.id, key: "open", activationToken: "token-42")

@@ -1,5 +1,6 @@
 import DBusCore
 import DBusTestSupport
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -15,8 +16,8 @@ struct HintsTests {
         try await DaemonFixture.with { fixture in
             let nested = DBusValue.variant(.vardict(["a": .array(element: "i", [.int32(1), .int32(2)])]))
             _ = try await fixture.post([
-                "title": .string("Volume"), "urgency": .string("critical"),
-                "hints": .vardict([
+                PostKeys.title.name: .string("Volume"), PostKeys.urgency.name: .string("critical"),
+                PostKeys.hints.name: .vardict([
                     "x-canonical-private-synchronous": .string("volume"), "value": .int32(42), "x-nested": nested,
                     "category": .string("device.added"),
                 ]),
@@ -35,8 +36,8 @@ struct HintsTests {
     func scheduled() async throws {
         try await DaemonFixture.with { fixture in
             _ = try await fixture.post([
-                "title": .string("Later"), "in": .double(0.5),
-                "hints": .vardict(["x-tag": .structure([.string("a"), .uint32(7)])]),
+                PostKeys.title.name: .string("Later"), PostKeys.delay.name: .double(0.5),
+                PostKeys.hints.name: .vardict(["x-tag": .structure([.string("a"), .uint32(7)])]),
             ])
             let shown = try await fixture.nextNotification()
             #expect(shown.summary == "Later")
@@ -59,12 +60,12 @@ struct HintsTests {
     func owned(hints: [String: DBusValue], says: String) async throws {
         try await DaemonFixture.with { fixture in
             let error = await #expect(throws: DBusFailure.self) {
-                try await fixture.post(["title": .string("T"), "hints": .vardict(hints)])
+                try await fixture.post([PostKeys.title.name: .string("T"), PostKeys.hints.name: .vardict(hints)])
             }
             #expect(error?.name == Self.invalid)
             #expect(error?.message.contains("notification key 'hints'") == true, "\(error?.message ?? "")")
             #expect(error?.message.contains(says) == true, "\(error?.message ?? "")")
-            _ = try await fixture.post(["title": .string("Still serving")])
+            _ = try await fixture.post([PostKeys.title.name: .string("Still serving")])
             #expect(try await fixture.nextNotification().summary == "Still serving")
         }
     }
@@ -73,18 +74,22 @@ struct HintsTests {
     func conflicts() async throws {
         try await DaemonFixture.with { fixture in
             try await fixture.call("RegisterCategory", [
-                .string("mail"), .array(element: "a{sv}", [.vardict(["id": .string("ok"), "title": .string("OK")])]),
+                .string("mail"),
+                .array(
+                    element: "a{sv}", [.vardict([
+                        ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
+                    ])]),
                 .vardict([:]),
             ])
             let both = await #expect(throws: DBusFailure.self) {
                 try await fixture.post([
-                    "title": .string("T"), "category": .string("mail"),
-                    "hints": .vardict(["category": .string("email.arrived")]),
+                    PostKeys.title.name: .string("T"), PostKeys.category.name: .string("mail"),
+                    PostKeys.hints.name: .vardict(["category": .string("email.arrived")]),
                 ])
             }
             #expect(both?.message.contains("sets from the key 'category' ('mail')") == true, "\(both?.message ?? "")")
             let wrong = await #expect(throws: DBusFailure.self) {
-                try await fixture.post(["title": .string("T"), "hints": .strings(["x"])])
+                try await fixture.post([PostKeys.title.name: .string("T"), PostKeys.hints.name: .strings(["x"])])
             }
             #expect(wrong?.message.contains("key 'hints' holds") == true, "\(wrong?.message ?? "")")
             #expect(wrong?.message.contains("'a{sv}'") == true, "\(wrong?.message ?? "")")

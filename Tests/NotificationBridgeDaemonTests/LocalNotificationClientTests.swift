@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationModel
 import NotificationServerKit
@@ -56,8 +57,10 @@ struct LocalNotificationClientTests {
             let third = try await client.schedule(
                 NotificationContent(title: "C"), trigger: .timeInterval(seconds: 3600))
             #expect(Set(try await client.pending().map(\.id)) == [first, second, third])
-            let calendar = try await client.pending().first { $0.id == second }?.entries["calendar"]
-            #expect(calendar?.stringKeyedEntries?["hour"] == .variant(.int32(9)), "\(String(describing: calendar))")
+            let calendar = try await client.pending().first { $0.id == second }?.entries[PostKeys.calendar.name]
+            #expect(
+                calendar?.stringKeyedEntries?[CalendarKeys.hour.name] == .variant(.int32(9)),
+                "\(String(describing: calendar))")
 
             try await client.withdraw(id: first)
             #expect(Set(try await client.pending().map(\.id)) == [second, third])

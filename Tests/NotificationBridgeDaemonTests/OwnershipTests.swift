@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -11,10 +12,13 @@ struct OwnershipTests {
     @Test("replaces updates the notification in place under the same id; another app may not replace it")
     func replace() async throws {
         try await DaemonFixture.with { fixture in
-            let id = try await fixture.post(["title": .string("Copying… 10%"), "app-name": .string("Files")])
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Copying… 10%"), PostKeys.appName.name: .string("Files"),
+            ])
             let first = try await fixture.nextNotification()
             let again = try await fixture.post([
-                "title": .string("Copying… 90%"), "app-name": .string("Files"), "replaces": .string(id),
+                PostKeys.title.name: .string("Copying… 90%"), PostKeys.appName.name: .string("Files"),
+                PostKeys.replaces.name: .string(id),
             ])
             #expect(again == id)
             let replaced = try await withTimeout(waitingFor: "the replacement") {
@@ -29,19 +33,22 @@ struct OwnershipTests {
 
             let error = await #expect(throws: DBusFailure.self) {
                 try await fixture.post([
-                    "title": .string("Mine now"), "app-name": .string("Intruder"), "replaces": .string(id),
+                    PostKeys.title.name: .string("Mine now"), PostKeys.appName.name: .string("Intruder"),
+                    PostKeys.replaces.name: .string(id),
                 ])
             }
             #expect(error?.name == "io.github.NotificationBridge1.Error.InvalidArgument")
             #expect(error?.message.contains("belongs to app 'Files'") == true, "\(error?.message ?? "")")
 
-            let listed = try await fixture.call("ListDelivered", [.vardict(["app-name": .string("Files")])])
+            let listed = try await fixture.call("ListDelivered", [.vardict([
+                FilterKeys.appName.name: .string("Files"),
+            ])])
             guard case .array(_, let items) = listed[0], let only = items.first?.stringKeyedEntries else {
                 Issue.record("nothing listed: \(listed)")
                 return
             }
             #expect(items.count == 1)
-            #expect(only["title"] == .variant(.string("Copying… 90%")))
+            #expect(only[PostKeys.title.name] == .variant(.string("Copying… 90%")))
         }
     }
 
@@ -49,14 +56,18 @@ struct OwnershipTests {
     func callersOwn() async throws {
         try await DaemonFixture.with { fixture in
             let other = try await fixture.bus.connect()
-            let theirs = try await fixture.post(["title": .string("Theirs"), "app-name": .string("Other")], from: other)
-            let mine = try await fixture.post(["title": .string("Mine"), "app-name": .string("Other")])
+            let theirs = try await fixture.post([
+                PostKeys.title.name: .string("Theirs"), PostKeys.appName.name: .string("Other"),
+            ], from: other)
+            let mine = try await fixture.post([
+                PostKeys.title.name: .string("Mine"), PostKeys.appName.name: .string("Other"),
+            ])
 
             let withdrawn = try await fixture.call("WithdrawAll", [.vardict([:])])
             #expect(withdrawn == [.strings([mine])])
             let listed = try await fixture.call("ListDelivered", [.vardict([:])], from: other)
             guard case .array(_, let items) = listed[0] else { throw TestSupportError("not a list: \(listed)") }
-            #expect(items.compactMap { $0.stringKeyedEntries?["id"] } == [.variant(.string(theirs))])
+            #expect(items.compactMap { $0.stringKeyedEntries?[ListedKeys.id.name] } == [.variant(.string(theirs))])
             #expect(try await fixture.call("ListPending", [.vardict([:])]) == [.array(element: "a{sv}", [])])
             await other.close()
         }
@@ -65,7 +76,9 @@ struct OwnershipTests {
     @Test("WaitForResponse is refused for a notification whose responses go to a command")
     func waitRefusedForCommand() async throws {
         try await DaemonFixture.with { fixture in
-            let id = try await fixture.post(["title": .string("Run"), "exec": .strings(["/bin/true"])])
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Run"), PostKeys.exec.name: .strings(["/bin/true"]),
+            ])
             let error = await #expect(throws: DBusFailure.self) {
                 try await fixture.call("WaitForResponse", [.string(id)])
             }
@@ -77,7 +90,9 @@ struct OwnershipTests {
     @Test("a waiting call whose connection left does not take the response: the next WaitForResponse gets it")
     func waiterLeaves() async throws {
         try await DaemonFixture.with { fixture in
-            let id = try await fixture.post(["title": .string("Ann"), "actions": ActionList.plain(id: "ok")])
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Ann"), PostKeys.actions.name: ActionList.plain(id: "ok"),
+            ])
             let shown = try await fixture.nextNotification()
             let leaving = try await fixture.bus.connect()
             let left = try await fixture.client.nameOwnerChanges(of: leaving.uniqueName)

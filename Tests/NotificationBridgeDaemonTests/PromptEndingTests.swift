@@ -42,7 +42,9 @@ struct PromptEndingTests {
     func waitsEnd(_ ending: Ending) async throws {
         try await DaemonFixture.with(.dunst, promptCommand: try ending.command()) { fixture in
             let closedSignals = try await fixture.client.signals(matching: Self.closedRule)
-            let id = try await fixture.post(["title": .string("Ann"), "actions": ActionList.textInput(id: "reply")])
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Ann"), PostKeys.actions.name: ActionList.textInput(id: "reply"),
+            ])
             let shown = try await fixture.nextNotification()
             // The fixture's calls are bounded, so this ends (as a failure) even if the daemon never answers it.
             async let early = outcome { try await fixture.call("WaitForResponse", [.string(id)]) }
@@ -69,16 +71,18 @@ struct PromptEndingTests {
                 "RegisterCategory",
                 [
                     .string("org.example.chat"), ActionList.textInput(id: "reply"),
-                    .vardict(["reports-dismissal": .boolean(true)]),
+                    .vardict([CategoryOptionKeys.reportsDismissal.name: .boolean(true)]),
                 ])
-            let id = try await fixture.post(["title": .string("Ann"), "category": .string("org.example.chat")])
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Ann"), PostKeys.category.name: .string("org.example.chat"),
+            ])
             let shown = try await fixture.nextNotification()
             async let waited = fixture.call("WaitForResponse", [.string(id)])
             _ = try await fixture.client.nameOwner(of: BridgeAPI.busName)
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
             let reply = try await waited
             #expect(reply.first == .string("dismiss"))
-            #expect(reply.last?.stringKeyedEntries?["text"] == nil)
+            #expect(reply.last?.stringKeyedEntries?[ResponseKeys.text.name] == nil)
         }
     }
 }

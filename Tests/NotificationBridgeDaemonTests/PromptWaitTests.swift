@@ -23,7 +23,9 @@ struct PromptWaitTests {
             let signals = try await fixture.client.signals(matching: DBusMatchRule(
                 sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
                 member: "Closed"))
-            let id = try await fixture.post(["title": .string("Ann"), "actions": ActionList.textInput(id: "reply")])
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Ann"), PostKeys.actions.name: ActionList.textInput(id: "reply"),
+            ])
             let shown = try await fixture.nextNotification()
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
             let closed = try await signals.first(waitingFor: "Closed")
@@ -36,7 +38,7 @@ struct PromptWaitTests {
             try Data().write(to: log)
             let reply = try await waited
             #expect(reply.first == .string("reply"))
-            #expect(reply.last?.stringKeyedEntries?["text"] == .variant(.string("typed late")))
+            #expect(reply.last?.stringKeyedEntries?[ResponseKeys.text.name] == .variant(.string("typed late")))
             await waiter.close()
         }
     }

@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -69,8 +70,10 @@ struct ReadmeExampleTests {
     @Test("ListDelivered and WithdrawAll act on the app named in the filter")
     func listAndWithdrawAll() async throws {
         try await DaemonFixture.with { fixture in
-            let mine = try await fixture.post(["title": .string("Ann"), "app-name": .string("Mail")])
-            _ = try await fixture.post(["title": .string("Disk"), "app-name": .string("Disks")])
+            let mine = try await fixture.post([
+                PostKeys.title.name: .string("Ann"), PostKeys.appName.name: .string("Mail"),
+            ])
+            _ = try await fixture.post([PostKeys.title.name: .string("Disk"), PostKeys.appName.name: .string("Disks")])
             let listed = try await fixture.sh(ReadmeExamples.listDelivered.script)
             #expect(listed.status == 0, "\(listed.standardError)")
             #expect(listed.output.contains("'id': <'\(mine)'>"))

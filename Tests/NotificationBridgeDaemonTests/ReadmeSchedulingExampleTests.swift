@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -109,7 +110,8 @@ struct ReadmeSchedulingExampleTests {
     func listPendingOrder() async throws {
         try await DaemonFixture.with { fixture in
             let later = try await fixture.post([
-                "title": .string("Later"), "app-name": .string("Team"), "in": .double(30 * 86_400),
+                PostKeys.title.name: .string("Later"), PostKeys.appName.name: .string("Team"),
+                PostKeys.delay.name: .double(30 * 86_400),
             ])
             let weekdays = try await Self.post(Examples.scheduleWeekdays, in: fixture)
             _ = try await Self.post(Examples.scheduleIn, in: fixture)

@@ -23,12 +23,12 @@ struct RoutingTests {
             let bystanderSignals = try await bystander.signals(matching: Self.signalRule())
             let id = try await fixture.post(
                 [
-                    "title": .string("Ann"),
-                    "actions": ActionList.textInput(id: "reply"),
+                    PostKeys.title.name: .string("Ann"),
+                    PostKeys.actions.name: ActionList.textInput(id: "reply"),
                 ], from: poster)
             let shown = try await fixture.nextNotification()
             // The bystander posts too, so that it receives something of its own after the poster's response.
-            let other = try await fixture.post(["title": .string("Bystander's own")], from: bystander)
+            let other = try await fixture.post([PostKeys.title.name: .string("Bystander's own")], from: bystander)
             _ = try await fixture.nextNotification()
 
             try await fixture.scripted.reply(id: shown.id, text: "secret words")
@@ -36,7 +36,8 @@ struct RoutingTests {
             #expect(responded.member == "Responded")
             #expect(responded.destination == poster.uniqueName)
             #expect(responded.arguments.first == .string(id))
-            #expect(responded.arguments[2].stringKeyedEntries?["text"] == .variant(.string("secret words")))
+            let response = responded.arguments[2].stringKeyedEntries
+            #expect(response?[ResponseKeys.text.name] == .variant(.string("secret words")))
             let closed = try await posterSignals.first(waitingFor: "Closed")
             #expect(closed.member == "Closed")
             #expect(closed.arguments == [.string(id), .uint32(3)])
@@ -57,8 +58,8 @@ struct RoutingTests {
             let poster = try await fixture.bus.connect()
             let id = try await fixture.post(
                 [
-                    "title": .string("Build failed"), "user-info": .string(#"{"job": 7}"#),
-                    "actions": ActionList.plain(id: "retry", activation: "background"),
+                    PostKeys.title.name: .string("Build failed"), PostKeys.userInfo.name: .string(#"{"job": 7}"#),
+                    PostKeys.actions.name: ActionList.plain(id: "retry", activation: "background"),
                 ], from: poster)
             let shown = try await fixture.nextNotification()
             await poster.close()
@@ -70,9 +71,9 @@ struct RoutingTests {
             let reply = try await fixture.call("WaitForResponse", [.string(id)])
             #expect(reply.first == .string("retry"))
             let entries = try #require(reply.last?.stringKeyedEntries)
-            #expect(entries["user-info"] == .variant(.string(#"{"job":7}"#)))
-            #expect(entries["activation-token"] == nil, "background actions carry no token")
-            #expect(entries["text"] == nil)
+            #expect(entries[ResponseKeys.userInfo.name] == .variant(.string(#"{"job":7}"#)))
+            #expect(entries[ResponseKeys.activationToken.name] == nil, "background actions carry no token")
+            #expect(entries[ResponseKeys.text.name] == nil)
 
             let again = await #expect(throws: DBusFailure.self) {
                 try await fixture.call("WaitForResponse", [.string(id)])
@@ -84,9 +85,9 @@ struct RoutingTests {
     @Test("a waiting WaitForResponse fails with Closed when the notification is withdrawn or dismissed")
     func pendingWaitFails() async throws {
         try await DaemonFixture.with { fixture in
-            let withdrawn = try await fixture.post(["title": .string("One")])
+            let withdrawn = try await fixture.post([PostKeys.title.name: .string("One")])
             _ = try await fixture.nextNotification()
-            let dismissed = try await fixture.post(["title": .string("Two")])
+            let dismissed = try await fixture.post([PostKeys.title.name: .string("Two")])
             let shown = try await fixture.nextNotification()
 
             let waiter = try await fixture.bus.connect()
@@ -125,9 +126,9 @@ struct RoutingTests {
                 return
             }
             let response = try #require(parameter.unwrappedVariant.stringKeyedEntries)
-            #expect(response["id"] == .variant(.string(id)))
-            #expect(response["action"] == .variant(.string("open")))
-            #expect(response["activation-token"] == .variant(.string("token-1234")))
+            #expect(response[ResponseKeys.id.name] == .variant(.string(id)))
+            #expect(response[ResponseKeys.action.name] == .variant(.string("open")))
+            #expect(response[ResponseKeys.activationToken.name] == .variant(.string("token-1234")))
             let platformData = try #require(call.arguments[2].stringKeyedEntries)
             #expect(platformData["activation-token"] == .variant(.string("token-1234")))
             #expect(platformData["desktop-startup-id"] == .variant(.string("token-1234")))
@@ -140,15 +141,19 @@ struct RoutingTests {
 enum ActionList {
     static func plain(id: String, activation: String = "foreground") -> DBusValue {
         .array(element: "a{sv}", [
-            .vardict(["id": .string(id), "title": .string(id.capitalized), "activation": .string(activation)])
+            .vardict([
+                ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.capitalized),
+                ActionKeys.activation.name: .string(activation),
+            ])
         ])
     }
 
     static func textInput(id: String, activation: String = "background") -> DBusValue {
         .array(element: "a{sv}", [
             .vardict([
-                "id": .string(id), "title": .string(id.capitalized), "behavior": .string("text-input"),
-                "activation": .string(activation),
+                ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.capitalized),
+                ActionKeys.behavior.name: .string("text-input"),
+                ActionKeys.activation.name: .string(activation),
             ])
         ])
     }

@@ -235,8 +235,8 @@ struct SchedulingTests {
     func pastWallClockRepeats() async throws {
         try await DaemonFixture.with { fixture in
             let id = try await fixture.post([
-                "title": .string("Anniversary"), "fire-date": .string("2020-06-01T09:00:00"),
-                "time-zone": .string("local"), "repeat": .string("year"),
+                PostKeys.title.name: .string("Anniversary"), PostKeys.fireDate.name: .string("2020-06-01T09:00:00"),
+                PostKeys.timeZone.name: .string("local"), PostKeys.repeat.name: .string("year"),
             ])
             let shown = try await fixture.nextNotification()
             #expect(shown.summary == "Anniversary")
@@ -244,8 +244,8 @@ struct SchedulingTests {
             guard case .array(_, let items) = listed[0], let entries = items.first?.stringKeyedEntries else {
                 throw TestSupportError("not a list of one: \(listed)")
             }
-            #expect(entries["id"] == .variant(.string(id)))
-            guard case .variant(.int64(let next))? = entries["next-fire-date"] else {
+            #expect(entries[ListedKeys.id.name] == .variant(.string(id)))
+            guard case .variant(.int64(let next))? = entries[ListedKeys.nextFireDate.name] else {
                 throw TestSupportError("no next-fire-date in \(entries)")
             }
             let now = Date().timeIntervalSince1970

@@ -18,7 +18,9 @@ struct SlowServerTests {
             let posts = Task {
                 try await withThrowingTaskGroup(of: String.self) { group in
                     for (index, poster) in posters.enumerated() {
-                        group.addTask { try await fixture.post(["title": .string("Post \(index)")], from: poster) }
+                        group.addTask { try await fixture.post([
+                            PostKeys.title.name: .string("Post \(index)"),
+                        ], from: poster) }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
@@ -26,7 +28,7 @@ struct SlowServerTests {
             try await fixture.nextHeldNotifies(10)
 
             // Every one of these is answered while the ten Notify calls are out.
-            let everyone: [DBusValue] = [.vardict(["app-name": .string("NotificationBridge")])]
+            let everyone: [DBusValue] = [.vardict([FilterKeys.appName.name: .string("NotificationBridge")])]
             let delivered = try await fixture.call("ListDelivered", everyone).first?.elements ?? []
             #expect(delivered.count == 10, "the notifications being posted are listed")
             _ = try await fixture.call("ListPending", [.vardict([:])])
@@ -34,11 +36,14 @@ struct SlowServerTests {
             _ = try await fixture.call("GetServerInformation")
             try await fixture.call(
                 "RegisterCategory", [.string("org.example.message"), ActionList.plain(id: "open"), .vardict([:])])
-            let scheduled = try await fixture.post(["title": .string("Later"), "in": .double(3600)])
+            let scheduled = try await fixture.post([
+                PostKeys.title.name: .string("Later"), PostKeys.delay.name: .double(3600),
+            ])
             try await fixture.call("Withdraw", [.string(scheduled)])
 
             // A WaitForResponse for one still being posted is taken, and ends when that one is withdrawn.
-            let id = try #require(delivered.first?.stringKeyedEntries?["id"]?.unwrappedVariant.stringValue)
+            let id = try #require(
+                delivered.first?.stringKeyedEntries?[ListedKeys.id.name]?.unwrappedVariant.stringValue)
             async let waited = outcome { try await fixture.call("WaitForResponse", [.string(id)], from: posters[0]) }
             _ = try await posters[0].nameOwner(of: BridgeAPI.busName)
             try await fixture.call("Withdraw", [.string(id)])
@@ -56,7 +61,7 @@ struct SlowServerTests {
         try await DaemonFixture.with(serverTimeout: .milliseconds(500)) { fixture in
             let server = try fixture.scripted
             await server.setNotifyAnswer(.never)
-            let result = await outcome { try await fixture.post(["title": .string("Stuck")]) }
+            let result = await outcome { try await fixture.post([PostKeys.title.name: .string("Stuck")]) }
             #expect(result.bridgeError == BridgeError.serverTimeout)
             #expect(result.failureMessage?.contains("did not answer in time") == true)
             // Nothing is left of it.
@@ -64,7 +69,7 @@ struct SlowServerTests {
             #expect(delivered.first?.elements?.isEmpty == true)
 
             await server.setNotifyAnswer(.immediately)
-            let id = try await fixture.post(["title": .string("Unstuck")])
+            let id = try await fixture.post([PostKeys.title.name: .string("Unstuck")])
             #expect(!id.isEmpty)
         }
     }
@@ -79,7 +84,7 @@ struct SlowServerTests {
             try await fixture.scripted.stop()
             _ = try await owners.first(waitingFor: "the server to leave the bus")
             #expect(try await fixture.serverName() == "")
-            let refused = await outcome { try await fixture.post(["title": .string("Nobody")]) }
+            let refused = await outcome { try await fixture.post([PostKeys.title.name: .string("Nobody")]) }
             #expect(refused.bridgeError == BridgeError.noServer)
 
             let connection = try await fixture.bus.connect()

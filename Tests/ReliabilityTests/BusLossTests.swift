@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import Testing
 
@@ -14,7 +15,8 @@ extension Reliability {
                 let daemon = try await rig.startDaemon()
                 defer { daemon.stop() }
                 let id = try await rig.post([
-                    "title": .string("Waiting"), "actions": plainActions("ok"), "timeout": .int32(0),
+                    PostKeys.title.name: .string("Waiting"), PostKeys.actions.name: plainActions("ok"),
+                    PostKeys.timeout.name: .int32(0),
                 ])
                 // A call the daemon holds (it answers only when the user acts), and a stream of posts.
                 let waiting = Task { try await rig.call("WaitForResponse", [.string(id)], timeout: .seconds(120)) }
@@ -30,7 +32,7 @@ extension Reliability {
                         for index in 0..<1_000_000 {
                             started.append(index)
                             do {
-                                try await rig.post(["title": .string("Burst \(index)")], from: connection)
+                                try await rig.post([PostKeys.title.name: .string("Burst \(index)")], from: connection)
                             } catch {
                                 failures.append(error)
                                 return failures

@@ -78,8 +78,9 @@ extension Reliability {
                 posted.append(
                     try await rig.post(
                         [
-                            "title": .string("Client \(client), \(index)"), "actions": plainActions("ok"),
-                            "user-info": .string(#"{"client": \#(client), "n": \#(index)}"#),
+                            PostKeys.title.name: .string("Client \(client), \(index)"),
+                            PostKeys.actions.name: plainActions("ok"),
+                            PostKeys.userInfo.name: .string(#"{"client": \#(client), "n": \#(index)}"#),
                         ], from: connection, ))
             }
             let mine = Set(posted)
@@ -97,7 +98,8 @@ extension Reliability {
                             continue
                         }
                         received.append(id)
-                        let userInfo = signal.arguments[2].stringKeyedEntries?["user-info"]?.unwrappedVariant
+                        let response = signal.arguments[2].stringKeyedEntries
+                        let userInfo = response?[ResponseKeys.userInfo.name]?.unwrappedVariant
                             .stringValue
                         responses.append((id, action, userInfo))
                         if responses.count == mine.count { break }

@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Synchronization
@@ -42,9 +43,9 @@ extension Reliability {
                                         let reply = await outcome {
                                             try await rig.post(
                                                 [
-                                                    "title": .string("Burst \(client)-\(index)"),
-                                                    "app-name": .string("Burst"),
-                                                    "in": .double(3600),
+                                                    PostKeys.title.name: .string("Burst \(client)-\(index)"),
+                                                    PostKeys.appName.name: .string("Burst"),
+                                                    PostKeys.delay.name: .double(3600),
                                                 ], from: connection)
                                         }
                                         guard case .success(let id) = reply else { return }
@@ -62,13 +63,15 @@ extension Reliability {
 
                 let second = try await rig.startDaemon()
                 defer { second.stop() }
-                let pending = try await rig.listed("ListPending", ["app-name": .string("Burst")])
-                let pendingIDs = Set(pending.compactMap { $0["id"]?.unwrappedVariant.stringValue })
+                let pending = try await rig.listed("ListPending", [FilterKeys.appName.name: .string("Burst")])
+                let pendingIDs = Set(pending.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue })
                 let lost = acknowledged.subtracting(pendingIDs)
                 #expect(
                     lost.isEmpty, "seed \(seed): \(lost.count) of \(acknowledged.count) acknowledged posts are lost")
                 #expect(pending.count <= total, "seed \(seed)")
-                #expect(pending.allSatisfy { $0["title"]?.unwrappedVariant.stringValue?.hasPrefix("Burst ") == true })
+                #expect(pending.allSatisfy {
+                    $0[PostKeys.title.name]?.unwrappedVariant.stringValue?.hasPrefix("Burst ") == true
+                })
                 let log = rig.logText
                 #expect(!log.contains("could not be read"), "seed \(seed): \(log)")
                 let files = try FileManager.default.contentsOfDirectory(atPath: rig.stateDirectory.path)
@@ -76,9 +79,10 @@ extension Reliability {
                 #expect(second.poll() == nil)
                 // And it keeps working: one more post is pending at once.
                 let more = try await rig.post([
-                    "title": .string("After"), "app-name": .string("Burst"), "in": .double(3600),
+                    PostKeys.title.name: .string("After"), PostKeys.appName.name: .string("Burst"),
+                    PostKeys.delay.name: .double(3600),
                 ])
-                #expect(try await rig.pendingIDs(["app-name": .string("Burst")]).contains(more))
+                #expect(try await rig.pendingIDs([FilterKeys.appName.name: .string("Burst")]).contains(more))
             }
         }
     }

@@ -117,7 +117,7 @@ struct DaemonRig: Sendable {
     {
         Set(
             try await listed("ListPending", filter, from: connection).compactMap {
-                $0["id"]?.unwrappedVariant.stringValue
+                $0[ListedKeys.id.name]?.unwrappedVariant.stringValue
             })
     }
 
@@ -160,7 +160,10 @@ struct DaemonRig: Sendable {
 
 /// An action list of one plain action.
 func plainActions(_ id: String, activation: String = "background") -> DBusValue {
-    .array(element: "a{sv}", [.vardict(["id": .string(id), "title": .string(id), "activation": .string(activation)])])
+    .array(element: "a{sv}", [.vardict([
+        ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id),
+        ActionKeys.activation.name: .string(activation),
+    ])])
 }
 
 /// An action list of one text-input action.
@@ -169,8 +172,9 @@ func textInputActions(_ id: String) -> DBusValue {
         element: "a{sv}",
         [
             .vardict([
-                "id": .string(id), "title": .string(id), "behavior": .string("text-input"),
-                "activation": .string("background"),
+                ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id),
+                ActionKeys.behavior.name: .string("text-input"),
+                ActionKeys.activation.name: .string("background"),
             ])
         ])
 }

@@ -63,7 +63,7 @@ extension Reliability {
                     "notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) cycles, "
                         + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
-                #expect(try await rig.listed("ListDelivered", ["app-name": .string("Cycle")]).count <= 1)
+                #expect(try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Cycle")]).count <= 1)
                 #expect(daemon.poll() == nil)
             }
         }
@@ -80,8 +80,9 @@ extension Reliability {
                                 inFlight.addTask {
                                     let id = try await rig.post(
                                         [
-                                            "title": .string("Cycle \(index)"), "app-name": .string("Cycle"),
-                                            "actions": plainActions("ok"),
+                                            PostKeys.title.name: .string("Cycle \(index)"),
+                                            PostKeys.appName.name: .string("Cycle"),
+                                            PostKeys.actions.name: plainActions("ok"),
                                         ],
                                         from: client)
                                     // Already closed by the server (dismissed) is fine: then there is nothing to close.
@@ -141,7 +142,7 @@ extension Reliability {
                     "notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) prompt cycles, "
                         + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
-                #expect(try await rig.listed("ListDelivered", ["app-name": .string("Prompt")]).isEmpty)
+                #expect(try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Prompt")]).isEmpty)
                 #expect(daemon.poll() == nil)
             }
         }
@@ -158,8 +159,9 @@ extension Reliability {
                                 inFlight.addTask {
                                     let id = try await rig.post(
                                         [
-                                            "title": .string("Prompt \(index)"), "app-name": .string("Prompt"),
-                                            "actions": textInputActions("reply"),
+                                            PostKeys.title.name: .string("Prompt \(index)"),
+                                            PostKeys.appName.name: .string("Prompt"),
+                                            PostKeys.actions.name: textInputActions("reply"),
                                         ],
                                         from: client)
                                     do {

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeAPI
 
 /// Makes random calls of `io.github.NotificationBridge1`, each with the answer the daemon must give.
 ///
@@ -58,31 +59,42 @@ struct MalformedCallGenerator {
 
     /// The keys of each dictionary and the signatures each takes.
     static let postKeys: [String: Set<String>] = [
-        "title": ["s"], "body": ["s"], "app-name": ["s"], "desktop-entry": ["s"], "icon": ["s"], "image": ["s"],
-        "category": ["s"], "actions": ["aa{sv}"], "user-info": ["s"], "default-action": ["s"], "sound": ["s"],
-        "urgency": ["s", "y", "i"], "timeout": ["i"], "resident": ["b"], "transient": ["b"], "thread": ["s"],
-        "replaces": ["s"], "badge": ["i"], "exec": ["as"], "app-action": ["b", "s"], "fire-date": numbers.union(["s"]),
-        "time-zone": ["s"], "in": numbers, "repeat": ["s"],
+        PostKeys.title.name: ["s"], PostKeys.body.name: ["s"], PostKeys.appName.name: ["s"],
+        PostKeys.desktopEntry.name: ["s"], PostKeys.icon.name: ["s"], PostKeys.image.name: ["s"],
+        PostKeys.category.name: ["s"], PostKeys.actions.name: ["aa{sv}"], PostKeys.userInfo.name: ["s"],
+        PostKeys.defaultAction.name: ["s"], PostKeys.sound.name: ["s"], PostKeys.urgency.name: ["s", "y", "i"],
+        PostKeys.timeout.name: ["i"], PostKeys.resident.name: ["b"], PostKeys.transient.name: ["b"],
+        PostKeys.thread.name: ["s"], PostKeys.replaces.name: ["s"], PostKeys.badge.name: ["i"],
+        PostKeys.exec.name: ["as"], PostKeys.appAction.name: ["b", "s"], PostKeys.fireDate.name: numbers.union(["s"]),
+        PostKeys.timeZone.name: ["s"], PostKeys.delay.name: numbers, PostKeys.repeat.name: ["s"],
     ]
     /// Seconds may come in any numeric type.
     static let numbers: Set<String> = ["d", "x", "t", "i", "u", "n", "q", "y"]
     static let actionKeys: [String: Set<String>] = [
-        "id": ["s"], "title": ["s"], "activation": ["s"], "destructive": ["b"], "authentication-required": ["b"],
-        "behavior": ["s"], "text-input-button-title": ["s"], "text-input-placeholder": ["s"],
-        "text-input-fallback": ["s"],
+        ActionKeys.id.name: ["s"], ActionKeys.title.name: ["s"], ActionKeys.activation.name: ["s"],
+        ActionKeys.destructive.name: ["b"], ActionKeys.authenticationRequired.name: ["b"],
+        ActionKeys.behavior.name: ["s"], ActionKeys.textInputButtonTitle.name: ["s"],
+        ActionKeys.textInputPlaceholder.name: ["s"], ActionKeys.textInputFallback.name: ["s"],
     ]
-    static let filterKeys: [String: Set<String>] = ["app-name": ["s"], "category": ["s"], "thread": ["s"]]
-    static let optionKeys: [String: Set<String>] = ["minimal-actions": ["as"], "reports-dismissal": ["b"]]
+    static let filterKeys: [String: Set<String>] = [
+        FilterKeys.appName.name: ["s"], FilterKeys.category.name: ["s"], FilterKeys.thread.name: ["s"],
+    ]
+    static let optionKeys: [String: Set<String>] = [
+        CategoryOptionKeys.minimalActions.name: ["as"], CategoryOptionKeys.reportsDismissal.name: ["b"],
+    ]
 
     /// Values of the right type that the daemon must refuse, by key of a notification.
     static let badPostValues: [(String, DBusValue)] = [
-        ("timeout", .int32(-5)), ("badge", .int32(-1)), ("urgency", .string("extreme")), ("urgency", .byte(7)),
-        ("user-info", .string("{bad")), ("user-info", .string("[1]")), ("exec", .strings([])),
-        ("exec", .strings(["relative/program"])), ("exec", .strings(["/nonexistent/program"])), ("in", .double(-1)),
-        ("in", .double(.nan)), ("in", .double(.infinity)), ("replaces", .string("../../etc/passwd")),
-        ("replaces", .string("0123456789ABCDEF")), ("sound", .string("")), ("fire-date", .string("tomorrow")),
-        ("fire-date", .string("2026-02-30T09:00:00")), ("time-zone", .string("Mars/Olympus")),
-        ("repeat", .string("fortnight")), ("app-action", .boolean(true)),
+        (PostKeys.timeout.name, .int32(-5)), (PostKeys.badge.name, .int32(-1)),
+        (PostKeys.urgency.name, .string("extreme")), (PostKeys.urgency.name, .byte(7)),
+        (PostKeys.userInfo.name, .string("{bad")), (PostKeys.userInfo.name, .string("[1]")),
+        (PostKeys.exec.name, .strings([])), (PostKeys.exec.name, .strings(["relative/program"])),
+        (PostKeys.exec.name, .strings(["/nonexistent/program"])), (PostKeys.delay.name, .double(-1)),
+        (PostKeys.delay.name, .double(.nan)), (PostKeys.delay.name, .double(.infinity)),
+        (PostKeys.replaces.name, .string("../../etc/passwd")), (PostKeys.replaces.name, .string("0123456789ABCDEF")),
+        (PostKeys.sound.name, .string("")), (PostKeys.fireDate.name, .string("tomorrow")),
+        (PostKeys.fireDate.name, .string("2026-02-30T09:00:00")), (PostKeys.timeZone.name, .string("Mars/Olympus")),
+        (PostKeys.repeat.name, .string("fortnight")), (PostKeys.appAction.name, .boolean(true)),
     ]
 
     private var random: SeededGenerator
@@ -157,7 +169,8 @@ struct MalformedCallGenerator {
                 + breakDictionary(
                     &options, keys: Self.optionKeys,
                     semantic: [
-                        ("minimal-actions", .strings(["zzz"])), ("minimal-actions", .strings(["a", "b", "a"])),
+                        (CategoryOptionKeys.minimalActions.name, .strings(["zzz"])),
+                        (CategoryOptionKeys.minimalActions.name, .strings(["a", "b", "a"])),
                     ], nested: false)
         default:
             actions = [actions[0], actions[0]]
@@ -170,9 +183,10 @@ struct MalformedCallGenerator {
     }
 
     static let badActionValues: [(String, DBusValue)] = [
-        ("id", .string("")), ("id", .string("default")), ("id", .string("has space")), ("title", .string("")),
-        ("activation", .string("sideways")), ("behavior", .string("telepathy")),
-        ("text-input-fallback", .string("maybe")),
+        (ActionKeys.id.name, .string("")), (ActionKeys.id.name, .string("default")),
+        (ActionKeys.id.name, .string("has space")), (ActionKeys.title.name, .string("")),
+        (ActionKeys.activation.name, .string("sideways")), (ActionKeys.behavior.name, .string("telepathy")),
+        (ActionKeys.textInputFallback.name, .string("maybe")),
     ]
 
     private mutating func removeCategory() -> Call {
@@ -220,19 +234,24 @@ struct MalformedCallGenerator {
     // MARK: Dictionaries
 
     private mutating func validPostEntries() -> [DBusDictionaryEntry] {
-        var entries: [String: DBusValue] = ["title": .string("Fuzz " + word()), "app-name": .string("Fuzz")]
-        if bool() { entries["body"] = .string(string()) }
-        if bool() { entries["urgency"] = .string(pick(["low", "normal", "critical"])) }
-        if bool() { entries["timeout"] = .int32(Int32(int(10_000))) }
-        if bool() { entries["actions"] = .array(element: "a{sv}", [validAction("ok")]) }
-        if bool() { entries["in"] = .double(Double(1 + int(1000))) }
+        var entries: [String: DBusValue] = [
+            PostKeys.title.name: .string("Fuzz " + word()), PostKeys.appName.name: .string("Fuzz"),
+        ]
+        if bool() { entries[PostKeys.body.name] = .string(string()) }
+        if bool() { entries[PostKeys.urgency.name] = .string(pick(["low", "normal", "critical"])) }
+        if bool() { entries[PostKeys.timeout.name] = .int32(Int32(int(10_000))) }
+        if bool() { entries[PostKeys.actions.name] = .array(element: "a{sv}", [validAction("ok")]) }
+        if bool() { entries[PostKeys.delay.name] = .double(Double(1 + int(1000))) }
         return entries.sorted { $0.key < $1.key }.map {
             DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
         }
     }
 
     private func validAction(_ id: String) -> DBusValue {
-        .vardict(["id": .string(id), "title": .string(id.uppercased()), "activation": .string("background")])
+        .vardict([
+            ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.uppercased()),
+            ActionKeys.activation.name: .string("background"),
+        ])
     }
 
     /// Puts one to three defects in `entries` and says what they are.

@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import Synchronization
 import Testing
@@ -24,8 +25,10 @@ extension Reliability {
         /// connection sees it.
         static func state(_ rig: DaemonRig, from connection: DBusConnection) async throws -> [DBusValue] {
             try await rig.call("ListCategories", from: connection)
-                + rig.call("ListPending", [.vardict(["app-name": .string("Baseline")])], from: connection)
-                + rig.call("ListDelivered", [.vardict(["app-name": .string("Baseline")])], from: connection)
+                + rig.call("ListPending", [.vardict([FilterKeys.appName.name: .string("Baseline")])], from: connection)
+                + rig.call("ListDelivered", [.vardict([
+                    FilterKeys.appName.name: .string("Baseline"),
+                ])], from: connection)
         }
 
         @Test(
@@ -43,16 +46,22 @@ extension Reliability {
                     "RegisterCategory",
                     [
                         .string("org.example.baseline"),
-                        .array(element: "a{sv}", [.vardict(["id": .string("ok"), "title": .string("OK")])]),
+                        .array(element: "a{sv}", [.vardict([
+                            ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
+                        ])]),
                         .vardict([:]),
                     ], from: baseline)
                 let pending = try await rig.post(
-                    ["title": .string("Later"), "app-name": .string("Baseline"), "in": .double(3600)], from: baseline)
+                    [
+                        PostKeys.title.name: .string("Later"), PostKeys.appName.name: .string("Baseline"),
+                        PostKeys.delay.name: .double(3600),
+                    ], from: baseline)
                 let delivered = try await rig.post(
                     [
                         // Never expiring, so that it is still showing however long the run takes.
-                        "title": .string("Now"), "app-name": .string("Baseline"), "timeout": .int32(0),
-                        "category": .string("org.example.baseline"),
+                        PostKeys.title.name: .string("Now"), PostKeys.appName.name: .string("Baseline"),
+                        PostKeys.timeout.name: .int32(0),
+                        PostKeys.category.name: .string("org.example.baseline"),
                     ],
                     from: baseline)
                 let before = try await Self.state(rig, from: baseline)
@@ -93,19 +102,28 @@ extension Reliability {
                 #expect(daemon.poll() == nil, "seed \(seed): the daemon exited; log: \(rig.logText.suffix(2000))")
                 let after = try await Self.state(rig, from: baseline)
                 #expect(after == before, "seed \(seed): the state changed")
-                #expect(try await rig.pendingIDs(["app-name": .string("Baseline")], from: baseline) == [pending])
+                #expect(try await rig.pendingIDs([
+                    FilterKeys.appName.name: .string("Baseline"),
+                ], from: baseline) == [pending])
                 // And it serves: a normal post shows, a category registers and is listed.
                 let id = try await rig.post(
-                    ["title": .string("Still here"), "app-name": .string("Baseline"), "timeout": .int32(0)],
+                    [
+                        PostKeys.title.name: .string("Still here"), PostKeys.appName.name: .string("Baseline"),
+                        PostKeys.timeout.name: .int32(0),
+                    ],
                     from: baseline)
                 #expect(id != delivered)
                 #expect(
-                    try await rig.listed("ListDelivered", ["app-name": .string("Baseline")], from: baseline).count == 2)
+                    try await rig.listed("ListDelivered", [
+                        FilterKeys.appName.name: .string("Baseline"),
+                    ], from: baseline).count == 2)
                 try await rig.call(
                     "RegisterCategory",
                     [
                         .string("org.example.after"),
-                        .array(element: "a{sv}", [.vardict(["id": .string("ok"), "title": .string("OK")])]),
+                        .array(element: "a{sv}", [.vardict([
+                            ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
+                        ])]),
                         .vardict([:]),
                     ], from: baseline)
                 let categories = try await rig.call("ListCategories")

@@ -24,7 +24,8 @@ extension Reliability {
                     let title = "Outstanding \(index)"
                     ids[
                         try await rig.post([
-                            "title": .string(title), "actions": plainActions("ok"), "timeout": .int32(0),
+                            PostKeys.title.name: .string(title), PostKeys.actions.name: plainActions("ok"),
+                            PostKeys.timeout.name: .int32(0),
                         ])] = title
                 }
                 let posted = ids
@@ -84,7 +85,7 @@ extension Reliability {
 
                 // The daemon lives on and posts to the new server.
                 #expect(daemon.poll() == nil, "the daemon exited; log: \(rig.logText)")
-                _ = try await rig.post(["title": .string("After the restart")])
+                _ = try await rig.post([PostKeys.title.name: .string("After the restart")])
                 let after = try await withTimeout(waitingFor: "a new notification on the new server") {
                     for await case .notified(let notification) in events { return notification }
                     throw TestSupportError("the new server's events ended")

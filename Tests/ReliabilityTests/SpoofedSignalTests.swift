@@ -58,23 +58,30 @@ extension Reliability {
                     element: "a{sv}",
                     [
                         .vardict([
-                            "id": .string("spoofed"), "title": .string("Spoofed"), "activation": .string("foreground"),
+                            ActionKeys.id.name: .string("spoofed"), ActionKeys.title.name: .string("Spoofed"),
+                            ActionKeys.activation.name: .string("foreground"),
                         ]),
-                        .vardict(["id": .string("real"), "title": .string("Real"), "activation": .string("foreground")]
+                        .vardict([
+                            ActionKeys.id.name: .string("real"), ActionKeys.title.name: .string("Real"),
+                            ActionKeys.activation.name: .string("foreground"),
+                        ]
                         ),
                     ])
                 let toCommand = try await rig.post([
-                    "title": .string("To a command"), "actions": actions, "exec": .strings([command.path]),
-                    "timeout": .int32(0),
+                    PostKeys.title.name: .string("To a command"), PostKeys.actions.name: actions,
+                    PostKeys.exec.name: .strings([command.path]),
+                    PostKeys.timeout.name: .int32(0),
                 ])
                 let commandShown = try await rig.nextNotification()
                 let toPoster = try await rig.post([
-                    "title": .string("To the poster"), "actions": actions, "timeout": .int32(0),
+                    PostKeys.title.name: .string("To the poster"), PostKeys.actions.name: actions,
+                    PostKeys.timeout.name: .int32(0),
                 ])
                 let posterShown = try await rig.nextNotification()
                 let witness = try await rig.post([
-                    "title": .string("Witness"), "actions": plainActions("real"), "exec": .strings([command.path]),
-                    "timeout": .int32(0),
+                    PostKeys.title.name: .string("Witness"), PostKeys.actions.name: plainActions("real"),
+                    PostKeys.exec.name: .strings([command.path]),
+                    PostKeys.timeout.name: .int32(0),
                 ])
                 let witnessShown = try await rig.nextNotification()
 
@@ -99,8 +106,8 @@ extension Reliability {
                 let signal = try await responded.first(waitingFor: "the poster's response")
                 #expect(signal.arguments.prefix(2) == [.string(toPoster), .string("real")])
                 let response = signal.arguments.last?.stringKeyedEntries ?? [:]
-                #expect(response["text"] == nil, "\(response)")
-                #expect(response["activation-token"] == .variant(.string("real-token")), "\(response)")
+                #expect(response[ResponseKeys.text.name] == nil, "\(response)")
+                #expect(response[ResponseKeys.activationToken.name] == .variant(.string("real-token")), "\(response)")
 
                 try await rig.server.invokeAction(id: commandShown.id, key: "real", activationToken: "real-token")
                 let runs = try await withTimeout(waitingFor: "the command's run") {

@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -76,8 +77,9 @@ extension Reliability {
                 defer { daemon.stop() }
                 let command = try Self.install(Self.recorder, as: "record", in: rig)
                 _ = try await rig.post([
-                    "title": .string("Ann"), "actions": textInputActions("answer"), "exec": .strings([command.path]),
-                    "timeout": .int32(0),
+                    PostKeys.title.name: .string("Ann"), PostKeys.actions.name: textInputActions("answer"),
+                    PostKeys.exec.name: .strings([command.path]),
+                    PostKeys.timeout.name: .int32(0),
                 ])
                 let shown = try await rig.nextNotification()
                 let text = Self.text(in: rig.directory)
@@ -107,8 +109,9 @@ extension Reliability {
                 defer { daemon.stop() }
                 let command = try Self.install(Self.recorder, as: "record", in: rig)
                 _ = try await rig.post([
-                    "title": .string("Ann"), "actions": textInputActions("answer"), "exec": .strings([command.path]),
-                    "timeout": .int32(0),
+                    PostKeys.title.name: .string("Ann"), PostKeys.actions.name: textInputActions("answer"),
+                    PostKeys.exec.name: .strings([command.path]),
+                    PostKeys.timeout.name: .int32(0),
                 ])
                 let shown = try await rig.nextNotification()
                 try await rig.server.invokeAction(id: shown.id, key: "answer")

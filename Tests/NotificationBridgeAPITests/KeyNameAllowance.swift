@@ -1,0 +1,315 @@
+import NotificationBridgeAPI
+
+/// A file that may quote some key names of the tables as string literals, and why: where the same word is another
+/// format's (the model's Codable keys, freedesktop hints, D-Bus argument names, command-line words) or a value.
+struct KeyNameAllowance {
+    /// The file, from the package root.
+    let file: String
+    /// The key names it may quote; `nil` for any.
+    let keys: [String]?
+    let reason: String
+
+    init(_ file: String, _ keys: [String]?, _ reason: String) {
+        self.file = file
+        self.keys = keys
+        self.reason = reason
+    }
+
+    static func allows(_ file: String, _ key: String) -> Bool {
+        all.contains { $0.file == file && ($0.keys?.contains(key) ?? true) }
+    }
+
+    static let all = readmeExamples + otherFormats + values + temporary
+
+    /// Documentation for users: the README's commands, kept as literal text equal to the README.
+    static let readmeExamples = [
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/ReadmeExamples.swift", nil, "the README's gdbus commands"),
+        KeyNameAllowance("Tests/NotificationBridgeCLITests/ReadmeCLIExamples.swift", nil, "the README's CLI output"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/ReadmeExampleTests.swift", [ResponseKeys.id.name],
+            "the README scripts' shell variable $id"),
+    ]
+
+    /// Other formats that use the same words: not this interface's dictionaries.
+    static let otherFormats: [KeyNameAllowance] =
+        notificationModel + freedesktop + dbus + commandLine + logMetadata + testData
+
+    /// Log metadata keys.
+    static let logMetadata = [
+        KeyNameAllowance(
+            "Sources/NotificationBridge/DesktopNotificationCenter.swift", [PostKeys.desktopEntry.name], "a log key"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeDaemon/ApplicationActivations.swift", [PostKeys.desktopEntry.name],
+            "a log key"),
+    ]
+
+    static let notificationModel = [
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationAction+Behavior.swift",
+            [ActionKeys.textInputButtonTitle.name, ActionKeys.textInputPlaceholder.name], "the model's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationAction+Codable.swift",
+            [ActionKeys.authenticationRequired.name, ActionKeys.destructive.name, ActionKeys.textInputFallback.name],
+            "the model's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationAction+Validation.swift", [ResponseKeys.action.name],
+            "the path named in validation errors"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationCategory+Validation.swift", [PostKeys.category.name],
+            "the path named in validation errors"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationCategory.swift",
+            [CategoryOptionKeys.minimalActions.name, CategoryOptionKeys.reportsDismissal.name],
+            "the model's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationContent+Codable.swift",
+            [
+                PostKeys.appName.name, PostKeys.category.name, PostKeys.defaultAction.name, PostKeys.desktopEntry.name,
+                PostKeys.resident.name, PostKeys.thread.name, PostKeys.transient.name, PostKeys.userInfo.name,
+            ],
+            "the model's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationResponse.swift",
+            [ResponseKeys.activationToken.name, ResponseKeys.userInfo.name], "the model's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationModel/Trigger+Codable.swift", [PostKeys.fireDate.name, PostKeys.repeat.name],
+            "the model's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationBridge/Scheduling/ScheduledNotification.swift",
+            [PostKeys.appName.name, PostKeys.timeZone.name], "the store's Codable keys"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeDaemon/ResponseRoute.swift",
+            [PostKeys.appAction.name, PostKeys.desktopEntry.name, PostKeys.exec.name],
+            "the store's Codable route keys"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/Scheduling/NotificationStoreTests.swift", [ListedKeys.id.name],
+            "the store's JSON"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/NotificationActionTests.swift",
+            ActionKeys.all.map(\.name) + [AttachOptionKeys.foreground.name], "the model's JSON, and its values"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/NotificationCategoryTests.swift",
+            [CategoryKeys.id.name] + CategoryOptionKeys.all.map(\.name), "the model's JSON"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/NotificationContentCodingTests.swift",
+            PostKeys.content.map(\.name) + [ActionKeys.id.name], "the model's JSON, and user-info of its own"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/NotificationContentValidationTests.swift",
+            [ActionKeys.id.name, PostKeys.calendar.name], "user-info of its own, and a category id"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/TriggerCodingTests.swift",
+            [PostKeys.fireDate.name, PostKeys.repeat.name, PostKeys.calendar.name] + CalendarKeys.all.map(\.name)
+                .filter { $0 != CalendarKeys.day.name && $0 != CalendarKeys.second.name },
+            "the model's JSON"),
+    ]
+
+    /// Names of org.freedesktop.Notifications (hints, capabilities, arguments) and org.freedesktop.Application.
+    static let freedesktop = [
+        KeyNameAllowance(
+            "Sources/NotificationBridge/NotifyEncoder.swift", hints, "freedesktop hint names"),
+        KeyNameAllowance(
+            "Sources/NotificationBridge/NotificationServerInfo.swift", [PostKeys.actions.name],
+            "a freedesktop capability"),
+        KeyNameAllowance(
+            "Sources/NotificationBridge/Desktop/AppActivator.swift", [ResponseKeys.activationToken.name],
+            "org.freedesktop.Application platform data"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/HintSpec.swift",
+            [PostKeys.desktopEntry.name, PostKeys.resident.name, PostKeys.transient.name, PostKeys.urgency.name],
+            "freedesktop hint names the CLI takes with --hint"),
+        KeyNameAllowance("Sources/notification-bridge/HintSpec+Keys.swift", hints, "freedesktop hint names (--hint)"),
+        KeyNameAllowance(
+            "Sources/NotificationServerKit/NotificationServer+Interface.swift",
+            [
+                PostKeys.actions.name, PostKeys.body.name, PostKeys.hints.name, ListedKeys.id.name,
+                ResponseKeys.text.name,
+            ],
+            "org.freedesktop.Notifications argument names"),
+        KeyNameAllowance(
+            "Sources/NotificationServerKit/NotificationServerProfile+Presets.swift",
+            [PostKeys.actions.name, PostKeys.body.name, PostKeys.sound.name], "freedesktop capabilities"),
+        KeyNameAllowance(
+            "Sources/NotificationServerKit/NotificationServerProfile.swift", [PostKeys.actions.name],
+            "a freedesktop capability"),
+        KeyNameAllowance("Sources/NotificationServerKit/NotifyRequest.swift", [PostKeys.urgency.name], "a hint name"),
+        KeyNameAllowance(
+            "Sources/NotificationServerKit/ServedNotification.swift",
+            [PostKeys.category.name, PostKeys.desktopEntry.name, PostKeys.resident.name, PostKeys.transient.name],
+            "freedesktop hint names"),
+        KeyNameAllowance(
+            "Sources/TerminalNotificationServer/TerminalServerConfiguration.swift",
+            [PostKeys.actions.name, PostKeys.body.name], "freedesktop capabilities"),
+        KeyNameAllowance(
+            "Benchmarks/DBusBench/BenchNotificationServer.swift",
+            [PostKeys.actions.name, PostKeys.body.name, PostKeys.hints.name, ListedKeys.id.name],
+            "org.freedesktop.Notifications capabilities and argument names"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/NotifyEncoderTests.swift",
+            hints + [PostKeys.actions.name, PostKeys.body.name, PostKeys.sound.name],
+            "freedesktop hint names and capabilities"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/ActivationAndLockTests.swift", [ResponseKeys.activationToken.name],
+            "org.freedesktop.Application platform data"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/Desktop/AppActivatorTests.swift",
+            [ResponseKeys.activationToken.name, PostKeys.thread.name],
+            "org.freedesktop.Application platform data, and user-info of its own"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/RoutingTests.swift", [ResponseKeys.activationToken.name],
+            "org.freedesktop.Application platform data"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/HintsTests.swift",
+            [PostKeys.category.name, PostKeys.transient.name, PostKeys.urgency.name], "freedesktop hint names"),
+        KeyNameAllowance(
+            "Tests/NotificationServerKitTests/ActionTests.swift", [PostKeys.resident.name], "a freedesktop hint name"),
+        KeyNameAllowance(
+            "Tests/NotificationServerKitTests/LifecycleTests.swift",
+            [PostKeys.transient.name, CalendarKeys.second.name],
+            "a freedesktop hint name, and a summary"),
+        KeyNameAllowance(
+            "Tests/NotificationServerKitTests/MalformedNotifyTests.swift",
+            [PostKeys.urgency.name, ResponseKeys.text.name],
+            "a freedesktop hint name, and a body"),
+        KeyNameAllowance(
+            "Tests/NotificationServerKitTests/NotifyRecordingTests.swift",
+            [PostKeys.category.name, PostKeys.resident.name, PostKeys.urgency.name], "freedesktop hint names"),
+        KeyNameAllowance(
+            "Tests/NotificationServerKitTests/ProfileTests.swift", [PostKeys.actions.name, PostKeys.body.name],
+            "freedesktop capabilities"),
+        KeyNameAllowance(
+            "Tests/TerminalNotificationServerTests/TerminalServerProcessTests.swift", [PostKeys.actions.name],
+            "a freedesktop capability"),
+    ]
+
+    /// The freedesktop hints that share a name with a key of `Post`.
+    static let hints = [
+        PostKeys.category.name, PostKeys.desktopEntry.name, PostKeys.resident.name, PostKeys.transient.name,
+        PostKeys.urgency.name,
+    ]
+
+    /// D-Bus itself: argument names, directions, and the test data of DBusCore's tests.
+    static let dbus = [
+        KeyNameAllowance("Sources/DBusCore/Introspection.swift", [PostKeys.delay.name], "an argument's direction"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeDaemon/BridgeInterface.swift",
+            [ResponseKeys.action.name, PostKeys.actions.name, ResponseKeys.id.name], "D-Bus argument names"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeDaemon/NotificationID.swift", [ResponseKeys.id.name],
+            "the D-Bus argument named in errors"),
+        KeyNameAllowance("Tests/DBusCoreTests/CallTests.swift", [ResponseKeys.text.name], "test data"),
+        KeyNameAllowance("Tests/DBusCoreTests/GVariantTextTests.swift", [ResponseKeys.text.name], "test data"),
+        KeyNameAllowance("Tests/DBusCoreTests/IntrospectionTests.swift", [PostKeys.delay.name], "argument direction"),
+        KeyNameAllowance("Tests/DBusCoreTests/MatchRuleTests.swift", [CalendarKeys.second.name], "test data"),
+        KeyNameAllowance("Tests/DBusCoreTests/SignalDeliveryTests.swift", [ResponseKeys.text.name], "test data"),
+        KeyNameAllowance("Tests/DBusCoreTests/TestObject.swift", [ResponseKeys.text.name], "an argument name"),
+        KeyNameAllowance(
+            "Tests/DBusCoreTests/TypedArgumentTests.swift",
+            [PostKeys.category.name, CalendarKeys.second.name, PostKeys.urgency.name], "test data"),
+    ]
+
+    /// Command-line words: option names, value names, subcommands, help text, the terminal server's commands.
+    static let commandLine = [
+        KeyNameAllowance(
+            "Sources/notification-bridge/ActionSpec.swift",
+            [ActionKeys.destructive.name, AttachOptionKeys.foreground.name], "words of the --action form"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/AlertCommand.swift", [ResponseKeys.text.name, ActionKeys.title.name],
+            "a value name, and a field of the alert command's own JSON output"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/CalendarSpec.swift", [CalendarKeys.day.name], "a word of --every"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/CategoryCommand.swift",
+            [ResponseKeys.action.name, PostKeys.category.name, ActionKeys.id.name], "option and value names"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/ManageCommands.swift", [FilterKeys.appName.name, ActionKeys.id.name],
+            "option and value names"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/PostOptions.swift",
+            [
+                PostKeys.appName.name, PostKeys.icon.name, ActionKeys.id.name, PostKeys.sound.name,
+                PostKeys.timeout.name, PostKeys.transient.name, PostKeys.urgency.name, PostKeys.userInfo.name,
+            ],
+            "option and value names"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/ScheduleOptions.swift", [PostKeys.delay.name, PostKeys.repeat.name],
+            "option names"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/SendCommand.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
+            "option and value names, and help text"),
+        KeyNameAllowance(
+            "Sources/notification-terminal-server/TerminalServerCommand.swift", [ResponseKeys.text.name],
+            "a value name"),
+        KeyNameAllowance(
+            "Sources/TerminalNotificationServer/TerminalCommand.swift", [ResponseKeys.action.name],
+            "a terminal server command"),
+        KeyNameAllowance(
+            "Tests/TerminalNotificationServerTests/TerminalCommandTests.swift", [ResponseKeys.action.name],
+            "a terminal server command"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/CommandLineTests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/DunstCLITests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/EndToEndTests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/HelpSnapshotTests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/ResponseTests.swift", [PostKeys.category.name, ActionKeys.title.name],
+            "a subcommand, and a field of the alert command's own JSON output"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/SchedulingCLITests.swift", [CalendarKeys.day.name], "a --repeat value"),
+    ]
+
+    /// Data of a test's own that happens to be a key's name: user-info members, file names, summaries.
+    static let testData = [
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/BridgeFixture.swift", [PostKeys.thread.name], "user-info of its own"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/DunstEndToEndTests.swift", [PostKeys.thread.name], "user-info of its own"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/RoutingTests.swift", [PostKeys.thread.name], "user-info of its own"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/Desktop/LockGateTests.swift", [CalendarKeys.second.name], "a label"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/ExecRouteTests.swift",
+            [ResponseKeys.action.name, ResponseKeys.id.name, ResponseKeys.userInfo.name, PostKeys.thread.name],
+            "files the test's recording command writes, and user-info of its own"),
+        KeyNameAllowance(
+            "Tests/ReliabilityTests/SpoofedSignalTests.swift", [ResponseKeys.action.name, ResponseKeys.text.name],
+            "files the test's recording command writes"),
+    ]
+
+    /// Values that are also the name of a key: an activation, a repeat interval, user-info of the test's own.
+    static let values = [
+        KeyNameAllowance(
+            "Fuzz/DecodeFuzzer/SeedCorpus.swift",
+            [CalendarKeys.day.name, AttachOptionKeys.foreground.name, PostKeys.thread.name],
+            "an activation, a repeat interval, user-info of its own"),
+        KeyNameAllowance(
+            "Sources/notification-bridge-demo/DemoMessages.swift", [AttachOptionKeys.foreground.name], "an activation"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/RoutingTests.swift", [AttachOptionKeys.foreground.name],
+            "an activation"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/MalformedCallTests.swift", [CalendarKeys.day.name],
+            "a repeat interval"),
+        KeyNameAllowance(
+            "Tests/ReliabilityTests/SpoofedSignalTests.swift", [AttachOptionKeys.foreground.name], "an activation"),
+    ]
+
+    /// Copies of contract keys, still to be spelled through the tables; each entry goes once its file does.
+    static let temporary = [
+        KeyNameAllowance(
+            "Sources/NotificationBridgeDaemon/DaemonCore+Attachments.swift", [AttachOptionKeys.foreground.name],
+            "Attach's options: AttachOptionKeys.foreground"),
+        KeyNameAllowance(
+            "Benchmarks/DBusBench/DaemonSuite.swift",
+            [FilterKeys.appName.name, PostKeys.title.name, PostKeys.delay.name],
+            "ListPending's filter and Post's keys"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/CommandLineTests.swift",
+            [PostKeys.actions.name, ActionKeys.id.name, PostKeys.title.name, PostKeys.userInfo.name],
+            "the Post dictionary the CLI builds"),
+    ]
+}
