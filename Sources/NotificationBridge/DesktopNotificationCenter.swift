@@ -550,7 +550,7 @@ public actor DesktopNotificationCenter {
                     try await activator.activate(desktopEntry: entry, token: token)
                 } catch {
                     logger.warning("cannot raise the application", metadata: [
-                        "desktop-entry": "\(entry)", "error": "\(error)",
+                        "app.desktop-entry": "\(entry)", "error": "\(error)",
                     ])
                 }
             }

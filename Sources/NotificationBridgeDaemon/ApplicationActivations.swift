@@ -36,7 +36,7 @@ final class ApplicationActivations: Sendable {
                     desktopEntry: job.desktopEntry, action: job.action, parameters: [job.response.dictionary],
                     token: job.response.activationToken)
                 logger.debug("app action activated", metadata: [
-                    "notification.id": "\(job.response.notificationID)", "desktop-entry": "\(job.desktopEntry)",
+                    "notification.id": "\(job.response.notificationID)", "app.desktop-entry": "\(job.desktopEntry)",
                     "app.action": "\(job.action)",
                 ])
             } catch {

@@ -6,15 +6,13 @@ import NotificationModel
 /// Running apps (`Attach`, `Detach`, `Present`): where responses go when the posting connection has gone, and
 /// scheduled notifications handed to an app that is frontmost instead of being shown.
 extension DaemonCore {
-    static let attachOptions = ["foreground"]
-
     /// `Attach(s app_name, a{sv} options)`: the caller is app `appName` from now until it leaves the bus or calls
     /// `Detach`; a second `Attach` updates the options.
     func attach(appName: String, options: DBusValue, sender: String) throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         try Self.checkAppName(appName)
-        let reader = try VariantDictionary(options, place: "options", known: Self.attachOptions)
-        let foreground = try reader.boolean("foreground") ?? false
+        let reader = try VariantDictionary(options, place: "options", keys: AttachOptionKeys.all)
+        let foreground = try reader.decode(AttachOptionKeys.foreground) ?? false
         guard attachments.attach(.init(connection: sender, foreground: foreground), as: appName) else {
             throw DBusFailure(
                 name: BridgeError.limitExceeded,

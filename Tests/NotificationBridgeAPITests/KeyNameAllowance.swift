@@ -33,16 +33,7 @@ struct KeyNameAllowance {
 
     /// Other formats that use the same words: not this interface's dictionaries.
     static let otherFormats: [KeyNameAllowance] =
-        notificationModel + freedesktop + dbus + commandLine + logMetadata + testData
-
-    /// Log metadata keys.
-    static let logMetadata = [
-        KeyNameAllowance(
-            "Sources/NotificationBridge/DesktopNotificationCenter.swift", [PostKeys.desktopEntry.name], "a log key"),
-        KeyNameAllowance(
-            "Sources/NotificationBridgeDaemon/ApplicationActivations.swift", [PostKeys.desktopEntry.name],
-            "a log key"),
-    ]
+        notificationModel + freedesktop + dbus + commandLine + testData
 
     static let notificationModel = [
         KeyNameAllowance(
@@ -300,13 +291,6 @@ struct KeyNameAllowance {
 
     /// Copies of contract keys, still to be spelled through the tables; each entry goes once its file does.
     static let temporary = [
-        KeyNameAllowance(
-            "Sources/NotificationBridgeDaemon/DaemonCore+Attachments.swift", [AttachOptionKeys.foreground.name],
-            "Attach's options: AttachOptionKeys.foreground"),
-        KeyNameAllowance(
-            "Benchmarks/DBusBench/DaemonSuite.swift",
-            [FilterKeys.appName.name, PostKeys.title.name, PostKeys.delay.name],
-            "ListPending's filter and Post's keys"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/CommandLineTests.swift",
             [PostKeys.actions.name, ActionKeys.id.name, PostKeys.title.name, PostKeys.userInfo.name],
