@@ -186,30 +186,38 @@ actor DaemonCore {
         entry.waits = previous?.waits ?? []
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
-        show(id, content: content, category: category, hints: request.hints, previous: previous) { result in
-            await Self.answerPost(call, id: id, result: result, after: commit)
+        show(id, content: content, category: category, hints: request.hints, previous: previous) { [weak self] result in
+            await self?.answerPost(call, id: id, result: result, after: commit)
         }
     }
 
-    /// How a `Post` call learns the outcome of its `Notify`.
-    private static func answerPost(
+    /// Answers a `Post` once its `Notify` is answered and what must survive a restart is on disk. A notification whose
+    /// route could not be saved is taken off the screen again and the call fails: nothing is acknowledged that a
+    /// restart would lose.
+    private func answerPost(
         _ call: DBusMethodCall, id: String, result: Result<DurableCommits.Commit?, DBusFailure>,
         after commit: DurableCommits.Commit?
     ) async {
+        let saved: DurableCommits.Commit?
         switch result {
-        case .success(let saved):
-            do {
-                try await commit?.wait()
-                try await saved?.wait()
-                call.reply([.string(id)])
-            } catch {
-                call.fail(
-                    name: BridgeError.serverError,
-                    message: "the notification was shown but its route could not be saved (\(error)); free some "
-                        + "space or fix the state folder's permissions")
+        case .success(let commit): saved = commit
+        case .failure(let failure): return call.fail(failure)
+        }
+        do {
+            try await commit?.wait()
+            try await saved?.wait()
+            call.reply([.string(id)])
+        } catch {
+            let failure = storeFailure(error)
+            if table[id]?.isOnServer == true {
+                end(id, why: "could not be saved")
+                let center = self.center
+                jobs.yield { await center.withdraw(id: id) }
             }
-        case .failure(let failure):
-            call.fail(failure)
+            call.fail(
+                name: BridgeError.serverError,
+                message: "the notification was not shown, since where its responses go could not be saved: "
+                    + failure.message)
         }
     }
 
@@ -267,10 +275,12 @@ actor DaemonCore {
         default:
             break
         }
-        logger.debug("posted", metadata: [
-            "notification.id": "\(id)", "notification.app": "\(entry.appName)", "dbus.sender": "\(entry.poster)",
-            "notification.route": "\(entry.route.kind)",
-        ])
+        logger.debug(
+            "posted",
+            metadata: [
+                "notification.id": "\(id)", "notification.app": "\(entry.appName)", "dbus.sender": "\(entry.poster)",
+                "notification.route": "\(entry.route.kind)",
+            ])
         let commit = await keepDelivered(id, entry)
         // The poster is connected and gets its response directly; other routes must survive a restart first.
         if case .poster = entry.route { return .success(nil) }

@@ -37,7 +37,8 @@ struct PromptEndingTests {
     private static let closedRule = DBusMatchRule(
         sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Closed")
 
-    @Test("every wait ends with Error.Closed: one made before the action, one made after; nothing is left listed",
+    @Test(
+        "every wait ends with Error.Closed: one made before the action, one made after; nothing is left listed",
         arguments: Ending.allCases)
     func waitsEnd(_ ending: Ending) async throws {
         try await DaemonFixture.with(.dunst, promptCommand: try ending.command()) { fixture in

@@ -18,9 +18,12 @@ struct SlowServerTests {
             let posts = Task {
                 try await withThrowingTaskGroup(of: String.self) { group in
                     for (index, poster) in posters.enumerated() {
-                        group.addTask { try await fixture.post([
-                            PostKeys.title.name: .string("Post \(index)"),
-                        ], from: poster) }
+                        group.addTask {
+                            try await fixture.post(
+                                [
+                                    PostKeys.title.name: .string("Post \(index)")
+                                ], from: poster)
+                        }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
