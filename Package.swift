@@ -38,6 +38,9 @@ let package = Package(
             providers: [.apt(["libglib2.0-dev"])]
         ),
 
+        // Linux interfaces the Glibc module leaves out (timerfd, eventfd), for the scheduler.
+        .systemLibrary(name: "CLinux"),
+
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
@@ -49,7 +52,7 @@ let package = Package(
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO",
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

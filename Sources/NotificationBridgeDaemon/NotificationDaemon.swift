@@ -196,6 +196,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 }
             })
         }
+        if let steps = WallClockSteps.follow() {
+            let scheduler = core.scheduler
+            services.append(DaemonServices.Follower(description: "wall-clock steps", stream: steps) {
+                await scheduler.clockStepped()
+            })
+        } else {
+            logger.warning("cannot follow steps of the wall clock; fire dates may come late after one")
+        }
         services.append(DaemonServices.NameWatch(events: nameEvents, core: core, ending: ending))
         // Any service that ends ends them all, gracefully, in the reverse of this order.
         let group = ServiceGroup(

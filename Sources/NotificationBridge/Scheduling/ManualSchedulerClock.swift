@@ -3,12 +3,16 @@ import Synchronization
 
 /// A wall clock that moves only when told to, so that scheduler tests run deterministically and without real waits.
 ///
-/// ``sleep(until:)`` suspends until ``advance(by:)`` or ``set(to:)`` moves the time to or past the deadline. The
-/// clock also reports who is asleep (``sleepDeadlines``) and how often anyone slept (``sleepCount``), so a test can
+/// ``sleep(until:)`` suspends as the system's sleep does: until as much time has elapsed as there was to the deadline
+/// when the sleep began (``advance(by:)`` moves both the wall clock and the elapsed time). ``set(to:)`` steps the wall
+/// clock alone, as `date -s` or NTP does, and wakes the sleepers whose deadline it reaches, as the owner's
+/// ``Scheduler/clockStepped()`` does after the system reports a step. The clock also reports who is asleep (``sleepDeadlines``) and how often anyone slept (``sleepCount``), so a test can
 /// check that a scheduler sleeps until the right moment and does not wake when nothing is due.
 package final class ManualSchedulerClock: SchedulerClock, Sendable {
     private struct Sleeper {
         let deadline: Date
+        /// ``ManualSchedulerClock/elapsed`` at which the sleep ends, fixed when it began.
+        let elapsedDeadline: TimeInterval
         let continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -19,6 +23,7 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
 
     private struct State {
         var now: Date
+        var elapsed: TimeInterval = 0
         var sleepers: [UInt64: Sleeper] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
@@ -42,6 +47,9 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
     /// The time the clock shows.
     package var now: Date { state.withLock { $0.now } }
 
+    /// Time elapsed since the clock was made: moved by ``advance(by:)``, not by ``set(to:)``.
+    package var elapsed: Duration { .seconds(state.withLock { $0.elapsed }) }
+
     /// The deadlines of the tasks sleeping now, earliest first.
     package var sleepDeadlines: [Date] {
         state.withLock { $0.sleepers.values.map(\.deadline) }.sorted()
@@ -50,17 +58,40 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
     /// How many times ``sleep(until:)`` has been called with a deadline in the future.
     package var sleepCount: Int { state.withLock { $0.sleepCount } }
 
-    /// Moves the clock forward by `seconds` and wakes the sleepers whose deadline has come.
+    /// Lets `seconds` pass: the wall clock and the elapsed time move forward together, and the sleepers whose time
+    /// has elapsed wake.
     package func advance(by seconds: TimeInterval) {
-        let target = now.addingTimeInterval(seconds)
-        set(to: target)
+        wake { state in
+            state.now = state.now.addingTimeInterval(seconds)
+            state.elapsed += seconds
+            let elapsed = state.elapsed
+            return { $0.elapsedDeadline <= elapsed }
+        }
     }
 
-    /// Sets the clock to `date`, forward or back (a wall-clock step), and wakes the sleepers whose deadline has come.
+    /// The machine is suspended for `seconds`: the wall clock and the elapsed time move forward together, and nobody
+    /// wakes until the owner hears of the resume (``Scheduler/resumedFromSleep()``) or time passes after it.
+    package func suspend(for seconds: TimeInterval) {
+        state.withLock { state in
+            state.now = state.now.addingTimeInterval(seconds)
+            state.elapsed += seconds
+        }
+    }
+
+    /// Sets the wall clock to `date`, forward or back (a step; elapsed time does not move), and wakes the sleepers
+    /// whose deadline the wall clock has reached.
     package func set(to date: Date) {
-        let woken = state.withLock { state -> [Sleeper] in
+        wake { state in
             state.now = date
-            let due = state.sleepers.filter { $0.value.deadline <= date }
+            return { $0.deadline <= date }
+        }
+    }
+
+    /// Changes the state and wakes the sleepers that `change` returns a test for, earliest deadline first.
+    private func wake(_ change: (inout State) -> (Sleeper) -> Bool) {
+        let woken = state.withLock { state -> [Sleeper] in
+            let isDue = change(&state)
+            let due = state.sleepers.filter { isDue($0.value) }
             for id in due.keys { state.sleepers[id] = nil }
             return due.values.sorted { $0.deadline < $1.deadline }
         }
@@ -106,7 +137,9 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= state.now { return (.success(()), []) }
                     state.sleepCount += 1
-                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    let elapsedDeadline = state.elapsed + deadline.timeIntervalSince(state.now)
+                    state.sleepers[id] = Sleeper(
+                        deadline: deadline, elapsedDeadline: elapsedDeadline, continuation: continuation)
                     return (nil, state.takeSatisfiedWaiters())
                 }
                 for waiter in waiters { waiter.continuation.resume() }

@@ -32,6 +32,8 @@ package actor Scheduler<Payload: Sendable> {
     private var armedDeadline: Date?
     private var generation: UInt64 = 0
     private var isStopped = false
+    /// The wall clock's lead over elapsed time when last looked at: a change is a step of the wall clock.
+    private var wallOffset: TimeInterval?
 
     /// Makes a scheduler with nothing scheduled.
     ///
@@ -83,6 +85,7 @@ package actor Scheduler<Payload: Sendable> {
         payload: Payload
     ) throws(TriggerValidationError) -> Date? {
         try trigger.validate()
+        followWallClockSteps()
         let notification = ScheduledNotification(
             id: id,
             appName: appName,
@@ -111,6 +114,7 @@ package actor Scheduler<Payload: Sendable> {
     @discardableResult
     package func restore(_ notifications: [ScheduledNotification<Payload>]) -> ScheduleRestoreReport<Payload> {
         var report = ScheduleRestoreReport<Payload>()
+        followWallClockSteps()
         for var notification in notifications {
             do throws(TriggerValidationError) {
                 try notification.trigger.validate()
@@ -199,6 +203,15 @@ package actor Scheduler<Payload: Sendable> {
         fireDueAndArm(forceRearm: true)
     }
 
+    /// Delivers what came due because the wall clock was set forward, and moves delays so that they still count
+    /// elapsed time.
+    ///
+    /// Call it when the system reports a step of the wall clock (``WallClockSteps``): a sleep in progress measures
+    /// elapsed time and does not see the step.
+    package func clockStepped() {
+        fireDueAndArm(forceRearm: true)
+    }
+
     /// Cancels the timer for good: nothing is delivered after this, though the queue can still be read.
     package func stop() {
         isStopped = true
@@ -240,6 +253,7 @@ package actor Scheduler<Payload: Sendable> {
     /// arms the timer for the earliest remaining date.
     private func fireDueAndArm(forceRearm: Bool = false) {
         guard !isStopped else { return }
+        followWallClockSteps()
         let now = clock.now
         for entry in queue.popDue(now: now) {
             var notification = entry.value
@@ -263,6 +277,37 @@ package actor Scheduler<Payload: Sendable> {
             fire(firing)
         }
         arm(force: forceRearm)
+    }
+
+    /// Delays (time-interval triggers) count elapsed time, fire dates the wall clock: when the wall clock was
+    /// stepped since the last look, by however much, every time-interval notification moves with it, so that it comes
+    /// due after the same elapsed time as before the step.
+    private func followWallClockSteps() {
+        let offset = clock.now.timeIntervalSince1970 - Self.seconds(clock.elapsed)
+        defer { wallOffset = offset }
+        guard let previous = wallOffset else { return }
+        let step = offset - previous
+        guard abs(step) >= 0.001 else { return }
+        var moved = 0
+        for entry in queue.unorderedEntries {
+            guard case .timeInterval = entry.value.trigger else { continue }
+            var notification = entry.value
+            notification.scheduledAt = notification.scheduledAt.addingTimeInterval(step)
+            notification.lastFiredAt = notification.lastFiredAt?.addingTimeInterval(step)
+            queue.remove(id: notification.id)
+            queue.insert(id: notification.id, fireDate: entry.fireDate.addingTimeInterval(step), value: notification)
+            moved += 1
+        }
+        if abs(step) >= 1 {
+            logger.info(
+                "the wall clock was set; delays keep counting elapsed time",
+                metadata: ["clock.step-seconds": "\(step)", "count": "\(moved)"])
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
     /// Makes sure exactly one timer task sleeps until the earliest fire date, or none when the queue is empty.

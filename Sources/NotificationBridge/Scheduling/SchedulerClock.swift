@@ -8,6 +8,10 @@ package protocol SchedulerClock: Sendable {
     /// The current wall-clock time.
     var now: Date { get }
 
+    /// Time elapsed since an arbitrary start, counting time suspended and never stepped (`CLOCK_BOOTTIME`): what
+    /// delays (`in` 60 seconds) count on, whatever is done to the wall clock.
+    var elapsed: Duration { get }
+
     /// Returns at `deadline` or soon after; at once when `deadline` has passed.
     ///
     /// - Throws: `CancellationError` when the task is cancelled first.
@@ -31,6 +35,13 @@ package struct SystemSchedulerClock: SchedulerClock {
 
     /// `Date()`.
     package var now: Date { Date() }
+
+    /// `CLOCK_BOOTTIME`.
+    package var elapsed: Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
 
     /// Sleeps until `deadline` on the continuous clock.
     package func sleep(until deadline: Date) async throws {
