@@ -22,11 +22,8 @@ extension DaemonCore {
             id: id, appName: appName, trigger: trigger,
             payload: ScheduledPost(content: content, route: route, poster: poster, hints: hints), scheduledAt: Date(),
             timeZoneIdentifier: await scheduler.timeZone.identifier)
-        let report = await scheduler.restore([notification])
-        if !report.finished.isEmpty || !report.rejected.isEmpty {
-            throw BridgeError.invalid("the notification's fire date never comes; give a later 'fire-date' or 'in'")
-        }
-        var entry = table[id].map { previous in
+        let previous = table[id]
+        var entry = previous.map { previous in
             var entry = previous
             (entry.poster, entry.route, entry.content) = (poster, route, content)
             return entry
@@ -35,7 +32,14 @@ extension DaemonCore {
             phase: .pending)
         if case .ended = entry.phase { entry.phase = .pending }
         entry.isScheduled = true
+        // In the table before the scheduler has it: a fire date that has passed fires while this waits on the
+        // scheduler, and the firing must find it.
         table[id] = entry
+        let report = await scheduler.restore([notification])
+        if !report.finished.isEmpty || !report.rejected.isEmpty {
+            table[id] = previous
+            throw BridgeError.invalid("the notification's fire date never comes; give a later 'fire-date' or 'in'")
+        }
         logger.debug("scheduled", metadata: [
             "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(poster)",
             "notification.route": "\(route.kind)",

@@ -29,7 +29,9 @@ enum DaemonServices {
         }
     }
 
-    /// Hands each element of a stream to the core, in order, until the stream ends or a graceful shutdown.
+    /// Hands each element of a stream to the core, in order, until a graceful shutdown. A stream that ends first
+    /// (its connection closed) leaves the follower waiting for the shutdown, which the bus name watch starts: the
+    /// group stops in its order, not in the order the streams happened to end.
     struct Follower<Element: Sendable>: Service, CustomStringConvertible {
         let description: String
         let stream: AsyncStream<Element>
@@ -37,6 +39,7 @@ enum DaemonServices {
 
         func run() async {
             for await element in stream.cancelOnGracefulShutdown() { await handle(element) }
+            if !Task.isShuttingDownGracefully { try? await gracefulShutdown() }
         }
     }
 
