@@ -118,10 +118,25 @@ with open(page_path, "w") as page:
 MERGE
 }
 
+# generate-manual reads what PROGRAM --experimental-dump-help prints, where the argument parser always adds a `help`
+# subcommand. A program without subcommands refuses `help`, so its page must not show it (nor "subcommand" in the
+# synopsis): the tool is given a wrapper that drops it there.
+DUMP="$STAGE/dump-help"
+mkdir -p "$DUMP"
 for product in "${PRODUCTS[@]}"; do
     "$BIN/$product" --experimental-dump-help >/dev/null 2>&1 \
         || die "$product does not describe its command line (--experimental-dump-help) for generate-manual"
-    "$GENERATE_MANUAL" "$BIN/$product" --date "$MAN_DATE" --section 1 \
+    cat >"$DUMP/$product" <<WRAPPER
+#!/bin/sh
+set -e
+"$BIN/$product" "\$@" | python3 -c 'import json, sys
+tool = json.load(sys.stdin)
+if all(sub["commandName"] == "help" for sub in tool["command"].get("subcommands", [])):
+    tool["command"].pop("subcommands", None)
+json.dump(tool, sys.stdout)'
+WRAPPER
+    chmod +x "$DUMP/$product"
+    "$GENERATE_MANUAL" "$DUMP/$product" --date "$MAN_DATE" --section 1 \
         --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
     if [ -f "packaging/$product.mdoc" ]; then add_sections "$MAN/$product.1" "packaging/$product.mdoc"; fi
 done
