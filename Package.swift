@@ -65,6 +65,7 @@ let package = Package(
                 "NotificationBridge", "NotificationBridgeAPI", "DBusCore", "NotificationModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(

@@ -65,9 +65,10 @@ install -D -m 0644 packaging/notification-bridged.service \
 grep -q '^Exec=/usr/bin/notification-bridged$' dbus/io.github.NotificationBridge.service \
     || die "dbus/io.github.NotificationBridge.service needs Exec=/usr/bin/notification-bridged (used without systemd)"
 
-# Manual pages. A program with an argument-parser command tree gets its page from the argument parser's own
-# generate-manual tool (the one its GenerateManual plugin runs, built here directly so that only it is built, not
-# every product of the package); the daemon parses its own options, so help2man reads its --help.
+# Manual pages, from the argument parser's own generate-manual tool (the one its GenerateManual plugin runs, built here
+# directly so that only it is built, not every product of the package). packaging/PRODUCT.mdoc adds the sections a
+# --help has no room for (files, environment, see also): each goes where mdoc(7) orders sections, and one with the
+# title of a generated section replaces it.
 MAN="$STAGE/man"
 mkdir -p "$MAN" "$ROOT/usr/share/man/man1"
 PARSER_CHECKOUT=$("$SWIFT" package show-dependencies --format json \
@@ -81,17 +82,63 @@ walk(json.load(sys.stdin))')
 "$SWIFT" build -c release --package-path "$PARSER_CHECKOUT" --scratch-path "$OUT/tools" --product generate-manual
 GENERATE_MANUAL="$OUT/tools/release/generate-manual"
 MAN_DATE=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+
+# add_sections PAGE FRAGMENT: merges the sections of FRAGMENT into the mdoc page PAGE.
+add_sections() {
+    python3 - "$1" "$2" <<'MERGE'
+import re, sys
+ORDER = ["NAME", "LIBRARY", "SYNOPSIS", "DESCRIPTION", "CONTEXT", "IMPLEMENTATION NOTES", "RETURN VALUES",
+         "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "DIAGNOSTICS", "ERRORS", "SEE ALSO", "STANDARDS",
+         "HISTORY", "AUTHORS", "CAVEATS", "BUGS", "SECURITY CONSIDERATIONS"]
+def split(text):
+    """The lines before the first .Sh, and each section as [title, lines]."""
+    head, sections = [], []
+    for line in text.splitlines():
+        match = re.match(r'^\.Sh\s+"?([^"]*)"?\s*$', line)
+        if match:
+            sections.append([match.group(1).upper(), [line]])
+        elif sections:
+            sections[-1][1].append(line)
+        else:
+            head.append(line)
+    return head, sections
+page_path, fragment_path = sys.argv[1:]
+head, sections = split(open(page_path).read())
+for title, lines in split(open(fragment_path).read())[1]:
+    if title not in ORDER:
+        sys.exit(f"build-deb: {fragment_path}: section '{title}' is not one of mdoc(7)'s; use one of {ORDER}")
+    titles = [existing for existing, _ in sections]
+    if title in titles:
+        sections[titles.index(title)][1] = lines
+    else:
+        later = [i for i, existing in enumerate(titles) if ORDER.index(existing) > ORDER.index(title)]
+        sections.insert(later[0] if later else len(sections), [title, lines])
+with open(page_path, "w") as page:
+    page.write("\n".join(head + [line for _, lines in sections for line in lines]) + "\n")
+MERGE
+}
+
+# generate-manual reads what PROGRAM --experimental-dump-help prints, where the argument parser always adds a `help`
+# subcommand. A program without subcommands refuses `help`, so its page must not show it (nor "subcommand" in the
+# synopsis): the tool is given a wrapper that drops it there.
+DUMP="$STAGE/dump-help"
+mkdir -p "$DUMP"
 for product in "${PRODUCTS[@]}"; do
-    if "$BIN/$product" --experimental-dump-help >/dev/null 2>&1; then
-        "$GENERATE_MANUAL" "$BIN/$product" --date "$MAN_DATE" --section 1 \
-            --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
-    else
-        # packaging/PRODUCT.h2m adds the NAME line and the sections --help has no room for.
-        include=()
-        if [ -f "packaging/$product.h2m" ]; then include=(--include "packaging/$product.h2m"); fi
-        help2man --no-info --section 1 --source "NotificationBridge $UPSTREAM_VERSION" "${include[@]}" \
-            --output "$MAN/$product.1" "$BIN/$product"
-    fi
+    "$BIN/$product" --experimental-dump-help >/dev/null 2>&1 \
+        || die "$product does not describe its command line (--experimental-dump-help) for generate-manual"
+    cat >"$DUMP/$product" <<WRAPPER
+#!/bin/sh
+set -e
+"$BIN/$product" "\$@" | python3 -c 'import json, sys
+tool = json.load(sys.stdin)
+if all(sub["commandName"] == "help" for sub in tool["command"].get("subcommands", [])):
+    tool["command"].pop("subcommands", None)
+json.dump(tool, sys.stdout)'
+WRAPPER
+    chmod +x "$DUMP/$product"
+    "$GENERATE_MANUAL" "$DUMP/$product" --date "$MAN_DATE" --section 1 \
+        --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
+    if [ -f "packaging/$product.mdoc" ]; then add_sections "$MAN/$product.1" "packaging/$product.mdoc"; fi
 done
 for product in "${PRODUCTS[@]}"; do
     [ -f "$MAN/$product.1" ] || die "no manual page was generated for $product"
@@ -101,15 +148,17 @@ for page in "$MAN"/*.1; do
     sed 's/^$/.Pp/' "$page" | gzip -9nc >"$ROOT/usr/share/man/man1/$(basename "$page").gz"
 done
 
-# Shell completions, in the places each shell's packaging reads.
+# Shell completions of every program (each one's argument parser writes them), in the places each shell's packaging
+# reads.
 install -d "$ROOT/usr/share/bash-completion/completions" "$ROOT/usr/share/zsh/vendor-completions" \
     "$ROOT/usr/share/fish/vendor_completions.d"
-# bash-completion sources the file: the generator's #! line is dropped.
-"$BIN/notification-bridge" --generate-completion-script bash | sed '1{/^#!/d}' \
-    >"$ROOT/usr/share/bash-completion/completions/notification-bridge"
-"$BIN/notification-bridge" --generate-completion-script zsh >"$ROOT/usr/share/zsh/vendor-completions/_notification-bridge"
-"$BIN/notification-bridge" --generate-completion-script fish \
-    >"$ROOT/usr/share/fish/vendor_completions.d/notification-bridge.fish"
+for program in "${PRODUCTS[@]}"; do
+    # bash-completion sources the file: the generator's #! line is dropped.
+    "$BIN/$program" --generate-completion-script bash | sed '1{/^#!/d}' \
+        >"$ROOT/usr/share/bash-completion/completions/$program"
+    "$BIN/$program" --generate-completion-script zsh >"$ROOT/usr/share/zsh/vendor-completions/_$program"
+    "$BIN/$program" --generate-completion-script fish >"$ROOT/usr/share/fish/vendor_completions.d/$program.fish"
+done
 
 DOC="$ROOT/usr/share/doc/$PACKAGE"
 install -D -m 0644 packaging/copyright "$DOC/copyright"

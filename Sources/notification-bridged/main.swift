@@ -9,9 +9,20 @@ import NotificationBridgeDaemon
 // The thin command: logs go to standard error (the journal, under systemd); everything else is in the library.
 LoggingSystem.bootstrap(StreamLogHandler.standardError)
 
-func fail(_ message: String, status: Int32) -> Never {
-    let line = Array("notification-bridged: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+/// Writes `text` and a newline on standard error and exits with `status`.
+func fail(_ text: String, status: Int32) -> Never {
+    let line = Array((text.hasSuffix("\n") ? text : text + "\n").utf8)
+    line.withUnsafeBytes { bytes in
+        var rest = bytes
+        while !rest.isEmpty {
+            let written = write(STDERR_FILENO, rest.baseAddress, rest.count)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+        }
+    }
     exit(status)
 }
 
@@ -19,7 +30,8 @@ let command: DaemonCommand
 do {
     command = try buildDaemon(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    fail("\(error)", status: 2)
+    // The argument parser's message: what was wrong, the usage line, where to read more.
+    fail(error.description, status: 2)
 }
 
 switch command {
@@ -29,6 +41,6 @@ case .serve(_, let group):
     do {
         try await group.run()
     } catch {
-        fail("\(error)", status: 1)
+        fail("notification-bridged: \(error)", status: 1)
     }
 }
