@@ -124,7 +124,7 @@ docs: deps
 # The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard
 # library, man pages, completions, D-Bus activation, systemd user unit) and runs lintian on it; `make deb-test` (root)
 # installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there.
-DEB_PACKAGES := dpkg-dev help2man lintian python3 debootstrap
+DEB_PACKAGES := dpkg-dev lintian python3 debootstrap
 
 .PHONY: deb deb-test
 

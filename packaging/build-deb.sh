@@ -27,7 +27,8 @@ ARCH=$(dpkg --print-architecture)
 
 # The programs: the CLI, the daemon, and the terminal notification server once the package has that product.
 PRODUCTS=(notification-bridged notification-bridge)
-if "$SWIFT" package dump-package | grep -q '"notification-terminal-server"'; then
+# Not grep -q: it stops reading at the first match, and with pipefail swift's SIGPIPE would fail the test.
+if "$SWIFT" package dump-package | grep '"notification-terminal-server"' >/dev/null; then
     PRODUCTS+=(notification-terminal-server)
 fi
 

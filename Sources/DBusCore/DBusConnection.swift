@@ -204,8 +204,11 @@ public final class DBusConnection: Sendable {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
         let total = seconds.multipliedReportingOverflow(by: 1000)
-        guard !total.overflow, total.partialValue < Int64(Int32.max) else { return CDBUS_TIMEOUT_INFINITE }
-        return Int32(total.partialValue + attoseconds / 1_000_000_000_000_000)
+        guard !total.overflow else { return CDBUS_TIMEOUT_INFINITE }
+        // The milliseconds of the fraction can carry the sum past Int32 too.
+        let milliseconds = total.partialValue + attoseconds / 1_000_000_000_000_000
+        guard milliseconds < Int64(Int32.max) else { return CDBUS_TIMEOUT_INFINITE }
+        return Int32(milliseconds)
     }
 
     // MARK: Signals

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import Testing
 
 /// The command line, checked before any D-Bus call (`send --dry-run` prints the `Post` request; errors exit 2).
@@ -48,9 +49,9 @@ struct CommandLineTests {
             "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let object = try #require(try parsedJSON(result.output) as? [String: Any])
-        let actions = try #require(object["actions"] as? [[String: Any]])
-        #expect(actions.map { $0["id"] as? String } == ["0", "later", "2"])
-        #expect(actions.map { $0["title"] as? String } == ["Yes", "Later", "No"])
+        let actions = try #require(object[PostKeys.actions.name] as? [[String: Any]])
+        #expect(actions.map { $0[ActionKeys.id.name] as? String } == ["0", "later", "2"])
+        #expect(actions.map { $0[ActionKeys.title.name] as? String } == ["Yes", "Later", "No"])
     }
 
     @Test("notify-send's options are all accepted, in its spelling")
@@ -124,9 +125,9 @@ struct CommandLineTests {
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let object = try #require(try parsedJSON(result.output) as? [String: Any])
-        #expect(object["title"] as? String == "T")
-        #expect(object["user-info"] as? [String: Any] != nil)
-        #expect((object["actions"] as? [Any])?.count == 1)
+        #expect(object[PostKeys.title.name] as? String == "T")
+        #expect(object[PostKeys.userInfo.name] as? [String: Any] != nil)
+        #expect((object[PostKeys.actions.name] as? [Any])?.count == 1)
     }
 
     @Test(
