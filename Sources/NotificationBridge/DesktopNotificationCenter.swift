@@ -314,8 +314,8 @@ public actor DesktopNotificationCenter {
     /// - Parameters:
     ///   - content: what to show; its app name and desktop entry default to the configuration's.
     ///   - id: the center's id for it; a new one is made when `nil`. Posting again with the same id replaces it.
-    ///   - hints: server hints of the caller's own, sent after the bridge's
-    ///     (see ``NotifyEncoder/encode(_:category:replacesID:senderPID:extraHints:)``).
+    ///   - hints: server hints of the caller's own, sent after the bridge's, so that they win over the hints the
+    ///     bridge sets itself.
     ///   - handler: a handler for this notification alone, ahead of action and category handlers.
     /// - Returns: the id.
     /// - Throws: `NotificationValidationError` for content that breaks a rule (the message says what to change),
