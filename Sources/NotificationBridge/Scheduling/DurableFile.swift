@@ -42,7 +42,7 @@ enum DurableFile {
     }
 
     /// Opens `path` with `flags`, never following a final symbolic link (`ELOOP`) and never waiting for the other end
-    /// of a FIFO; anything but a regular file is closed again and refused with `EINVAL`.
+    /// of a FIFO; a directory is refused with `EISDIR`, anything else but a regular file with `EINVAL`.
     ///
     /// - Returns: The descriptor, in blocking mode, and the file's size.
     static func openRegular(_ path: String, flags: Int32, mode: mode_t = 0) throws(Failure) -> (Int32, Int) {
@@ -59,7 +59,7 @@ enum DurableFile {
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw Failure(code: EINVAL)
+            throw Failure(code: status.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return (descriptor, Int(status.st_size))
