@@ -99,6 +99,12 @@ public actor DesktopNotificationCenter {
     private(set) var serverInfo: NotificationServerInfo
     /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
     private var hasServer: Bool
+    /// The unique bus name of the server's connection, as the name-owner stream last reported it; `nil` while no
+    /// server owns the name.
+    ///
+    /// Server ids are meaningful only to the instance that issued them: a restarted server, or one of another
+    /// session, has a new unique name and numbers its notifications anew.
+    package private(set) var serverOwner: String?
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
     /// `Notify` calls whose reply has not been read yet.
@@ -183,6 +189,8 @@ public actor DesktopNotificationCenter {
         }
         let signals = try await server.signals()
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
+        // Read after subscribing, so that a change in between comes through the stream.
+        serverOwner = try? await connection.nameOwner(of: FreedesktopNotifications.busName)
         startListening(signals: signals, owners: owners)
         logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
@@ -579,6 +587,7 @@ public actor DesktopNotificationCenter {
         // A new server numbers its notifications anew, and until it answers nothing is known of it.
         earlySignals = []
         serverInfo = Self.noServer
+        serverOwner = owner
         guard owner != nil else {
             hasServer = false
             encoder.server = serverInfo

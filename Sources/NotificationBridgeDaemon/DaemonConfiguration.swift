@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable {
     /// Where scheduled notifications and categories are kept across restarts; `nil` for
     /// `$XDG_STATE_HOME/notification-bridge` (`~/.local/state/notification-bridge`).
     public var stateDirectory: String?
+    /// How long to wait for the lock of ``stateDirectory`` held by another process: a daemon handing over with
+    /// `--replace` lets it go once its last change is on disk; one serving another bus with the same folder does not,
+    /// and this daemon then stops with ``DaemonError/cannotOpenState(_:)``, naming it.
+    public var stateLockTimeout: Duration = .seconds(15)
     /// Where the daemon logs. Typed text and user info are never logged.
     public var logger: Logger
     /// How long the notification server may take to answer before a call to it fails: `Post` then fails with

@@ -9,14 +9,15 @@ extension DaemonCore {
     /// Records a notification that the server now shows; returns the commit that saves it.
     func keepDelivered(_ id: String, _ entry: TrackedNotification) async -> DurableCommits.Commit? {
         guard let serverID = await center.serverID(of: id) else { return nil }
+        let server = await currentServer()
         var changes: [DaemonStore.Change] = [
             .deliver(
                 id: id,
                 DeliveredPost(
-                    serverID: serverID, content: entry.content, route: entry.route, poster: entry.poster,
-                    reportsDismissal: entry.reportsDismissal, shownAt: Date()))
+                    serverID: serverID, server: server, content: entry.content, route: entry.route,
+                    poster: entry.poster, reportsDismissal: entry.reportsDismissal, shownAt: Date()))
         ]
-        let kept = commits.store.state.delivered
+        let kept = commits.state.delivered
         if kept.count >= DeliveredPost.maximumKept {
             let oldest = kept.filter { $0.key != id }.sorted { $0.value.shownAt < $1.value.shownAt }
             changes += oldest.prefix(kept.count - DeliveredPost.maximumKept + 1).map { .forgetDelivered(id: $0.key) }
@@ -27,14 +28,30 @@ extension DaemonCore {
     /// Follows a notification posted again to a restarted server: its new server id is what a later restart of the
     /// daemon must look for.
     func repost(_ notification: DesktopNotificationCenter.DeliveredNotification) {
+        // Identifying the new instance asks the bus: a job, so that events go on meanwhile.
+        jobs.yield { [weak self] in await self?.keepReposted(notification) }
+    }
+
+    private func keepReposted(_ notification: DesktopNotificationCenter.DeliveredNotification) async {
+        let server = await currentServer()
+        // Checked after identifying the server: a notification that closed meanwhile is not kept again.
         guard let entry = table[notification.id], entry.isOnServer else { return }
         commits.submit([
             .deliver(
                 id: notification.id,
                 DeliveredPost(
-                    serverID: notification.serverID, content: entry.content, route: entry.route, poster: entry.poster,
-                    reportsDismissal: entry.reportsDismissal, shownAt: Date()))
+                    serverID: notification.serverID, server: server, content: entry.content, route: entry.route,
+                    poster: entry.poster, reportsDismissal: entry.reportsDismissal, shownAt: Date()))
         ])
+    }
+
+    /// The server instance that owns the notification name now, `nil` when none does.
+    func currentServer() async -> ServerInstance? {
+        guard let owner = await center.serverOwner else { return nil }
+        if let known = knownServer, known.uniqueName == owner { return known }
+        let server = await ServerInstance.identify(owner, on: connection)
+        knownServer = server
+        return server
     }
 
     /// Forgets a notification that left the server.
@@ -42,9 +59,26 @@ extension DaemonCore {
         commits.submit([.forgetDelivered(id: id)])
     }
 
-    /// Takes back the notifications the last run showed: their responses are routed as before the restart.
+    /// Takes back the notifications the last run showed, if the server instance that shows them still runs: their
+    /// responses are routed as before the restart. Those of another instance (the server restarted, or this is
+    /// another session) are forgotten: their ids may now name another program's notifications.
     func restoreDelivered() async {
-        let delivered = commits.store.state.delivered.sorted { $0.value.shownAt < $1.value.shownAt }
+        // Identified now even with nothing to restore, so that keeping the first notification shown needs no
+        // round trip to the bus.
+        let server = await currentServer()
+        let all = commits.state.delivered.sorted { $0.value.shownAt < $1.value.shownAt }
+        guard !all.isEmpty else { return }
+        let delivered = all.filter { server != nil && $0.value.server == server }
+        if delivered.count < all.count {
+            let stale = all.filter { server == nil || $0.value.server != server }
+            let message = "forgot the routes of notifications shown by a notification server that has since "
+                + "restarted or gone; responses to them are lost"
+            logger.info(
+                "\(message)", metadata: [
+                        "state.stale": "\(stale.count)", "server.owner": "\(server?.uniqueName ?? "none")",
+                    ])
+            commits.submit(stale.map { .forgetDelivered(id: $0.key) })
+        }
         guard !delivered.isEmpty else { return }
         for (id, kept) in delivered {
             table[id] = TrackedNotification(

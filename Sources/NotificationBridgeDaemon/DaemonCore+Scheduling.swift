@@ -136,7 +136,7 @@ extension DaemonCore {
     /// Takes back the categories and scheduled notifications of the last run; those whose time passed fire now, once.
     func restore() async {
         defer { finishRestoring() }
-        let state = commits.store.state
+        let state = commits.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {
                 try await center.register(category)
@@ -171,7 +171,7 @@ extension DaemonCore {
         if !saved.isEmpty || !state.categories.isEmpty {
             logger.info("restored scheduled notifications and categories", metadata: [
                 "state.pending": "\(saved.count - dropped.count)", "state.categories": "\(state.categories.count)",
-                "state.directory": "\(commits.store.directory)",
+                "state.directory": "\(commits.directory)",
             ])
         }
     }

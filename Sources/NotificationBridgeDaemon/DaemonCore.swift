@@ -36,6 +36,8 @@ actor DaemonCore {
     /// The running apps that called `Attach`.
     var attachments = Attachments()
     var stopping = false
+    /// The notification server instance last identified (``currentServer()``).
+    var knownServer: ServerInstance?
     private var isRestored = false
     private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -92,11 +94,10 @@ actor DaemonCore {
 
     /// The error of a change that could not be saved.
     nonisolated var storeFailure: @Sendable (any Error) -> DBusFailure {
-        let directory = commits.store.directory
-        let logger = self.logger
+        let directory = commits.directory
         return { error in
-            logger.error("cannot save the daemon's state", metadata: ["error": "\(error)"])
-            return DBusFailure(
+            // DurableCommits logs the first failure of a run of them; the caller learns of each.
+            DBusFailure(
                 name: BridgeError.serverError,
                 message: "cannot save the change in \(directory) (\(error)); free some space or fix the folder's "
                     + "permissions, then call again")

@@ -23,7 +23,7 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
             "the connection to the session bus closed (the bus went away); stopping. D-Bus activation or systemd "
                 + "starts notification-bridged again when a session bus is back"
         case .cannotOpenState(let reason):
-            "cannot open the saved state (\(reason)); fix the folder's permissions, or move it away to start afresh"
+            "cannot open the saved state: \(reason)"
         }
     }
 }

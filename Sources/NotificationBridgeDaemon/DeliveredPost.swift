@@ -6,6 +6,9 @@ import NotificationModel
 struct DeliveredPost: Codable, Sendable {
     /// The server's id for it.
     var serverID: UInt32
+    /// The server instance that gave ``serverID``: after a restart of the daemon the route is taken back only if the
+    /// same instance still runs. `nil` in what older versions kept, whose routes are never taken back.
+    var server: ServerInstance?
     var content: NotificationContent
     var route: ResponseRoute
     /// The connection that posted it; after a restart it is gone, and responses go to the app attached instead.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NotificationBridge
 import NotificationBridgeAPI
 import Synchronization
@@ -6,6 +7,9 @@ import Synchronization
 /// Writes the daemon's changes to its store on a thread of its own, so that no actor waits on the disk, and groups
 /// the changes that arrive while a write is under way into the next write: the posts that come together share one
 /// `fdatasync`.
+///
+/// It also owns the lock of the state directory from ``open(_:lock:)`` to ``close()``: nothing is written outside that
+/// span, so a daemon that hands over (`--replace`) has written everything before the next one reads.
 ///
 /// ``submit(_:)`` is synchronous, so changes reach the disk in the order the caller submitted them; the caller
 /// awaits the returned ``Commit`` only where its answer must wait for durability.
@@ -58,13 +62,36 @@ final class DurableCommits: Sendable {
     private struct Queue {
         var batches: [(changes: [DaemonStore.Change], commit: Commit)] = []
         var writerRuns = false
+        /// `nil` until ``open(_:lock:)``: the daemon takes the store's lock only once it owns its bus name.
+        var store: DaemonStore?
+        var lock: StateDirectoryLock?
+        var isClosed = false
+        /// Whether the last write failed: the next failure is not logged again, the next success is.
+        var isFailing = false
     }
 
-    let store: DaemonStore
+    /// The state directory.
+    let directory: String
+    private let logger: Logger
     private let queue = Mutex(Queue())
 
-    init(store: DaemonStore) {
-        self.store = store
+    /// Commits to the store in `directory`, once ``open(_:lock:)`` has handed it over; until then every commit fails.
+    init(directory: String, logger: Logger) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// Starts writing to `store`, whose directory `lock` holds until ``close()``.
+    func open(_ store: DaemonStore, lock: StateDirectoryLock) {
+        queue.withLock { queue in
+            queue.store = store
+            queue.lock = lock
+        }
+    }
+
+    /// The state as of the last change written; empty before ``open(_:lock:)``.
+    var state: DaemonStore.State {
+        queue.withLock { $0.store }?.state ?? DaemonStore.State()
     }
 
     /// Queues `changes` for the disk, behind every change submitted before.
@@ -89,23 +116,59 @@ final class DurableCommits: Sendable {
         try? await submit([]).wait()
     }
 
+    /// Writes what was submitted, then lets the directory go: later commits fail with
+    /// ``NotificationStoreError/closed(directory:)``, and another daemon may take the directory over.
+    func close() async {
+        await flush()
+        let lock = queue.withLock { queue in
+            queue.isClosed = true
+            return queue.lock
+        }
+        lock?.release()
+    }
+
     private func writeUntilEmpty() {
         while true {
-            let batches = queue.withLock { queue in
+            let (batches, store, isClosed) = queue.withLock { queue in
                 defer { queue.batches = [] }
                 if queue.batches.isEmpty { queue.writerRuns = false }
-                return queue.batches
+                return (queue.batches, queue.store, queue.isClosed)
             }
             guard !batches.isEmpty else { return }
             let changes = batches.flatMap(\.changes)
             let result: Result<Void, NotificationStoreError>
             do throws(NotificationStoreError) {
+                guard let store, !isClosed else { throw .closed(directory: directory) }
                 if !changes.isEmpty { try store.apply(changes) }
                 result = .success(())
             } catch {
                 result = .failure(error)
             }
+            report(result)
             for batch in batches { batch.commit.finish(result) }
+        }
+    }
+
+    /// Logs the first failure of a run of them, and the end of the run: a folder that became read-only is said once,
+    /// not at every post.
+    private func report(_ result: Result<Void, NotificationStoreError>) {
+        if case .failure(.closed) = result { return }
+        let wasFailing = queue.withLock { queue in
+            defer { queue.isFailing = (try? result.get()) == nil }
+            return queue.isFailing
+        }
+        switch (result, wasFailing) {
+        case (.failure(let error), false):
+            let message = "cannot save the daemon's state; until it can, posts that must be kept (scheduled ones, "
+                + "categories, notifications with exec or app-action) fail at once with Error.ServerError"
+            logger.error(
+                "\(message)", metadata: [
+                        "error": "\(error)", "state.directory": "\(directory)",
+                    ])
+        case (.success, true):
+            logger.notice("the daemon's state can be saved again", metadata: ["state.directory": "\(directory)"])
+        default:
+            break
         }
     }
 }

@@ -48,15 +48,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     ///   and shows them once a server appears.
     public func run() async throws {
         let logger = configuration.logger
-        let store: DaemonStore
-        do {
-            store = try DaemonStore(directory: configuration.stateDirectory ?? DaemonStore.defaultDirectory())
-        } catch {
-            throw DaemonError.cannotOpenState("\(error)")
-        }
-        for moved in store.movedAside {
-            logger.error("\(moved)")
-        }
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: configuration.bus)
@@ -88,7 +79,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let (firings, firingSink) = AsyncStream<ScheduledFiring<ScheduledPost>>.makeStream()
         let scheduler = Scheduler<ScheduledPost>(logger: logger) { firingSink.yield($0) }
         let (jobs, jobSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
-        let commits = DurableCommits(store: store)
+        // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
+        let commits = DurableCommits(
+            directory: configuration.stateDirectory ?? DaemonStore.defaultDirectory(), logger: logger)
         let core = DaemonCore(
             connection: connection, center: center, activations: activations,
             defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
@@ -109,7 +102,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         jobSink.finish()
         activations.finish()
         await core.beginShutdown()
-        await commits.flush()
+        // Everything acknowledged is on disk before the directory is let go to a daemon that took over.
+        await commits.close()
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
         await center.stop()
@@ -167,7 +161,15 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             throw DaemonError.nameTaken(owner: try? await connection.nameOwner(of: BridgeAPI.busName))
         }
 
-        // Only the owner of the name fires what was scheduled: a second daemon that was refused leaves it alone.
+        // Only the owner of the name reads the store and fires what was scheduled: a second daemon that was refused
+        // leaves it alone. Calls that came in meanwhile wait in core.restored().
+        do {
+            try await loadState(into: core)
+        } catch {
+            await core.beginShutdown()
+            await core.finishRestoring()
+            throw error
+        }
         await core.restore()
         let server = await core.center.serverInformation()
         logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
@@ -214,6 +216,28 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 logger: logger))
         try await group.run()
         return ending.ending
+    }
+
+    /// Takes the state directory's lock (waiting for a daemon that is handing over to let it go) and opens the
+    /// store.
+    ///
+    /// - Throws: ``DaemonError/cannotOpenState(_:)`` when another process holds the directory past
+    ///   ``DaemonConfiguration/stateLockTimeout``, or the store cannot be read.
+    private func loadState(into core: DaemonCore) async throws {
+        let logger = configuration.logger
+        let directory = core.commits.directory
+        do {
+            let lock = try await StateDirectoryLock.acquire(
+                directory: directory, within: configuration.stateLockTimeout)
+            let store = try DaemonStore(directory: directory)
+            for moved in store.movedAside {
+                logger.error("\(moved)")
+            }
+            core.commits.open(store, lock: lock)
+        } catch {
+            logger.error("cannot open the saved state", metadata: ["error": "\(error)"])
+            throw DaemonError.cannotOpenState("\(error)")
+        }
     }
 
     private func close(_ connection: DBusConnection, _ system: DBusConnection?) async {

@@ -78,12 +78,8 @@ struct DaemonRig: Sendable {
 
     /// Starts the built daemon with `arguments`; returns once it owns its name.
     func startDaemon(_ arguments: [String] = []) async throws -> ChildProcess {
-        let executable = try await Self.daemonExecutable()
         let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
-        let output = open(log.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        defer { close(output) }
-        let child = try ChildProcess.spawn(
-            [executable.path] + arguments, environment: environment, standardOutput: output, standardError: output)
+        let child = try await spawnDaemon(arguments)
         do {
             try await withTimeout(.seconds(20), waitingFor: "notification-bridged to own its name") {
                 for await owner in owners where owner != nil { return }
@@ -93,6 +89,18 @@ struct DaemonRig: Sendable {
             throw TestSupportError("\(error); its log: \(logText)")
         }
         return child
+    }
+
+    /// Starts the built daemon with `arguments`, its output appended to ``log``, and returns at once.
+    ///
+    /// - Parameter environment: the daemon's environment; the rig's own (its bus, its state home) unless given.
+    func spawnDaemon(_ arguments: [String] = [], environment: [String: String]? = nil) async throws -> ChildProcess {
+        let executable = try await Self.daemonExecutable()
+        let output = open(log.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        defer { close(output) }
+        return try ChildProcess.spawn(
+            [executable.path] + arguments, environment: environment ?? self.environment, standardOutput: output,
+            standardError: output)
     }
 
     /// Calls a method of the daemon from `connection` (the rig's client unless given).

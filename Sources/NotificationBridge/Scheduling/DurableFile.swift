@@ -25,6 +25,7 @@ enum DurableFile {
     /// Creates `path` and any missing parents with `mode`, and sets `path` itself to `mode`.
     ///
     /// Parents are created with the same mode, as the XDG base-directory specification asks for the state home.
+    /// `path` itself must be a directory, not a symbolic link to one (`ELOOP`) nor anything else (`ENOTDIR`).
     static func makeDirectory(_ path: String, mode: mode_t) throws(Failure) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
@@ -32,19 +33,48 @@ enum DurableFile {
             if mkdir(prefix, mode) != 0, errno != EEXIST { throw Failure(code: errno) }
         }
         var status = stat()
-        guard stat(path, &status) == 0 else { throw Failure(code: errno) }
+        guard lstat(path, &status) == 0 else { throw Failure(code: errno) }
+        guard status.st_mode & S_IFMT != S_IFLNK else { throw Failure(code: ELOOP) }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(code: ENOTDIR) }
         if status.st_mode & 0o7777 != mode {
             guard chmod(path, mode) == 0 else { throw Failure(code: errno) }
         }
     }
 
+    /// Opens `path` with `flags`, never following a final symbolic link (`ELOOP`) and never waiting for the other end
+    /// of a FIFO; a directory is refused with `EISDIR`, anything else but a regular file with `EINVAL`.
+    ///
+    /// - Returns: The descriptor, in blocking mode, and the file's size.
+    static func openRegular(_ path: String, flags: Int32, mode: mode_t = 0) throws(Failure) -> (Int32, Int) {
+        let descriptor = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            // A FIFO without a reader refuses a non-blocking writer with ENXIO: it is not a regular file either.
+            throw Failure(code: errno == ENXIO ? EINVAL : errno)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure(code: code)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw Failure(code: status.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return (descriptor, Int(status.st_size))
+    }
+
     /// The contents of the file at `path`, or `nil` when there is no such file.
+    ///
+    /// - Throws: `ELOOP` for a symbolic link, `EINVAL` for anything else that is not a regular file.
     static func read(_ path: String) throws(Failure) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw Failure(code: errno)
+        let descriptor: Int32
+        do throws(Failure) {
+            (descriptor, _) = try openRegular(path, flags: O_RDONLY)
+        } catch {
+            if error.code == ENOENT { return nil }
+            throw error
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -88,16 +118,18 @@ enum DurableFile {
     /// name survives a crash).
     ///
     /// - Returns: The descriptor and the file's size.
+    ///
+    /// - Throws: `ELOOP` for a symbolic link, `EINVAL` for anything else that is not a regular file.
     static func openForAppending(_ path: String, mode: mode_t) throws(Failure) -> (descriptor: Int32, size: Int) {
         var created = true
         var descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        var size = 0
         if descriptor < 0, errno == EEXIST {
             created = false
-            descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            (descriptor, size) = try openRegular(path, flags: O_WRONLY | O_APPEND)
         }
         guard descriptor >= 0 else { throw Failure(code: errno) }
-        var status = stat()
-        guard fchmod(descriptor, mode) == 0, fstat(descriptor, &status) == 0 else {
+        guard fchmod(descriptor, mode) == 0 else {
             let code = errno
             close(descriptor)
             throw Failure(code: code)
@@ -110,7 +142,7 @@ enum DurableFile {
                 throw error
             }
         }
-        return (descriptor, Int(status.st_size))
+        return (descriptor, size)
     }
 
     /// Appends `bytes` to a file opened with ``openForAppending(_:mode:)`` and syncs its data.
@@ -129,6 +161,20 @@ enum DurableFile {
     static func move(_ path: String, to destination: String) throws(Failure) {
         _ = try retryingInterrupts { rename(path, destination) }
         try syncDirectory(containing: path)
+    }
+
+    /// What is at `path` when it is not a regular file or a directory ("a symbolic link", "a FIFO", …), else `nil`.
+    static func oddKind(at path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFREG, S_IFDIR: return nil
+        default: return "not a regular file"
+        }
     }
 
     /// Whether anything exists at `path` (without following a final symbolic link).

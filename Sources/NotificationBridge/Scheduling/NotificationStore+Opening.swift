@@ -23,7 +23,8 @@ extension NotificationStore {
         do throws(DurableFile.Failure) {
             try DurableFile.makeDirectory(directory, mode: 0o700)
         } catch {
-            throw .cannotCreateDirectory(path: directory, errno: error.code)
+            throw NotificationStoreError.refusal(directory, error, isDirectory: true)
+                ?? .cannotCreateDirectory(path: directory, errno: error.code)
         }
         removeLeftovers(in: directory)
 
@@ -69,10 +70,12 @@ extension NotificationStore {
         do throws(DurableFile.Failure) {
             (recovered.journal, recovered.journalBytes) = try DurableFile.openForAppending(journalPath, mode: 0o600)
         } catch {
-            throw .cannotWrite(path: journalPath, errno: error.code)
+            throw NotificationStoreError.refusal(journalPath, error, isDirectory: false)
+                ?? .cannotWrite(path: journalPath, errno: error.code)
         }
         return recovered
     }
+
 
     /// Applies the journal's records that the snapshot does not include.
     ///
@@ -113,7 +116,8 @@ extension NotificationStore {
         do throws(DurableFile.Failure) {
             return try DurableFile.read(path)
         } catch {
-            throw .cannotRead(path: path, errno: error.code)
+            throw NotificationStoreError.refusal(path, error, isDirectory: false)
+                ?? .cannotRead(path: path, errno: error.code)
         }
     }
 

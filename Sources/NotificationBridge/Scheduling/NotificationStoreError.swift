@@ -10,6 +10,13 @@ package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConv
     case cannotWrite(path: String, errno: Int32)
     /// The state file could not be read as state, and moving it aside failed too. Nothing was changed.
     case cannotMoveAside(path: String, destination: String, errno: Int32, reason: String)
+    /// The state directory, or a file of the state, is a symbolic link or not a regular file: it is not read, not
+    /// followed and not written. `kind` says what it is ("a symbolic link", "a FIFO", …).
+    case notRegular(path: String, kind: String, isDirectory: Bool)
+    /// Another process holds the lock of the state directory and did not let it go in time.
+    case locked(directory: String, holder: Int32?, waited: Duration)
+    /// The store was closed (its owner stops, or handed the directory over); nothing more is written.
+    case closed(directory: String)
     /// The state could not be encoded as JSON (a payload that throws from `encode(to:)`, or a non-finite number).
     case cannotEncode(reason: String)
 
@@ -28,9 +35,34 @@ package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConv
         case .cannotMoveAside(let path, let destination, let code, let reason):
             "the state file \(path) cannot be read (\(reason)) and could not be moved to \(destination): "
                 + "\(errorText(code)); move or delete it yourself, then start again"
+        case .notRegular(let path, let kind, true):
+            "the state directory \(path) is \(kind); the bridge keeps its state only in a real directory, so that it "
+                + "cannot be redirected: replace the link by a directory (move the files it points to into it), or set "
+                + "XDG_STATE_HOME to a directory you own"
+        case .notRegular(let path, let kind, false):
+            "the state file \(path) is \(kind), not a regular file; the bridge neither follows nor reads it: remove it "
+                + "or move it away (for example to \(path).old), then start again"
+        case .locked(let directory, let holder, let waited):
+            "the state directory \(directory) is in use by "
+                + (holder.map { "another notification-bridged (process \($0))" } ?? "another notification-bridged")
+                + ", which did not let it go within \(waited.components.seconds) s (another session bus with the same "
+                + "XDG_STATE_HOME?); stop it, or give each session its own XDG_STATE_HOME"
+        case .closed(let directory):
+            "the state in \(directory) is closed: notification-bridged is stopping or has handed over to another; "
+                + "call again in a moment"
         case .cannotEncode(let reason):
             "the state could not be encoded as JSON (\(reason)); the previous state file is unchanged"
         }
+    }
+}
+
+extension NotificationStoreError {
+    /// The error for a path that is a symbolic link or not a regular file (or directory), else `nil`.
+    static func refusal(_ path: String, _ failure: DurableFile.Failure, isDirectory: Bool) -> NotificationStoreError? {
+        guard failure.code == ELOOP || failure.code == EINVAL || failure.code == ENOTDIR,
+            let kind = DurableFile.oddKind(at: path) ?? (failure.code == ENOTDIR ? "not a directory" : nil)
+        else { return nil }
+        return .notRegular(path: path, kind: kind, isDirectory: isDirectory)
     }
 }
 

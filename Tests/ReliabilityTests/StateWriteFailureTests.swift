@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import NotificationBridge
+@testable import NotificationBridgeDaemon
+
+/// A state folder that stops taking writes while the daemon runs (made read-only, or full): each change that must
+/// be kept fails at once with an error saying what to do, and the log says so once, not at every post.
+@Suite("the state folder stops taking writes")
+struct StateWriteFailureTests {
+    /// Keeps every log entry.
+    struct Recorder: LogHandler {
+        let entries: Entries
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        final class Entries: Sendable {
+            private let storage = Mutex<[(Logger.Level, String)]>([])
+            var all: [(Logger.Level, String)] { storage.withLock { $0 } }
+            func append(_ entry: (Logger.Level, String)) { storage.withLock { $0.append(entry) } }
+        }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            entries.append((event.level, "\(event.message) \(event.metadata ?? [:])"))
+        }
+    }
+
+    @Test("every commit fails at once with the folder named, the failure is logged once, the recovery too")
+    func failingFolder() async throws {
+        let directory = FileManager.default.temporaryDirectory.path + "/state-failure-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let entries = Recorder.Entries()
+        let commits = DurableCommits(
+            directory: directory, logger: Logger(label: "test") { _ in Recorder(entries: entries) })
+        let lock = try await StateDirectoryLock.acquire(directory: directory, within: .seconds(1))
+        let store = try DaemonStore(directory: directory)
+        commits.open(store, lock: lock)
+        store.injectWriteFailure(afterBytes: 0)
+
+        let started = ContinuousClock.now
+        for index in 0..<50 {
+            let commit = commits.submit([.removeCategory(id: "c\(index)")])
+            do {
+                try await commit.wait()
+                Issue.record("commit \(index) succeeded on a folder that takes no writes")
+            } catch {
+                #expect("\(error)".contains(directory), "\(error)")
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "failing commits are slow")
+        let errors = entries.all.filter { $0.0 >= .error }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.1.contains(directory) == true)
+
+        store.injectWriteFailure(afterBytes: nil)
+        try await commits.submit([.removeCategory(id: "after")]).wait()
+        #expect(entries.all.contains { $0.0 == .notice && $0.1.contains("can be saved again") })
+        await commits.close()
+    }
+}
