@@ -43,6 +43,7 @@ public func buildDaemon(
     let daemon = NotificationDaemon(configuration: configuration)
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
-            services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger))
+            services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger))
     return .serve(daemon, group)
 }
