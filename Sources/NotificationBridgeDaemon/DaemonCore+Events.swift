@@ -60,8 +60,8 @@ extension DaemonCore {
         case .command(let argv):
             do {
                 try CommandLauncher.launch(
-                    argv, variables: response.environment, input: response.text.map { Array($0.utf8) },
-                    logger: logger)
+                    argv, notificationID: id, variables: response.environment,
+                    input: response.text.map { Array($0.utf8) }, logger: logger)
             } catch {
                 logger.warning("cannot start the notification's command", metadata: [
                     "notification.id": "\(id)", "error": "\(error)",
