@@ -47,7 +47,7 @@ struct TrackedNotification: Sendable {
     /// `WaitForResponse` calls for it, not answered yet.
     var waits: [DBusMethodCall] = []
     /// Responses for its poster that no `WaitForResponse` took yet, oldest first (at most ``maximumKeptResponses``).
-    var keptResponses: [BridgeResponse] = []
+    var keptResponses: [KeptResponse] = []
 
     static let maximumKeptResponses = 16
 
