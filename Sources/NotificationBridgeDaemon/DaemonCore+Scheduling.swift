@@ -78,14 +78,23 @@ extension DaemonCore {
     private func showScheduled(_ firing: ScheduledFiring<ScheduledPost>) async {
         let id = firing.notification.id
         let post = firing.notification.payload
-        let category = await category(of: post.content)
+        var content = post.content
+        let category = await category(of: content)
+        if let missing = content.categoryID, category == nil {
+            // RemoveCategory refuses while a scheduled notification uses the category, but a saved category that is
+            // not valid any more is not registered again at a restart: show the notification rather than lose it.
+            logger.warning(
+                "a scheduled notification's category is not registered; it is shown without the category's actions",
+                metadata: ["notification.id": "\(id)", "category.id": "\(missing)"])
+            content.categoryID = nil
+        }
         table.update(id) { entry in
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
             entry.reportsDismissal = category?.reportsDismissal ?? false
             entry.phase = .posting
             entry.isAnswered = false
         }
-        show(id, content: post.content, category: category, hints: post.hints) { [weak self] result in
+        show(id, content: content, category: category, hints: post.hints) { [weak self] result in
             await self?.firingAnswered(firing, result)
         }
     }

@@ -59,6 +59,14 @@ struct TrackedNotification: Sendable {
         }
     }
 
+    /// Whether it is still to be shown: scheduled, or come due and waiting for a server or for its app to present it.
+    var awaitsShowing: Bool {
+        switch phase {
+        case .pending, .awaitingServer, .handedToApp: true
+        default: isScheduled
+        }
+    }
+
     /// Whether nothing more can happen to it: it ended, no firing is to come, and no call waits for it. Such an entry
     /// is kept a while for calls that name it late, then forgotten.
     var isFinished: Bool {
