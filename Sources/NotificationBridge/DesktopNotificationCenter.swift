@@ -99,6 +99,9 @@ public actor DesktopNotificationCenter {
     private(set) var serverInfo: NotificationServerInfo
     /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
     private var hasServer: Bool
+    /// The unique name of the server the center knows of, as far as it knows: a notification posted to it is not
+    /// posted again when the center takes in that same server's arrival later (see ``serverOwnerChanged(_:)``).
+    private var serverOwner: String?
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
     /// `Notify` calls whose reply has not been read yet.
@@ -183,6 +186,7 @@ public actor DesktopNotificationCenter {
         }
         let signals = try await server.signals()
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
+        if hasServer { serverOwner = try? await connection.nameOwner(of: FreedesktopNotifications.busName) }
         startListening(signals: signals, owners: owners)
         logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
@@ -239,7 +243,10 @@ public actor DesktopNotificationCenter {
     private func ensureServer() async throws {
         guard !hasServer else { return }
         do {
+            // The name's owner first: the server that answers below is that one or a later one, never an earlier.
+            let owner = try await connection.nameOwner(of: FreedesktopNotifications.busName)
             serverInfo = try await server.serverInfo()
+            serverOwner = owner
             encoder.server = serverInfo
             hasServer = true
         } catch let failure as DBusFailure {
@@ -338,6 +345,7 @@ public actor DesktopNotificationCenter {
             content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()),
             extraHints: hints)
         notifiesInFlight += 1
+        let postedTo = serverOwner
         let serverID: UInt32
         do {
             serverID = try await server.notify(encoded.request)
@@ -346,7 +354,8 @@ public actor DesktopNotificationCenter {
             throw error
         }
         router.follow(PostedNotification(
-            id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded))
+            id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded,
+            serverOwner: postedTo))
         if let handler { notificationHandlers[id] = handler }
         await notifyEnded()
         if let badge = content.badge, let entry = content.desktopEntry {
@@ -579,6 +588,7 @@ public actor DesktopNotificationCenter {
         // A new server numbers its notifications anew, and until it answers nothing is known of it.
         earlySignals = []
         serverInfo = Self.noServer
+        serverOwner = owner
         guard owner != nil else {
             hasServer = false
             encoder.server = serverInfo
@@ -593,7 +603,9 @@ public actor DesktopNotificationCenter {
             logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
             return
         }
-        let outstanding = router.all
+        // A notification posted to this very server, before the center took in its arrival (a post that found no
+        // server known and asked the bus), is on it already: posting it again would show it twice.
+        let outstanding = router.all.filter { $0.serverOwner != owner }
         logger.info("notification server restarted; posting outstanding notifications again", metadata: [
             "server.name": "\(serverInfo.name)", "count": "\(outstanding.count)",
         ])
@@ -607,6 +619,7 @@ public actor DesktopNotificationCenter {
                 notification.encoded = encoded
                 notification.acted = false
                 notification.closeRequested = false
+                notification.serverOwner = owner
                 router.follow(notification)
                 eventContinuation.yield(.reposted(DeliveredNotification(
                     id: notification.id, serverID: notification.serverID, content: notification.content)))
