@@ -103,7 +103,8 @@ public actor DesktopNotificationCenter {
     /// server owns the name.
     ///
     /// Server ids are meaningful only to the instance that issued them: a restarted server, or one of another
-    /// session, has a new unique name and numbers its notifications anew.
+    /// session, has a new unique name and numbers its notifications anew. A notification posted to this server is not
+    /// posted again when the center takes in the same server's arrival later (see ``serverOwnerChanged(_:)``).
     package private(set) var serverOwner: String?
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
@@ -247,7 +248,10 @@ public actor DesktopNotificationCenter {
     private func ensureServer() async throws {
         guard !hasServer else { return }
         do {
+            // The name's owner first: the server that answers below is that one or a later one, never an earlier.
+            let owner = try await connection.nameOwner(of: FreedesktopNotifications.busName)
             serverInfo = try await server.serverInfo()
+            serverOwner = owner
             encoder.server = serverInfo
             hasServer = true
         } catch let failure as DBusFailure {
@@ -346,6 +350,7 @@ public actor DesktopNotificationCenter {
             content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()),
             extraHints: hints)
         notifiesInFlight += 1
+        let postedTo = serverOwner
         let serverID: UInt32
         do {
             serverID = try await server.notify(encoded.request)
@@ -354,7 +359,8 @@ public actor DesktopNotificationCenter {
             throw error
         }
         router.follow(PostedNotification(
-            id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded))
+            id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded,
+            serverOwner: postedTo))
         if let handler { notificationHandlers[id] = handler }
         await notifyEnded()
         if let badge = content.badge, let entry = content.desktopEntry {
@@ -602,7 +608,9 @@ public actor DesktopNotificationCenter {
             logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
             return
         }
-        let outstanding = router.all
+        // A notification posted to this very server, before the center took in its arrival (a post that found no
+        // server known and asked the bus), is on it already: posting it again would show it twice.
+        let outstanding = router.all.filter { $0.serverOwner != owner }
         logger.info("notification server restarted; posting outstanding notifications again", metadata: [
             "server.name": "\(serverInfo.name)", "count": "\(outstanding.count)",
         ])
@@ -616,6 +624,7 @@ public actor DesktopNotificationCenter {
                 notification.encoded = encoded
                 notification.acted = false
                 notification.closeRequested = false
+                notification.serverOwner = owner
                 router.follow(notification)
                 eventContinuation.yield(.reposted(DeliveredNotification(
                     id: notification.id, serverID: notification.serverID, content: notification.content)))

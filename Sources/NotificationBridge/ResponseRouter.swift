@@ -18,6 +18,8 @@ struct PostedNotification: Sendable {
     var closeRequested = false
     /// An activation token that arrived before the action it belongs to.
     var pendingToken: String?
+    /// The unique name of the server it was posted to, when the center knew it.
+    var serverOwner: String?
 }
 
 /// What a server signal means for a posted notification.

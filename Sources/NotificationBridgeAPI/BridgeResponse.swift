@@ -69,16 +69,40 @@ public struct BridgeResponse: Sendable, Hashable {
         return entries.value
     }
 
-    /// The variables of an `exec` command.
+    /// The most bytes of typed text `NOTIFICATION_TEXT` holds (64 KiB).
+    ///
+    /// The kernel refuses to start a program with one environment string over 128 KiB (`MAX_ARG_STRLEN`: "Argument
+    /// list too long"), so longer text is cut to this size, never inside a UTF-8 sequence, and
+    /// `NOTIFICATION_TEXT_TRUNCATED` is `1`. The whole text is always on the command's standard input.
+    public static let maximumTextVariableBytes = 65_536
+
+    /// The variables of an `exec` command: `NOTIFICATION_ID`, `NOTIFICATION_ACTION`, `NOTIFICATION_USER_INFO`, and
+    /// when there is one, `NOTIFICATION_TEXT` (cut to ``maximumTextVariableBytes``, with
+    /// `NOTIFICATION_TEXT_TRUNCATED=1` when it was) and the token as `XDG_ACTIVATION_TOKEN` and `DESKTOP_STARTUP_ID`.
     public var environment: [String: String] {
         var variables = [
             "NOTIFICATION_ID": notificationID, "NOTIFICATION_ACTION": actionID, "NOTIFICATION_USER_INFO": userInfoJSON,
         ]
-        if let text { variables["NOTIFICATION_TEXT"] = text }
+        if let text {
+            let (variable, truncated) = Self.textVariable(text)
+            variables["NOTIFICATION_TEXT"] = variable
+            if truncated { variables["NOTIFICATION_TEXT_TRUNCATED"] = "1" }
+        }
         if let activationToken {
             variables["XDG_ACTIVATION_TOKEN"] = activationToken
             variables["DESKTOP_STARTUP_ID"] = activationToken
         }
         return variables
+    }
+
+    /// `text` cut to at most ``maximumTextVariableBytes`` bytes of UTF-8 without splitting a sequence, and whether
+    /// it was cut.
+    private static func textVariable(_ text: String) -> (String, Bool) {
+        let utf8 = text.utf8
+        guard utf8.count > maximumTextVariableBytes else { return (text, false) }
+        var end = utf8.index(utf8.startIndex, offsetBy: maximumTextVariableBytes)
+        // Back up to the start of a character: a UTF-8 continuation byte is 0b10xxxxxx.
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return (String(decoding: utf8[..<end], as: UTF8.self), true)
     }
 }

@@ -22,7 +22,9 @@ enum BridgeInterface {
                 },
                 .deferred(
                     "RemoveCategory", inputs: [.init("id", "s")],
-                    annotations: doc("Removes a category; notifications showing keep their actions.")
+                    annotations: doc(
+                        "Removes a category; notifications showing keep their actions. Refused with InvalidArgument, "
+                            + "naming them, while scheduled notifications use it: withdraw those first.")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.removeCategory(call) }
                 },

@@ -15,14 +15,17 @@ import NotificationBridgeAPI
 /// The command gets the daemon's environment without any inherited response variables, plus `NOTIFICATION_ID`,
 /// `NOTIFICATION_ACTION`, `NOTIFICATION_USER_INFO` (JSON), `NOTIFICATION_TEXT` (only when text was typed) and, for a
 /// foreground action with a token, `XDG_ACTIVATION_TOKEN` and `DESKTOP_STARTUP_ID`. Typed text is also written to its
-/// standard input, byte for byte, which is then closed; without text, standard input is `/dev/null`. Its output goes
-/// where the daemon's goes (the journal, under systemd). It runs in a process group of its own with default signal
-/// handling and an empty signal mask, and is reaped by a thread that waits for it, so no zombie is left.
+/// standard input, byte for byte, which is then closed; without text, standard input is `/dev/null`. Text over
+/// ``BridgeResponse/maximumTextVariableBytes`` is cut in `NOTIFICATION_TEXT`, and `NOTIFICATION_TEXT_TRUNCATED` is
+/// `1`. What it writes to standard output and standard error goes to the daemon's standard error (the journal, under
+/// systemd), each line prefixed with `notification ID: ` (see ``OutputRelay``). It runs in a process group of its own
+/// with default signal handling and an empty signal mask, and is reaped by a thread that waits for it, so no zombie
+/// is left.
 enum CommandLauncher {
     /// Variables the daemon sets or clears for every command, whatever its own environment holds.
     static let responseVariables = [
         "NOTIFICATION_ID", "NOTIFICATION_ACTION", "NOTIFICATION_USER_INFO", "NOTIFICATION_TEXT",
-        "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
+        "NOTIFICATION_TEXT_TRUNCATED", "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
     ]
     /// Checks an `exec` argv when the notification is posted, so that a mistake shows then, not when the user acts:
     /// the one rule of ``ExecRule``, with the program looked up on the daemon's `PATH`.
@@ -36,40 +39,58 @@ enum CommandLauncher {
         let description: String
     }
 
-    /// Starts `argv` with `variables` added to the environment and `input` on its standard input.
+    /// Starts `argv` with `variables` added to the environment and `input` on its standard input; its output goes to
+    /// the daemon's standard error, each line prefixed with `notification <notificationID>: `.
     ///
-    /// Returns once the command has started; writing the input and reaping happen on a thread of their own.
+    /// Returns once the command has started; writing the input and reaping happen on a thread of their own, and so
+    /// does relaying its output.
     ///
     /// - Throws: ``LaunchError`` when the program is gone or cannot be executed.
-    static func launch(_ argv: [String], variables: [String: String], input: [UInt8]?, logger: Logger)
-        throws(LaunchError)
-    {
+    static func launch(
+        _ argv: [String], notificationID: String, variables: [String: String], input: [UInt8]?, logger: Logger
+    ) throws(LaunchError) {
         guard let program = argv.first, let executable = resolve(program) else {
             throw LaunchError(description: "\(argv.first ?? "") is no longer an executable file")
         }
         var ends: [Int32] = [-1, -1]
-        if input != nil {
-            guard pipe(&ends) == 0 else { throw LaunchError(description: "pipe: " + String(cString: strerror(errno))) }
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        if input != nil { try makePipe(&ends) }
+        var output: [Int32] = [-1, -1]
+        do {
+            try makePipe(&output)
+        } catch {
+            if input != nil { for end in ends { close(end) } }
+            throw error
         }
         let result = ChildSpawner.spawn(
             executable: executable, arguments: argv, environment: environment(adding: variables),
-            standardInput: input == nil ? nil : ends[0])
+            standardInput: input == nil ? nil : ends[0], standardOutput: output[1], standardError: output[1])
         if input != nil { close(ends[0]) }
+        // The child holds its own copy: the relay sees the end of the output once the command (and whatever it
+        // started that kept the descriptor) has exited.
+        close(output[1])
         let child: pid_t
         switch result {
         case .success(let pid):
             child = pid
         case .failure(let error):
             if input != nil { close(ends[1]) }
+            close(output[0])
             throw LaunchError(description: "\(executable): \(error)")
         }
+        let relay = OutputRelay(descriptor: output[0], prefix: "notification \(notificationID): ")
+        Thread.detachNewThread { relay.run() }
         let writeEnd = ends[1]
         Thread.detachNewThread {
             if let input { writeAll(input, to: writeEnd) }
             let status = reap(child)
             logger.debug("command finished", metadata: ["command.pid": "\(child)", "command.status": "\(status)"])
         }
+    }
+
+    /// Makes a pipe whose ends are closed on `exec`, so that no other child inherits them.
+    private static func makePipe(_ ends: inout [Int32]) throws(LaunchError) {
+        guard pipe(&ends) == 0 else { throw LaunchError(description: "pipe: " + String(cString: strerror(errno))) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     }
 
     /// This process's environment without ``responseVariables``, plus `variables`, as `NAME=value` lines.

@@ -1,4 +1,5 @@
 import DBusCore
+import Foundation
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
@@ -31,7 +32,8 @@ extension DaemonCore {
     // MARK: Responses
 
     /// Delivers a response to the one place chosen when the notification was posted; for the posting connection,
-    /// once it has left the bus, to the connection attached as the notification's app.
+    /// once it has left the bus, to a waiting `WaitForResponse` call or the connection attached as the notification's
+    /// app. Typed text goes to that place only (see ``KeptResponse``).
     func respond(_ notificationResponse: NotificationResponse) async {
         let id = notificationResponse.notificationID
         guard let entry = table[id] else { return }
@@ -50,40 +52,68 @@ extension DaemonCore {
         switch entry.route {
         case .poster(let poster):
             let posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? true
-            let receiver = posterIsConnected ? poster : attachments.current(for: entry.appName)?.connection
-            if let receiver {
-                try? connection.emit(
-                    path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Responded",
-                    arguments: [.string(id), .string(response.actionID), response.dictionary], destination: receiver)
+            if posterIsConnected {
+                emitResponded(response, to: poster)
+                answerWaits(id, with: KeptResponse(response: response, textRecipient: .connection(poster)))
+                break
             }
-            answerWaits(id, with: response)
+            // The poster has left: the text goes to one place, a waiting call first (it named this very id), else
+            // the attached app, else the first call that comes for it later.
+            let isAwaited = table[id].map { !$0.waits.isEmpty } ?? false
+            if let app = attachments.current(for: entry.appName)?.connection {
+                emitResponded(isAwaited ? response.withoutText : response, to: app)
+                answerWaits(id, with: KeptResponse(response: response, textRecipient: isAwaited ? .firstCall : .nobody))
+            } else {
+                answerWaits(id, with: KeptResponse(response: response, textRecipient: .firstCall))
+            }
         case .command(let argv):
-            do {
-                try CommandLauncher.launch(
-                    argv, variables: response.environment, input: response.text.map { Array($0.utf8) },
-                    logger: logger)
-            } catch {
-                logger.warning("cannot start the notification's command", metadata: [
-                    "notification.id": "\(id)", "error": "\(error)",
-                ])
+            // Spawning blocks for a moment (and longer on a loaded machine): on a thread of its own, not the actor's.
+            let logger = self.logger
+            let variables = response.environment
+            let input = response.text.map { Array($0.utf8) }
+            Thread.detachNewThread {
+                do {
+                    try CommandLauncher.launch(
+                        argv, notificationID: id, variables: variables, input: input, logger: logger)
+                } catch {
+                    logger.warning("cannot start the notification's command", metadata: [
+                        "notification.id": "\(id)", "error": "\(error)",
+                    ])
+                }
             }
         case .application(let desktopEntry, let action):
             activations.activate(desktopEntry: desktopEntry, action: action ?? response.actionID, response: response)
         }
     }
 
-    /// Answers the `WaitForResponse` calls for `id` with `response`, or keeps it for a later one.
-    private func answerWaits(_ id: String, with response: BridgeResponse) {
+    private func emitResponded(_ response: BridgeResponse, to receiver: String) {
+        try? connection.emit(
+            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Responded",
+            arguments: [.string(response.notificationID), .string(response.actionID), response.dictionary],
+            destination: receiver)
+    }
+
+    /// Answers the `WaitForResponse` calls for `id` with the response, each with the text only where it may go, or
+    /// keeps it for a later call.
+    private func answerWaits(_ id: String, with kept: KeptResponse) {
         guard let entry = table[id] else { return }
         guard !entry.waits.isEmpty else {
             table.update(id) { entry in
                 entry.keptResponses = Array(
-                    (entry.keptResponses + [response]).suffix(TrackedNotification.maximumKeptResponses))
+                    (entry.keptResponses + [kept]).suffix(TrackedNotification.maximumKeptResponses))
             }
             return
         }
-        for call in entry.waits { call.reply([.string(response.actionID), response.dictionary]) }
+        var kept = kept
+        for call in entry.waits { answer(call, with: &kept) }
         table.update(id) { $0.waits = [] }
+    }
+
+    /// Answers a `WaitForResponse` call; a text for the first call is given to this one, and no other.
+    private func answer(_ call: DBusMethodCall, with kept: inout KeptResponse) {
+        let response = kept.response(for: call.sender)
+        call.reply([.string(response.actionID), response.dictionary])
+        if kept.textRecipient == .firstCall { kept.textRecipient = .nobody }
     }
 
     // MARK: Closures
@@ -119,7 +149,8 @@ extension DaemonCore {
     // MARK: Waiting
 
     /// Answers `WaitForResponse` now with a kept response, or later when the user acts; fails it when the
-    /// notification ends without a response.
+    /// notification ends without a response. A call from another connection than the poster's, while the poster is
+    /// connected, gets the response without its typed text.
     func waitForResponse(_ call: DBusMethodCall) throws(DBusFailure) {
         try checkRunning()
         guard case .string(let id)? = call.arguments.first else { return }
@@ -129,9 +160,9 @@ extension DaemonCore {
                 name: BridgeError.unknownNotification,
                 message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
         }
-        if let response = entry.keptResponses.first {
+        if var kept = entry.keptResponses.first {
             table.update(id) { $0.keptResponses.removeFirst() }
-            call.reply([.string(response.actionID), response.dictionary])
+            answer(call, with: &kept)
             return
         }
         if let why = entry.ending, !entry.isScheduled {

@@ -79,24 +79,36 @@ extension DaemonCore {
     }
 
     /// Hands a scheduled notification to the server; without a server it waits for one.
+    ///
+    /// The entry moves to `.posting` before anything is awaited, so that a firing is handed over once: whoever
+    /// looks at the entry meanwhile (``serverAppeared()``, another try) sees that its show is out.
     private func showScheduled(_ firing: ScheduledFiring<ScheduledPost>) async {
         let id = firing.notification.id
         let post = firing.notification.payload
-        let category = await category(of: post.content)
         table.update(id) { entry in
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
-            entry.reportsDismissal = category?.reportsDismissal ?? false
             entry.phase = .posting
             entry.isAnswered = false
         }
-        show(id, content: post.content, category: category, hints: post.hints) { [weak self] result in
+        var content = post.content
+        let category = await category(of: content)
+        if let missing = content.categoryID, category == nil {
+            // RemoveCategory refuses while a scheduled notification uses the category, but a saved category that is
+            // not valid any more is not registered again at a restart: show the notification rather than lose it.
+            logger.warning(
+                "a scheduled notification's category is not registered; it is shown without the category's actions",
+                metadata: ["notification.id": "\(id)", "category.id": "\(missing)"])
+            content.categoryID = nil
+        }
+        table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
+        show(id, content: content, category: category, hints: post.hints) { [weak self] result in
             await self?.firingAnswered(firing, result)
         }
     }
 
     private func firingAnswered(
         _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>
-    ) {
+    ) async {
         let id = firing.notification.id
         if case .failure(let failure) = result {
             if failure.name == BridgeError.noServer {
@@ -105,6 +117,8 @@ extension DaemonCore {
                 logger.notice(
                     "a scheduled notification came due with no notification server; it is shown once one appears",
                     metadata: ["notification.id": "\(id)"])
+                // A server that appeared while the show was out found nothing waiting: try again now.
+                if await center.isServerAvailable { await showAwaiting(id) }
                 return
             }
             logger.warning("cannot show a scheduled notification", metadata: [
@@ -130,7 +144,14 @@ extension DaemonCore {
         guard !waiting.isEmpty else { return }
         logger.info("a notification server appeared; showing scheduled notifications that came due meanwhile",
             metadata: ["count": "\(waiting.count)"])
-        for firing in waiting { await showScheduled(firing) }
+        for firing in waiting { await showAwaiting(firing.notification.id) }
+    }
+
+    /// Shows the firing that `id` waits with for a server, if it still waits: it may have been shown, withdrawn or
+    /// replaced while an earlier one was being handed over.
+    private func showAwaiting(_ id: String) async {
+        guard case .awaitingServer(let firing)? = table[id]?.phase else { return }
+        await showScheduled(firing)
     }
 
     /// Takes back the categories and scheduled notifications of the last run; those whose time passed fire now, once.

@@ -138,6 +138,16 @@ actor DaemonCore {
                 name: BridgeError.unknownCategory,
                 message: "category \(quotedForMessage(id)) is not registered; ListCategories shows the registered ones")
         }
+        // A scheduled notification shows its category's actions when it fires: removing the category under it would
+        // leave it nothing to show, so it is refused while any waits to be shown.
+        let users = table.live.filter { $0.value.content.categoryID == id && $0.value.awaitsShowing }
+            .map(\.key).sorted()
+        if !users.isEmpty {
+            throw BridgeError.invalid(
+                "category \(quotedForMessage(id)) is used by \(users.count) scheduled notification(s) ("
+                    + users.prefix(10).map { quotedForMessage($0) }.joined(separator: ", ")
+                    + (users.count > 10 ? ", …" : "") + "); withdraw them first with Withdraw, then remove it")
+        }
         await center.removeCategory(id: id)
         reply(call, after: commits.submit([.removeCategory(id: id)]))
     }

@@ -18,8 +18,9 @@ import ServiceLifecycle
 /// there: such a program can already read the user's files, and the bus lets it monitor any message. What the bridge
 /// guarantees is that programs do not get in each other's way by accident, and that nothing private is broadcast:
 /// - a response goes to exactly one place, chosen by the notification itself when it was posted: its `exec` command,
-///   its app (`app-action`), or the posting connection (`Responded`, sent to that connection only, and any
-///   `WaitForResponse` for the id). Typed text is never broadcast and never logged;
+///   its app (`app-action`), or the posting connection (`Responded`, sent to that connection only, and its own
+///   `WaitForResponse` calls; another connection's call gets the response without typed text while the poster is
+///   connected). Typed text is never broadcast and never logged;
 /// - a notification belongs to the app name it was posted under. `ListDelivered` and `WithdrawAll` act on the
 ///   caller's own notifications (posted on the same connection) unless the filter names an app (`app-name`); a
 ///   replacement (`replaces`) must be posted under the same app name. `Withdraw` and `WaitForResponse` take the id,

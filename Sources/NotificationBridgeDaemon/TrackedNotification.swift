@@ -47,7 +47,7 @@ struct TrackedNotification: Sendable {
     /// `WaitForResponse` calls for it, not answered yet.
     var waits: [DBusMethodCall] = []
     /// Responses for its poster that no `WaitForResponse` took yet, oldest first (at most ``maximumKeptResponses``).
-    var keptResponses: [BridgeResponse] = []
+    var keptResponses: [KeptResponse] = []
 
     static let maximumKeptResponses = 16
 
@@ -56,6 +56,14 @@ struct TrackedNotification: Sendable {
         switch phase {
         case .posting, .showing: true
         default: false
+        }
+    }
+
+    /// Whether it is still to be shown: scheduled, or come due and waiting for a server or for its app to present it.
+    var awaitsShowing: Bool {
+        switch phase {
+        case .pending, .awaitingServer, .handedToApp: true
+        default: isScheduled
         }
     }
 

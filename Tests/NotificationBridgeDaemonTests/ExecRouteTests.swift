@@ -19,6 +19,7 @@ struct ExecRouteTests {
         printf '%s' "$NOTIFICATION_ACTION" > "$out.partial/action"
         printf '%s' "$NOTIFICATION_USER_INFO" > "$out.partial/user-info"
         printf '%s' "${NOTIFICATION_TEXT-unset}" > "$out.partial/text-environment"
+        printf '%s' "${NOTIFICATION_TEXT_TRUNCATED-unset}" > "$out.partial/text-truncated"
         printf '%s' "${XDG_ACTIVATION_TOKEN-unset} ${DESKTOP_STARTUP_ID-unset}" > "$out.partial/token"
         cat > "$out.partial/text-input"
         mv "$out.partial" "$out"
@@ -58,12 +59,35 @@ struct ExecRouteTests {
             let read = try await Self.waitForAnswer(answer)
             #expect(try read("text-input") == text)
             #expect(try read("text-environment") == text)
+            #expect(try read("text-truncated") == "unset", "short text is whole in NOTIFICATION_TEXT")
             #expect(try read("id") == id)
             #expect(try read("action") == "answer")
             #expect(try read("user-info") == #"{"thread":"lunch"}"#)
             #expect(try read("arguments") == "--from-notification\n")
             #expect(try read("token") == "unset unset", "a background action gets no activation token")
             #expect(!FileManager.default.fileExists(atPath: fixture.directory.appendingPathComponent("pwned").path))
+        }
+    }
+
+    @Test("1 MiB of typed text reaches the command: all of it on stdin, the start of it in NOTIFICATION_TEXT")
+    func largeTextReachesCommand() async throws {
+        try await DaemonFixture.with(.plasma) { fixture in
+            let answer = try Self.installRecorder(in: fixture)
+            let posted = try await fixture.sh(ReadmeExamples.exec.script)
+            #expect(posted.status == 0, "\(posted.standardError)")
+            let shown = try await fixture.nextNotification()
+            // Two bytes, then three-byte characters: the 64 KiB mark falls inside one, which must not be split.
+            let text = "ab" + String(repeating: "€", count: 349_525)
+            #expect(text.utf8.count > 1 << 20)
+            try await fixture.scripted.reply(id: shown.id, text: text)
+
+            let read = try await Self.waitForAnswer(answer)
+            let input = try Data(contentsOf: answer.appendingPathComponent("text-input"))
+            #expect(input == Data(text.utf8), "standard input holds \(input.count) bytes of \(text.utf8.count)")
+            let variable = try read("text-environment")
+            #expect(variable == "ab" + String(repeating: "€", count: 21_844))
+            #expect(try read("text-truncated") == "1")
+            #expect(try read("action") == "answer")
         }
     }
 
@@ -83,6 +107,7 @@ struct ExecRouteTests {
             #expect(try read("action") == "open")
             #expect(try read("token") == "token-42 token-42")
             #expect(try read("text-environment") == "unset")
+            #expect(try read("text-truncated") == "unset")
             #expect(try read("text-input") == "")
             #expect(try read("user-info") == "{}")
         }

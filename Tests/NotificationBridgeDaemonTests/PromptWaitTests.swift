@@ -31,15 +31,14 @@ struct PromptWaitTests {
             let closed = try await signals.first(waitingFor: "Closed")
             #expect(closed.arguments.first == .string(id))
 
-            let waiter = try await fixture.bus.connect()
-            async let waited = fixture.call("WaitForResponse", [.string(id)], from: waiter)
+            // The poster waits: typed text goes to the posting connection alone while it is connected.
+            async let waited = fixture.call("WaitForResponse", [.string(id)])
             // Let the call reach the daemon before the prompt answers: a call to the bus behind it comes back after.
-            _ = try await waiter.nameOwner(of: BridgeAPI.busName)
+            _ = try await fixture.client.nameOwner(of: BridgeAPI.busName)
             try Data().write(to: log)
             let reply = try await waited
             #expect(reply.first == .string("reply"))
             #expect(reply.last?.stringKeyedEntries?[ResponseKeys.text.name] == .variant(.string("typed late")))
-            await waiter.close()
         }
     }
 }

@@ -52,7 +52,7 @@ struct RoutingTests {
         }
     }
 
-    @Test("a response that came before WaitForResponse is returned at once, from any connection, and only once")
+    @Test("a response that came before WaitForResponse, its poster gone, is returned at once to any connection, once")
     func keptResponse() async throws {
         try await DaemonFixture.with { fixture in
             let poster = try await fixture.bus.connect()

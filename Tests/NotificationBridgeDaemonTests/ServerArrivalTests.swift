@@ -1,0 +1,88 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeAPI
+import NotificationBridgeDaemon
+import NotificationServerKit
+import Testing
+
+/// Scheduled notifications that came due while no notification server ran are shown once one starts: each exactly
+/// once, however the server's arrival and the daemon's own work interleave.
+@Suite("A server arrives")
+struct ServerArrivalTests {
+    static let rounds = 50
+    static let firingsPerRound = 3
+
+    @Test("firings that came due with no server are each shown exactly once when a server starts, 50 times over")
+    func shownOnceWhenAServerStarts() async throws {
+        try await withPrivateBus { bus in
+            let (events, sink) = AsyncStream.makeStream(of: NotificationServerEvent.self)
+            try await DaemonFixture.run(bus: bus, server: nil, events: events) { fixture in
+                for round in 0..<Self.rounds {
+                    try await Self.round(round, fixture: fixture, bus: bus, sink: sink)
+                }
+            }
+        }
+    }
+
+    /// Schedules notifications that come due with no server, starts a server, checks what it was sent, and stops it.
+    private static func round(
+        _ round: Int, fixture: DaemonFixture, bus: PrivateBus, sink: AsyncStream<NotificationServerEvent>.Continuation
+    ) async throws {
+        let titles = (0..<firingsPerRound).map { "round \(round), firing \($0)" }
+        var ids: [String] = []
+        for title in titles {
+            ids.append(
+                try await fixture.post([PostKeys.title.name: .string(title), PostKeys.delay.name: .double(0.02)]))
+        }
+        try await withTimeout(waitingFor: "round \(round)'s notifications to come due") {
+            while try await fixture.call("ListPending", [.vardict([:])]).first != .array(element: "a{sv}", []) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+
+        let connection = try await bus.connect()
+        let server = NotificationServer()
+        let served = server.events()
+        let forward = Task { for await event in served { sink.yield(event) } }
+        try await server.start(on: connection, profile: .fullFeatured)
+        // Every firing is shown; then, once the daemon knows the server, a notification posted now comes after any
+        // second copy of them, since the server takes calls in order.
+        var seen = try await fixture.summaries(until: { Set($0).isSuperset(of: titles) }, round: round)
+        let expected = NotificationServerProfile.fullFeatured.serverName
+        try await withTimeout(waitingFor: "the daemon to know the new server") {
+            while try await fixture.serverName() != expected { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let marker = "round \(round), posted now"
+        ids.append(try await fixture.post([PostKeys.title.name: .string(marker)]))
+        seen += try await fixture.summaries(until: { $0.contains(marker) }, round: round)
+        for title in titles {
+            #expect(seen.filter { $0 == title }.count == 1, "round \(round): '\(title)' was shown: \(seen)")
+        }
+
+        for id in ids { try await fixture.call("Withdraw", [.string(id)]) }
+        await server.stop()
+        await connection.close()
+        forward.cancel()
+        try await withTimeout(waitingFor: "the daemon to see the server go") {
+            while try await fixture.serverName() != "" { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+}
+
+extension DaemonFixture {
+    /// The summaries of the notifications the server is sent from now on, until `done` holds for them.
+    fileprivate func summaries(until done: @escaping @Sendable ([String]) -> Bool, round: Int) async throws
+        -> [String]
+    {
+        let events = self.events
+        return try await withTimeout(waitingFor: "round \(round)'s notifications to be shown") {
+            var summaries: [String] = []
+            for await event in events {
+                if case .notified(let notification) = event { summaries.append(notification.summary) }
+                if done(summaries) { return summaries }
+            }
+            throw TestSupportError("the server stopped")
+        }
+    }
+}
