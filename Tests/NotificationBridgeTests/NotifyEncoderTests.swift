@@ -34,7 +34,8 @@ import Testing
         return content
     }
 
-    @Test func dunstGetsEveryActionWithDestructiveFirstAndPromptedReply() {
+    /// dunst's menu opens on its first line: the destructive action goes last there, whatever the order.
+    @Test func dunstGetsEveryActionWithDestructiveLastAndPromptedReply() {
         let encoder = NotifyEncoder(server: Self.dunst, promptAvailable: true)
         let encoded = encoder.encode(Self.content(), category: Self.message, senderPID: 42)
         let request = encoded.request
@@ -43,11 +44,12 @@ import Testing
         #expect(request.summary == "Ann")
         #expect(request.body == "Lunch?")
         #expect(request.actions == [
-            "default", "Show", "delete", "Delete", "reply", "Reply", "read", "Mark as Read", "open", "Open",
+            "default", "Show", "reply", "Reply", "read", "Mark as Read", "open", "Open", "delete", "Delete",
         ])
         #expect(request.hints["urgency"] == .byte(1))
         #expect(request.hints["desktop-entry"] == .string("org.example.Mail"))
-        #expect(request.hints["category"] == .string("message"))
+        // The bridge's category is its own, never the freedesktop hint of that name.
+        #expect(request.hints["category"] == nil)
         #expect(request.hints["sender-pid"] == .int64(42))
         #expect(request.hints["x-kde-reply-placeholder-text"] == nil)
         #expect(request.expireTimeout == -1)
