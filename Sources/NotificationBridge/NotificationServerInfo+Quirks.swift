@@ -17,14 +17,9 @@ extension NotificationServerInfo {
     }
 
     /// Whether the server shows the actions as a list with the first one already chosen, so that one confirming
-    /// click picks it: lxqt-notificationd 1.2 turns more than three actions into a combo box with an OK button, and
-    /// dunst's context menu opens with its first line selected.
-    public var preselectsFirstAction: Bool {
-        switch identity.name {
-        case "lxqt-notificationd", "dunst": true
-        default: false
-        }
-    }
+    /// click picks it: lxqt-notificationd 1.2 turns more than three actions into a combo box with an OK button.
+    /// (dunst's menu also opens on its first line, but dunst orders the lines itself: the bridge cannot choose it.)
+    public var preselectsFirstAction: Bool { identity.name == "lxqt-notificationd" }
 
     /// Whether the server sends `NotificationClosed` when a notification expires. notification-daemon lets an
     /// expired bubble vanish without a word, so the bridge ends such notifications itself, once their

@@ -91,8 +91,7 @@ extension NotificationServer {
         return buttons.count > threshold ? buttons.first : nil
     }
 
-    /// Confirms the choice the server made in advance, as a click on OK beside lxqt-notificationd's combo box (or
-    /// Return in dunst's menu) does: the action ``preselectedAction(of:)`` names is invoked.
+    /// Confirms the choice the server made in advance, as a click on OK beside lxqt-notificationd's combo box does: the action ``preselectedAction(of:)`` names is invoked.
     ///
     /// - Throws: ``NotificationServerError/noPreselectedAction(id:)`` where the actions are plain buttons, and what
     ///   ``invokeAction(id:key:activationToken:)`` throws.

@@ -26,7 +26,7 @@ extension NotificationServerProfile {
         refusesRepeatsWithin: .seconds(1), defaultTimeout: .seconds(5))
 
     /// dunst 1.9: signals to the sender only; closes after an action with reason 3; no token; actions in a context menu
-    /// that opens on its first line; keeps the complete pairs of an odd-length action list; reads `urgency` only as a
+    /// in an order of its own; keeps the complete pairs of an odd-length action list; reads `urgency` only as a
     /// byte (another type means normal urgency).
     public static let dunst = NotificationServerProfile(
         capabilities: [
@@ -34,7 +34,7 @@ extension NotificationServerProfile {
             "x-canonical-private-synchronous", "x-dunst-stack-tag", "body-markup",
         ],
         serverName: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
-        signalDelivery: .unicastToSender, closeAfterAction: .closedByCall, preselectsFirstButtonAbove: 0,
+        signalDelivery: .unicastToSender, closeAfterAction: .closedByCall,
         oddActionList: .dropUnpairedKey, urgencyHint: .byteOnly, defaultTimeout: .seconds(10))
 
     /// mako: broadcast signals; closes after an action with reason 2; `ActivationToken` (it sends one for pointer

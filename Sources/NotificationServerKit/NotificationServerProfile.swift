@@ -43,8 +43,8 @@ public struct NotificationServerProfile: Sendable, Hashable {
     /// invoked: ``NotificationServer/invokeAction(id:key:activationToken:)`` throws for them.
     public var maximumButtons: Int?
     /// Above how many buttons the actions are shown as a list with the first one already chosen, so that one
-    /// confirming click invokes it (lxqt-notificationd: a combo box and OK for more than 3; dunst's context menu
-    /// opens on its first line: 0); `nil` for plain buttons. See ``NotificationServer/confirmPreselectedAction(id:)``.
+    /// confirming click invokes it (lxqt-notificationd: a combo box and OK for more than 3); `nil` for plain
+    /// buttons. See ``NotificationServer/confirmPreselectedAction(id:)``.
     public var preselectsFirstButtonAbove: Int?
     /// The reason of the `NotificationClosed` sent when the user clicks the close button: 2 (dismissed), but 1
     /// (expired) on mate-notification-daemon.

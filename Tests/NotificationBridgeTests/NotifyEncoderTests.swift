@@ -34,8 +34,7 @@ import Testing
         return content
     }
 
-    /// dunst's menu opens on its first line: the destructive action goes last there, whatever the order.
-    @Test func dunstGetsEveryActionWithDestructiveLastAndPromptedReply() {
+    @Test func dunstGetsEveryActionWithDestructiveFirstAndPromptedReply() {
         let encoder = NotifyEncoder(server: Self.dunst, promptAvailable: true)
         let encoded = encoder.encode(Self.content(), category: Self.message, senderPID: 42)
         let request = encoded.request
@@ -44,7 +43,7 @@ import Testing
         #expect(request.summary == "Ann")
         #expect(request.body == "Lunch?")
         #expect(request.actions == [
-            "default", "Show", "reply", "Reply", "read", "Mark as Read", "open", "Open", "delete", "Delete",
+            "default", "Show", "delete", "Delete", "reply", "Reply", "read", "Mark as Read", "open", "Open",
         ])
         #expect(request.hints["urgency"] == .byte(1))
         #expect(request.hints["desktop-entry"] == .string("org.example.Mail"))

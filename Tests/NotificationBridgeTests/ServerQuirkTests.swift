@@ -14,12 +14,10 @@ import Testing
     static let destructiveFirst = NotificationCategory(
         id: "message", actions: [BridgeFixture.delete, archive, BridgeFixture.open, BridgeFixture.markRead])
 
-    /// lxqt-notificationd shows more than three actions in a combo box with the first one chosen, and dunst's menu
-    /// opens on its first line: one confirming click must never delete.
-    @Test(arguments: ["lxqt-notificationd", "dunst"])
-    func aConfirmingClickNeverPicksTheDestructiveAction(profileName: String) async throws {
-        let profile = try #require(NotificationServerProfile.preset(named: profileName))
-        try await BridgeFixture.with(profile, categories: [Self.destructiveFirst]) { fixture in
+    /// lxqt-notificationd shows more than three actions in a combo box with the first one chosen: one confirming
+    /// click must never delete.
+    @Test func aConfirmingClickNeverPicksTheDestructiveAction() async throws {
+        try await BridgeFixture.with(.lxqtNotificationd, categories: [Self.destructiveFirst]) { fixture in
             let (id, served) = try await fixture.post(BridgeFixture.content())
             let buttons = await fixture.server.buttons(of: served)
             #expect(buttons.contains("delete"), "the destructive action is still shown")
