@@ -6,6 +6,7 @@
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
+#   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb
 
 SWIFT ?= swift
 CC ?= cc
@@ -24,7 +25,7 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps bench demo docs clean fuzz-build fuzz-smoke fuzz asan
+.PHONY: all build test deps bench demo docs clean fuzz-build fuzz-smoke fuzz asan interop
 
 all: build
 
@@ -77,6 +78,20 @@ asan: deps
 	@cat /dev/null $(ASAN_SCRATCH)/reports/daemon.* 2>/dev/null | grep "SUMMARY: AddressSanitizer: .* leaked" || true
 	@if grep -l "ERROR: AddressSanitizer" $(ASAN_SCRATCH)/reports/daemon.* 2>/dev/null; then exit 1; fi
 	@echo "AddressSanitizer: no memory errors"
+
+# The real servers, the tools that act as their user (xdotool, the accessibility tree through pyatspi, import for
+# screenshots) and the prompt programs. Each server's result, skipped ones with the reason, is in
+# $(INTEROP_ARTIFACTS)/summary.txt, beside a screenshot of each server showing a notification of the bridge.
+INTEROP_PACKAGES := xfce4-notifyd notification-daemon mate-notification-daemon lxqt-notificationd dunst xvfb \
+    xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor zenity yad
+INTEROP_ARTIFACTS := $(CURDIR)/.build/interop
+
+interop:
+	@$(MAKE) --no-print-directory deps TEST_PACKAGES="$(TEST_PACKAGES) $(INTEROP_PACKAGES)"
+	$(SWIFT) build --build-tests
+	@rm -rf $(INTEROP_ARTIFACTS) && mkdir -p $(INTEROP_ARTIFACTS)
+	NB_INTEROP=1 NB_INTEROP_ARTIFACTS=$(INTEROP_ARTIFACTS) $(SWIFT) test --skip-build --filter 'InteropTests\.InteropTests'; \
+	    status=$$?; echo "Real servers:"; cat $(INTEROP_ARTIFACTS)/summary.txt; exit $$status
 
 BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
 

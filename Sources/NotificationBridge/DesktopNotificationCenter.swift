@@ -171,6 +171,7 @@ public actor DesktopNotificationCenter {
             ])
         }
         self.serverInfo = info
+        self.router.server = info
         self.prompt = TextPrompt(command: configuration.promptCommand, searchPath: configuration.promptSearchPath)
         self.encoder = NotifyEncoder(
             server: info, rendering: configuration.rendering, promptAvailable: prompt.isAvailable)
@@ -253,6 +254,7 @@ public actor DesktopNotificationCenter {
             serverInfo = try await server.serverInfo()
             serverOwner = owner
             encoder.server = serverInfo
+            router.server = serverInfo
             hasServer = true
         } catch let failure as DBusFailure {
             throw Self.noServerFailure(failure)
@@ -351,6 +353,7 @@ public actor DesktopNotificationCenter {
             extraHints: hints)
         notifiesInFlight += 1
         let postedTo = serverOwner
+        let sentAt = ContinuousClock.now
         let serverID: UInt32
         do {
             serverID = try await server.notify(encoded.request)
@@ -360,9 +363,10 @@ public actor DesktopNotificationCenter {
         }
         router.follow(PostedNotification(
             id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded,
-            serverOwner: postedTo))
+            serverOwner: postedTo, sentAt: sentAt))
         if let handler { notificationHandlers[id] = handler }
         await notifyEnded()
+        endWhenExpired(id: id, serverID: serverID, timeout: content.timeout)
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)
         }
@@ -474,6 +478,26 @@ public actor DesktopNotificationCenter {
             }
             notificationHandlers[notification.id] = nil
         }
+    }
+
+    /// On a server that lets notifications expire without `NotificationClosed` (notification-daemon), ends the
+    /// notification as expired once its timeout has passed, and asks the server to close it: otherwise it would stay
+    /// outstanding for ever (a `--wait` would never return) and be posted again, long expired, after a server restart.
+    private func endWhenExpired(id: String, serverID: UInt32, timeout: NotificationTimeout) {
+        guard !serverInfo.reportsExpiry, let lifetime = serverInfo.lifetime(of: timeout) else { return }
+        work.yield { [weak self] in
+            try? await Task.sleep(for: lifetime)
+            guard !Task.isCancelled else { return }
+            await self?.expiredUnreported(id: id, serverID: serverID)
+        }
+    }
+
+    private func expiredUnreported(id: String, serverID: UInt32) async {
+        // Answered, withdrawn, replaced or posted again since: that notification has a life of its own.
+        guard router.notification(id: id)?.serverID == serverID else { return }
+        logger.debug("expired without word from the server", metadata: ["notification.id": "\(id)"])
+        await process(.closed(id: serverID, reason: .expired))
+        try? await server.closeNotification(serverID)
     }
 
     /// Asks a server that leaves notifications up after an action to close this one, unless it is resident.
@@ -603,6 +627,7 @@ public actor DesktopNotificationCenter {
         do {
             serverInfo = try await server.serverInfo()
             encoder.server = serverInfo
+            router.server = serverInfo
             hasServer = true
         } catch {
             logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
@@ -620,6 +645,7 @@ public actor DesktopNotificationCenter {
                 extraHints: notification.hints)
             notifiesInFlight += 1
             do {
+                notification.sentAt = .now
                 notification.serverID = try await server.notify(encoded.request)
                 notification.encoded = encoded
                 notification.acted = false
@@ -628,6 +654,8 @@ public actor DesktopNotificationCenter {
                 router.follow(notification)
                 eventContinuation.yield(.reposted(DeliveredNotification(
                     id: notification.id, serverID: notification.serverID, content: notification.content)))
+                endWhenExpired(
+                    id: notification.id, serverID: notification.serverID, timeout: notification.content.timeout)
             } catch {
                 logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
             }

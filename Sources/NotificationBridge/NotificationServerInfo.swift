@@ -29,12 +29,4 @@ public struct NotificationServerInfo: Sendable, Hashable {
     /// Whether notifications stay in a history after they leave the screen.
     public var supportsPersistence: Bool { capabilities.contains("persistence") }
 
-    /// The most buttons the server shows, where it is known to show few (GNOME Shell shows three); `nil` when the
-    /// server shows every action.
-    public var maximumButtons: Int? {
-        switch name.lowercased() {
-        case "gnome-shell": 3
-        default: nil
-        }
-    }
 }

@@ -6,13 +6,18 @@ import NotificationModel
 ///
 /// The rules, applied in order:
 /// 1. The actions are the category's, or the notification's own.
-/// 2. On a server that shows few buttons, the category's minimal actions are used; if still too many, the ones
-///    dropped are the last non-destructive ones.
-/// 3. Destructive actions are ordered as ``NotificationRendering/destructiveOrder`` says and labelled with its marker.
+/// 2. On a server that shows few buttons, the category's minimal actions are used when it names them; otherwise, or
+///    if still too many, the ones dropped are the last non-destructive ones, so that every button that fits is used.
+/// 3. Destructive actions are ordered as ``NotificationRendering/destructiveOrder`` says and labelled with its marker;
+///    on a server that preselects the first action (``NotificationServerInfo/preselectsFirstAction``) they go last
+///    whatever the order, so that no destructive action is ever the default choice.
 /// 4. A text-input action becomes the `inline-reply` pair with the `x-kde-reply-*` hints where the server has
 ///    `inline-reply`; elsewhere a button that opens the bridge's prompt, or — when no prompt can run — what the
 ///    action's fallback says (hidden, or a button whose response has no text).
 /// 5. The default action (`default`, a click on the body) comes first when the content has a label for it.
+///
+/// The bridge's category id is the bridge's own: it is never sent as the freedesktop `category` hint, which has a
+/// vocabulary of its own (`email.arrived`, `im.received`, …) and comes only from the caller's hints.
 package struct NotifyEncoder: Sendable {
     /// The server's capabilities and identity.
     package var server: NotificationServerInfo
@@ -60,7 +65,6 @@ package struct NotifyEncoder: Sendable {
         senderPID: Int64? = nil, extraHints: [String: DBusValue] = [:]
     ) -> Encoded {
         var hints: [String: DBusValue] = ["urgency": .byte(content.urgency.rawValue)]
-        if let categoryID = content.categoryID { hints["category"] = .string(categoryID) }
         if let desktopEntry = content.desktopEntry { hints["desktop-entry"] = .string(desktopEntry) }
         if let senderPID { hints["sender-pid"] = .int64(senderPID) }
         if let image = content.image { hints["image-path"] = .string(image) }
@@ -125,7 +129,9 @@ package struct NotifyEncoder: Sendable {
     func selectedActions(_ content: NotificationContent, category: NotificationCategory?) -> [NotificationAction] {
         var actions = category?.actions ?? content.actions
         if let limit = server.maximumButtons, actions.count > limit {
-            if let minimal = category?.effectiveMinimalActions, !minimal.isEmpty { actions = minimal }
+            // The minimal context only when the category names one: the first two of the default context would leave
+            // buttons unused (GNOME Shell shows three) and could leave out what the user needs most.
+            if let minimal = category?.minimalActions, !minimal.isEmpty { actions = minimal }
             while actions.count > limit {
                 guard let index = actions.lastIndex(where: { !$0.isDestructive }) else {
                     actions.removeLast()
@@ -136,6 +142,7 @@ package struct NotifyEncoder: Sendable {
         }
         let destructive = actions.filter(\.isDestructive)
         let others = actions.filter { !$0.isDestructive }
+        if server.preselectsFirstAction, !others.isEmpty { return others + destructive }
         switch rendering.destructiveOrder {
         case .first: return destructive + others
         case .asGiven: return actions

@@ -20,6 +20,8 @@ struct PostedNotification: Sendable {
     var pendingToken: String?
     /// The unique name of the server it was posted to, when the center knew it.
     var serverOwner: String?
+    /// When it was sent to the server (its timeout runs from then).
+    var sentAt: ContinuousClock.Instant = .now
 }
 
 /// What a server signal means for a posted notification.
@@ -39,8 +41,12 @@ enum RoutedEvent: Sendable {
 /// - an `ActivationToken` is kept and attached to the action that follows it;
 /// - a `default` that follows another action (Budgie) is ignored;
 /// - a close after an action is never a dismissal, whatever its reason (xfce4-notifyd and GNOME say 2, Plasma 3);
-/// - a dismissal counts only with reason 2, when the bridge did not ask for the close.
+/// - a dismissal counts only with reason 2, when the bridge did not ask for the close; on a server that reports its
+///   close button as an expiry (mate-notification-daemon), a reason 1 that comes before the notification's timeout
+///   has passed is a dismissal too.
 struct ResponseRouter: Sendable {
+    /// The server the notifications are on, whose quirks apply.
+    var server: NotificationServerInfo?
     private(set) var posted: [UInt32: PostedNotification] = [:]
     private(set) var serverIDs: [String: UInt32] = [:]
 
@@ -79,7 +85,9 @@ struct ResponseRouter: Sendable {
     }
 
     /// Handles one server signal; `nil` when it means nothing for a notification of the bridge.
-    mutating func handle(_ signal: ServerSignal) -> RoutedEvent? {
+    ///
+    /// - Parameter now: the time the signal is handled, against which a close is compared with the timeout.
+    mutating func handle(_ signal: ServerSignal, now: ContinuousClock.Instant = .now) -> RoutedEvent? {
         switch signal {
         case .activationToken(let serverID, let token):
             posted[serverID]?.pendingToken = token
@@ -116,8 +124,20 @@ struct ResponseRouter: Sendable {
         case .closed(let serverID, let reason):
             guard let notification = posted.removeValue(forKey: serverID) else { return nil }
             serverIDs[notification.id] = nil
-            let dismissal = !notification.acted && !notification.closeRequested && reason == .dismissed
+            let dismissal = !notification.acted && !notification.closeRequested
+                && (reason == .dismissed || isCloseButton(reason, of: notification, at: now))
             return .closed(notification, reason, dismissal: dismissal)
         }
+    }
+
+    /// Whether a close with `reason` is the close button of a server that reports it as an expiry: the notification
+    /// never expires, or its timeout has not passed yet. A close in the last quarter second of the timeout is taken
+    /// for the expiry it most likely is.
+    private func isCloseButton(
+        _ reason: NotificationCloseReason, of notification: PostedNotification, at now: ContinuousClock.Instant
+    ) -> Bool {
+        guard reason == .expired, let server, server.reportsCloseButtonAsExpiry else { return false }
+        guard let lifetime = server.lifetime(of: notification.content.timeout) else { return true }
+        return now - notification.sentAt < lifetime - .milliseconds(250)
     }
 }

@@ -13,11 +13,8 @@ extension NotificationPost {
         content = try ContentEntries.content(reader)
         replaces = try reader.decode(PostKeys.replaces)
         route = try Self.route(reader, content: content)
+        // The key 'category' names the bridge's category, never the server's 'category' hint: both may be given.
         hints = try reader.decode(PostKeys.hints) ?? [:]
-        if hints["category"] != nil, let categoryID = content.categoryID {
-            throw reader.invalid(PostKeys.hints, "has 'category', which the bridge sets from the key 'category' "
-                + "(\(quotedForMessage(categoryID))); leave one of them out")
-        }
     }
 
     private static func route(_ reader: VariantDictionary, content: NotificationContent) throws(DBusFailure)

@@ -75,11 +75,32 @@ extension NotificationServer {
         }
     }
 
-    /// Closes a notification as the user's close button would: `NotificationClosed(id, 2)`.
+    /// Closes a notification as the user's close button would: `NotificationClosed(id, reason)` with the profile's
+    /// ``NotificationServerProfile/closeButtonReason`` (2, dismissed, but for mate-notification-daemon's 1).
     ///
     /// - Throws: ``NotificationServerError`` when the server is not running or the id is not live.
     public func dismiss(id: UInt32) throws {
-        end(at: try liveIndex(of: id), reason: .dismissed)
+        end(at: try liveIndex(of: id), reason: profile.closeButtonReason)
+    }
+
+    /// The action a single confirming click picks, where the profile shows the actions as a list with the first one
+    /// chosen (``NotificationServerProfile/preselectsFirstButtonAbove``); `nil` where they are plain buttons.
+    public func preselectedAction(of notification: ServedNotification) -> String? {
+        guard let threshold = profile.preselectsFirstButtonAbove else { return nil }
+        let buttons = buttons(of: notification)
+        return buttons.count > threshold ? buttons.first : nil
+    }
+
+    /// Confirms the choice the server made in advance, as a click on OK beside lxqt-notificationd's combo box does: the action ``preselectedAction(of:)`` names is invoked.
+    ///
+    /// - Throws: ``NotificationServerError/noPreselectedAction(id:)`` where the actions are plain buttons, and what
+    ///   ``invokeAction(id:key:activationToken:)`` throws.
+    public func confirmPreselectedAction(id: UInt32) throws {
+        let notification = notifications[try liveIndex(of: id)]
+        guard let key = preselectedAction(of: notification) else {
+            throw NotificationServerError.noPreselectedAction(id: id)
+        }
+        try invokeAction(id: id, key: key)
     }
 
     /// Lets a notification's timeout pass now, without waiting for its timer.

@@ -22,6 +22,8 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
     case noInlineReply(id: UInt32)
     /// `inline-reply` was invoked as a button on a server that shows it as a text field.
     case inlineReplyIsNotAButton(id: UInt32)
+    /// The notification shows its actions as plain buttons, so there is no preselected choice to confirm.
+    case noPreselectedAction(id: UInt32)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -48,6 +50,8 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
             "notification \(id) has no 'inline-reply' action, so it shows no reply field"
         case .inlineReplyIsNotAButton(let id):
             "this server shows 'inline-reply' of notification \(id) as a text field: use reply(id:text:)"
+        case .noPreselectedAction(let id):
+            "notification \(id) shows its actions as buttons, with none chosen in advance: use invokeAction(id:key:)"
         }
     }
 }

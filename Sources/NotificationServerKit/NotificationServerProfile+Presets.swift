@@ -25,8 +25,9 @@ extension NotificationServerProfile {
         sendsActivationTokenBeforeAction: true, oddActionList: .dropAll, urgencyHint: .anyInteger,
         refusesRepeatsWithin: .seconds(1), defaultTimeout: .seconds(5))
 
-    /// dunst 1.9: signals to the sender only; closes after an action with reason 3; no token; keeps the complete
-    /// pairs of an odd-length action list; reads `urgency` only as a byte (another type means normal urgency).
+    /// dunst 1.9: signals to the sender only; closes after an action with reason 3; no token; actions in a context menu
+    /// in an order of its own; keeps the complete pairs of an odd-length action list; reads `urgency` only as a
+    /// byte (another type means normal urgency).
     public static let dunst = NotificationServerProfile(
         capabilities: [
             "actions", "body", "body-hyperlinks", "icon-static", "synchronous", "private-synchronous",
@@ -67,14 +68,30 @@ extension NotificationServerProfile {
         signalDelivery: .broadcast, closeAfterAction: .dismissed, urgencyHint: .anyInteger,
         defaultTimeout: .seconds(10))
 
-    /// notification-daemon 3: signals to the sender; closes non-resident notifications after an action with reason
-    /// 2; on timeout only transient notifications close (others stay in its queue); refuses `CloseNotification(0)`
-    /// with `org.freedesktop.Notifications.InvalidId`.
+    /// notification-daemon 3.20: signals to the sender; closes non-resident notifications after an action with reason
+    /// 2; on timeout only transient notifications are reported closed: any other bubble vanishes without
+    /// `NotificationClosed`; refuses `CloseNotification(0)` with `org.freedesktop.Notifications.InvalidId`.
     public static let notificationDaemon = NotificationServerProfile(
         capabilities: ["actions", "body", "body-hyperlinks", "body-markup", "icon-static", "persistence", "sound"],
         serverName: "Notification Daemon", vendor: "GNOME", version: "3.20.0", specVersion: "1.2",
         signalDelivery: .unicastToSender, closeAfterAction: .dismissed, urgencyHint: .anyInteger,
         defaultTimeout: .seconds(7), expiry: .closeTransientOnly, unknownIDOnClose: .refuseZero)
+
+    /// mate-notification-daemon 1.26: broadcast signals; real buttons; closes after an action with reason 2; its close
+    /// button (X) closes with reason **1**, as if the notification had expired; 7 s by default.
+    public static let mateNotificationDaemon = NotificationServerProfile(
+        capabilities: ["actions", "action-icons", "body", "body-hyperlinks", "body-markup", "icon-static", "sound"],
+        serverName: "Notification Daemon", vendor: "MATE", version: "1.26.0", specVersion: "1.1",
+        signalDelivery: .broadcast, closeAfterAction: .dismissed, closeButtonReason: .expired,
+        urgencyHint: .anyInteger, defaultTimeout: .seconds(7))
+
+    /// lxqt-notificationd 1.2: broadcast signals; up to three actions as buttons, more as a combo box with the **first
+    /// one preselected** and an OK button; closes after an action with reason 2.
+    public static let lxqtNotificationd = NotificationServerProfile(
+        capabilities: ["actions", "body", "body-hyperlinks", "body-images", "body-markup", "persistence"],
+        serverName: "lxqt-notificationd", vendor: "lxqt.org", version: "1.2.0", specVersion: "1.2",
+        signalDelivery: .broadcast, closeAfterAction: .dismissed, preselectsFirstButtonAbove: 3,
+        urgencyHint: .anyInteger, defaultTimeout: .seconds(10))
 
     /// Everything a client may use, for the demo: actions with icons, markup, hyperlinks, inline reply (Plasma's
     /// behaviour, the extension's origin), persistence, sound, `ActivationToken`; signals to the sender only (the
@@ -92,7 +109,8 @@ extension NotificationServerProfile {
     public static let presets: [(name: String, profile: NotificationServerProfile)] = [
         ("gnome-shell", .gnomeShell), ("plasma", .plasma), ("dunst", .dunst), ("mako", .mako),
         ("swaync", .swayNotificationCenter), ("xfce4-notifyd", .xfce4Notifyd),
-        ("notification-daemon", .notificationDaemon), ("full", .fullFeatured),
+        ("notification-daemon", .notificationDaemon), ("mate-notification-daemon", .mateNotificationDaemon),
+        ("lxqt-notificationd", .lxqtNotificationd), ("full", .fullFeatured),
     ]
 
     /// The preset with this short name (see ``presets``), or `nil`.

@@ -1,7 +1,7 @@
 /// How a ``NotificationServer`` behaves: what it advertises and every way in which real servers differ.
 ///
 /// The presets (``gnomeShell``, ``plasma``, ``dunst``, ``mako``, ``swayNotificationCenter``, ``xfce4Notifyd``,
-/// ``notificationDaemon``, ``fullFeatured``) mirror the table "What real servers do" in `PROTOCOLS.md`; start from one
+/// ``notificationDaemon``, ``mateNotificationDaemon``, ``lxqtNotificationd``, ``fullFeatured``) mirror the table "What real servers do" in `PROTOCOLS.md`; start from one
 /// and change a field to script an unusual server:
 ///
 /// ```swift
@@ -42,6 +42,13 @@ public struct NotificationServerProfile: Sendable, Hashable {
     /// `inline-reply` on a server with inline reply), or `nil` for no limit. Actions past the limit cannot be
     /// invoked: ``NotificationServer/invokeAction(id:key:activationToken:)`` throws for them.
     public var maximumButtons: Int?
+    /// Above how many buttons the actions are shown as a list with the first one already chosen, so that one
+    /// confirming click invokes it (lxqt-notificationd: a combo box and OK for more than 3); `nil` for plain
+    /// buttons. See ``NotificationServer/confirmPreselectedAction(id:)``.
+    public var preselectsFirstButtonAbove: Int?
+    /// The reason of the `NotificationClosed` sent when the user clicks the close button: 2 (dismissed), but 1
+    /// (expired) on mate-notification-daemon.
+    public var closeButtonReason: NotificationCloseReason
 
     // MARK: Notify
 
@@ -78,7 +85,8 @@ public struct NotificationServerProfile: Sendable, Hashable {
         capabilities: [String], serverName: String, vendor: String, version: String, specVersion: String = "1.2",
         signalDelivery: SignalDelivery = .broadcast, closeAfterAction: NotificationCloseReason? = .dismissed,
         replyDelivery: ReplyDelivery? = nil, sendsActivationTokenBeforeAction: Bool = false,
-        extraDefaultAfterButton: Bool = false, maximumButtons: Int? = nil, newIDOnReplace: Bool = false,
+        extraDefaultAfterButton: Bool = false, maximumButtons: Int? = nil, preselectsFirstButtonAbove: Int? = nil,
+        closeButtonReason: NotificationCloseReason = .dismissed, newIDOnReplace: Bool = false,
         oddActionList: OddActionListPolicy = .dropUnpairedKey, urgencyHint: UrgencyHintPolicy = .anyInteger,
         refusesRepeatsWithin: Duration? = nil, defaultTimeout: Duration? = .seconds(5),
         honorsExpireTimeout: Bool = true, expiry: ExpiryBehavior = .close,
@@ -95,6 +103,8 @@ public struct NotificationServerProfile: Sendable, Hashable {
         self.sendsActivationTokenBeforeAction = sendsActivationTokenBeforeAction
         self.extraDefaultAfterButton = extraDefaultAfterButton
         self.maximumButtons = maximumButtons
+        self.preselectsFirstButtonAbove = preselectsFirstButtonAbove
+        self.closeButtonReason = closeButtonReason
         self.newIDOnReplace = newIDOnReplace
         self.oddActionList = oddActionList
         self.urgencyHint = urgencyHint

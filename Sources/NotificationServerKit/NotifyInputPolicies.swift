@@ -37,7 +37,7 @@ public enum UnknownIDClosePolicy: Sendable, Hashable {
 public enum ExpiryBehavior: Sendable, Hashable {
     /// Close it with `NotificationClosed(id, 1)`.
     case close
-    /// Close transient notifications only; others stay (in the server's tray) with no signal, as notification-daemon
-    /// does.
+    /// Close transient notifications with `NotificationClosed(id, 1)`; others leave the screen with no signal at all,
+    /// as notification-daemon does (its client is never told).
     case closeTransientOnly
 }

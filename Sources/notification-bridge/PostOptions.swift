@@ -85,9 +85,6 @@ struct PostOptions: ParsableArguments {
         try HintSpec.apply(hints, serverCategory: serverCategory, to: &checked)
     }
 
-    /// Whether the server's `category` hint is given, by `--server-category` or `--hint`.
-    var setsCategoryHint: Bool { serverCategory != nil || hints.contains { $0.name == HintSpec.categoryHint } }
-
     /// `--user-info` as the JSON object text `Post` takes.
     func userInfoJSON() throws -> String? {
         guard !userInfo.isEmpty else { return nil }

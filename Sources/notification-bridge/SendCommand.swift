@@ -77,10 +77,6 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("--category and --action both given: a notification shows a category's actions or "
                 + "its own; keep one")
         }
-        if category != nil, post.setsCategoryHint {
-            throw ValidationError("--category and the server's category hint (-c/--server-category or --hint "
-                + "category=…) both given: the bridge sends --category's id as that hint; keep one")
-        }
         if !command.isEmpty {
             do {
                 try ExecRule.checkForm(command, subject: "the command after '--'")

@@ -148,8 +148,6 @@ struct CommandLineTests {
             (["send", "T", "--hint", "sender-pid=int64 5"], "leave it out"),
             (["send", "T", "--hint", "string:x-kde-reply-placeholder-text:x"], "placeholder=Text"),
             (["send", "T", "--hint", "transient='yes'"], "use --transient"),
-            (["send", "T", "--category", "c", "-c", "email.arrived"], "--category and the server's category hint"),
-            (["send", "T", "--category", "c", "--hint", "category='x'"], "keep one"),
             (["send", "T", "-c", ""], "--server-category is empty"),
             (["send", "T", "-c"], "Missing value for '-c <type>'"),
             (["send", "T", "--expire-time", "soon"], "'soon' is invalid for '--expire-time <ms>'"),

@@ -30,29 +30,26 @@ struct PromptProgram: Sendable, Equatable {
     var name: String { kind.name }
 
     /// The program's argv for `request`, its name first.
+    ///
+    /// The field always starts empty: none of the three programs has a placeholder (a hint shown in an empty field),
+    /// and text put in the field would be sent as the answer by a user who only confirms. The placeholder is shown
+    /// as a hint below the message instead.
     func arguments(for request: TextPromptRequest) -> [String] {
         switch kind {
         case .zenity:
-            // zenity and yad read --text as Pango markup: escape it so that the text shows as written.
-            var arguments = [
-                "zenity", "--entry", "--title=" + request.title, "--text=" + Self.markupEscaped(request.message),
-                "--entry-text=" + request.placeholder,
-            ]
+            var arguments = ["zenity", "--entry", "--title=" + request.title, "--text=" + Self.markupText(request)]
             if !request.submitLabel.isEmpty { arguments.append("--ok-label=" + request.submitLabel) }
             return arguments
         case .kdialog:
-            var arguments = ["kdialog", "--title", request.title, "--inputbox", request.message]
-            // The initial text is a positional argument: keep one that starts with '-' from reading as an option.
-            if request.placeholder.hasPrefix("-") { arguments.append("--") }
-            arguments.append(request.placeholder)
-            return arguments
+            let text = request.placeholder.isEmpty ? request.message : request.message + "\n\n" + request.placeholder
+            return ["kdialog", "--title", request.title, "--inputbox", text]
         case .yad:
             // yad reads "LABEL:ID" and "LABEL!ICON" in a button: keep such characters out of the label.
             let submit = request.submitLabel.isEmpty
                 ? "OK" : String(request.submitLabel.map { $0 == ":" || $0 == "!" ? " " : $0 })
             return [
-                "yad", "--entry", "--title=" + request.title, "--text=" + Self.markupEscaped(request.message),
-                "--entry-text=" + request.placeholder, "--button=" + submit + ":0", "--button=Cancel:1",
+                "yad", "--entry", "--title=" + request.title, "--text=" + Self.markupText(request),
+                "--button=" + submit + ":0", "--button=Cancel:1",
             ]
         case .command(let argv):
             return argv
@@ -74,6 +71,14 @@ struct PromptProgram: Sendable, Equatable {
             "NOTIFICATION_PROMPT_SUBMIT=" + request.submitLabel,
         ]
         return lines.filter { !$0.hasPrefix("NOTIFICATION_PROMPT_") } + prompt
+    }
+
+    /// The dialog text for zenity and yad, which read it as Pango markup: the message escaped so that it shows as
+    /// written, and the placeholder below it in italics.
+    static func markupText(_ request: TextPromptRequest) -> String {
+        let message = markupEscaped(request.message)
+        guard !request.placeholder.isEmpty else { return message }
+        return message + "\n\n<i>" + markupEscaped(request.placeholder) + "</i>"
     }
 
     static func markupEscaped(_ text: String) -> String {

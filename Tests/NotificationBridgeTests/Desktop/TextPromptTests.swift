@@ -140,7 +140,8 @@ import Testing
         #expect(nothing.programName == nil)
     }
 
-    @Test func zenityReceivesTheRequestAsOptions() async throws {
+    /// A placeholder is a hint: were it the field's initial text, a user who only confirms would send it as the answer.
+    @Test func zenityReceivesTheRequestAsOptionsWithAnEmptyField() async throws {
         let folder = try DesktopFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = try makeFakePrograms(["zenity", "kdialog"], in: folder)
@@ -152,23 +153,24 @@ import Testing
             --entry
             --title=Mail
             --text=Reply to &lt;Ann&gt; &amp; co
-            --entry-text=Your reply
+
+            <i>Your reply</i>
             --ok-label=Send
 
             """)
     }
 
-    @Test func kdialogReceivesTheRequestAsArguments() async throws {
+    @Test func kdialogReceivesTheRequestAsArgumentsWithoutInitialText() async throws {
         let folder = try DesktopFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = try makeFakePrograms(["kdialog", "yad"], in: folder)
         let reply = try await TextPrompt(searchPath: bin.path).ask(Self.request)
         #expect(reply == "reply from kdialog")
         let argv = try String(contentsOfFile: folder.path + "/kdialog.argv", encoding: .utf8)
-        #expect(argv == "\(bin.path)/kdialog\n--title\nMail\n--inputbox\nReply to <Ann> & co\nYour reply\n")
+        #expect(argv == "\(bin.path)/kdialog\n--title\nMail\n--inputbox\nReply to <Ann> & co\n\nYour reply\n")
     }
 
-    @Test func yadReceivesTheRequestWithItsButtons() async throws {
+    @Test func yadReceivesTheRequestWithItsButtonsAndAnEmptyField() async throws {
         let folder = try DesktopFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = try makeFakePrograms(["yad"], in: folder)
@@ -180,7 +182,8 @@ import Testing
             --entry
             --title=Mail
             --text=Reply to &lt;Ann&gt; &amp; co
-            --entry-text=Your reply
+
+            <i>Your reply</i>
             --button=Send:0
             --button=Cancel:1
 

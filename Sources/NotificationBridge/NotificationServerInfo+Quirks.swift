@@ -1,0 +1,53 @@
+import NotificationModel
+
+/// What known servers do that their capabilities do not say, seen on the servers themselves (`PROTOCOLS.md`).
+///
+/// Each quirk is read from the server's name and vendor, so that a server that is not listed gets the behaviour the
+/// specification describes.
+extension NotificationServerInfo {
+    private var identity: (name: String, vendor: String) { (name.lowercased(), vendor.lowercased()) }
+
+    /// The most buttons the server shows, where it is known to show few (GNOME Shell shows three); `nil` when the
+    /// server shows every action.
+    public var maximumButtons: Int? {
+        switch identity.name {
+        case "gnome-shell": 3
+        default: nil
+        }
+    }
+
+    /// Whether the server shows the actions as a list with the first one already chosen, so that one confirming
+    /// click picks it: lxqt-notificationd 1.2 turns more than three actions into a combo box with an OK button.
+    /// (dunst's menu also opens on its first line, but dunst orders the lines itself: the bridge cannot choose it.)
+    public var preselectsFirstAction: Bool { identity.name == "lxqt-notificationd" }
+
+    /// Whether the server sends `NotificationClosed` when a notification expires. notification-daemon lets an
+    /// expired bubble vanish without a word, so the bridge ends such notifications itself, once their
+    /// ``lifetime(of:)`` has passed.
+    public var reportsExpiry: Bool {
+        !(identity.name == "notification daemon" && identity.vendor == "gnome")
+    }
+
+    /// Whether the server reports its close button (X) as an expiry (reason 1) instead of a dismissal (reason 2), as
+    /// mate-notification-daemon does: there a close with reason 1 before the notification's ``lifetime(of:)`` has
+    /// passed is the user's.
+    public var reportsCloseButtonAsExpiry: Bool {
+        identity.name == "notification daemon" && identity.vendor == "mate"
+    }
+
+    /// The timeout the server applies to a notification that asks for the server's default, where the bridge needs
+    /// it (notification-daemon and mate-notification-daemon: 7 seconds); `nil` elsewhere.
+    public var defaultTimeout: Duration? {
+        identity.name == "notification daemon" ? .seconds(7) : nil
+    }
+
+    /// How long a notification posted with `timeout` stays before the server expires it, or `nil` when it never
+    /// expires or the bridge cannot know.
+    public func lifetime(of timeout: NotificationTimeout) -> Duration? {
+        switch timeout {
+        case .never: nil
+        case .serverDefault: defaultTimeout
+        case .milliseconds(let milliseconds): .milliseconds(milliseconds)
+        }
+    }
+}

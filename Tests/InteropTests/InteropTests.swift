@@ -1,0 +1,77 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The built daemon and CLI, as a user runs them, against each real server Debian ships, on a private bus whose
+/// service folder is empty (nothing is started behind the test's back). The user's clicks are the pointer's, on
+/// buttons found in the accessibility tree; dunst is driven through its context menu.
+///
+/// Run by `make interop` (`NB_INTEROP=1`); a server that cannot run is reported as skipped, with the reason.
+@Suite("Real notification servers", .enabled(if: Interop.isEnabled, "NB_INTEROP=1 runs it: 'make interop'"))
+struct InteropTests {
+    @Test(arguments: RealServer.all)
+    func server(_ server: RealServer) async throws {
+        if let missing = server.missing {
+            Interop.report("\(server.name): skipped, \(missing)")
+            return
+        }
+        let version = await server.version()
+        try await withPrivateBus(serviceDirectories: [try Interop.emptyServiceFolder()]) { bus in
+            let run = try await InteropRun.start(server, on: bus)
+            defer { run.stop() }
+            do {
+                try await run.everyCase()
+            } catch {
+                Interop.report("\(server.name) \(version): failed, \(error)")
+                throw error
+            }
+            Interop.report("\(server.name) \(version): ran every case (failed expectations, if any, are listed above)")
+        }
+    }
+}
+
+enum Interop {
+    static var isEnabled: Bool { ProcessInfo.processInfo.environment["NB_INTEROP"] == "1" }
+
+    /// Where screenshots go: `NB_INTEROP_ARTIFACTS`, else `.build/interop` in the package.
+    static var artifacts: URL {
+        let path = ProcessInfo.processInfo.environment["NB_INTEROP_ARTIFACTS"]
+            ?? packageRoot.appendingPathComponent(".build/interop").path
+        let folder = URL(fileURLWithPath: path)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A service folder with nothing in it, so that the bus activates no server of its own accord.
+    static func emptyServiceFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nb-interop-services")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// One line of the summary `make interop` prints.
+    static func report(_ line: String) {
+        let file = artifacts.appendingPathComponent("summary.txt")
+        let handle = (try? FileHandle(forWritingTo: file)) ?? {
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            return try? FileHandle(forWritingTo: file)
+        }()
+        handle?.seekToEndOfFile()
+        handle?.write(Data((line + "\n").utf8))
+        try? handle?.close()
+        print("interop: " + line)
+    }
+
+    /// A built program: next to the test bundle, where SwiftPM builds every product before testing.
+    static func built(_ name: String) throws -> String {
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let path = folder.appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestSupportError("\(name) is not built next to the tests (\(folder.path)); run 'make interop'")
+        }
+        return path
+    }
+}

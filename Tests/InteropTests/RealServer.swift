@@ -1,0 +1,66 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// A notification server Debian ships, and how a test starts it and acts on it as its user would.
+struct RealServer: Sendable, CustomTestStringConvertible {
+    /// How the user reaches the actions of a notification.
+    enum Pointer: Sendable {
+        /// Buttons on the bubble, found in the accessibility tree and clicked.
+        case buttons
+        /// dunst: its context menu, through the program its `dmenu` setting names.
+        case dunstMenu
+    }
+
+    var name: String
+    /// The Debian package, for its version.
+    var package: String
+    /// The command that starts it; empty for dunst, which ``Dunst`` starts.
+    var command: [String]
+    var pointer: Pointer
+    /// Why it is not driven, for a server that is listed but skipped.
+    var notDriven: String?
+
+    var testDescription: String { name }
+
+    /// The servers Debian 12 ships, in the order `make interop` reports them.
+    static let all: [RealServer] = [
+        RealServer(
+            name: "xfce4-notifyd", package: "xfce4-notifyd",
+            command: ["/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd"], pointer: .buttons),
+        RealServer(
+            name: "notification-daemon", package: "notification-daemon",
+            command: ["/usr/lib/notification-daemon/notification-daemon"], pointer: .buttons),
+        RealServer(
+            name: "mate-notification-daemon", package: "mate-notification-daemon",
+            command: ["/usr/lib/mate-notification-daemon/mate-notification-daemon"], pointer: .buttons),
+        RealServer(
+            name: "lxqt-notificationd", package: "lxqt-notificationd", command: ["lxqt-notificationd"],
+            pointer: .buttons),
+        RealServer(name: "dunst", package: "dunst", command: [], pointer: .dunstMenu),
+        RealServer(
+            name: "mako", package: "mako-notifier", command: [], pointer: .buttons, notDriven: "not yet driven"),
+        RealServer(
+            name: "SwayNotificationCenter", package: "sway-notification-center", command: [], pointer: .buttons,
+            notDriven: "not yet driven"),
+        RealServer(
+            name: "GNOME Shell", package: "gnome-shell", command: [], pointer: .buttons, notDriven: "not yet driven"),
+        RealServer(
+            name: "Plasma", package: "plasma-workspace", command: [], pointer: .buttons, notDriven: "not yet driven"),
+    ]
+
+    /// Why this server cannot run here, or `nil` when it can.
+    var missing: String? {
+        if let notDriven { return notDriven }
+        let program = command.first ?? "dunst"
+        let found = program.contains("/")
+            ? FileManager.default.isExecutableFile(atPath: program) : ExecutableLookup.find(program) != nil
+        return found ? nil : "\(program) is not installed ('make interop' installs \(package))"
+    }
+
+    /// The installed version of its package, as `dpkg -s` says.
+    func version() async -> String {
+        let result = try? await ProcessRunner.run(["dpkg-query", "-W", "-f=${Version}", package])
+        return result?.output ?? "?"
+    }
+}

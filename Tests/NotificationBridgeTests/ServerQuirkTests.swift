@@ -1,0 +1,109 @@
+import DBusCore
+import DBusTestSupport
+import NotificationModel
+import NotificationServerKit
+import Testing
+
+@testable import NotificationBridge
+
+/// What the real servers do that users meet (seen on Debian 12's servers), through profiles that do the same.
+@Suite struct ServerQuirkTests {
+    static let archive = NotificationAction(id: "archive", title: "Archive", activation: .background)
+
+    /// A category that lists its destructive action first, as an action sheet shows it.
+    static let destructiveFirst = NotificationCategory(
+        id: "message", actions: [BridgeFixture.delete, archive, BridgeFixture.open, BridgeFixture.markRead])
+
+    /// lxqt-notificationd shows more than three actions in a combo box with the first one chosen: one confirming
+    /// click must never delete.
+    @Test func aConfirmingClickNeverPicksTheDestructiveAction() async throws {
+        try await BridgeFixture.with(.lxqtNotificationd, categories: [Self.destructiveFirst]) { fixture in
+            let (id, served) = try await fixture.post(BridgeFixture.content())
+            let buttons = await fixture.server.buttons(of: served)
+            #expect(buttons.contains("delete"), "the destructive action is still shown")
+            try await fixture.server.confirmPreselectedAction(id: served.id)
+            let response = try await fixture.nextResponse()
+            #expect(response.notificationID == id)
+            #expect(response.actionID != "delete")
+        }
+    }
+
+    /// GNOME Shell shows three buttons: a category of four without a minimal set keeps three, the destructive one
+    /// among them, so that Reply and Open stay within reach.
+    @Test func gnomeShellUsesEveryButtonItShows() async throws {
+        let category = NotificationCategory(
+            id: "message", actions: [BridgeFixture.delete, BridgeFixture.reply, BridgeFixture.open, Self.archive])
+        try await BridgeFixture.with(.gnomeShell, categories: [category]) { fixture in
+            let (_, served) = try await fixture.post(BridgeFixture.content())
+            let buttons = await fixture.server.buttons(of: served)
+            #expect(Set(buttons) == ["delete", "reply", "open"])
+            try await fixture.server.invokeAction(id: served.id, key: "open")
+            #expect(try await fixture.nextResponse().actionID == "open")
+        }
+    }
+
+    /// mate-notification-daemon reports its close button with reason 1: before the timeout it is the user's.
+    @Test func mateCloseButtonIsADismissal() async throws {
+        try await BridgeFixture.with(
+            .mateNotificationDaemon, categories: [BridgeFixture.message(reportsDismissal: true)]
+        ) { fixture in
+            let (id, served) = try await fixture.post(BridgeFixture.content())
+            try await fixture.server.dismiss(id: served.id)
+            let response = try await fixture.nextResponse()
+            #expect(response.notificationID == id)
+            #expect(response.actionID == NotificationResponse.dismissActionID)
+            let closure = try await fixture.nextClosure()
+            #expect(closure.reason == .expired)
+            #expect(closure.dismissed)
+        }
+    }
+
+    /// The same server's real expiry, after the timeout, stays an expiry.
+    @Test func mateExpiryIsNotADismissal() async throws {
+        try await BridgeFixture.with(
+            .mateNotificationDaemon, categories: [BridgeFixture.message(reportsDismissal: true)]
+        ) { fixture in
+            var content = BridgeFixture.content()
+            content.timeout = .milliseconds(400)
+            let (id, _) = try await fixture.post(content)
+            let closure = try await fixture.nextClosure()
+            #expect(closure.id == id)
+            #expect(closure.reason == .expired)
+            #expect(!closure.dismissed)
+        }
+    }
+
+    /// notification-daemon lets a bubble expire without `NotificationClosed`: the bridge ends it itself, takes it off
+    /// the server, and has nothing left to post again after a server restart.
+    @Test func notificationDaemonExpiryEndsTheNotification() async throws {
+        try await BridgeFixture.with(.notificationDaemon) { fixture in
+            var content = BridgeFixture.content()
+            content.timeout = .milliseconds(400)
+            let (id, served) = try await fixture.post(content)
+            let closure = try await fixture.nextClosure()
+            #expect(closure.id == id)
+            #expect(closure.reason == .expired)
+            #expect(!closure.dismissed)
+            #expect(await fixture.center.deliveredNotifications().isEmpty)
+            let closedOnServer = try await withTimeout(waitingFor: "the bridge to close the expired notification") {
+                for await event in fixture.serverEvents {
+                    if case .closed(let notification, let reason) = event, notification.id == served.id {
+                        return reason
+                    }
+                }
+                throw TestSupportError("the server's events ended")
+            }
+            #expect(closedOnServer == .closedByCall)
+        }
+    }
+
+    /// The bridge's category id is never the freedesktop `category` hint; the caller's hint goes there.
+    @Test func theServersCategoryHintIsTheCallersOnly() async throws {
+        try await BridgeFixture.with(.xfce4Notifyd) { fixture in
+            let plain = try await fixture.post(BridgeFixture.content())
+            #expect(plain.served.category == nil)
+            _ = try await fixture.center.post(BridgeFixture.content(), hints: ["category": .string("email.arrived")])
+            #expect(try await fixture.nextServed().category == "email.arrived")
+        }
+    }
+}
