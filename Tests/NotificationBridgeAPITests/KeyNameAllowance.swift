@@ -98,7 +98,13 @@ struct KeyNameAllowance {
     /// Names of org.freedesktop.Notifications (hints, capabilities, arguments) and org.freedesktop.Application.
     static let freedesktop = [
         KeyNameAllowance(
-            "Sources/NotificationBridge/NotifyEncoder.swift", hints, "freedesktop hint names"),
+            "Sources/NotificationBridge/NotifyEncoder.swift", hints.filter { $0 != PostKeys.category.name },
+            "freedesktop hint names (the category hint is only ever the caller's)"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/ServerQuirkTests.swift", [PostKeys.category.name],
+            "the freedesktop category hint a caller sets"),
+        KeyNameAllowance(
+            "Tests/InteropTests/DesktopSession.swift", [ResponseKeys.text.name], "an accessibility role name"),
         KeyNameAllowance(
             "Sources/NotificationBridge/NotificationServerInfo.swift", [PostKeys.actions.name],
             "a freedesktop capability"),
@@ -201,6 +207,8 @@ struct KeyNameAllowance {
 
     /// Command-line words: option names, value names, subcommands, help text, the terminal server's commands.
     static let commandLine = [
+        KeyNameAllowance(
+            "Tests/InteropTests/InteropRun.swift", [PostKeys.category.name], "the CLI's category subcommand"),
         KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/DaemonCommandLine.swift", [ResponseKeys.text.name],
             "a value name in the daemon's help"),
