@@ -61,7 +61,7 @@ final class DurableCommits: Sendable {
 
     private struct Queue {
         var batches: [(changes: [DaemonStore.Change], commit: Commit)] = []
-        var writerRuns = false
+        var writerStarted = false
         /// `nil` until ``open(_:lock:)``: the daemon takes the store's lock only once it owns its bus name.
         var store: DaemonStore?
         var lock: StateDirectoryLock?
@@ -74,6 +74,8 @@ final class DurableCommits: Sendable {
     let directory: String
     private let logger: Logger
     private let queue = Mutex(Queue())
+    /// Signalled once per submitted batch; the writer thread sleeps on it, so an idle daemon never wakes.
+    private let wakeUp = DispatchSemaphore(value: 0)
 
     /// Commits to the store in `directory`, once ``open(_:lock:)`` has handed it over; until then every commit fails.
     init(directory: String, logger: Logger) {
@@ -98,16 +100,23 @@ final class DurableCommits: Sendable {
     @discardableResult
     func submit(_ changes: [DaemonStore.Change]) -> Commit {
         let commit = Commit()
-        let startsWriter = queue.withLock { queue -> Bool in
+        let (isClosed, startsWriter) = queue.withLock { queue -> (Bool, Bool) in
+            if queue.isClosed { return (true, false) }
             queue.batches.append((changes, commit))
-            defer { queue.writerRuns = true }
-            return !queue.writerRuns
+            defer { queue.writerStarted = true }
+            return (false, !queue.writerStarted)
         }
+        if isClosed {
+            commit.finish(.failure(.closed(directory: directory)))
+            return commit
+        }
+        // One thread for the daemon's life: starting one per write costs more than the write on a busy machine.
         if startsWriter {
-            let thread = Thread { [self] in writeUntilEmpty() }
+            let thread = Thread { [self] in writeUntilClosed() }
             thread.name = "state writer"
             thread.start()
         }
+        wakeUp.signal()
         return commit
     }
 
@@ -124,17 +133,23 @@ final class DurableCommits: Sendable {
             queue.isClosed = true
             return queue.lock
         }
+        // The writer finishes what is queued (nothing, after the flush) and ends.
+        wakeUp.signal()
         lock?.release()
     }
 
-    private func writeUntilEmpty() {
+    private func writeUntilClosed() {
         while true {
+            wakeUp.wait()
             let (batches, store, isClosed) = queue.withLock { queue in
                 defer { queue.batches = [] }
-                if queue.batches.isEmpty { queue.writerRuns = false }
                 return (queue.batches, queue.store, queue.isClosed)
             }
-            guard !batches.isEmpty else { return }
+            if batches.isEmpty {
+                if isClosed { return }
+                // Its batch went with an earlier signal's.
+                continue
+            }
             let changes = batches.flatMap(\.changes)
             let result: Result<Void, NotificationStoreError>
             do throws(NotificationStoreError) {

@@ -16,11 +16,24 @@ struct ReadmeExampleTests {
             #expect(registered.status == 0, "\(registered.standardError)")
             #expect(registered.output == ReadmeExamples.registerCategory.output)
 
+            let departures = try await fixture.client.signals(
+                matching: DBusMatchRule(
+                    sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                    member: "NameOwnerChanged")
+            ) { signal -> String? in
+                guard signal.arguments.count == 3, case .string(let name) = signal.arguments[0], name.hasPrefix(":"),
+                    signal.arguments[2] == .string("")
+                else { return nil }
+                return name
+            }
             async let waited = fixture.sh(ReadmeExamples.postAndWait.script)
             let shown = try await fixture.nextNotification()
             #expect(shown.appName == "Mail")
             #expect(shown.actions.map(\.key) == ["delete", "inline-reply", "archive"])
             #expect(shown.inlineReplyPlaceholder == "Your answer")
+            // As a person would: after the script's Post has returned and its gdbus has left. A response while the
+            // poster is still connected goes to the poster alone, text included.
+            _ = try await departures.first(waitingFor: "the posting gdbus to leave the bus")
             try await fixture.scripted.reply(id: shown.id, text: "Yes, 12:30")
 
             let result = try await waited
