@@ -374,6 +374,19 @@ public actor DesktopNotificationCenter {
         return id
     }
 
+    /// Posts like ``post(_:id:hints:handler:)`` and says where the notification went: the server's id for it, and the
+    /// unique bus name of the server that took it (`nil` when the center did not know it).
+    package func place(
+        _ content: NotificationContent, id: String, hints: [String: DBusValue] = [:]
+    ) async throws -> (serverID: UInt32, server: String?) {
+        try await post(content, id: id, hints: hints)
+        guard let posted = router.notification(id: id) else {
+            // Closed before this returned (the server ended it at once): nothing on the server to place.
+            return (0, serverOwner)
+        }
+        return (posted.serverID, posted.serverOwner)
+    }
+
     /// Takes back a notification that an earlier run of the program posted and that the server still shows (servers
     /// with the `persistence` capability keep notifications after their sender leaves), so that the user's response
     /// to it is routed like one posted now.

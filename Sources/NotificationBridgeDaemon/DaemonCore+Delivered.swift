@@ -7,9 +7,11 @@ import NotificationModel
 /// Showing notifications kept on disk, so that a response after a restart of the daemon still reaches its handler.
 extension DaemonCore {
     /// Records a notification that the server now shows; returns the commit that saves it.
-    func keepDelivered(_ id: String, _ entry: TrackedNotification) async -> DurableCommits.Commit? {
-        guard let serverID = await center.serverID(of: id) else { return nil }
-        let server = await currentServer()
+    func keepDelivered(
+        _ id: String, _ entry: TrackedNotification, serverID: UInt32, server owner: String?
+    ) async -> DurableCommits.Commit? {
+        guard serverID != 0 else { return nil }
+        let server = await instance(owner)
         var changes: [DaemonStore.Change] = [
             .deliver(
                 id: id,
@@ -47,7 +49,12 @@ extension DaemonCore {
 
     /// The server instance that owns the notification name now, `nil` when none does.
     func currentServer() async -> ServerInstance? {
-        guard let owner = await center.serverOwner else { return nil }
+        await instance(await center.serverOwner)
+    }
+
+    /// The server instance whose connection has the unique name `owner`: asked of the bus once per instance.
+    private func instance(_ owner: String?) async -> ServerInstance? {
+        guard let owner else { return nil }
         if let known = knownServer, known.uniqueName == owner { return known }
         let server = await ServerInstance.identify(owner, on: connection)
         knownServer = server

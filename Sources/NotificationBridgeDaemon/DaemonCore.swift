@@ -4,6 +4,7 @@ import Logging
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import Synchronization
 
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.
 ///
@@ -39,6 +40,8 @@ actor DaemonCore {
     /// The notification server instance last identified (``currentServer()``).
     var knownServer: ServerInstance?
     private var isRestored = false
+    /// ``isRestored``, readable from any thread.
+    private nonisolated let hasRestored = Atomic(false)
     private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
@@ -59,7 +62,13 @@ actor DaemonCore {
     /// Returns once ``restore()`` has brought back the last run's state. The daemon owns its name before it restores
     /// (only the owner may fire what was scheduled), so a call that comes in between, such as the one that started
     /// it by D-Bus activation, waits here instead of seeing an empty schedule.
-    func restored() async {
+    nonisolated func restored() async {
+        // Read without a hop to the actor: every call passes here, and after the start it is always true.
+        if hasRestored.load(ordering: .acquiring) { return }
+        await waitForRestore()
+    }
+
+    private func waitForRestore() async {
         if isRestored { return }
         await withCheckedContinuation { restoreWaiters.append($0) }
     }
@@ -67,6 +76,7 @@ actor DaemonCore {
     /// Lets the calls waiting in ``restored()`` go on.
     func finishRestoring() {
         isRestored = true
+        hasRestored.store(true, ordering: .releasing)
         for waiter in restoreWaiters { waiter.resume() }
         restoreWaiters = []
     }
@@ -198,6 +208,8 @@ actor DaemonCore {
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
         show(id, content: content, category: category, hints: request.hints, previous: previous) { [weak self] result in
+            // Nothing to wait for (a poster's notification): answered at once, without another turn on the actor.
+            if commit == nil, case .success(nil) = result { return call.reply([.string(id)]) }
             await self?.answerPost(call, id: id, result: result, after: commit)
         }
     }
@@ -247,10 +259,9 @@ actor DaemonCore {
     ) {
         let center = self.center
         jobs.yield { [weak self] in
-            let result: Result<Void, any Error>
+            let result: Result<(serverID: UInt32, server: String?), any Error>
             do {
-                try await center.post(content, id: id, hints: hints)
-                result = .success(())
+                result = .success(try await center.place(content, id: id, hints: hints))
             } catch {
                 result = .failure(error)
             }
@@ -261,9 +272,9 @@ actor DaemonCore {
 
     /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`.
     private func notifyAnswered(
-        _ id: String, result: Result<Void, any Error>, previous: TrackedNotification?
+        _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?
     ) async -> Result<DurableCommits.Commit?, DBusFailure> {
-        guard case .success = result else {
+        guard case .success(let placed) = result else {
             let failure = await postFailure(result)
             if case .posting? = table[id]?.phase {
                 if let previous, previous.isOnServer {
@@ -292,13 +303,13 @@ actor DaemonCore {
                 "notification.id": "\(id)", "notification.app": "\(entry.appName)", "dbus.sender": "\(entry.poster)",
                 "notification.route": "\(entry.route.kind)",
             ])
-        let commit = await keepDelivered(id, entry)
+        let commit = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
         // The poster is connected and gets its response directly; other routes must survive a restart first.
         if case .poster = entry.route { return .success(nil) }
         return .success(commit)
     }
 
-    private func postFailure(_ result: Result<Void, any Error>) async -> DBusFailure {
+    private func postFailure(_ result: Result<(serverID: UInt32, server: String?), any Error>) async -> DBusFailure {
         guard case .failure(let error) = result else { return DBusFailure(name: "", message: "") }
         switch error {
         case let error as NotificationValidationError:

@@ -20,11 +20,19 @@ enum DaemonServices {
     /// for the jobs under way, each bounded by the server's timeout or the disk.
     struct JobRunner: Service, CustomStringConvertible {
         let jobs: AsyncStream<@Sendable () async -> Void>
+        /// Ends ``jobs`` at a graceful shutdown (the core takes no calls by then).
+        let finish: @Sendable () -> Void
         var description: String { "job runner" }
 
         func run() async {
-            await withDiscardingTaskGroup { group in
-                for await job in jobs.cancelOnGracefulShutdown() { group.addTask(operation: job) }
+            // A plain loop over the stream: every call goes through it, and a sequence that also watches for the
+            // shutdown would cost each job extra task switches.
+            await withGracefulShutdownHandler {
+                await withDiscardingTaskGroup { group in
+                    for await job in jobs { group.addTask(operation: job) }
+                }
+            } onGracefulShutdown: {
+                finish()
             }
         }
     }
@@ -38,8 +46,21 @@ enum DaemonServices {
         let handle: @Sendable (Element) async -> Void
 
         func run() async {
-            for await element in stream.cancelOnGracefulShutdown() { await handle(element) }
-            if !Task.isShuttingDownGracefully { try? await gracefulShutdown() }
+            // The stream is read by a plain loop (no extra task switches per element), beside a task that waits for
+            // the shutdown and then ends the loop.
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { [stream, handle] in
+                    for await element in stream { await handle(element) }
+                    return false
+                }
+                group.addTask {
+                    _ = try? await gracefulShutdown()
+                    return true
+                }
+                while let isShutdown = await group.next() {
+                    if isShutdown { group.cancelAll() }
+                }
+            }
         }
     }
 

@@ -179,7 +179,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
 
         let ending = DaemonServices.EndingCell()
         var services: [any Service] = [
-            DaemonServices.JobRunner(jobs: jobs),
+            DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),
             DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
             DaemonServices.Follower(description: "scheduled firings", stream: firings) { await core.fired($0) },

@@ -54,14 +54,9 @@ extension Reliability {
                 }
                 defer { for client in clients { Task { await client.close() } } }
 
-                try await Self.run(Self.warmUp, on: clients, rig: rig)
-                let before = try Self.residentMemory(of: daemon.pid)
-                try await Self.run(Self.cycles - Self.warmUp, on: clients, rig: rig)
-                let after = try Self.residentMemory(of: daemon.pid)
-                let growth = after - before
-                print(
-                    "notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) cycles, "
-                        + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
+                let (growth, before) = try await Self.growth(
+                    of: daemon, warmUp: Self.warmUp, total: Self.cycles, what: "cycles"
+                ) { count in try await Self.run(count, on: clients, rig: rig) }
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
                 #expect(try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Cycle")]).count <= 1)
                 #expect(daemon.poll() == nil)
@@ -70,24 +65,31 @@ extension Reliability {
 
         /// Posts and withdraws `count` notifications over `clients`, each keeping `window` cycles in flight.
         static func run(_ count: Int, on clients: [DBusConnection], rig: DaemonRig) async throws {
+            try await cycles(count, over: clients, window: Self.window) { client, index in
+                let id = try await rig.post(
+                    [
+                        PostKeys.title.name: .string("Cycle \(index)"), PostKeys.appName.name: .string("Cycle"),
+                        PostKeys.actions.name: plainActions("ok"),
+                    ],
+                    from: client)
+                // Already closed by the server (dismissed) is fine: then there is nothing to close.
+                _ = try? await rig.call("Withdraw", [.string(id)], from: client)
+            }
+        }
+
+        /// Runs `count` cycles spread over `clients`, each connection keeping `window` of them in flight.
+        static func cycles(
+            _ count: Int, over clients: [DBusConnection], window: Int,
+            _ cycle: @escaping @Sendable (DBusConnection, Int) async throws -> Void
+        ) async throws {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (lane, client) in clients.enumerated() {
                     let share = count / clients.count + (lane < count % clients.count ? 1 : 0)
                     group.addTask {
                         try await withThrowingTaskGroup(of: Void.self) { inFlight in
                             for index in 0..<share {
-                                if index >= Self.window { try await inFlight.next() }
-                                inFlight.addTask {
-                                    let id = try await rig.post(
-                                        [
-                                            PostKeys.title.name: .string("Cycle \(index)"),
-                                            PostKeys.appName.name: .string("Cycle"),
-                                            PostKeys.actions.name: plainActions("ok"),
-                                        ],
-                                        from: client)
-                                    // Already closed by the server (dismissed) is fine: then there is nothing to close.
-                                    _ = try? await rig.call("Withdraw", [.string(id)], from: client)
-                                }
+                                if index >= window { try await inFlight.next() }
+                                inFlight.addTask { try await cycle(client, index) }
                             }
                             try await inFlight.waitForAll()
                         }
@@ -95,6 +97,21 @@ extension Reliability {
                 }
                 try await group.waitForAll()
             }
+        }
+
+        /// The daemon's growth in resident memory over `total` cycles after `warmUp` of them, printed and returned.
+        static func growth(
+            of daemon: ChildProcess, warmUp: Int, total: Int, what: String,
+            _ run: (Int) async throws -> Void
+        ) async throws -> (growth: Int, before: Int) {
+            try await run(warmUp)
+            let before = try residentMemory(of: daemon.pid)
+            try await run(total - warmUp)
+            let after = try residentMemory(of: daemon.pid)
+            print(
+                "notification-bridged resident memory: \(before >> 10) KiB after \(warmUp) \(what), "
+                    + "\(after >> 10) KiB after \(total) (\((after - before) >> 10) KiB more)")
+            return (after - before, before)
         }
     }
 }
@@ -133,14 +150,9 @@ extension Reliability {
                 }
                 defer { for client in clients { Task { await client.close() } } }
 
-                try await Self.run(Self.warmUp, on: clients, rig: rig)
-                let before = try LeakTests.residentMemory(of: daemon.pid)
-                try await Self.run(Self.cycles - Self.warmUp, on: clients, rig: rig)
-                let after = try LeakTests.residentMemory(of: daemon.pid)
-                let growth = after - before
-                print(
-                    "notification-bridged resident memory: \(before >> 10) KiB after \(Self.warmUp) prompt cycles, "
-                        + "\(after >> 10) KiB after \(Self.cycles) (\(growth >> 10) KiB more)")
+                let (growth, before) = try await LeakTests.growth(
+                    of: daemon, warmUp: Self.warmUp, total: Self.cycles, what: "prompt cycles"
+                ) { count in try await Self.run(count, on: clients, rig: rig) }
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
                 #expect(try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Prompt")]).isEmpty)
                 #expect(daemon.poll() == nil)
@@ -149,34 +161,19 @@ extension Reliability {
 
         /// Posts `count` notifications with a text-input action over `clients` and waits for each to end.
         static func run(_ count: Int, on clients: [DBusConnection], rig: DaemonRig) async throws {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (lane, client) in clients.enumerated() {
-                    let share = count / clients.count + (lane < count % clients.count ? 1 : 0)
-                    group.addTask {
-                        try await withThrowingTaskGroup(of: Void.self) { inFlight in
-                            for index in 0..<share {
-                                if index >= Self.window { try await inFlight.next() }
-                                inFlight.addTask {
-                                    let id = try await rig.post(
-                                        [
-                                            PostKeys.title.name: .string("Prompt \(index)"),
-                                            PostKeys.appName.name: .string("Prompt"),
-                                            PostKeys.actions.name: textInputActions("reply"),
-                                        ],
-                                        from: client)
-                                    do {
-                                        _ = try await rig.call("WaitForResponse", [.string(id)], from: client)
-                                        throw TestSupportError("notification \(id) got a response from a cancelled prompt")
-                                    } catch let failure as DBusFailure {
-                                        #expect(failure.name == BridgeError.closed, "\(failure)")
-                                    }
-                                }
-                            }
-                            try await inFlight.waitForAll()
-                        }
-                    }
+            try await LeakTests.cycles(count, over: clients, window: Self.window) { client, index in
+                let id = try await rig.post(
+                    [
+                        PostKeys.title.name: .string("Prompt \(index)"), PostKeys.appName.name: .string("Prompt"),
+                        PostKeys.actions.name: textInputActions("reply"),
+                    ],
+                    from: client)
+                do {
+                    _ = try await rig.call("WaitForResponse", [.string(id)], from: client)
+                    throw TestSupportError("notification \(id) got a response from a cancelled prompt")
+                } catch let failure as DBusFailure {
+                    #expect(failure.name == BridgeError.closed, "\(failure)")
                 }
-                try await group.waitForAll()
             }
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import NotificationBridgeAPI
 
 /// Asks the user for a line of text in a small dialog of its own, with the first of `zenity`, `kdialog`, `yad` found
 /// on the search path, or with a configured command.
@@ -88,18 +89,8 @@ package struct TextPrompt: Sendable {
     }
 
     /// The path of an executable regular file: `program` itself when it holds a `/`, else the first match in the
-    /// folders of `searchPath` (empty entries skipped: the current folder is never searched).
+    /// absolute folders of `searchPath` (the current folder is never searched): the rule `exec` commands follow too.
     static func find(_ program: String, in searchPath: String) -> String? {
-        if program.contains("/") { return isExecutableFile(program) ? program : nil }
-        for folder in searchPath.split(separator: ":") {
-            let candidate = String(folder) + (folder.hasSuffix("/") ? "" : "/") + program
-            if isExecutableFile(candidate) { return candidate }
-        }
-        return nil
-    }
-
-    private static func isExecutableFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+        ExecRule.resolve(program, path: searchPath)
     }
 }
