@@ -18,8 +18,13 @@ final class DesktopSession: Sendable {
         let xvfb: ChildProcess
         do {
             defer { close(writeEnd) }
+            // -noreset: by default Xvfb starts afresh whenever its last client leaves, which wipes the root window's
+            // AT_SPI_BUS property that at-spi-bus-launcher sets and then disconnects. Qt reads that property to
+            // reach the accessibility bus at once; without it, QT_LINUX_ACCESSIBILITY_ALWAYS_ON turns Qt's bridge on
+            // before its own lookup of the bus has connected, its registration with the registry fails
+            // ("Not connected to D-Bus server") and is never tried again: lxqt-notificationd stays out of the tree.
             xvfb = try ChildProcess.spawn(
-                ["Xvfb", "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                ["Xvfb", "-displayfd", "1", "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                 standardOutput: writeEnd, standardError: open("/dev/null", O_WRONLY))
         }
         let number: String
@@ -127,6 +132,11 @@ final class DesktopSession: Sendable {
 
     /// Saves what the screen shows as a PNG file at `path`.
     func screenshot(to path: String) async throws {
+        try await Self.screenshot(of: environment, to: path)
+    }
+
+    /// Saves what the display named by `environment`'s `DISPLAY` shows as a PNG file at `path`.
+    static func screenshot(of environment: [String: String], to path: String) async throws {
         let result = try await ProcessRunner.run(
             ["import", "-window", "root", path], environment: environment, timeout: .seconds(20))
         guard result.status == 0 else { throw TestSupportError("import failed: \(result.standardError)") }
