@@ -80,8 +80,9 @@ asan: deps
 	@echo "AddressSanitizer: no memory errors"
 
 # The real servers, the tools that act as their user (xdotool, the accessibility tree through pyatspi, import for
-# screenshots) and the prompt programs. Each server's result, skipped ones with the reason, is in
-# $(INTEROP_ARTIFACTS)/summary.txt, beside a screenshot of each server showing a notification of the bridge.
+# screenshots) and the prompt programs. Each server's verdict (passed; FAILED with its first failing expectation;
+# skipped with the reason) is in $(INTEROP_ARTIFACTS)/summary.txt, beside a screenshot of each server showing a
+# notification of the bridge. The target fails when a server failed or the tests did not finish.
 INTEROP_PACKAGES := xfce4-notifyd notification-daemon mate-notification-daemon lxqt-notificationd dunst xvfb \
     xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor zenity yad
 INTEROP_ARTIFACTS := $(CURDIR)/.build/interop
@@ -91,7 +92,10 @@ interop:
 	$(SWIFT) build --build-tests
 	@rm -rf $(INTEROP_ARTIFACTS) && mkdir -p $(INTEROP_ARTIFACTS)
 	NB_INTEROP=1 NB_INTEROP_ARTIFACTS=$(INTEROP_ARTIFACTS) $(SWIFT) test --skip-build --filter 'InteropTests\.InteropTests'; \
-	    status=$$?; echo "Real servers:"; cat $(INTEROP_ARTIFACTS)/summary.txt; exit $$status
+	    status=$$?; echo "Real servers:"; cat $(INTEROP_ARTIFACTS)/summary.txt 2>/dev/null; \
+	    if grep -q ': FAILED' $(INTEROP_ARTIFACTS)/summary.txt 2>/dev/null; then status=1; fi; \
+	    if [ ! -s $(INTEROP_ARTIFACTS)/summary.txt ]; then echo "No verdicts: the tests did not run"; status=1; fi; \
+	    exit $$status
 
 BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
 

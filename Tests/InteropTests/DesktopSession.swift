@@ -18,8 +18,13 @@ final class DesktopSession: Sendable {
         let xvfb: ChildProcess
         do {
             defer { close(writeEnd) }
+            // -noreset: by default Xvfb starts afresh whenever its last client leaves, which wipes the root window's
+            // AT_SPI_BUS property that at-spi-bus-launcher sets and then disconnects. Qt reads that property to
+            // reach the accessibility bus at once; without it, QT_LINUX_ACCESSIBILITY_ALWAYS_ON turns Qt's bridge on
+            // before its own lookup of the bus has connected, its registration with the registry fails
+            // ("Not connected to D-Bus server") and is never tried again: lxqt-notificationd stays out of the tree.
             xvfb = try ChildProcess.spawn(
-                ["Xvfb", "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                ["Xvfb", "-displayfd", "1", "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                 standardOutput: writeEnd, standardError: open("/dev/null", O_WRONLY))
         }
         let number: String
@@ -112,21 +117,35 @@ final class DesktopSession: Sendable {
 
     /// Clicks the middle of `widget` with the pointer.
     func click(_ widget: Widget) async throws {
+        // No --sync: xdotool then waits for the pointer to move, forever when it is already there (two buttons
+        // in the same place, one bubble after another). The move and the click go in order on one X connection.
         let result = try await ProcessRunner.run(
             [
-                "xdotool", "mousemove", "--sync", String(widget.x + widget.width / 2),
-                String(widget.y + widget.height / 2), "click", "1",
+                "xdotool", "mousemove", String(widget.x + widget.width / 2), String(widget.y + widget.height / 2),
+                "click", "1",
             ], environment: environment, timeout: .seconds(10))
         guard result.status == 0 else { throw TestSupportError("xdotool failed: \(result.standardError)") }
     }
 
-    /// Clicks the button labelled `label` once it is on the screen.
-    func clickButton(_ label: String) async throws {
-        try await click(widget("a button '\(label)'") { $0.role == "push button" && $0.name == label })
+    /// Clicks the button labelled `label` once it is on the screen; with `bubble`, the one nearest to that widget
+    /// (the summary of the notification meant), when several notifications show the same button.
+    func clickButton(_ label: String, near bubble: Widget? = nil) async throws {
+        let isButton: @Sendable (Widget) -> Bool = { $0.role == "push button" && $0.name == label && $0.width > 0 }
+        var button = try await widget("a button '\(label)'", where: isButton)
+        if let bubble {
+            let distance = { (other: Widget) in abs(other.x - bubble.x) + abs(other.y - bubble.y) }
+            button = try await widgets().filter(isButton).min { distance($0) < distance($1) } ?? button
+        }
+        try await click(button)
     }
 
     /// Saves what the screen shows as a PNG file at `path`.
     func screenshot(to path: String) async throws {
+        try await Self.screenshot(of: environment, to: path)
+    }
+
+    /// Saves what the display named by `environment`'s `DISPLAY` shows as a PNG file at `path`.
+    static func screenshot(of environment: [String: String], to path: String) async throws {
         let result = try await ProcessRunner.run(
             ["import", "-window", "root", path], environment: environment, timeout: .seconds(20))
         guard result.status == 0 else { throw TestSupportError("import failed: \(result.standardError)") }

@@ -1,7 +1,6 @@
 import DBusTestSupport
 import Foundation
-import NotificationBridgeAPI
-import Testing
+import Synchronization
 
 /// One real server with the bridge's daemon on a private bus, and the user's side of each case.
 final class InteropRun: Sendable {
@@ -9,11 +8,17 @@ final class InteropRun: Sendable {
     let bus: PrivateBus
     let desktop: DesktopSession?
     let dunst: Dunst?
-    private let process: ChildProcess?
+    let expectations: InteropExpectations
+    /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
+    private let process: Mutex<ChildProcess?>
     private let daemon: ChildProcess
     let environment: [String: String]
+    /// The file whose content the scripted prompt program "types"; without it, the user cancels the prompt.
+    let promptAnswer: URL
 
-    static func start(_ server: RealServer, on bus: PrivateBus) async throws -> InteropRun {
+    static func start(
+        _ server: RealServer, on bus: PrivateBus, expectations: InteropExpectations
+    ) async throws -> InteropRun {
         let home = bus.directory.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var desktop: DesktopSession?
@@ -34,38 +39,79 @@ final class InteropRun: Sendable {
         environment["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
         if !server.command.isEmpty {
-            let log = open(bus.directory.appendingPathComponent("server.log").path, O_WRONLY | O_CREAT, 0o600)
-            defer { close(log) }
-            process = try ChildProcess.spawn(
-                server.command, environment: environment, standardOutput: log, standardError: log)
-            try await Self.awaitName("org.freedesktop.Notifications", on: bus, what: server.name)
+            process = try await startServer(server, on: bus, environment: environment)
         }
+        let promptAnswer = bus.directory.appendingPathComponent("prompt-answer")
+        let prompt = try ExecutableScript.write(
+            """
+            #!/bin/sh
+            # The user at the prompt: types what the answer file holds, byte for byte, or cancels without it.
+            [ -f '\(promptAnswer.path)' ] || exit 1
+            cat '\(promptAnswer.path)'
+            """, to: bus.directory.appendingPathComponent("prompt").path)
         let daemon = try ChildProcess.spawn(
-            [try Interop.built("notification-bridged"), "--log-level", "error"], environment: environment)
+            [try Interop.built("notification-bridged"), "--log-level", "error", "--prompt-command", prompt],
+            environment: environment)
         try await Self.awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged")
         return InteropRun(
-            server: server, bus: bus, desktop: desktop, dunst: dunst, process: process, daemon: daemon,
-            environment: environment)
+            server: server, bus: bus, desktop: desktop, dunst: dunst, expectations: expectations,
+            process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
-        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, process: ChildProcess?,
-        daemon: ChildProcess, environment: [String: String]
+        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?,
+        expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
+        environment: [String: String], promptAnswer: URL
     ) {
         self.server = server
         self.bus = bus
         self.desktop = desktop
         self.dunst = dunst
-        self.process = process
+        self.expectations = expectations
+        self.process = Mutex(process)
         self.daemon = daemon
         self.environment = environment
+        self.promptAnswer = promptAnswer
     }
 
-    private static func awaitName(_ name: String, on bus: PrivateBus, what: String) async throws {
+    /// Starts the server's own command and waits until it owns `org.freedesktop.Notifications`.
+    private static func startServer(
+        _ server: RealServer, on bus: PrivateBus, environment: [String: String], previous: String? = nil
+    ) async throws -> ChildProcess {
+        let log = open(
+            bus.directory.appendingPathComponent("server.log").path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        defer { close(log) }
+        let process = try ChildProcess.spawn(
+            server.command, environment: environment, standardOutput: log, standardError: log)
+        try await awaitName("org.freedesktop.Notifications", on: bus, what: server.name, previous: previous)
+        return process
+    }
+
+    /// Stops the server and starts it again, as a user whose notification server crashed and came back would see.
+    /// Returns once the new one owns `org.freedesktop.Notifications`.
+    func restartServer() async throws {
+        let old = process.withLock { current -> ChildProcess? in
+            defer { current = nil }
+            return current
+        }
+        let watcher = try await bus.connect()
+        let previous = try await watcher.nameOwner(of: "org.freedesktop.Notifications")
+        await watcher.close()
+        old?.stop(grace: .seconds(3))
+        let new = try await Self.startServer(server, on: bus, environment: environment, previous: previous)
+        process.withLock { $0 = new }
+    }
+
+    /// Waits until a connection other than `previous` owns `name`, and returns its unique name.
+    @discardableResult
+    private static func awaitName(
+        _ name: String, on bus: PrivateBus, what: String, previous: String? = nil
+    ) async throws -> String {
         let watcher = try await bus.connect()
         defer { Task { await watcher.close() } }
-        try await withTimeout(.seconds(15), waitingFor: "\(what) to own \(name)") {
-            while try await watcher.nameOwner(of: name) == nil {
+        return try await withTimeout(.seconds(15), waitingFor: "\(what) to own \(name)") {
+            while true {
+                if let owner = try await watcher.nameOwner(of: name), owner != previous { return owner }
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
@@ -73,7 +119,7 @@ final class InteropRun: Sendable {
 
     func stop() {
         daemon.stop(grace: .seconds(3))
-        process?.stop(grace: .seconds(3))
+        process.withLock { $0 }?.stop(grace: .seconds(3))
         dunst?.stop()
         desktop?.stop()
     }
@@ -88,81 +134,4 @@ final class InteropRun: Sendable {
     func waiting(_ arguments: [String]) -> Task<ProcessResult, any Error> {
         Task { try await self.cli(["send"] + arguments + ["--wait", "--json"], timeout: .seconds(60)) }
     }
-
-    // MARK: The cases
-
-    func everyCase() async throws {
-        let added = try await cli([
-            "category", "add", "mail", "-A", "delete=Delete,background,destructive", "-A", "archive=Archive,background",
-            "-A", "open=Open,foreground", "-A", "later=Later,background", "--reports-dismissal",
-        ])
-        #expect(added.status == 0, "\(added.standardError)")
-        try await backgroundActionWithTheServersCategoryHint()
-        try await dismissal()
-        try await expiry()
-    }
-
-    /// The bridge's category beside the server's own category hint; Archive chosen; the destructive action is
-    /// never the one a single confirming click picks.
-    func backgroundActionWithTheServersCategoryHint() async throws {
-        let answer = waiting(["Ann", "Lunch at noon?", "--category", "mail", "-c", "email.arrived"])
-        if let desktop {
-            let first = try await desktop.widget("the bridge's notification") {
-                ($0.role == "push button" || $0.role == "combo box") && ["Archive", "Delete"].contains($0.name)
-            }
-            try await desktop.screenshot(
-                to: Interop.artifacts.appendingPathComponent("\(server.name).png").path)
-            if first.role == "combo box" {
-                // lxqt-notificationd: a combo box with its first entry chosen, and OK beside it.
-                #expect(first.name != "Delete", "the destructive action is preselected")
-                try await desktop.clickButton("OK")
-            } else {
-                try await desktop.clickButton("Archive")
-            }
-        } else if let dunst {
-            let finished = Finished()
-            Task {
-                _ = try? await answer.value
-                await finished.set()
-            }
-            try await dunst.invoke(actionLabel: "Archive", until: { await finished.isSet })
-            print("interop: dunst's menu: \(dunst.lastMenu)")
-        }
-        let result = try await answer.value
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.output.contains("\"\(ResponseKeys.action.name)\":\"archive\"")
-            || result.output.contains("\"\(ResponseKeys.action.name)\":\"open\""), "\(result.output)")
-        #expect(!result.output.contains("\"delete\""), "\(result.output)")
-    }
-
-    /// The close button (the body, on xfce4-notifyd) gives `dismiss`, whatever reason the server gives.
-    func dismissal() async throws {
-        guard let desktop else { return }
-        let answer = waiting(["Bob", "Closing this one", "--category", "mail", "--timeout", "0"])
-        let summary = try await desktop.widget("the summary 'Bob'") { $0.role == "label" && $0.name == "Bob" }
-        let close = try? await desktop.widget("a close button", within: .seconds(2)) {
-            $0.role == "push button" && ($0.name.isEmpty || $0.name == "x") && abs($0.y - summary.y) < 40
-        }
-        try await desktop.click(close ?? summary)
-        let result = try await answer.value
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.output.contains("\"dismiss\""), "\(server.name): \(result.output) \(result.standardError)")
-    }
-
-    /// A notification left alone expires: `--wait` ends with the closed status, never hangs.
-    func expiry() async throws {
-        // The pointer left on a bubble holds its timeout on mate and notification-daemon: move it away, as a user
-        // who is not looking would.
-        if let desktop {
-            _ = try await ProcessRunner.run(["xdotool", "mousemove", "0", "0"], environment: desktop.environment)
-        }
-        let result = try await cli(["send", "Brief", "Gone soon", "--timeout", "1500", "--wait"], timeout: .seconds(20))
-        #expect(result.status == 3, "\(server.name): \(result.status) \(result.standardError)")
-    }
-}
-
-/// Whether a waiting command has ended.
-private actor Finished {
-    var isSet = false
-    func set() { isSet = true }
 }

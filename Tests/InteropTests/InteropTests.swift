@@ -6,27 +6,30 @@ import Testing
 /// service folder is empty (nothing is started behind the test's back). The user's clicks are the pointer's, on
 /// buttons found in the accessibility tree; dunst is driven through its context menu.
 ///
-/// Run by `make interop` (`NB_INTEROP=1`); a server that cannot run is reported as skipped, with the reason.
-@Suite("Real notification servers", .enabled(if: Interop.isEnabled, "NB_INTEROP=1 runs it: 'make interop'"))
+/// Run by `make interop` (`NB_INTEROP=1`). Each server gets one line in the summary: passed, failed with its first
+/// failing expectation, or skipped with the reason.
+@Suite(
+    "Real notification servers", .serialized,
+    .enabled(if: Interop.isEnabled, "NB_INTEROP=1 runs it: 'make interop'"))
 struct InteropTests {
     @Test(arguments: RealServer.all)
     func server(_ server: RealServer) async throws {
         if let missing = server.missing {
-            Interop.report("\(server.name): skipped, \(missing)")
+            Interop.report(InteropVerdict.skipped(reason: missing).line(server: server.name, version: nil))
             return
         }
         let version = await server.version()
-        try await withPrivateBus(serviceDirectories: [try Interop.emptyServiceFolder()]) { bus in
-            let run = try await InteropRun.start(server, on: bus)
-            defer { run.stop() }
-            do {
-                try await run.everyCase()
-            } catch {
-                Interop.report("\(server.name) \(version): failed, \(error)")
-                throw error
+        let expectations = InteropExpectations()
+        do {
+            try await withPrivateBus(serviceDirectories: [try Interop.emptyServiceFolder()]) { bus in
+                let run = try await InteropRun.start(server, on: bus, expectations: expectations)
+                defer { run.stop() }
+                await run.everyCase()
             }
-            Interop.report("\(server.name) \(version): ran every case (failed expectations, if any, are listed above)")
+        } catch {
+            expectations.fail("\(error)")
         }
+        Interop.report(expectations.verdict.line(server: server.name, version: version))
     }
 }
 
