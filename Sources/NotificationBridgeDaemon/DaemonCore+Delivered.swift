@@ -12,19 +12,15 @@ extension DaemonCore {
     ) async -> DurableCommits.Commit? {
         guard serverID != 0 else { return nil }
         let server = await instance(owner)
-        var changes: [DaemonStore.Change] = [
+        // The oldest beyond DeliveredPost.maximumKept are forgotten by the writer (reading the state here would wait
+        // for the write under way).
+        return commits.submit([
             .deliver(
                 id: id,
                 DeliveredPost(
                     serverID: serverID, server: server, content: entry.content, route: entry.route,
                     poster: entry.poster, reportsDismissal: entry.reportsDismissal, shownAt: Date()))
-        ]
-        let kept = commits.state.delivered
-        if kept.count >= DeliveredPost.maximumKept {
-            let oldest = kept.filter { $0.key != id }.sorted { $0.value.shownAt < $1.value.shownAt }
-            changes += oldest.prefix(kept.count - DeliveredPost.maximumKept + 1).map { .forgetDelivered(id: $0.key) }
-        }
-        return commits.submit(changes)
+        ])
     }
 
     /// Follows a notification posted again to a restarted server: its new server id is what a later restart of the

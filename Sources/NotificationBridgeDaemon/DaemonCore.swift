@@ -303,10 +303,9 @@ actor DaemonCore {
                 "notification.id": "\(id)", "notification.app": "\(entry.appName)", "dbus.sender": "\(entry.poster)",
                 "notification.route": "\(entry.route.kind)",
             ])
-        let commit = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
-        // The poster is connected and gets its response directly; other routes must survive a restart first.
-        if case .poster = entry.route { return .success(nil) }
-        return .success(commit)
+        // Acknowledged once its route is on disk, whatever the route: after a crash, a response to a poster that has
+        // gone reaches the app attached under its name. The posts that come together share the sync.
+        return .success(await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server))
     }
 
     private func postFailure(_ result: Result<(serverID: UInt32, server: String?), any Error>) async -> DBusFailure {

@@ -150,10 +150,10 @@ final class DurableCommits: Sendable {
                 // Its batch went with an earlier signal's.
                 continue
             }
-            let changes = batches.flatMap(\.changes)
             let result: Result<Void, NotificationStoreError>
             do throws(NotificationStoreError) {
                 guard let store, !isClosed else { throw .closed(directory: directory) }
+                let changes = Self.forgettingOldest(batches.flatMap(\.changes), of: store.state)
                 if !changes.isEmpty { try store.apply(changes) }
                 result = .success(())
             } catch {
@@ -162,6 +162,26 @@ final class DurableCommits: Sendable {
             report(result)
             for batch in batches { batch.commit.finish(result) }
         }
+    }
+
+    /// `changes`, and after them the forgetting of the oldest shown notifications beyond
+    /// ``DeliveredPost/maximumKept``: their responses are lost after a restart, not before. Read on the writer's
+    /// thread, where the state is never waited for.
+    private static func forgettingOldest(
+        _ changes: [DaemonStore.Change], of state: DaemonStore.State
+    ) -> [DaemonStore.Change] {
+        var delivered = state.delivered
+        for change in changes {
+            switch change {
+            case .deliver(let id, let post): delivered[id] = post
+            case .forgetDelivered(let id): delivered[id] = nil
+            default: break
+            }
+        }
+        let excess = delivered.count - DeliveredPost.maximumKept
+        guard excess > 0 else { return changes }
+        let oldest = delivered.sorted { $0.value.shownAt < $1.value.shownAt }.prefix(excess)
+        return changes + oldest.map { .forgetDelivered(id: $0.key) }
     }
 
     /// Logs the first failure of a run of them, and the end of the run: a folder that became read-only is said once,

@@ -208,7 +208,7 @@ struct KeyNameAllowance {
     /// Command-line words: option names, value names, subcommands, help text, the terminal server's commands.
     static let commandLine = [
         KeyNameAllowance(
-            "Tests/InteropTests/InteropRun.swift", [PostKeys.category.name], "the CLI's category subcommand"),
+            "Tests/InteropTests/InteropCases.swift", [PostKeys.category.name], "the CLI's category subcommand"),
         KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/DaemonCommandLine.swift", [ResponseKeys.text.name],
             "a value name in the daemon's help"),
