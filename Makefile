@@ -133,7 +133,8 @@ docs: deps
 	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
 	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all
-	cp $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge*.symbols.json $(DOCS_SCRATCH)/symbol-graphs/library/
+	cp $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge.symbols.json \
+	    $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge@*.symbols.json $(DOCS_SCRATCH)/symbol-graphs/library/
 	$$(dirname $$(command -v $(SWIFT)))/docc convert Sources/NotificationBridge/NotificationBridge.docc \
 	    --additional-symbol-graph-dir $(DOCS_SCRATCH)/symbol-graphs/library \
 	    --fallback-display-name NotificationBridge --fallback-bundle-identifier io.github.NotificationBridge \

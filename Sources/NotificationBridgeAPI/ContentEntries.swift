@@ -1,7 +1,7 @@
 import DBusCore
 import NotificationModel
 
-/// The content keys of a notification (``PostKeys/content``), written from ``NotificationContent``.
+/// The content keys of a notification (``PostKeys/content``), written from `NotificationContent`.
 public enum ContentEntries {
     /// The keys that are set, and `title`, `body`, `urgency`, `timeout`, `resident`, `transient` and `user-info`
     /// always.

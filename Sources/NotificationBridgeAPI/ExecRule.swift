@@ -27,7 +27,9 @@ public enum ExecRule {
     /// This is what a client can check; whether the program exists is for the daemon (``check(_:subject:)``), whose
     /// `PATH` may differ.
     ///
-    /// - Parameter subject: what error messages call the argv.
+    /// - Parameters:
+    ///   - argv: the command, program first.
+    ///   - subject: what error messages call the argv.
     /// - Throws: `InvalidArgument` saying what to change.
     public static func checkForm(_ argv: [String], subject: String = "notification key 'exec'") throws(DBusFailure) {
         guard let program = argv.first, !program.isEmpty else {

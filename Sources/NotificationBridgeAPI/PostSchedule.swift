@@ -3,7 +3,7 @@ import NotificationModel
 
 /// When a `Post` fires, as its scheduling keys say it (``PostKeys/scheduling``).
 ///
-/// Close to ``NotificationTrigger``, but what the wire says: `in` with `repeat` counts from the moment of posting,
+/// Close to `NotificationTrigger`, but what the wire says: `in` with `repeat` counts from the moment of posting,
 /// and a `fire-date` in seconds with `time-zone` names the wall-clock time that instant has in the user's zone; the
 /// daemon turns both into triggers when it receives them.
 public enum PostSchedule: Sendable, Hashable {
