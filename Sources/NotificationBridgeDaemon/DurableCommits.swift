@@ -41,14 +41,6 @@ final class DurableCommits: Sendable {
             }
         }
 
-        /// The outcome, once known; `nil` while the write is under way.
-        var result: Result<Void, NotificationStoreError>? {
-            state.withLock { state in
-                if case .done(let result) = state { return result }
-                return nil
-            }
-        }
-
         fileprivate func finish(_ result: Result<Void, NotificationStoreError>) {
             let waiting = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
                 defer { state = .done(result) }

@@ -13,8 +13,10 @@ struct NotificationTable: Sendable {
     subscript(id: String) -> TrackedNotification? {
         get { entries[id] }
         set {
+            let wasFinished = entries[id]?.isFinished == true
             entries[id] = newValue
-            if newValue?.isFinished == true { noteFinished(id) }
+            // Noted once per time it finishes, not at every later change of a finished entry.
+            if newValue?.isFinished == true, !wasFinished { noteFinished(id) }
         }
     }
 
@@ -29,9 +31,6 @@ struct NotificationTable: Sendable {
     var live: some Sequence<(key: String, value: TrackedNotification)> {
         entries.lazy.filter { !$0.value.isFinished }
     }
-
-    /// How many entries the table holds, finished ones included.
-    var count: Int { entries.count }
 
     private mutating func noteFinished(_ id: String) {
         finished.append(id)
