@@ -41,6 +41,9 @@ let package = Package(
         // Linux interfaces the Glibc module leaves out (timerfd, eventfd), for the scheduler.
         .systemLibrary(name: "CLinux"),
 
+        // One thread in epoll as the process's main and global executor: the daemon's idle wake-ups are zero.
+        .target(name: "EventLoopExecutor", dependencies: ["CLinux"]),
+
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
@@ -71,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "notification-bridged",
             dependencies: [
-                "NotificationBridgeDaemon",
+                "NotificationBridgeDaemon", "EventLoopExecutor",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,8 +1,12 @@
 #ifndef NOTIFICATIONBRIDGE_CLINUX_SHIM_H
 #define NOTIFICATIONBRIDGE_CLINUX_SHIM_H
 
-// The Linux interfaces Glibc's Swift module leaves out: timerfd (to hear of wall-clock steps) and eventfd.
-#include <sys/timerfd.h>
+// The Linux interfaces Glibc's Swift module leaves out: timerfd (fire times and wall-clock steps), eventfd (wake-ups
+// from other threads), epoll (the daemon's executor waits on all of them at once) and signalfd (signals read as data
+// by that executor instead of by a handler).
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
 
 #endif

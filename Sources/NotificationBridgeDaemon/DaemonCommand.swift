@@ -4,7 +4,8 @@ import ServiceLifecycle
 
 /// What the `notification-bridged` command line asks for.
 public enum DaemonCommand: Sendable {
-    /// Serve: run the group, which runs the daemon with a graceful shutdown on SIGTERM and SIGINT.
+    /// Serve: run the group, which runs the daemon. The caller turns SIGTERM and SIGINT into the group's graceful
+    /// shutdown (`notification-bridged` reads them on its event loop, so that libdispatch never starts).
     case serve(NotificationDaemon, ServiceGroup)
     /// Print this text on standard output and exit with status 0: `--help`, `--version`, and what the manual page
     /// and completion generators ask for (`--experimental-dump-help`, `--generate-completion-script SHELL`).
@@ -44,6 +45,6 @@ public func buildDaemon(
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
             services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger))
+            logger: configuration.logger))
     return .serve(daemon, group)
 }

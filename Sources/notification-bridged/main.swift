@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import EventLoopExecutor
 import Logging
 import NotificationBridgeDaemon
 
@@ -38,9 +39,17 @@ switch command {
 case .print(let text):
     print(text)
 case .serve(_, let group):
-    do {
-        try await group.run()
-    } catch {
-        fail("notification-bridged: \(error)", status: 1)
+    // Every task runs on one thread that sleeps in epoll: no wake-ups while idle. SIGTERM (systemd, `--replace`) and
+    // SIGINT end the group gracefully; a second one while it ends does nothing more.
+    EventLoopExecutor.runMain(
+        signals: [SIGTERM, SIGINT],
+        onSignal: { _ in Task { await group.triggerGracefulShutdown() } }
+    ) {
+        do {
+            try await group.run()
+            return 0
+        } catch {
+            fail("notification-bridged: \(error)", status: 1)
+        }
     }
 }
