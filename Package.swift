@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "notification-bridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "GVariantText",
+                "DBusCore", "EventLoopExecutor", "NotificationModel", "NotificationBridgeAPI", "GVariantText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Dispatch
+import EventLoopExecutor
 
 #if canImport(Glibc)
 import Glibc
@@ -21,11 +21,19 @@ enum Main {
         do {
             var command = try NotificationBridgeCommand.parseSelectedSubcommand(NotifySendHints.rewrite(arguments))
             if let asyncCommand = command as? any AsyncParsableCommand {
-                try runToEnd(asyncCommand)
-            } else {
-                try command.run()
+                runToEnd(asyncCommand)
             }
+            try command.run()
             return ExitStatus.success
+        } catch {
+            return status(for: error)
+        }
+    }
+
+    /// The exit status of a command that ended with `error`, after saying why on standard error.
+    static func status(for error: any Error) -> Int32 {
+        do {
+            throw error
         } catch let failure as CLIFailure {
             if !failure.message.isEmpty { printError(failure.message) }
             return failure.status
@@ -44,26 +52,22 @@ enum Main {
     }
 }
 
-/// Runs an async command on Swift's thread pool and blocks the main thread until it ends.
+/// Runs an async command to its end on the main thread, then exits with its status.
 ///
-/// An `async` `main` would start on the main actor, which a thread of its own serves, and hop from there to the pool
-/// for the command: one thread and two hand-overs more on every run, about a millisecond of each `send`. Nothing in
-/// the commands runs on the main actor.
-private func runToEnd(_ command: any AsyncParsableCommand) throws {
-    let done = DispatchSemaphore(value: 0)
-    // Handed to the task and read back only after `done` is signalled, so never touched by two threads at once.
+/// The main thread becomes the process's only executor: no thread pool is started (libdispatch's costs a thread or
+/// two and their hand-overs on every run), and the command's tasks take turns on it while the bus connection's own
+/// thread does the waiting. An `async` `main` would instead start on the main actor and hop to the pool.
+private func runToEnd(_ command: any AsyncParsableCommand) -> Never {
+    // Handed to the task, which alone uses it from then on.
     nonisolated(unsafe) var command = command
-    nonisolated(unsafe) var outcome: Result<Void, any Error> = .success(())
-    Task {
+    EventLoopExecutor.runMain {
         do {
             try await command.run()
+            return ExitStatus.success
         } catch {
-            outcome = .failure(error)
+            return Main.status(for: error)
         }
-        done.signal()
     }
-    done.wait()
-    try outcome.get()
 }
 
 /// Writes a line to standard error (unbuffered, so that it comes out before the process exits).
