@@ -9,7 +9,7 @@ import Testing
 /// activation token, sound, and withdrawing.
 @Suite struct PortalVersion2Tests {
     /// A private bus with the stand-in, and a center forced onto the portal path.
-    static func with(_ body: (DesktopNotificationCenter, PortalStandIn) async throws -> Void) async throws {
+    static func with(_ body: (DesktopNotificationCenter, PortalStandIn, PrivateBus) async throws -> Void) async throws {
         try await withPrivateBus { bus in
             let portalConnection = try await bus.connect()
             let standIn = try await PortalStandIn.start(on: portalConnection)
@@ -20,7 +20,7 @@ import Testing
                 connection: connection, systemConnection: nil, configuration)
             try await center.setNotificationCategories([BridgeFixture.message()])
             do {
-                try await body(center, standIn)
+                try await body(center, standIn, bus)
             } catch {
                 await center.stop()
                 throw error
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func theServerInformationIsThePortals() async throws {
-        try await Self.with { center, _ in
+        try await Self.with { center, _, _ in
             let info = await center.serverInformation()
             #expect(info.name == "xdg-desktop-portal")
             #expect(info.version == "2")
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aReplyButtonBringsTheTypedTextAndTheTokenToTheHandler() async throws {
-        try await Self.with { center, standIn in
+        try await Self.with { center, standIn, _ in
             let id = try await center.post(BridgeFixture.content())
             let (postedID, notification) = try await Self.added(standIn)
             #expect(postedID == id)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aForegroundActionCarriesTheActivationToken() async throws {
-        try await Self.with { center, standIn in
+        try await Self.with { center, standIn, _ in
             var content = BridgeFixture.content()
             content.categoryID = nil
             content.actions = [BridgeFixture.open]
@@ -81,8 +81,37 @@ import Testing
         }
     }
 
+    @Test func aForegroundActionRaisesTheAppWithThePortalsToken() async throws {
+        try await Self.with { center, standIn, bus in
+            let app = try await bus.connect()
+            let activations = AsyncStream.makeStream(of: [DBusValue].self)
+            try await app.export([
+                DBusInterface("org.freedesktop.Application", methods: [
+                    DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { call in
+                        activations.continuation.yield(call.arguments)
+                        return []
+                    }
+                ])
+            ], at: "/org/example/TestApp")
+            _ = try await app.requestName("org.example.TestApp")
+            var content = BridgeFixture.content()
+            content.categoryID = nil
+            content.actions = [BridgeFixture.open]
+            content.desktopEntry = "org.example.TestApp"
+            let id = try await center.post(content)
+            _ = try await Self.added(standIn)
+            try standIn.invoke(id: id, action: "open", token: "tok-5")
+            let arguments = try await activations.stream.first(waitingFor: "the app to be raised")
+            let platformData = try #require(arguments.first?.stringKeyedEntries)
+            #expect(platformData[PortalWire.activationToken]?.unwrappedVariant == .string("tok-5"))
+            let response = try await center.responses.first(within: .seconds(10), waitingFor: "the response")
+            #expect(response.activationToken == "tok-5")
+            await app.close()
+        }
+    }
+
     @Test func soundAndDisplayHintsAreSent() async throws {
-        try await Self.with { center, standIn in
+        try await Self.with { center, standIn, _ in
             var content = BridgeFixture.content()
             content.sound = .none
             content.isResident = true
@@ -94,7 +123,7 @@ import Testing
     }
 
     @Test func withdrawingRemovesTheNotification() async throws {
-        try await Self.with { center, standIn in
+        try await Self.with { center, standIn, _ in
             let id = try await center.post(BridgeFixture.content())
             _ = try await Self.added(standIn)
             #expect(await center.deliveredNotifications().map(\.id) == [id])
