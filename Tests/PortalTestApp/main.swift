@@ -14,7 +14,7 @@ let center = try await DesktopNotificationCenter.connect(.init(appName: "Mail"))
 try await center.setNotificationCategories([message])
 var content = NotificationContent(title: "Ann", body: "Lunch at 12?")
 content.categoryID = "message"
-content.userInfo = ["thread": "t-42"]
+content.userInfo = ["conversation": "t-42"]
 let id = try await center.post(content)
 /// Writes one line at once, unbuffered: the test reads it while the app runs.
 func say(_ words: String...) {

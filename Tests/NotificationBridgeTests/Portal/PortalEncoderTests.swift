@@ -15,7 +15,7 @@ import Testing
 
     static func content() -> NotificationContent {
         var content = NotifyEncoderTests.content()
-        content.userInfo = ["thread": .string("t-42")]
+        content.userInfo = ["conversation": .string("t-42")]
         return content
     }
 
@@ -39,7 +39,7 @@ import Testing
         #expect(encoded.notification[PortalWire.Key.priority] == .string("normal"))
         #expect(encoded.notification[PortalWire.Key.defaultAction] == .string("default"))
         let target = encoded.notification[PortalWire.Key.defaultActionTarget].flatMap(PortalTarget.init)
-        #expect(target == PortalTarget(actionID: "default", categoryID: "message", userInfo: ["thread": "t-42"]))
+        #expect(target == PortalTarget(actionID: "default", categoryID: "message", userInfo: ["conversation": "t-42"]))
         // Version 2 keys are not sent to a version 1 portal.
         #expect(encoded.notification[PortalWire.Key.sound] == nil)
     }
@@ -53,7 +53,7 @@ import Testing
         // Destructive first, as on the freedesktop path; no action name is an exported `app.` action.
         #expect(buttons.map(\.0) == ["Delete", "Mark as Read"])
         #expect(buttons.map(\.1) == ["delete", "read"])
-        #expect(buttons[0].2 == PortalTarget(actionID: "delete", categoryID: nil, userInfo: ["thread": "t-42"]))
+        #expect(buttons[0].2 == PortalTarget(actionID: "delete", categoryID: nil, userInfo: ["conversation": "t-42"]))
     }
 
     @Test func aCategoryOfMoreThanThreeActionsShowsItsMinimalSet() {
@@ -88,7 +88,7 @@ import Testing
         let encoder = PortalEncoder(portal: Self.v2, promptAvailable: false)
         let encoded = encoder.encode(content, category: nil, serverCategory: "im.received")
         #expect(encoded.notification[PortalWire.Key.sound] == .string("silent"))
-        #expect(encoded.notification[PortalWire.Key.displayHint] == .strings(["transient"]))
+        #expect(encoded.notification[PortalWire.Key.displayHint] == .strings([PortalWire.transientHint]))
         #expect(encoded.notification[PortalWire.Key.category] == .string("im.message"))
         #expect(encoded.notification[PortalWire.Key.priority] == .string("urgent"))
         // A category the desktop does not list is left out; the bridge's own category id is never sent.

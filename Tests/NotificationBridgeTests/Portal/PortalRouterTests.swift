@@ -67,13 +67,13 @@ import Testing
 
     @Test func aNotificationOfAnEarlierRunIsReadThroughItsTarget() {
         var router = PortalRouter()
-        let target = PortalTarget(actionID: "open", categoryID: "message", userInfo: ["thread": "t-7"])
+        let target = PortalTarget(actionID: "open", categoryID: "message", userInfo: ["conversation": "t-7"])
         let signal = PortalSignal(id: "old-1", action: "open", parameter: [target.value])
         guard case .action(let notification, let action, _)? = router.handle(
             signal, categories: ["message": Self.message])
         else { Issue.record("no action"); return }
         #expect(action?.id == "open")
-        #expect(notification.content.userInfo == ["thread": "t-7"])
+        #expect(notification.content.userInfo == ["conversation": "t-7"])
         #expect(notification.category?.id == "message")
     }
 }

@@ -61,7 +61,7 @@ import Testing
             #expect(response.notificationID == id)
             #expect(response.actionID == "reply")
             #expect(response.userText == "see you at 12 <b>&</b>")
-            #expect(response.userInfo == ["thread": "t-42"])
+            #expect(response.userInfo == BridgeFixture.content().userInfo)
             // A background action raises nothing: its token is of no use.
             #expect(response.activationToken == nil)
         }

@@ -141,7 +141,7 @@ struct RealPortalTests {
             let response = try await fixture.nextResponse()
             #expect(response.notificationID == id)
             #expect(response.actionID == label.lowercased())
-            #expect(response.userInfo == ["thread": "t-42"])
+            #expect(response.userInfo == BridgeFixture.content().userInfo)
             // Version 1 gives no activation token.
             #expect(response.activationToken == nil)
         }
@@ -155,7 +155,7 @@ struct RealPortalTests {
             let response = try await fixture.nextResponse()
             #expect(response.notificationID == id)
             #expect(response.isDefaultAction)
-            #expect(response.userInfo == ["thread": "t-42"])
+            #expect(response.userInfo == BridgeFixture.content().userInfo)
         }
     }
 
@@ -215,7 +215,7 @@ struct RealPortalTests {
                 .split(separator: " ", maxSplits: 3).map(String.init)
             #expect(response.count == 4)
             #expect(response.prefix(3) == ["response", String(posted.dropFirst().first ?? ""), "archive"])
-            #expect(try JSONValue(parsing: response.last ?? "") == .object(["thread": "t-42"]))
+            #expect(try JSONValue(parsing: response.last ?? "") == .object(["conversation": "t-42"]))
         }
     }
 }
