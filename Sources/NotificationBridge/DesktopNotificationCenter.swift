@@ -19,6 +19,9 @@ import NotificationModel
 /// are delivered to exactly one place: the notification's own handler, else the action's, else the category's,
 /// else the ``responses`` stream. Handlers run one at a time, in the order the user acted; a handler's return
 /// marks the action handled. Typed text reaches that one place only and is never logged.
+///
+/// Inside a Flatpak or a Snap the center posts through the XDG notification portal instead of the notification
+/// server (see ``NotificationPath``), with the same API; ``Configuration/path`` forces one path.
 public actor DesktopNotificationCenter {
     /// How a center presents notifications and where it reaches the desktop.
     public struct Configuration: Sendable {

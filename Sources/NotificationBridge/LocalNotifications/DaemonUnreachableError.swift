@@ -22,7 +22,7 @@ public struct DaemonUnreachableError: Error, CustomStringConvertible, Sendable {
     static func isUnreachable(_ failure: DBusFailure) -> Bool {
         [
             "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-            "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.NoReply",
+            "org.freedesktop.DBus.Error.AccessDenied",
         ].contains(failure.name)
     }
 
