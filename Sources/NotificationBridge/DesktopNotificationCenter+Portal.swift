@@ -17,14 +17,14 @@ extension DesktopNotificationCenter {
     func postThroughPortal(
         _ content: NotificationContent, id: String, hints: [String: DBusValue], handler: ResponseHandler?
     ) async throws -> String {
-        guard var portal else { return id }
+        guard let portal else { return id }
         let category = content.categoryID.flatMap { categories[$0] }
         // The caller's freedesktop category hint is the one hint with a portal counterpart.
-        let encoded = portal.encoder.encode(
-            content, category: category, serverCategory: hints[PortalWire.freedesktopCategoryHint]?.unwrappedVariant.stringValue)
+        let serverCategory = hints[PortalWire.freedesktopCategoryHint]?.unwrappedVariant.stringValue
+        let encoded = portal.encoder.encode(content, category: category, serverCategory: serverCategory)
         try await portal.client.addNotification(id: id, encoded.notification)
-        portal.router.follow(PortalNotification(id: id, content: content, category: category, encoded: encoded))
-        self.portal?.router = portal.router
+        // Followed after the call: other calls may have changed what is followed meanwhile.
+        self.portal?.router.follow(PortalNotification(id: id, content: content, category: category, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)

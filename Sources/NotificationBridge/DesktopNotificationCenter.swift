@@ -206,7 +206,9 @@ public actor DesktopNotificationCenter {
         }
         if let portal {
             startListening(to: try await portal.client.signals())
-            logger.debug("posting through the XDG portal", metadata: ["portal.version": "\(portal.encoder.portal.version)"])
+            logger.debug("posting through the XDG portal", metadata: [
+                "portal.version": "\(portal.encoder.portal.version)",
+            ])
             return
         }
         let signals = try await server.signals()
@@ -364,7 +366,9 @@ public actor DesktopNotificationCenter {
         if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
-        if portal != nil { return try await postThroughPortal(content, id: id ?? makeID(), hints: hints, handler: handler) }
+        if portal != nil {
+            return try await postThroughPortal(content, id: id ?? makeID(), hints: hints, handler: handler)
+        }
         try await ensureServer()
         let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()

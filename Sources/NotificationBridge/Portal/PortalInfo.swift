@@ -5,7 +5,8 @@ import DBusCore
 package struct PortalInfo: Sendable, Hashable {
     /// The `version` property: 1 for xdg-desktop-portal up to 1.18 (Debian 12 ships 1.16), 2 from 1.20.
     package var version: UInt32
-    /// `SupportedOptions` (version 2): option name → value, such as `button-purpose` → the purposes the desktop shows.
+    /// `SupportedOptions` (version 2): option name → value, such as `button-purpose` → the purposes the desktop
+    /// shows.
     package var supportedOptions: [String: DBusValue]
 
     /// Makes the description of a portal.

@@ -34,7 +34,8 @@ final class RealPortal: Sendable {
 
     /// A folder of D-Bus service files for the private bus: the permission store, which the portal asks about.
     static func serviceFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nb-portal-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("nb-portal-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try """
             [D-BUS Service]
