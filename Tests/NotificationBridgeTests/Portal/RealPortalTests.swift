@@ -12,8 +12,10 @@ import Testing
 /// withdrawing.
 ///
 /// The test process is not sandboxed, so the portal knows it as a host app: version 1.16 gives it the empty app id,
-/// and the GTK backend then sends `ActionInvoked` back through the portal (no app to activate by id).
-@Suite(.enabled(if: RealPortal.isInstalled, "xdg-desktop-portal and xdg-desktop-portal-gtk are not installed"))
+/// and the GTK backend then sends `ActionInvoked` back through the portal (no app to activate by id). One test at a
+/// time: each starts Xvfb, the portal and a GTK process, a load the other suites' bounded waits should not share.
+@Suite(
+    .serialized, .enabled(if: RealPortal.isInstalled, "xdg-desktop-portal and xdg-desktop-portal-gtk are not installed"))
 struct RealPortalTests {
     struct Fixture: Sendable {
         let bus: PrivateBus
