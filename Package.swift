@@ -132,6 +132,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // An app that only uses the library's API, run by the portal tests as if sandboxed.
+        .executableTarget(
+            name: "portal-test-app",
+            dependencies: ["NotificationBridge", "NotificationModel"],
+            path: "Tests/PortalTestApp"
+        ),
         .testTarget(
             name: "NotificationBridgeTests",
             dependencies: [

@@ -19,6 +19,9 @@ import NotificationModel
 /// are delivered to exactly one place: the notification's own handler, else the action's, else the category's,
 /// else the ``responses`` stream. Handlers run one at a time, in the order the user acted; a handler's return
 /// marks the action handled. Typed text reaches that one place only and is never logged.
+///
+/// Inside a Flatpak or a Snap the center posts through the XDG notification portal instead of the notification
+/// server (see ``NotificationPath``), with the same API; ``Configuration/path`` forces one path.
 public actor DesktopNotificationCenter {
     /// How a center presents notifications and where it reaches the desktop.
     public struct Configuration: Sendable {
@@ -50,6 +53,9 @@ public actor DesktopNotificationCenter {
         /// How long the notification server may take to answer a call (`Notify`, `GetServerInformation`, …) before
         /// the call fails with `org.freedesktop.DBus.Error.NoReply`.
         public var serverTimeout: Duration = .seconds(10)
+        /// Where notifications go; `nil` chooses by sandbox (``NotificationPath/detected``): the XDG notification
+        /// portal inside a Flatpak or a Snap, the notification server elsewhere. Set it to force one path.
+        public var path: NotificationPath?
 
         /// Makes a configuration.
         public init(
@@ -73,7 +79,7 @@ public actor DesktopNotificationCenter {
     public struct DeliveredNotification: Sendable, Hashable {
         /// The center's id for it.
         public var id: String
-        /// The server's current id for it.
+        /// The server's current id for it; 0 through the portal, which has no ids of its own.
         public var serverID: UInt32
         /// What was posted.
         public var content: NotificationContent
@@ -92,10 +98,12 @@ public actor DesktopNotificationCenter {
     }
 
     let configuration: Configuration
-    private var logger: Logger { configuration.logger }
+    var logger: Logger { configuration.logger }
     /// The session-bus connection that posts and listens.
     public nonisolated let connection: DBusConnection
     let server: FreedesktopNotifications
+    /// The portal's client, encoder and router, when notifications go through the XDG portal.
+    var portal: PortalPath?
     private(set) var serverInfo: NotificationServerInfo
     /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
     private var hasServer: Bool
@@ -113,15 +121,15 @@ public actor DesktopNotificationCenter {
     /// Signals about server ids not followed yet, held while a `Notify` is in flight: a server may act on a
     /// notification, or close it, before the bridge has read the id it returned.
     private var earlySignals: [ServerSignal] = []
-    private var categories: [String: NotificationCategory] = [:]
-    private var notificationHandlers: [String: ResponseHandler] = [:]
+    var categories: [String: NotificationCategory] = [:]
+    var notificationHandlers: [String: ResponseHandler] = [:]
     private var actionHandlers: [String: ResponseHandler] = [:]
     private var categoryHandlers: [String: ResponseHandler] = [:]
-    private let prompt: TextPrompt
+    let prompt: TextPrompt
     private let lockMonitor: SessionLockMonitor
-    private let lockGate: LockGate
+    let lockGate: LockGate
     private let activator: AppActivator
-    private let badges: BadgeEmitter
+    let badges: BadgeEmitter
     private var nextNumber: UInt64 = 1
 
     /// Responses that no handler took, in the order the user acted.
@@ -130,10 +138,10 @@ public actor DesktopNotificationCenter {
     /// What happens to notifications besides responses, in order: closures (whatever the reason), prompts that ended
     /// without text, and posts again to a restarted server.
     public nonisolated let events: AsyncStream<NotificationEvent>
-    private let eventContinuation: AsyncStream<NotificationEvent>.Continuation
+    let eventContinuation: AsyncStream<NotificationEvent>.Continuation
     /// Work that outlives the call that started it (the signal and owner loops, open prompts, closes after an
     /// action), all children of one task group, so that ``stop()`` ends every piece and nothing accumulates.
-    private let work: AsyncStream<@Sendable () async -> Void>.Continuation
+    let work: AsyncStream<@Sendable () async -> Void>.Continuation
     private let session: Task<Void, Never>
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
@@ -159,20 +167,27 @@ public actor DesktopNotificationCenter {
         self.connection = connection
         self.configuration = configuration
         self.server = FreedesktopNotifications(connection: connection, timeout: configuration.serverTimeout)
+        self.prompt = TextPrompt(command: configuration.promptCommand, searchPath: configuration.promptSearchPath)
         var info = Self.noServer
-        do {
-            info = try await server.serverInfo()
+        if (configuration.path ?? .detected) == .portal {
+            let portal = try await PortalPath.open(on: connection, configuration, promptAvailable: prompt.isAvailable)
+            self.portal = portal
+            info = portal.encoder.portal.serverInfo
             self.hasServer = true
-        } catch let failure as DBusFailure {
-            guard configuration.startsWithoutServer else { throw Self.noServerFailure(failure) }
-            self.hasServer = false
-            configuration.logger.warning("no notification server answers yet; waiting for one", metadata: [
-                "error": "\(failure.message)",
-            ])
+        } else {
+            do {
+                info = try await server.serverInfo()
+                self.hasServer = true
+            } catch let failure as DBusFailure {
+                guard configuration.startsWithoutServer else { throw Self.noServerFailure(failure) }
+                self.hasServer = false
+                configuration.logger.warning("no notification server answers yet; waiting for one", metadata: [
+                    "error": "\(failure.message)",
+                ])
+            }
         }
         self.serverInfo = info
         self.router.server = info
-        self.prompt = TextPrompt(command: configuration.promptCommand, searchPath: configuration.promptSearchPath)
         self.encoder = NotifyEncoder(
             server: info, rendering: configuration.rendering, promptAvailable: prompt.isAvailable)
         self.lockMonitor = await SessionLockMonitor.start(system: systemConnection, session: connection)
@@ -188,6 +203,13 @@ public actor DesktopNotificationCenter {
                 for await job in jobs { group.addTask(operation: job) }
                 group.cancelAll()
             }
+        }
+        if let portal {
+            startListening(to: try await portal.client.signals())
+            logger.debug("posting through the XDG portal", metadata: [
+                "portal.version": "\(portal.encoder.portal.version)",
+            ])
+            return
         }
         let signals = try await server.signals()
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
@@ -266,7 +288,7 @@ public actor DesktopNotificationCenter {
 
     /// How a text-input action is shown on the current server.
     public func textInputRendering(for action: NotificationAction) -> TextInputRendering {
-        encoder.textInputRendering(for: action)
+        portal?.encoder.textInputRendering(for: action) ?? encoder.textInputRendering(for: action)
     }
 
     /// The program that asks for typed text where the server has no inline reply, or `nil` when none can run.
@@ -344,6 +366,9 @@ public actor DesktopNotificationCenter {
         if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        if portal != nil {
+            return try await postThroughPortal(content, id: id ?? makeID(), hints: hints, handler: handler)
+        }
         try await ensureServer()
         let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()
@@ -404,6 +429,10 @@ public actor DesktopNotificationCenter {
         id: String, serverID: UInt32, content: NotificationContent, handler: ResponseHandler? = nil
     ) {
         let category = content.categoryID.flatMap { categories[$0] }
+        if portal != nil {
+            adoptFromPortal(id: id, content: content, category: category, handler: handler)
+            return
+        }
         let encoded = encoder.encode(content, category: category, senderPID: Int64(getpid()))
         router.follow(PostedNotification(
             id: id, serverID: serverID, content: content, category: category, encoded: encoded))
@@ -416,7 +445,7 @@ public actor DesktopNotificationCenter {
         router.notification(id: id)?.serverID
     }
 
-    private func makeID() -> String {
+    func makeID() -> String {
         defer { nextNumber += 1 }
         return "\(getpid())-\(nextNumber)"
     }
@@ -425,6 +454,10 @@ public actor DesktopNotificationCenter {
     public func withdraw(id: String) async {
         await lockGate.drop(notificationID: id)
         notificationHandlers[id] = nil
+        if portal != nil {
+            await withdrawFromPortal(id: id)
+            return
+        }
         guard let notification = router.forget(id: id) else { return }
         try? await server.closeNotification(notification.serverID)
         eventContinuation.yield(.closed(Closure(
@@ -433,15 +466,20 @@ public actor DesktopNotificationCenter {
 
     /// Closes every delivered notification of this center.
     public func withdrawAll() async {
-        for notification in router.all {
-            await withdraw(id: notification.id)
+        for id in router.all.map(\.id) + (portal?.router.all.map(\.id) ?? []) {
+            await withdraw(id: id)
         }
     }
 
     /// The notifications delivered and still on the server.
     public func deliveredNotifications() -> [DeliveredNotification] {
-        router.all.map { DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content) }
-            .sorted { $0.id < $1.id }
+        let portalNotifications = portal?.router.all.map {
+            // The portal has no ids of its own: the server id is 0.
+            DeliveredNotification(id: $0.id, serverID: 0, content: $0.content)
+        }
+        return (portalNotifications ?? router.all.map {
+            DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content)
+        }).sorted { $0.id < $1.id }
     }
 
     /// Sets or clears the application's badge, where the dock shows one.
@@ -524,7 +562,7 @@ public actor DesktopNotificationCenter {
     }
 
     /// Opens the prompt for a text-input action; the user may take minutes, so it does not hold up other signals.
-    private func askForText(_ notification: PostedNotification, _ action: NotificationAction, token: String?) {
+    func askForText(_ notification: any FollowedNotification, _ action: NotificationAction, token: String?) {
         var submit: String?
         var placeholder: String?
         if case .textInput(let input) = action.behavior {
@@ -557,7 +595,7 @@ public actor DesktopNotificationCenter {
     /// Delivers the text typed in the prompt; a prompt that returned none ends the action without a response (a
     /// category that reports dismissals gets its `dismiss`).
     private func promptReturned(
-        _ notification: PostedNotification, _ action: NotificationAction, text: String?, token: String?,
+        _ notification: any FollowedNotification, _ action: NotificationAction, text: String?, token: String?,
         handler: ResponseHandler?, dismissHandler: ResponseHandler?
     ) async {
         if let text {
@@ -573,8 +611,8 @@ public actor DesktopNotificationCenter {
         eventContinuation.yield(.promptEnded(id: notification.id))
     }
 
-    private func deliver(
-        _ notification: PostedNotification, _ action: NotificationAction?, actionID: String, text: String?,
+    func deliver(
+        _ notification: any FollowedNotification, _ action: NotificationAction?, actionID: String, text: String?,
         token: String?, handler chosen: ResponseHandler? = nil
     ) async {
         let isDismissal = actionID == NotificationResponse.dismissActionID
@@ -615,7 +653,7 @@ public actor DesktopNotificationCenter {
         }
     }
 
-    private func handler(for notification: PostedNotification, actionID: String) -> ResponseHandler? {
+    private func handler(for notification: any FollowedNotification, actionID: String) -> ResponseHandler? {
         if let handler = notificationHandlers[notification.id] { return handler }
         let categoryID = notification.category?.id
         if let categoryID, let handler = actionHandlers[Self.actionKey(actionID, categoryID)] { return handler }

@@ -26,7 +26,8 @@ public struct NotificationRendering: Sendable, Hashable {
 
 /// How a text-input action reaches the user on a given server.
 public enum TextInputRendering: String, Sendable, Hashable {
-    /// The server's own inline reply field (`inline-reply`).
+    /// The server's own inline reply field (`inline-reply`), or the portal's reply button (purpose
+    /// `im.reply-with-text`, version 2).
     case inlineReply = "inline-reply"
     /// A button that opens the bridge's prompt (zenity, kdialog, yad or a configured command).
     case prompt

@@ -127,26 +127,9 @@ package struct NotifyEncoder: Sendable {
 
     /// The actions to show, in order, after applying the button limit and the destructive order.
     func selectedActions(_ content: NotificationContent, category: NotificationCategory?) -> [NotificationAction] {
-        var actions = category?.actions ?? content.actions
-        if let limit = server.maximumButtons, actions.count > limit {
-            // The minimal context only when the category names one: the first two of the default context would leave
-            // buttons unused (GNOME Shell shows three) and could leave out what the user needs most.
-            if let minimal = category?.minimalActions, !minimal.isEmpty { actions = minimal }
-            while actions.count > limit {
-                guard let index = actions.lastIndex(where: { !$0.isDestructive }) else {
-                    actions.removeLast()
-                    continue
-                }
-                actions.remove(at: index)
-            }
-        }
-        let destructive = actions.filter(\.isDestructive)
-        let others = actions.filter { !$0.isDestructive }
-        if server.preselectsFirstAction, !others.isEmpty { return others + destructive }
-        switch rendering.destructiveOrder {
-        case .first: return destructive + others
-        case .asGiven: return actions
-        case .last: return others + destructive
-        }
+        ActionSelection(
+            maximumButtons: server.maximumButtons, preselectsFirstAction: server.preselectsFirstAction,
+            destructiveOrder: rendering.destructiveOrder
+        ).actions(content, category: category)
     }
 }

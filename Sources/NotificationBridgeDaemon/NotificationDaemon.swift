@@ -68,6 +68,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             centerConfiguration.promptSearchPath = configuration.promptSearchPath
             centerConfiguration.deliversResponsesAsEvents = true
             centerConfiguration.serverTimeout = configuration.serverTimeout
+            // The daemon runs on the host and follows the server's ids: never the portal's path.
+            centerConfiguration.path = .freedesktop
             center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: system, centerConfiguration)
         } catch {

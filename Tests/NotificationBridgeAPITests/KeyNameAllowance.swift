@@ -98,6 +98,16 @@ struct KeyNameAllowance {
     /// Names of org.freedesktop.Notifications (hints, capabilities, arguments) and org.freedesktop.Application.
     static let freedesktop = [
         KeyNameAllowance(
+            "Sources/NotificationBridge/Portal/PortalWire.swift", nil,
+            "the XDG notification portal's keys and values (AddNotification, buttons, platform data, options)"),
+        KeyNameAllowance(
+            "Sources/NotificationBridge/Portal/PortalInfo.swift",
+            [PostKeys.actions.name, PostKeys.body.name, PostKeys.sound.name],
+            "freedesktop capabilities the portal's features correspond to"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/Portal/PortalStandIn.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
+            "org.freedesktop.portal.Notification argument names"),
+        KeyNameAllowance(
             "Sources/NotificationBridge/NotifyEncoder.swift", hints.filter { $0 != PostKeys.category.name },
             "freedesktop hint names (the category hint is only ever the caller's)"),
         KeyNameAllowance(

@@ -53,7 +53,8 @@ public actor LocalNotificationClient {
 
     /// Connects to the session bus and attaches as `appName`.
     ///
-    /// - Throws: `DBusFailure` when the session bus or the daemon cannot be reached.
+    /// - Throws: `DBusFailure` when the session bus cannot be reached, ``DaemonUnreachableError`` when the daemon
+    ///   cannot (in a sandbox: what the app's manifest must grant).
     public static func connect(appName: String, foreground: Bool = false) async throws -> LocalNotificationClient {
         try await LocalNotificationClient(
             connection: try await DBusConnection.connect(to: .session), appName: appName, foreground: foreground)
@@ -65,8 +66,14 @@ public actor LocalNotificationClient {
     ///   - connection: a session-bus connection; the client calls the daemon and hears its signals on it.
     ///   - appName: the app name its notifications are posted under and responses are claimed for.
     ///   - foreground: whether the app starts frontmost (see ``setForeground(_:)``).
-    /// - Throws: `DBusFailure` when the daemon cannot be reached or refuses the app name.
+    /// - Throws: ``DaemonUnreachableError`` when the daemon cannot be reached (in a sandbox: what the app's manifest
+    ///   must grant), `DBusFailure` when it refuses the app name.
     public init(connection: DBusConnection, appName: String, foreground: Bool = false) async throws {
+        try await self.init(connection: connection, appName: appName, foreground: foreground, sandbox: .current)
+    }
+
+    /// Attaches as `appName`, taking `sandbox` for the sandbox the app runs in (tests force it).
+    package init(connection: DBusConnection, appName: String, foreground: Bool, sandbox: Sandbox?) async throws {
         self.connection = connection
         self.proxy = BridgeProxy(connection: connection)
         self.appName = appName
@@ -77,7 +84,11 @@ public actor LocalNotificationClient {
         self.firings = firings
         let signals = try await connection.signals(matching: BridgeProxy.signals())
         let owners = try await connection.nameOwnerChanges(of: BridgeAPI.busName)
-        try await attach()
+        do {
+            try await attach()
+        } catch let failure as DBusFailure where DaemonUnreachableError.isUnreachable(failure) {
+            throw DaemonUnreachableError(failure: failure, sandbox: sandbox)
+        }
         start(signals: signals, owners: owners, responseSink: responseSink, firingSink: firingSink)
     }
 

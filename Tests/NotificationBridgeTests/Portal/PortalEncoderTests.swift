@@ -1,0 +1,107 @@
+import DBusCore
+import NotificationModel
+import Testing
+
+@testable import NotificationBridge
+
+/// The exact `AddNotification` dictionaries built for the portal's versions.
+@Suite struct PortalEncoderTests {
+    static let v1 = PortalInfo(version: 1)
+    static let v2 = PortalInfo(version: 2, supportedOptions: [
+        PortalWire.Option.buttonPurpose: .strings([PortalWire.replyWithText]),
+        PortalWire.Option.category: .strings(["im.message"]),
+    ])
+    static let message = NotifyEncoderTests.message
+
+    static func content() -> NotificationContent {
+        var content = NotifyEncoderTests.content()
+        content.userInfo = ["conversation": .string("t-42")]
+        return content
+    }
+
+    /// The buttons of an encoded notification: (label, action, target, purpose).
+    static func buttons(_ encoded: PortalEncoder.Encoded) -> [(String, String, PortalTarget?, String?)] {
+        guard case .array(_, let buttons)? = encoded.notification[PortalWire.Key.buttons] else { return [] }
+        return buttons.compactMap(\.stringKeyedEntries).map { button in
+            (
+                button[PortalWire.Button.label]?.unwrappedVariant.stringValue ?? "",
+                button[PortalWire.Button.action]?.unwrappedVariant.stringValue ?? "",
+                button[PortalWire.Button.target].flatMap(PortalTarget.init),
+                button[PortalWire.Button.purpose]?.unwrappedVariant.stringValue
+            )
+        }
+    }
+
+    @Test func version1GetsTitleBodyPriorityAndTheDefaultActionWithItsTarget() {
+        let encoded = PortalEncoder(portal: Self.v1, promptAvailable: false).encode(Self.content(), category: nil)
+        #expect(encoded.notification[PortalWire.Key.title] == .string("Ann"))
+        #expect(encoded.notification[PortalWire.Key.body] == .string("Lunch?"))
+        #expect(encoded.notification[PortalWire.Key.priority] == .string("normal"))
+        #expect(encoded.notification[PortalWire.Key.defaultAction] == .string("default"))
+        let target = encoded.notification[PortalWire.Key.defaultActionTarget].flatMap(PortalTarget.init)
+        #expect(target == PortalTarget(actionID: "default", categoryID: "message", userInfo: ["conversation": "t-42"]))
+        // Version 2 keys are not sent to a version 1 portal.
+        #expect(encoded.notification[PortalWire.Key.sound] == nil)
+    }
+
+    @Test func actionsAreButtonsWithTheActionIDAndUserInfoInTheTarget() {
+        var content = Self.content()
+        content.categoryID = nil
+        content.actions = [NotifyEncoderTests.markRead, NotifyEncoderTests.delete]
+        let encoded = PortalEncoder(portal: Self.v1, promptAvailable: false).encode(content, category: nil)
+        let buttons = Self.buttons(encoded)
+        // Destructive first, as on the freedesktop path; no action name is an exported `app.` action.
+        #expect(buttons.map(\.0) == ["Delete", "Mark as Read"])
+        #expect(buttons.map(\.1) == ["delete", "read"])
+        #expect(buttons[0].2 == PortalTarget(actionID: "delete", categoryID: nil, userInfo: ["conversation": "t-42"]))
+    }
+
+    @Test func aCategoryOfMoreThanThreeActionsShowsItsMinimalSet() {
+        let encoder = PortalEncoder(portal: Self.v1, promptAvailable: true)
+        let encoded = encoder.encode(Self.content(), category: Self.message)
+        #expect(Self.buttons(encoded).map(\.1) == ["delete", "reply"])
+    }
+
+    @Test func version1TextInputIsThePromptButtonOrTheFallback() {
+        let withPrompt = PortalEncoder(portal: Self.v1, promptAvailable: true)
+        #expect(withPrompt.textInputRendering(for: NotifyEncoderTests.reply) == .prompt)
+        let encoded = withPrompt.encode(Self.content(), category: Self.message)
+        #expect(Self.buttons(encoded).first { $0.1 == "reply" }?.3 == nil)
+        let without = PortalEncoder(portal: Self.v1, promptAvailable: false)
+        #expect(without.textInputRendering(for: NotifyEncoderTests.reply) == .buttonWithoutText)
+        var hidden = NotifyEncoderTests.reply
+        hidden.textInputFallback = .hide
+        #expect(without.textInputRendering(for: hidden) == .hidden)
+    }
+
+    @Test func version2TextInputIsAReplyButton() {
+        let encoder = PortalEncoder(portal: Self.v2, promptAvailable: true)
+        let encoded = encoder.encode(Self.content(), category: Self.message)
+        #expect(Self.buttons(encoded).first { $0.1 == "reply" }?.3 == "im.reply-with-text")
+        #expect(encoded.textInput["reply"] == .inlineReply)
+    }
+
+    @Test func version2MapsSoundDisplayHintsAndAListedCategory() {
+        var content = Self.content()
+        content.sound = .none
+        content.isTransient = true
+        content.urgency = .critical
+        let encoder = PortalEncoder(portal: Self.v2, promptAvailable: false)
+        let encoded = encoder.encode(content, category: nil, serverCategory: "im.received")
+        #expect(encoded.notification[PortalWire.Key.sound] == .string("silent"))
+        #expect(encoded.notification[PortalWire.Key.displayHint] == .strings([PortalWire.transientHint]))
+        #expect(encoded.notification[PortalWire.Key.category] == .string("im.message"))
+        #expect(encoded.notification[PortalWire.Key.priority] == .string("urgent"))
+        // A category the desktop does not list is left out; the bridge's own category id is never sent.
+        let unlisted = encoder.encode(content, category: nil, serverCategory: "email.arrived")
+        #expect(unlisted.notification[PortalWire.Key.category] == nil)
+    }
+
+    @Test func anIconNameIsAThemedIcon() {
+        var content = Self.content()
+        content.icon = "mail-unread"
+        let encoded = PortalEncoder(portal: Self.v1, promptAvailable: false).encode(content, category: nil)
+        let themed = DBusValue.structure([.string("themed"), .variant(.strings(["mail-unread"]))])
+        #expect(encoded.notification[PortalWire.Key.icon] == themed)
+    }
+}

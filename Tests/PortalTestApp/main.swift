@@ -1,0 +1,28 @@
+import Foundation
+import NotificationBridge
+import NotificationModel
+
+// An app as its developer writes it, with nothing about sandboxes in it: it registers a category, posts one
+// notification through DesktopNotificationCenter, prints where it went and the user's response, and exits. The tests
+// run it with the environment of a Flatpak (`container=flatpak`), so the center chooses the portal by itself.
+
+let open = NotificationAction(id: "open", title: "Open", activation: .foreground)
+let archive = NotificationAction(id: "archive", title: "Archive", activation: .background)
+let message = NotificationCategory(id: "message", actions: [archive, open])
+
+let center = try await DesktopNotificationCenter.connect(.init(appName: "Mail"))
+try await center.setNotificationCategories([message])
+var content = NotificationContent(title: "Ann", body: "Lunch at 12?")
+content.categoryID = "message"
+content.userInfo = ["conversation": "t-42"]
+let id = try await center.post(content)
+/// Writes one line at once, unbuffered: the test reads it while the app runs.
+func say(_ words: String...) {
+    FileHandle.standardOutput.write(Data((words.joined(separator: " ") + "\n").utf8))
+}
+
+say("posted", id, await center.serverInformation().name)
+for await response in center.responses {
+    say("response", response.notificationID, response.actionID, JSONValue.object(response.userInfo).jsonText)
+    break
+}
