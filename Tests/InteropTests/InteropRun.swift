@@ -8,6 +8,7 @@ final class InteropRun: Sendable {
     let bus: PrivateBus
     let desktop: DesktopSession?
     let dunst: Dunst?
+    let gnome: GnomeShellSession?
     let expectations: InteropExpectations
     /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
     private let process: Mutex<ChildProcess?>
@@ -23,12 +24,15 @@ final class InteropRun: Sendable {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var desktop: DesktopSession?
         var dunst: Dunst?
+        var gnome: GnomeShellSession?
         var process: ChildProcess?
         var environment: [String: String]
         if server.pointer == .dunstMenu {
             dunst = try await Dunst.start(on: bus)
             environment = bus.environment
             environment["DISPLAY"] = dunst?.displayName
+        } else if server.pointer == .gnomeShell {
+            environment = bus.environment
         } else {
             let session = try await DesktopSession.start(on: bus)
             desktop = session
@@ -38,6 +42,11 @@ final class InteropRun: Sendable {
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        if server.pointer == .gnomeShell {
+            let session = try await GnomeShellSession.start(on: bus, environment: environment)
+            gnome = session
+            environment = session.environment
+        }
         if !server.command.isEmpty {
             process = try await startServer(server, on: bus, environment: environment)
         }
@@ -54,12 +63,12 @@ final class InteropRun: Sendable {
             environment: environment)
         try await Self.awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged")
         return InteropRun(
-            server: server, bus: bus, desktop: desktop, dunst: dunst, expectations: expectations,
+            server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, expectations: expectations,
             process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
-        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?,
+        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, gnome: GnomeShellSession?,
         expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
         environment: [String: String], promptAnswer: URL
     ) {
@@ -67,6 +76,7 @@ final class InteropRun: Sendable {
         self.bus = bus
         self.desktop = desktop
         self.dunst = dunst
+        self.gnome = gnome
         self.expectations = expectations
         self.process = Mutex(process)
         self.daemon = daemon
@@ -90,6 +100,7 @@ final class InteropRun: Sendable {
     /// Stops the server and starts it again, as a user whose notification server crashed and came back would see.
     /// Returns once the new one owns `org.freedesktop.Notifications`.
     func restartServer() async throws {
+        if let gnome { return try await gnome.restartNotificationService() }
         let old = process.withLock { current -> ChildProcess? in
             defer { current = nil }
             return current
@@ -121,6 +132,7 @@ final class InteropRun: Sendable {
         daemon.stop(grace: .seconds(3))
         process.withLock { $0 }?.stop(grace: .seconds(3))
         dunst?.stop()
+        gnome?.stop()
         desktop?.stop()
     }
 
