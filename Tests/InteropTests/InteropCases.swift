@@ -77,7 +77,8 @@ extension InteropRun {
         if let desktop {
             let summary = try await desktop.widget("the summary 'Bob'") { $0.role == "label" && $0.name == "Bob" }
             let close = try? await desktop.widget("a close button", within: .seconds(2)) {
-                $0.role == "push button" && ($0.name.isEmpty || $0.name == "x") && abs($0.y - summary.y) < 40
+                $0.role == "push button" && ($0.name.isEmpty || $0.name == "x" || $0.name == "Close")
+                    && abs($0.y - summary.y) < 40
             }
             try await desktop.click(close ?? summary)
         } else if let gnome {
@@ -106,6 +107,7 @@ extension InteropRun {
 
     /// Reply chosen, then the prompt cancelled: the notification is over, and `send --wait` says so with status 3.
     func cancelledPrompt() async throws {
+        if PlasmaSession.isPlasma(server), let desktop { return try await cancelledInlineReply(on: desktop) }
         try? FileManager.default.removeItem(at: promptAnswer)
         let answer = waiting(["Cat", "Dinner?", "--category", "chat", "--timeout", "0"])
         try await choose("Reply", on: "Cat", until: answer)
@@ -116,6 +118,7 @@ extension InteropRun {
 
     /// Reply chosen and text typed at the prompt: `send --wait` prints it byte for byte.
     func typedText() async throws {
+        if PlasmaSession.isPlasma(server), let desktop { return try await typedInlineReply(on: desktop) }
         try Data(Self.trickyText.utf8).write(to: promptAnswer)
         defer { try? FileManager.default.removeItem(at: promptAnswer) }
         let answer = waiting(["Dan", "Your order?", "--category", "chat", "--timeout", "0"])

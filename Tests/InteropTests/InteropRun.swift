@@ -9,6 +9,7 @@ final class InteropRun: Sendable {
     let desktop: DesktopSession?
     let dunst: Dunst?
     let gnome: GnomeShellSession?
+    let plasma: PlasmaSession?
     let expectations: InteropExpectations
     /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
     private let process: Mutex<ChildProcess?>
@@ -25,6 +26,7 @@ final class InteropRun: Sendable {
         var desktop: DesktopSession?
         var dunst: Dunst?
         var gnome: GnomeShellSession?
+        var plasma: PlasmaSession?
         var process: ChildProcess?
         var environment: [String: String]
         if server.pointer == .dunstMenu {
@@ -47,6 +49,9 @@ final class InteropRun: Sendable {
             gnome = session
             environment = session.environment
         }
+        if PlasmaSession.isPlasma(server) {
+            plasma = try await PlasmaSession.start(on: bus, environment: environment)
+        }
         if !server.command.isEmpty {
             process = try await startServer(server, on: bus, environment: environment)
         }
@@ -63,13 +68,14 @@ final class InteropRun: Sendable {
             environment: environment)
         try await Self.awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged")
         return InteropRun(
-            server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, expectations: expectations,
+            server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, plasma: plasma,
+            expectations: expectations,
             process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
         server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, gnome: GnomeShellSession?,
-        expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
+        plasma: PlasmaSession?, expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
         environment: [String: String], promptAnswer: URL
     ) {
         self.server = server
@@ -77,6 +83,7 @@ final class InteropRun: Sendable {
         self.desktop = desktop
         self.dunst = dunst
         self.gnome = gnome
+        self.plasma = plasma
         self.expectations = expectations
         self.process = Mutex(process)
         self.daemon = daemon
@@ -120,7 +127,8 @@ final class InteropRun: Sendable {
     ) async throws -> String {
         let watcher = try await bus.connect()
         defer { Task { await watcher.close() } }
-        return try await withTimeout(.seconds(15), waitingFor: "\(what) to own \(name)") {
+        // plasmashell loads its whole desktop before its notifications applet takes the name.
+        return try await withTimeout(.seconds(60), waitingFor: "\(what) to own \(name)") {
             while true {
                 if let owner = try await watcher.nameOwner(of: name), owner != previous { return owner }
                 try await Task.sleep(for: .milliseconds(20))
@@ -133,6 +141,7 @@ final class InteropRun: Sendable {
         process.withLock { $0 }?.stop(grace: .seconds(3))
         dunst?.stop()
         gnome?.stop()
+        plasma?.stop()
         desktop?.stop()
     }
 
