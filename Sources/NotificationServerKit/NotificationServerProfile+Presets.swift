@@ -27,7 +27,9 @@ extension NotificationServerProfile {
 
     /// KDE Plasma 6: broadcast signals; closes after an action with reason 3; inline reply (`NotificationReplied` to
     /// the sender, then reason 3); `ActivationToken`; drops every action of an odd-length list; refuses an identical
-    /// notification within 1 s.
+    /// notification within 1 s. Plasma 5.27.5 (Debian 12) did the same where `make interop` looked: `ActivationToken`,
+    /// `ActionInvoked` and one `NotificationClosed` (reason 3) broadcast per action; `NotificationReplied` to the
+    /// poster only, then `NotificationClosed` (reason 3) broadcast.
     public static let plasma = NotificationServerProfile(
         capabilities: [
             "body", "body-hyperlinks", "body-markup", "body-images", "icon-static", "actions", "persistence",
