@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// The built daemon and CLI, as a user runs them, against each real server Debian ships, on a private bus whose
-/// service folder is empty (nothing is started behind the test's back). The user's clicks are the pointer's, on
-/// buttons found in the accessibility tree; dunst is driven through its context menu.
+/// service folder is empty (nothing is started behind the test's back; GNOME Shell's holds its notification service
+/// alone). The user's clicks are the pointer's, on buttons found in the accessibility tree; dunst is driven through
+/// its context menu, GNOME Shell through its banner's own buttons.
 ///
 /// Run by `make interop` (`NB_INTEROP=1`). Each server gets one line in the summary: passed, failed with its first
 /// failing expectation, or skipped with the reason.
