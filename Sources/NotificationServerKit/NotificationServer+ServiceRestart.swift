@@ -12,8 +12,8 @@ extension NotificationServer {
     /// would have ended.
     ///
     /// - Throws: ``NotificationServerError/noSeparateService(server:)`` for a profile whose notifications go with
-    ///   the process, ``NotificationServerError/notRunning``, or what ``start(on:profile:replacingOwner:allowingReplacement:)``
-    ///   throws for `connection`.
+    ///   the process, ``NotificationServerError/notRunning``, or what
+    ///   ``start(on:profile:replacingOwner:allowingReplacement:)`` throws for `connection`.
     public func restartService(on connection: DBusConnection) async throws {
         guard profile.notificationsOutliveService else {
             throw NotificationServerError.noSeparateService(server: profile.serverName)

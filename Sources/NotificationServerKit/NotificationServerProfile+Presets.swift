@@ -122,7 +122,8 @@ extension NotificationServerProfile {
 
     /// Every preset with a short name, for parameterised tests and for the demo's `--profile` option.
     public static let presets: [(name: String, profile: NotificationServerProfile)] = [
-        ("gnome-shell", .gnomeShell), ("gnome-shell-43", .gnomeShell43), ("plasma", .plasma), ("dunst", .dunst), ("mako", .mako),
+        ("gnome-shell", .gnomeShell), ("gnome-shell-43", .gnomeShell43), ("plasma", .plasma), ("dunst", .dunst),
+        ("mako", .mako),
         ("swaync", .swayNotificationCenter), ("xfce4-notifyd", .xfce4Notifyd),
         ("notification-daemon", .notificationDaemon), ("mate-notification-daemon", .mateNotificationDaemon),
         ("lxqt-notificationd", .lxqtNotificationd), ("full", .fullFeatured),

@@ -60,7 +60,10 @@ final class GnomeShellSession: Sendable {
         let shell: ChildProcess
         do {
             shell = try ChildProcess.spawn(
-                ["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800", "--unsafe-mode"],
+                [
+                    "gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800",
+                    "--unsafe-mode",
+                ],
                 environment: environment, standardOutput: log, standardError: log)
         } catch {
             systemBus.stop()

@@ -34,8 +34,8 @@ final class PlasmaSession: Sendable {
         var processes: [ChildProcess] = []
         let quiet = { open("/dev/null", O_WRONLY) }
         do {
-            for (program, name) in [(activityManager, "org.kde.ActivityManager"), ("kglobalaccel5", "org.kde.kglobalaccel")]
-            {
+            let helpers = [(activityManager, "org.kde.ActivityManager"), ("kglobalaccel5", "org.kde.kglobalaccel")]
+            for (program, name) in helpers {
                 processes.append(
                     try ChildProcess.spawn(
                         [program], environment: environment, standardOutput: quiet(), standardError: quiet()))

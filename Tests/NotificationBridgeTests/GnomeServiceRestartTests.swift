@@ -13,7 +13,9 @@ import Testing
     @Test func theCopyOnTheScreenIsClosedAndTheNewOneAnswers() async throws {
         try await Self.withGnome { bus, server, events, center in
             let id = try await center.post(BridgeFixture.content(title: "Eve"))
-            let shown = try await Self.next(events, "the first post") { if case .notified(let n) = $0 { n } else { nil } }
+            let shown = try await Self.next(events, "the first post") { event in
+                if case .notified(let first) = event { first } else { nil }
+            }
             let newService = try await bus.connect()
             try await server.restartService(on: newService)
             let closed = try await Self.next(events, "the stale copy to close") { event in
