@@ -84,7 +84,8 @@ asan: deps
 # skipped with the reason) is in $(INTEROP_ARTIFACTS)/summary.txt, beside a screenshot of each server showing a
 # notification of the bridge. The target fails when a server failed or the tests did not finish.
 INTEROP_PACKAGES := xfce4-notifyd notification-daemon mate-notification-daemon lxqt-notificationd dunst xvfb \
-    xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor zenity yad
+    xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor zenity yad gnome-shell gjs \
+    plasma-workspace plasma-desktop kactivitymanagerd libkf5globalaccel-bin
 INTEROP_ARTIFACTS := $(CURDIR)/.build/interop
 
 interop:

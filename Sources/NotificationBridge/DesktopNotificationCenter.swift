@@ -114,6 +114,9 @@ public actor DesktopNotificationCenter {
     /// session, has a new unique name and numbers its notifications anew. A notification posted to this server is not
     /// posted again when the center takes in the same server's arrival later (see ``serverOwnerChanged(_:)``).
     package private(set) var serverOwner: String?
+    /// The unique bus name of the process that shows the notifications, where the server names one apart from itself
+    /// (see ``displayKeptNotifications()``).
+    var displayOwner: String?
     private var encoder: NotifyEncoder
     private var router = ResponseRouter()
     /// `Notify` calls whose reply has not been read yet.
@@ -215,6 +218,7 @@ public actor DesktopNotificationCenter {
         let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
         // Read after subscribing, so that a change in between comes through the stream.
         serverOwner = try? await connection.nameOwner(of: FreedesktopNotifications.busName)
+        if hasServer { _ = await displayKeptNotifications() }
         startListening(signals: signals, owners: owners)
         logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
@@ -684,6 +688,7 @@ public actor DesktopNotificationCenter {
             logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
             return
         }
+        let closesShownCopies = await displayKeptNotifications()
         // A notification posted to this very server, before the center took in its arrival (a post that found no
         // server known and asked the bus), is on it already: posting it again would show it twice.
         let outstanding = router.all.filter { $0.serverOwner != owner }
@@ -694,6 +699,11 @@ public actor DesktopNotificationCenter {
             let encoded = encoder.encode(
                 notification.content, category: notification.category, senderPID: Int64(getpid()),
                 extraHints: notification.hints)
+            if closesShownCopies {
+                // Replacing the copy would keep it in place, but GNOME Shell 43 then drops the buttons of a banner on
+                // the screen: closed, and shown again below with buttons that answer.
+                try? await server.closeNotification(notification.serverID)
+            }
             notifiesInFlight += 1
             do {
                 notification.sentAt = .now

@@ -21,6 +21,14 @@ extension NotificationServerInfo {
     /// (dunst's menu also opens on its first line, but dunst orders the lines itself: the bridge cannot choose it.)
     public var preselectsFirstAction: Bool { identity.name == "lxqt-notificationd" }
 
+    /// The bus name of the process that shows the notifications, where that is not the process that owns
+    /// `org.freedesktop.Notifications`: GNOME Shell's gjs service `org.gnome.Shell.Notifications` owns the name and
+    /// forwards to the shell, `org.gnome.Shell`. When the service restarts alone, the shell keeps showing what was
+    /// posted through it; `nil` for every other server.
+    public var displayBusName: String? {
+        identity.name == "gnome-shell" ? "org.gnome.Shell" : nil
+    }
+
     /// Whether the server sends `NotificationClosed` when a notification expires. notification-daemon lets an
     /// expired bubble vanish without a word, so the bridge ends such notifications itself, once their
     /// ``lifetime(of:)`` has passed.

@@ -51,6 +51,9 @@ public actor NotificationServer {
     private var notifyAnswer = NotifyAnswer.immediately
     /// `Notify` calls held by ``NotifyAnswer/never``.
     private var heldNotifies: [DBusMethodCall] = []
+    /// Notifications posted through a service that has since restarted and not replaced through the new one: their
+    /// signals reach nobody (``restartService(on:)``).
+    var orphaned: Set<UInt32> = []
 
     /// Makes a stopped server.
     public init() {}
@@ -201,6 +204,7 @@ public actor NotificationServer {
             return
         }
         guard let notification = event.notification else { return }
+        orphaned.remove(notification.id)
         call.reply([.uint32(notification.id)])
         broadcaster.yield(event)
         scheduleExpiry(of: notification)
@@ -231,6 +235,7 @@ public actor NotificationServer {
             return .notified(notification)
         }
         let previous = notifications[index]
+        if profile.replacementDropsButtons { notification.actions = [] }
         if profile.newIDOnReplace {
             cancelExpiry(of: previous.id)
             notification.id = allocateID()
@@ -277,6 +282,7 @@ public actor NotificationServer {
     func end(at index: Int, reason: NotificationCloseReason, sendsSignal: Bool = true) {
         let notification = notifications.remove(at: index)
         cancelExpiry(of: notification.id)
+        defer { orphaned.remove(notification.id) }
         if sendsSignal {
             try? emit(
                 "NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)], about: notification,
@@ -357,6 +363,7 @@ public actor NotificationServer {
         _ member: String, _ arguments: [DBusValue], about notification: ServedNotification, delivery: SignalDelivery
     ) throws {
         guard let connection else { throw NotificationServerError.notRunning }
+        guard !orphaned.contains(notification.id) else { return }
         let destination = delivery == .unicastToSender && !notification.sender.isEmpty ? notification.sender : nil
         try connection.emit(
             path: Self.objectPath, interface: Self.interfaceName, member: member, arguments: arguments,
@@ -384,6 +391,14 @@ public actor NotificationServer {
                 await self?.senderVanished(name)
             }
         }
+    }
+
+    /// Leaves `connection` without touching the notifications: the service's part of ``restartService(on:)``.
+    func detachService() {
+        senderWatch?.cancel()
+        senderWatch = nil
+        orphaned = Set(notifications.map(\.id))
+        connection = nil
     }
 
     private func senderVanished(_ sender: String) {

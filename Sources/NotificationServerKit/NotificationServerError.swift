@@ -24,6 +24,8 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
     case inlineReplyIsNotAButton(id: UInt32)
     /// The notification shows its actions as plain buttons, so there is no preselected choice to confirm.
     case noPreselectedAction(id: UInt32)
+    /// The profile's notifications do not outlive the process that owns the name: restart with stop() and start.
+    case noSeparateService(server: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -52,6 +54,9 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
             "this server shows 'inline-reply' of notification \(id) as a text field: use reply(id:text:)"
         case .noPreselectedAction(let id):
             "notification \(id) shows its actions as buttons, with none chosen in advance: use invokeAction(id:key:)"
+        case .noSeparateService(let server):
+            "\(server) has no service apart from what shows the notifications; restart it with stop() and "
+                + "start(on:profile:), or use a profile with notificationsOutliveService"
         }
     }
 }

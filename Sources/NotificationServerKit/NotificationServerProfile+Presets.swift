@@ -12,9 +12,24 @@ extension NotificationServerProfile {
         defaultTimeout: nil, honorsExpireTimeout: false,
         dropsNotificationsOfVanishedSenders: true)
 
+    /// GNOME Shell 43 (Debian 12), as seen through its real notification service: the gjs service
+    /// `org.gnome.Shell.Notifications` owns the name and forwards to the shell, and sends `ActionInvoked` and
+    /// `NotificationClosed` to the poster only; no `ActivationToken`; three buttons; closes after a button with
+    /// reason 2; ignores `expire_timeout` and never expires a notification; a restart of the service alone leaves the
+    /// shell's notifications on the screen, their buttons reaching nobody; a replaced notification loses its buttons.
+    public static let gnomeShell43 = NotificationServerProfile(
+        capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"],
+        serverName: "gnome-shell", vendor: "GNOME", version: "43.9", specVersion: "1.2",
+        signalDelivery: .unicastToSender, closeAfterAction: .dismissed, maximumButtons: 3,
+        oddActionList: .dropUnpairedKey, urgencyHint: .anyInteger,
+        defaultTimeout: nil, honorsExpireTimeout: false, notificationsOutliveService: true,
+        replacementDropsButtons: true)
+
     /// KDE Plasma 6: broadcast signals; closes after an action with reason 3; inline reply (`NotificationReplied` to
     /// the sender, then reason 3); `ActivationToken`; drops every action of an odd-length list; refuses an identical
-    /// notification within 1 s.
+    /// notification within 1 s. Plasma 5.27.5 (Debian 12) did the same where `make interop` looked: `ActivationToken`,
+    /// `ActionInvoked` and one `NotificationClosed` (reason 3) broadcast per action; `NotificationReplied` to the
+    /// poster only, then `NotificationClosed` (reason 3) broadcast.
     public static let plasma = NotificationServerProfile(
         capabilities: [
             "body", "body-hyperlinks", "body-markup", "body-images", "icon-static", "actions", "persistence",
@@ -107,7 +122,8 @@ extension NotificationServerProfile {
 
     /// Every preset with a short name, for parameterised tests and for the demo's `--profile` option.
     public static let presets: [(name: String, profile: NotificationServerProfile)] = [
-        ("gnome-shell", .gnomeShell), ("plasma", .plasma), ("dunst", .dunst), ("mako", .mako),
+        ("gnome-shell", .gnomeShell), ("gnome-shell-43", .gnomeShell43), ("plasma", .plasma), ("dunst", .dunst),
+        ("mako", .mako),
         ("swaync", .swayNotificationCenter), ("xfce4-notifyd", .xfce4Notifyd),
         ("notification-daemon", .notificationDaemon), ("mate-notification-daemon", .mateNotificationDaemon),
         ("lxqt-notificationd", .lxqtNotificationd), ("full", .fullFeatured),

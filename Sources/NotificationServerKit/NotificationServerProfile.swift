@@ -1,8 +1,9 @@
 /// How a ``NotificationServer`` behaves: what it advertises and every way in which real servers differ.
 ///
-/// The presets (``gnomeShell``, ``plasma``, ``dunst``, ``mako``, ``swayNotificationCenter``, ``xfce4Notifyd``,
-/// ``notificationDaemon``, ``mateNotificationDaemon``, ``lxqtNotificationd``, ``fullFeatured``) mirror the table "What real servers do" in `PROTOCOLS.md`; start from one
-/// and change a field to script an unusual server:
+/// The presets (``gnomeShell``, ``gnomeShell43``, ``plasma``, ``dunst``, ``mako``, ``swayNotificationCenter``,
+/// ``xfce4Notifyd``, ``notificationDaemon``, ``mateNotificationDaemon``, ``lxqtNotificationd``, ``fullFeatured``)
+/// mirror the table "What real servers do" in `PROTOCOLS.md`; start from one and change a field to script an unusual
+/// server:
 ///
 /// ```swift
 /// var budgieLike = NotificationServerProfile.gnomeShell
@@ -78,6 +79,14 @@ public struct NotificationServerProfile: Sendable, Hashable {
     /// Whether a sender's notifications are dropped, without a signal, when its connection leaves the bus, as GNOME
     /// Shell 46+ does.
     public var dropsNotificationsOfVanishedSenders: Bool
+    /// Whether the notifications stay on the screen when the process that owns the name restarts, as on GNOME Shell,
+    /// whose gjs service `org.gnome.Shell.Notifications` owns the name and forwards to the shell. Their buttons then
+    /// reach nobody until a client replaces them through the new service. See
+    /// ``NotificationServer/restartService(on:)``.
+    public var notificationsOutliveService: Bool
+    /// Whether a replaced notification loses its buttons, as on GNOME Shell 43, which rebuilds the banner on the
+    /// screen before it adds the new actions: the replacement is shown, but none of its actions can be invoked.
+    public var replacementDropsButtons: Bool
 
     /// Describes a server. Every parameter after the server information has the behaviour the specification
     /// describes as its default.
@@ -90,7 +99,8 @@ public struct NotificationServerProfile: Sendable, Hashable {
         oddActionList: OddActionListPolicy = .dropUnpairedKey, urgencyHint: UrgencyHintPolicy = .anyInteger,
         refusesRepeatsWithin: Duration? = nil, defaultTimeout: Duration? = .seconds(5),
         honorsExpireTimeout: Bool = true, expiry: ExpiryBehavior = .close,
-        unknownIDOnClose: UnknownIDClosePolicy = .ignore, dropsNotificationsOfVanishedSenders: Bool = false
+        unknownIDOnClose: UnknownIDClosePolicy = .ignore, dropsNotificationsOfVanishedSenders: Bool = false,
+        notificationsOutliveService: Bool = false, replacementDropsButtons: Bool = false
     ) {
         self.capabilities = capabilities
         self.serverName = serverName
@@ -114,6 +124,8 @@ public struct NotificationServerProfile: Sendable, Hashable {
         self.expiry = expiry
         self.unknownIDOnClose = unknownIDOnClose
         self.dropsNotificationsOfVanishedSenders = dropsNotificationsOfVanishedSenders
+        self.notificationsOutliveService = notificationsOutliveService
+        self.replacementDropsButtons = replacementDropsButtons
     }
 
     /// Whether `capability` is advertised.

@@ -8,6 +8,8 @@ final class InteropRun: Sendable {
     let bus: PrivateBus
     let desktop: DesktopSession?
     let dunst: Dunst?
+    let gnome: GnomeShellSession?
+    let plasma: PlasmaSession?
     let expectations: InteropExpectations
     /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
     private let process: Mutex<ChildProcess?>
@@ -23,12 +25,16 @@ final class InteropRun: Sendable {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var desktop: DesktopSession?
         var dunst: Dunst?
+        var gnome: GnomeShellSession?
+        var plasma: PlasmaSession?
         var process: ChildProcess?
         var environment: [String: String]
         if server.pointer == .dunstMenu {
             dunst = try await Dunst.start(on: bus)
             environment = bus.environment
             environment["DISPLAY"] = dunst?.displayName
+        } else if server.pointer == .gnomeShell {
+            environment = bus.environment
         } else {
             let session = try await DesktopSession.start(on: bus)
             desktop = session
@@ -38,6 +44,14 @@ final class InteropRun: Sendable {
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        if server.pointer == .gnomeShell {
+            let session = try await GnomeShellSession.start(on: bus, environment: environment)
+            gnome = session
+            environment = session.environment
+        }
+        if PlasmaSession.isPlasma(server) {
+            plasma = try await PlasmaSession.start(on: bus, environment: environment)
+        }
         if !server.command.isEmpty {
             process = try await startServer(server, on: bus, environment: environment)
         }
@@ -54,19 +68,22 @@ final class InteropRun: Sendable {
             environment: environment)
         try await Self.awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged")
         return InteropRun(
-            server: server, bus: bus, desktop: desktop, dunst: dunst, expectations: expectations,
+            server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, plasma: plasma,
+            expectations: expectations,
             process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
-        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?,
-        expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
+        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, gnome: GnomeShellSession?,
+        plasma: PlasmaSession?, expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
         environment: [String: String], promptAnswer: URL
     ) {
         self.server = server
         self.bus = bus
         self.desktop = desktop
         self.dunst = dunst
+        self.gnome = gnome
+        self.plasma = plasma
         self.expectations = expectations
         self.process = Mutex(process)
         self.daemon = daemon
@@ -90,6 +107,7 @@ final class InteropRun: Sendable {
     /// Stops the server and starts it again, as a user whose notification server crashed and came back would see.
     /// Returns once the new one owns `org.freedesktop.Notifications`.
     func restartServer() async throws {
+        if let gnome { return try await gnome.restartNotificationService() }
         let old = process.withLock { current -> ChildProcess? in
             defer { current = nil }
             return current
@@ -109,7 +127,8 @@ final class InteropRun: Sendable {
     ) async throws -> String {
         let watcher = try await bus.connect()
         defer { Task { await watcher.close() } }
-        return try await withTimeout(.seconds(15), waitingFor: "\(what) to own \(name)") {
+        // plasmashell loads its whole desktop before its notifications applet takes the name.
+        return try await withTimeout(.seconds(60), waitingFor: "\(what) to own \(name)") {
             while true {
                 if let owner = try await watcher.nameOwner(of: name), owner != previous { return owner }
                 try await Task.sleep(for: .milliseconds(20))
@@ -121,6 +140,8 @@ final class InteropRun: Sendable {
         daemon.stop(grace: .seconds(3))
         process.withLock { $0 }?.stop(grace: .seconds(3))
         dunst?.stop()
+        gnome?.stop()
+        plasma?.stop()
         desktop?.stop()
     }
 

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// The built daemon and CLI, as a user runs them, against each real server Debian ships, on a private bus whose
-/// service folder is empty (nothing is started behind the test's back). The user's clicks are the pointer's, on
-/// buttons found in the accessibility tree; dunst is driven through its context menu.
+/// service folder is empty (nothing is started behind the test's back; GNOME Shell's holds its notification service
+/// alone). The user's clicks are the pointer's, on buttons found in the accessibility tree; dunst is driven through
+/// its context menu, GNOME Shell through its banner's own buttons.
 ///
 /// Run by `make interop` (`NB_INTEROP=1`). Each server gets one line in the summary: passed, failed with its first
 /// failing expectation, or skipped with the reason.
@@ -14,6 +15,12 @@ import Testing
 struct InteropTests {
     @Test(arguments: RealServer.all)
     func server(_ server: RealServer) async throws {
+        // NB_INTEROP_ONLY="GNOME Shell,dunst" runs those servers alone.
+        if let only = ProcessInfo.processInfo.environment["NB_INTEROP_ONLY"],
+            !only.split(separator: ",").contains(Substring(server.name))
+        {
+            return
+        }
         if let missing = server.missing {
             Interop.report(InteropVerdict.skipped(reason: missing).line(server: server.name, version: nil))
             return
@@ -21,7 +28,9 @@ struct InteropTests {
         let version = await server.version()
         let expectations = InteropExpectations()
         do {
-            try await withPrivateBus(serviceDirectories: [try Interop.emptyServiceFolder()]) { bus in
+            let services = server.pointer == .gnomeShell
+                ? try GnomeShellSession.serviceFolder() : try Interop.emptyServiceFolder()
+            try await withPrivateBus(serviceDirectories: [services]) { bus in
                 let run = try await InteropRun.start(server, on: bus, expectations: expectations)
                 defer { run.stop() }
                 await run.everyCase()

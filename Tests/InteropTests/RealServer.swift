@@ -10,6 +10,8 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         case buttons
         /// dunst: its context menu, through the program its `dmenu` setting names.
         case dunstMenu
+        /// GNOME Shell: the buttons of its banner, pressed through `org.gnome.Shell.Eval` (``GnomeShellSession``).
+        case gnomeShell
     }
 
     var name: String
@@ -43,15 +45,15 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         RealServer(
             name: "SwayNotificationCenter", package: "sway-notification-center", command: [], pointer: .buttons,
             notDriven: "not yet driven"),
-        RealServer(
-            name: "GNOME Shell", package: "gnome-shell", command: [], pointer: .buttons, notDriven: "not yet driven"),
-        RealServer(
-            name: "Plasma", package: "plasma-workspace", command: [], pointer: .buttons, notDriven: "not yet driven"),
+        RealServer(name: "GNOME Shell", package: "gnome-shell", command: [], pointer: .gnomeShell),
+        RealServer(name: "Plasma", package: "plasma-workspace", command: ["plasmashell"], pointer: .buttons),
     ]
 
     /// Why this server cannot run here, or `nil` when it can.
     var missing: String? {
         if let notDriven { return notDriven }
+        if pointer == .gnomeShell { return GnomeShellSession.missing }
+        if PlasmaSession.isPlasma(self), let missing = PlasmaSession.missing { return missing }
         let program = command.first ?? "dunst"
         let found = program.contains("/")
             ? FileManager.default.isExecutableFile(atPath: program) : ExecutableLookup.find(program) != nil

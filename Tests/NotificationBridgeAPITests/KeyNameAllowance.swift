@@ -116,6 +116,9 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/InteropTests/DesktopSession.swift", [ResponseKeys.text.name], "an accessibility role name"),
         KeyNameAllowance(
+            "Tests/InteropTests/InteropCases+Plasma.swift", [ResponseKeys.text.name],
+            "the accessibility role of Plasma's reply field"),
+        KeyNameAllowance(
             "Sources/NotificationBridge/NotificationServerInfo.swift", [PostKeys.actions.name],
             "a freedesktop capability"),
         KeyNameAllowance(

@@ -37,6 +37,8 @@ import Testing
         #expect(sendingTokens == ["gnome-shell", "plasma", "mako", "swaync", "full"])
         #expect(NotificationServerProfile.gnomeShell.maximumButtons == 3)
         #expect(!NotificationServerProfile.gnomeShell.honorsExpireTimeout)
+        #expect(NotificationServerProfile.gnomeShell43.maximumButtons == 3)
+        #expect(NotificationServerProfile.gnomeShell43.notificationsOutliveService)
         #expect(NotificationServerProfile.swayNotificationCenter.specVersion == "1.3")
     }
 

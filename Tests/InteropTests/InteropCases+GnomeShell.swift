@@ -1,0 +1,48 @@
+import DBusTestSupport
+import Foundation
+import NotificationBridgeAPI
+import Testing
+
+/// The cases that only GNOME Shell has: its three buttons, and its notification service restarting on its own.
+extension InteropRun {
+    /// A four-action category without a minimal set shows three buttons, the most GNOME Shell shows, with Archive and
+    /// Open among them. The screenshot shows the banner expanded, as under the pointer.
+    func threeButtons(on gnome: GnomeShellSession) async throws {
+        let shown = try await gnome.awaitBanner("Ann")
+        try await gnome.expand("Ann")
+        try await gnome.screenshot(to: Interop.artifacts.appendingPathComponent("\(server.name).png").path)
+        expectations.check(
+            shown.buttons.count == 3 && shown.buttons.contains("Archive") && shown.buttons.contains("Open"),
+            "the banner shows the buttons \(shown.buttons), not three with Archive and Open")
+    }
+
+    /// The gjs notification service alone restarts while a notification is outstanding: the shell keeps its copy on
+    /// the screen. The bridge must not show a second one, and Mute on the banner the user sees must answer
+    /// `send --wait`.
+    func notificationServiceRestart(on gnome: GnomeShellSession) async throws {
+        let answer = waiting(["Eve", "Still there?", "--category", "chat", "--timeout", "0"])
+        try await gnome.awaitBanner("Eve")
+        try await gnome.markNotifications()
+        try await restartServer()
+        // The bridge takes in the new service and posts what is outstanding to it.
+        let posted = try await withTimeout(.seconds(20), waitingFor: "the bridge to post 'Eve' to the new service") {
+            while true {
+                let posted = try await gnome.postedSinceMark()
+                if !posted.isEmpty { return posted }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let shown = try await gnome.shown()
+        let copies = shown.notifications.filter { $0 == "Eve" }.count
+        expectations.check(copies == 1, "the shell holds \(copies) notifications 'Eve' (posted again: \(posted))")
+        try await gnome.press("Mute", on: "Eve")
+        let result = try await withTimeout(.seconds(20), waitingFor: "send --wait to end after Mute") {
+            try await answer.value
+        }
+        expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
+        let action = response(result)?[ResponseKeys.action.name] as? String
+        expectations.check(action == "mute", "the answer is \(action ?? "none"), not mute: \(result.output)")
+        // A copy left behind would keep the banner for the cases after this one.
+        for _ in 1..<max(copies, 1) { try? await gnome.closeBanner("Eve") }
+    }
+}

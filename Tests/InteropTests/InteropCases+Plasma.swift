@@ -1,0 +1,50 @@
+import DBusTestSupport
+import Foundation
+import NotificationBridgeAPI
+import Testing
+
+/// Plasma's inline reply, through its popup: Reply opens a text field in the popup itself, with the bridge's Send
+/// button beside it.
+extension InteropRun {
+    /// Reply opened, then the popup closed without a word: `send --wait` ends with the closed status.
+    func cancelledInlineReply(on desktop: DesktopSession) async throws {
+        let answer = waiting(["Cat", "Dinner?", "--category", "chat", "--timeout", "0"])
+        let bubble = try await desktop.widget("the summary 'Cat'") { $0.role == "label" && $0.name == "Cat" }
+        try await desktop.clickButton("Reply", near: bubble)
+        _ = try await desktop.widget("the reply field's Send button") { $0.role == "push button" && $0.name == "Send" }
+        try await desktop.clickButton("Close", near: bubble)
+        let result = try await answer.value
+        expectations.check(
+            result.status == 3, "send --wait exited \(result.status), not 3: \(result.output) \(result.standardError)")
+    }
+
+    /// Reply opened, the text typed in the popup's field with the keyboard, Send clicked: `send --wait` prints the
+    /// text byte for byte.
+    func typedInlineReply(on desktop: DesktopSession) async throws {
+        let answer = waiting(["Dan", "Your order?", "--category", "chat", "--timeout", "0"])
+        let bubble = try await desktop.widget("the summary 'Dan'") { $0.role == "label" && $0.name == "Dan" }
+        try await desktop.clickButton("Reply", near: bubble)
+        let send = try await desktop.widget("the reply field's Send button") {
+            $0.role == "push button" && $0.name == "Send"
+        }
+        let field = try await desktop.widget("the reply field") {
+            $0.role == "text" && abs($0.y - send.y) < 10 && $0.x < send.x
+        }
+        try await desktop.click(field)
+        // xdotool types a character the keyboard map lacks by mapping it to a spare key for the moment of the press;
+        // a slow pace lets the shell read each key before the map changes back (else é, ✓ and the emoji are lost).
+        let typed = try await ProcessRunner.run(
+            ["xdotool", "type", "--delay", "150", Self.trickyText], environment: desktop.environment,
+            timeout: .seconds(60))
+        expectations.check(typed.status == 0, "xdotool type failed: \(typed.standardError)")
+        try await desktop.click(send)
+        let result = try await answer.value
+        expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
+        let fields = response(result)
+        expectations.check(fields?[ResponseKeys.action.name] as? String == "reply", "no reply: \(result.output)")
+        let text = fields?[ResponseKeys.text.name] as? String
+        expectations.check(
+            text.map { Array($0.utf8) } == Array(Self.trickyText.utf8),
+            "the text came back as \(text.map { "\"\($0)\"" } ?? "nothing"), not \"\(Self.trickyText)\"")
+    }
+}
