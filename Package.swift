@@ -41,6 +41,13 @@ let package = Package(
         // Linux interfaces the Glibc module leaves out (timerfd, eventfd), for the scheduler.
         .systemLibrary(name: "CLinux"),
 
+        // SQLite, for the daemon's state. Only the files in NotificationBridge/Database import it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
@@ -52,7 +59,7 @@ let package = Package(
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux",
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -138,8 +145,8 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore",
-                "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit",
+                "DBusCore", "DBusTestSupport",
             ]
         ),
         .testTarget(
