@@ -92,9 +92,11 @@ final class DurableCommits: Sendable {
         queue.withLock { $0.restored } ?? DaemonStore.State()
     }
 
-    /// Lets go of the state read at the start, once it is restored: from then on it is only on disk.
+    /// Lets go of the state read at the start, once it is restored: from then on it is only on disk. The memory its
+    /// reading took goes back to the system.
     func releaseRestoredState() {
         queue.withLock { $0.restored = nil }
+        HeapTrim.releaseFreePages()
     }
 
     /// Queues `changes` for the disk, behind every change submitted before.
