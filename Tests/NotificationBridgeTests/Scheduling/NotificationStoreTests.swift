@@ -168,7 +168,7 @@ struct NotificationStoreTests {
 
     /// Bytes that are not a database of the store's, and what the report says of each.
     static let unreadableCases: [(name: String, reason: String)] = [
-        ("text", "not an SQLite database"),
+        ("words", "not an SQLite database"),
         ("another program's database", "another program"),
         ("a newer schema", "schema version 9 is not known"),
         ("a row that cannot be decoded", "the row 'x' of the table categories"),
@@ -176,7 +176,7 @@ struct NotificationStoreTests {
 
     /// Makes the file at `path` one of ``unreadableCases``.
     static func makeUnreadable(_ name: String, at path: String) throws {
-        if name == "text" {
+        if name == "words" {
             _ = FileManager.default.createFile(atPath: path, contents: Data("{not a database".utf8))
             return
         }
