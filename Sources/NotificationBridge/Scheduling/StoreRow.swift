@@ -37,7 +37,8 @@ enum StoreRow {
     /// Writes the row; call it inside a transaction.
     func write(to database: StoreDatabase) throws(SQLiteFailure) {
         switch self {
-        case .pending(let id, let scheduledAt, let body): try database.putPending(id: id, scheduledAt: scheduledAt, body: body)
+        case .pending(let id, let scheduledAt, let body):
+            try database.putPending(id: id, scheduledAt: scheduledAt, body: body)
         case .put(let table, let id, let body): try database.put(table, id: id, body: body)
         case .delete(let table, let id): try database.delete(table, id: id)
         }
