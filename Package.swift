@@ -38,11 +38,18 @@ let package = Package(
             providers: [.apt(["libglib2.0-dev"])]
         ),
 
-        // Linux interfaces the Glibc module leaves out (timerfd, eventfd), for the scheduler.
+        // Linux interfaces the Glibc module leaves out (epoll, eventfd, timerfd, signalfd, malloc_trim).
         .systemLibrary(name: "CLinux"),
 
         // One thread in epoll as the process's main and global executor: the daemon's idle wake-ups are zero.
         .target(name: "EventLoopExecutor", dependencies: ["CLinux"]),
+
+        // SQLite, for the daemon's state. Only the files in NotificationBridge/Database import it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
 
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
@@ -55,7 +62,7 @@ let package = Package(
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux",
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -147,8 +154,8 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore",
-                "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit",
+                "DBusCore", "DBusTestSupport",
             ]
         ),
         .testTarget(

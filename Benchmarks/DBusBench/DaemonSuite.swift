@@ -163,7 +163,7 @@ struct DaemonSuite {
         let fullPending = options.pending >= 10_000
         rows.append(ResultRow(
             Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
-            target: fullPending ? .init(text: "≤ 40 MB", met: pendingRSS <= 40e6) : nil,
+            target: fullPending ? .init(text: "≤ 20 MB", met: pendingRSS <= 20e6) : nil,
             note: pendingBreakdown + String(format: "; a scheduled Post took %.0f µs", number(schedule, "total_ns")
                 / 1e3 / Double(options.pending)) + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
 
@@ -204,13 +204,13 @@ struct DaemonSuite {
         let load = medianOf(answered)
         rows.append(ResultRow(
             Self.memoryGroup, "start → ListPending lists them all", unit: .nanoseconds, median: load,
-            target: fullPending ? .init(text: "≤ 200 ms", met: load <= 200e6) : nil,
+            target: fullPending ? .init(text: "≤ 100 ms", met: load <= 100e6) : nil,
             note: shortAnswers == 0 ? nil : "(\(shortAnswers) earlier ListPending answers over \(options.rounds) starts "
                 + "listed fewer: the daemon answers before it has restored them)"))
         let restartedRSS = try daemon.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
-            target: fullPending ? .init(text: "≤ 40 MB", met: restartedRSS <= 40e6) : nil, note: breakdown(daemon)))
+            target: fullPending ? .init(text: "≤ 20 MB", met: restartedRSS <= 20e6) : nil, note: breakdown(daemon)))
 
         idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
         return rows + idleRows

@@ -156,7 +156,10 @@ extension DaemonCore {
 
     /// Takes back the categories and scheduled notifications of the last run; those whose time passed fire now, once.
     func restore() async {
-        defer { finishRestoring() }
+        defer {
+            commits.releaseRestoredState()
+            finishRestoring()
+        }
         let state = commits.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Writes the daemon's changes to its store on a thread of its own, so that no actor waits on the disk, and groups
 /// the changes that arrive while a write is under way into the next write: the posts that come together share one
-/// `fdatasync`.
+/// transaction.
 ///
 /// It also owns the lock of the state directory from ``open(_:lock:)`` to ``close()``: nothing is written outside that
 /// span, so a daemon that hands over (`--replace`) has written everything before the next one reads.
@@ -57,6 +57,8 @@ final class DurableCommits: Sendable {
         /// `nil` until ``open(_:lock:)``: the daemon takes the store's lock only once it owns its bus name.
         var store: DaemonStore?
         var lock: StateDirectoryLock?
+        /// The state read when the store opened, until ``releaseRestoredState()``.
+        var restored: DaemonStore.State?
         var isClosed = false
         /// Whether the last write failed: the next failure is not logged again, the next success is.
         var isFailing = false
@@ -80,12 +82,21 @@ final class DurableCommits: Sendable {
         queue.withLock { queue in
             queue.store = store
             queue.lock = lock
+            queue.restored = store.takeOpenedState()
         }
     }
 
-    /// The state as of the last change written; empty before ``open(_:lock:)``.
+    /// The state the store held when it opened; empty before ``open(_:lock:)`` and after
+    /// ``releaseRestoredState()``.
     var state: DaemonStore.State {
-        queue.withLock { $0.store }?.state ?? DaemonStore.State()
+        queue.withLock { $0.restored } ?? DaemonStore.State()
+    }
+
+    /// Lets go of the state read at the start, once it is restored: from then on it is only on disk. The memory its
+    /// reading took goes back to the system.
+    func releaseRestoredState() {
+        queue.withLock { $0.restored = nil }
+        HeapTrim.releaseFreePages()
     }
 
     /// Queues `changes` for the disk, behind every change submitted before.
@@ -121,12 +132,14 @@ final class DurableCommits: Sendable {
     /// ``NotificationStoreError/closed(directory:)``, and another daemon may take the directory over.
     func close() async {
         await flush()
-        let lock = queue.withLock { queue in
+        let (store, lock) = queue.withLock { queue in
             queue.isClosed = true
-            return queue.lock
+            return (queue.store, queue.lock)
         }
         // The writer finishes what is queued (nothing, after the flush) and ends.
         wakeUp.signal()
+        // Closed before the lock goes: the next daemon opens a database no one writes.
+        store?.close()
         lock?.release()
     }
 
@@ -145,8 +158,13 @@ final class DurableCommits: Sendable {
             let result: Result<Void, NotificationStoreError>
             do throws(NotificationStoreError) {
                 guard let store, !isClosed else { throw .closed(directory: directory) }
-                let changes = Self.forgettingOldest(batches.flatMap(\.changes), of: store.state)
-                if !changes.isEmpty { try store.apply(changes) }
+                let changes = batches.flatMap(\.changes)
+                // The oldest shown notifications beyond the most kept are forgotten in the same transaction: their
+                // responses are lost after a restart, not before.
+                let delivers = changes.contains { if case .deliver = $0 { true } else { false } }
+                if !changes.isEmpty {
+                    try store.apply(changes, keepingDelivered: delivers ? DeliveredPost.maximumKept : nil)
+                }
                 result = .success(())
             } catch {
                 result = .failure(error)
@@ -154,26 +172,6 @@ final class DurableCommits: Sendable {
             report(result)
             for batch in batches { batch.commit.finish(result) }
         }
-    }
-
-    /// `changes`, and after them the forgetting of the oldest shown notifications beyond
-    /// ``DeliveredPost/maximumKept``: their responses are lost after a restart, not before. Read on the writer's
-    /// thread, where the state is never waited for.
-    private static func forgettingOldest(
-        _ changes: [DaemonStore.Change], of state: DaemonStore.State
-    ) -> [DaemonStore.Change] {
-        var delivered = state.delivered
-        for change in changes {
-            switch change {
-            case .deliver(let id, let post): delivered[id] = post
-            case .forgetDelivered(let id): delivered[id] = nil
-            default: break
-            }
-        }
-        let excess = delivered.count - DeliveredPost.maximumKept
-        guard excess > 0 else { return changes }
-        let oldest = delivered.sorted { $0.value.shownAt < $1.value.shownAt }.prefix(excess)
-        return changes + oldest.map { .forgetDelivered(id: $0.key) }
     }
 
     /// Logs the first failure of a run of them, and the end of the run: a folder that became read-only is said once,

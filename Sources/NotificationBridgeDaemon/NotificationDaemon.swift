@@ -236,6 +236,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             for moved in store.movedAside {
                 logger.error("\(moved)")
             }
+            for imported in store.imported {
+                logger.notice("\(imported)")
+            }
             core.commits.open(store, lock: lock)
         } catch {
             logger.error("cannot open the saved state", metadata: ["error": "\(error)"])

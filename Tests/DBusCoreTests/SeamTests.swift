@@ -33,4 +33,14 @@ import Testing
             }
         }
     }
+
+    @Test func onlyTheStoreDatabaseImportsCSQLite() throws {
+        for file in try Self.swiftFiles() {
+            for line in file.text.split(separator: "\n") where line.contains("import CSQLite") {
+                #expect(
+                    file.path.hasPrefix("NotificationBridge/Database/") && line.hasPrefix("internal import"),
+                    "\(file.path): \(line); SQLite is reached through NotificationBridge/Database only")
+            }
+        }
+    }
 }

@@ -74,8 +74,8 @@ struct KeyNameAllowance {
             [PostKeys.appAction.name, PostKeys.desktopEntry.name, PostKeys.exec.name],
             "the store's Codable route keys"),
         KeyNameAllowance(
-            "Tests/NotificationBridgeTests/Scheduling/NotificationStoreTests.swift", [ListedKeys.id.name],
-            "the store's JSON"),
+            "Tests/NotificationBridgeTests/Scheduling/NotificationStoreImportTests.swift", [ListedKeys.id.name],
+            "the journal of an older version"),
         KeyNameAllowance(
             "Tests/NotificationModelTests/NotificationActionTests.swift",
             ActionKeys.all.map(\.name) + [AttachOptionKeys.foreground.name], "the model's JSON, and its values"),

@@ -2,6 +2,7 @@ import DBusCore
 import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
+import NotificationBridge
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -51,11 +52,20 @@ struct SchedulingTests {
 
         var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-        /// The daemon's state files (snapshot and journal), as text.
+        /// The daemon's state database as text, one line per row: `"<id>": <the row's JSON>`. Read through a
+        /// connection of its own, beside the daemon's.
         var stateText: String {
-            ["state.json", "journal.jsonl"].compactMap {
-                try? String(contentsOf: stateDirectory.appendingPathComponent($0), encoding: .utf8)
-            }.joined(separator: "\n")
+            let path = stateDirectory.appendingPathComponent("state.db").path
+            guard FileManager.default.fileExists(atPath: path), let database = try? SQLiteConnection(path: path)
+            else { return "" }
+            var lines: [String] = []
+            for table in ["pending", "categories", "delivered"] {
+                guard let rows = try? database.prepare("SELECT id, body FROM \(table)") else { continue }
+                while (try? rows.step()) == true {
+                    lines.append("\"\(rows.text(at: 0) ?? "")\": " + String(decoding: rows.blob(at: 1), as: UTF8.self))
+                }
+            }
+            return lines.joined(separator: "\n")
         }
 
         /// Runs `gdbus call` on a method of the daemon; fails unless it succeeds.
@@ -203,11 +213,11 @@ struct SchedulingTests {
         }
     }
 
-    @Test("a corrupt state.json is moved aside, said so in the log, and the daemon serves")
+    @Test("a corrupt state database is moved aside, said so in the log, and the daemon serves")
     func corruptState() async throws {
         try await Self.withSetup { setup in
             try FileManager.default.createDirectory(at: setup.stateDirectory, withIntermediateDirectories: true)
-            try Data("{not json".utf8).write(to: setup.stateDirectory.appendingPathComponent("state.json"))
+            try Data("{not a database".utf8).write(to: setup.stateDirectory.appendingPathComponent("state.db"))
 
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
@@ -215,11 +225,11 @@ struct SchedulingTests {
             #expect(information.contains("'server-name': <'NotificationServerKit'>"))
 
             let names = try FileManager.default.contentsOfDirectory(atPath: setup.stateDirectory.path)
-            let movedAside = names.filter { $0.hasPrefix("state.json.corrupt-") }
+            let movedAside = names.filter { $0.hasPrefix("state.db.corrupt-") }
             #expect(movedAside.count == 1, "\(names)")
             let log = setup.logText
             #expect(log.contains("could not be read"), "\(log)")
-            #expect(log.contains(movedAside.first ?? "state.json.corrupt-"), "\(log)")
+            #expect(log.contains(movedAside.first ?? "state.db.corrupt-"), "\(log)")
 
             // It keeps state afresh: a category registered now is there after a restart.
             try await setup.gdbus("RegisterCategory", "'org.example.fresh'", "[{'id': <'ok'>, 'title': <'OK'>}]", "{}")

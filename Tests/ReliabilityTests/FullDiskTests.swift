@@ -67,6 +67,8 @@ extension Reliability {
         private static func postOnFullDisk(_ rig: DaemonRig, _ fileSystem: SmallFileSystem) async throws {
             let first = try await rig.startDaemon()
             defer { first.stop() }
+            // The daemon owns its name before it has opened its state; a call answers once it has.
+            _ = try await rig.listed("ListPending")
             let filler = try fileSystem.fill()
 
             var acknowledged: [String] = []

@@ -42,7 +42,7 @@ struct StateWriteFailureTests {
         let lock = try await StateDirectoryLock.acquire(directory: directory, within: .seconds(1))
         let store = try DaemonStore(directory: directory)
         commits.open(store, lock: lock)
-        store.injectWriteFailure(afterBytes: 0)
+        store.injectWriteFailure(true)
 
         // How fast they fail is for the benchmark to measure; here: each one fails, and says where.
         for index in 0..<50 {
@@ -58,7 +58,7 @@ struct StateWriteFailureTests {
         #expect(errors.count == 1, "\(errors)")
         #expect(errors.first?.1.contains(directory) == true)
 
-        store.injectWriteFailure(afterBytes: nil)
+        store.injectWriteFailure(false)
         try await commits.submit([.removeCategory(id: "after")]).wait()
         #expect(entries.all.contains { $0.0 == .notice && $0.1.contains("can be saved again") })
         await commits.close()

@@ -1,16 +1,11 @@
 import Glibc
 
-/// The file-system calls of the store: each retries `EINTR` and reports failure as an errno value.
+/// The file-system calls of the store (beside SQLite's own): each retries `EINTR` and reports failure as an errno
+/// value.
 enum DurableFile {
     /// A failed call: the errno it set.
     struct Failure: Error {
         let code: Int32
-    }
-
-    /// Faults to inject into ``replace(_:with:mode:faults:)`` and ``append(_:to:faults:)``, for tests of atomicity.
-    struct Faults: Sendable {
-        /// Fail with `EIO` after writing this many bytes.
-        var failWriteAfterBytes: Int?
     }
 
     /// Calls `body` until it does not fail with `EINTR`.
@@ -88,75 +83,6 @@ enum DurableFile {
         }
     }
 
-    /// Replaces the file at `path` with `bytes`, atomically and durably.
-    ///
-    /// Writes a temporary file in the same directory with `mode`, syncs it, renames it over `path` and syncs the
-    /// directory. A crash at any point leaves either the old file or the new one, complete. On failure the temporary
-    /// file is removed and `path` is untouched.
-    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t, faults: Faults) throws(Failure) {
-        let temporary = "\(path).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let descriptor = try retryingInterrupts { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-        var closed = false
-        do throws(Failure) {
-            // The umask may have taken bits away.
-            guard fchmod(descriptor, mode) == 0 else { throw Failure(code: errno) }
-            try writeAll(bytes, to: descriptor, failAfter: faults.failWriteAfterBytes)
-            _ = try retryingInterrupts { fsync(descriptor) }
-            closed = true
-            // close reports delayed write errors on some file systems: check it.
-            guard close(descriptor) == 0 else { throw Failure(code: errno) }
-            _ = try retryingInterrupts { rename(temporary, path) }
-        } catch {
-            if !closed { close(descriptor) }
-            unlink(temporary)
-            throw error
-        }
-        try syncDirectory(containing: path)
-    }
-
-    /// Opens `path` for appending, creating it with `mode` if needed (and then syncing the directory, so the new
-    /// name survives a crash).
-    ///
-    /// - Returns: The descriptor and the file's size.
-    ///
-    /// - Throws: `ELOOP` for a symbolic link, `EINVAL` for anything else that is not a regular file.
-    static func openForAppending(_ path: String, mode: mode_t) throws(Failure) -> (descriptor: Int32, size: Int) {
-        var created = true
-        var descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        var size = 0
-        if descriptor < 0, errno == EEXIST {
-            created = false
-            (descriptor, size) = try openRegular(path, flags: O_WRONLY | O_APPEND)
-        }
-        guard descriptor >= 0 else { throw Failure(code: errno) }
-        guard fchmod(descriptor, mode) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw Failure(code: code)
-        }
-        if created {
-            do throws(Failure) {
-                try syncDirectory(containing: path)
-            } catch {
-                close(descriptor)
-                throw error
-            }
-        }
-        return (descriptor, size)
-    }
-
-    /// Appends `bytes` to a file opened with ``openForAppending(_:mode:)`` and syncs its data.
-    static func append(_ bytes: [UInt8], to descriptor: Int32, faults: Faults) throws(Failure) {
-        try writeAll(bytes, to: descriptor, failAfter: faults.failWriteAfterBytes)
-        _ = try retryingInterrupts { fdatasync(descriptor) }
-    }
-
-    /// Cuts a file back to `length` bytes and syncs it.
-    static func truncate(_ descriptor: Int32, to length: Int) throws(Failure) {
-        _ = try retryingInterrupts { ftruncate(descriptor, off_t(length)) }
-        _ = try retryingInterrupts { fsync(descriptor) }
-    }
-
     /// Renames `path` to `destination`, then syncs the directory.
     static func move(_ path: String, to destination: String) throws(Failure) {
         _ = try retryingInterrupts { rename(path, destination) }
@@ -198,20 +124,5 @@ enum DurableFile {
         }
         defer { close(descriptor) }
         _ = try retryingInterrupts { fsync(descriptor) }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, failAfter limit: Int?) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            var end = bytes.count
-            if let limit {
-                guard offset < limit else { throw Failure(code: EIO) }
-                end = min(end, limit)
-            }
-            let written = try retryingInterrupts {
-                bytes[offset..<end].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            }
-            offset += written
-        }
     }
 }

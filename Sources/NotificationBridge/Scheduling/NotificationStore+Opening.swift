@@ -1,136 +1,87 @@
 import Foundation
 import Glibc
 
-/// Reading the state when the store opens, and moving aside what cannot be read.
+/// Opening the database, moving aside what cannot be read, and importing an older version's files.
 extension NotificationStore {
-    struct Recovered {
+    struct Opened {
+        var database: StoreDatabase
         var state = State()
-        var sequence: UInt64 = 0
-        var snapshotBytes = 0
-        var journal: Int32 = -1
-        var journalBytes = 0
         var movedAside: [CorruptStateFile] = []
-        /// Whether the files on disk should be replaced by a snapshot of ``state`` and an empty journal.
-        var needsSnapshot = false
+        var imported: [ImportedStateFile] = []
     }
 
-    static func recover(
+    static func open(
         directory: String,
+        databasePath: String,
         snapshotPath: String,
         journalPath: String,
         now: Date
-    ) throws(NotificationStoreError) -> Recovered {
+    ) throws(NotificationStoreError) -> Opened {
         do throws(DurableFile.Failure) {
             try DurableFile.makeDirectory(directory, mode: 0o700)
         } catch {
             throw NotificationStoreError.refusal(directory, error, isDirectory: true)
                 ?? .cannotCreateDirectory(path: directory, errno: error.code)
         }
-        removeLeftovers(in: directory)
+        for path in [databasePath, databasePath + "-wal", databasePath + "-shm"] {
+            if let kind = DurableFile.oddKind(at: path) {
+                throw .notRegular(path: path, kind: kind, isDirectory: false)
+            }
+        }
+        // The files SQLite creates (the database, its log) are private: created 0600 whatever the umask.
+        let umask = Glibc.umask(0o077)
+        defer { _ = Glibc.umask(umask) }
 
-        var recovered = Recovered()
-        let decoder = JSONDecoder()
-        if let bytes = try read(snapshotPath) {
+        var opened: Opened
+        do {
+            let database = try StoreDatabase(path: databasePath)
+            opened = Opened(database: database)
             do {
-                let snapshot = try decoder.decode(StoreSnapshot<Payload, Category, Route>.self, from: Data(bytes))
-                (recovered.state, recovered.sequence) = (snapshot.state, snapshot.sequence)
-                recovered.snapshotBytes = bytes.count
+                opened.state = try decodeState(of: database)
             } catch {
-                recovered.movedAside.append(
-                    try moveAside(
-                        snapshotPath,
-                        reason: describe(error),
-                        consequence: "the bridge starts with no scheduled notifications, categories or delivered "
-                            + "notifications",
-                        now: now
-                    )
-                )
-                recovered.needsSnapshot = true
+                database.close()
+                throw error
             }
-        }
-
-        if let bytes = try read(journalPath), !bytes.isEmpty {
-            recovered.needsSnapshot = true
-            if !recovered.movedAside.isEmpty {
-                recovered.movedAside.append(
-                    try moveAside(
-                        journalPath,
-                        reason: "it holds changes to \(snapshotPath), which could not be read",
-                        consequence: "its changes were not applied",
-                        now: now
-                    )
-                )
-            } else if let problem = replay(bytes, onto: &recovered, decoder: decoder) {
-                recovered.movedAside.append(
-                    try moveAside(journalPath, reason: problem.reason, consequence: problem.consequence, now: now)
-                )
-            }
-        }
-
-        do throws(DurableFile.Failure) {
-            (recovered.journal, recovered.journalBytes) = try DurableFile.openForAppending(journalPath, mode: 0o600)
+        } catch let unreadable as StoreDatabase.Unreadable {
+            let moved = try moveAsideDatabase(databasePath, reason: unreadable.reason, now: now)
+            opened = Opened(database: try openDatabase(databasePath))
+            opened.movedAside.append(moved)
         } catch {
-            throw NotificationStoreError.refusal(journalPath, error, isDirectory: false)
-                ?? .cannotWrite(path: journalPath, errno: error.code)
+            throw .cannotRead(path: databasePath, failure: error as? SQLiteFailure ?? SQLiteFailure(
+                code: .cannotOpen, message: "\(error)", operation: "opening \(databasePath)"))
         }
-        return recovered
+        try importOlderVersion(snapshotPath: snapshotPath, journalPath: journalPath, now: now, into: &opened)
+        return opened
     }
 
-
-    /// Applies the journal's records that the snapshot does not include.
-    ///
-    /// - Returns: Why reading stopped early, or `nil` when every complete line was read. A last line without its
-    ///   newline is a record whose write a crash cut short (its ``apply(_:)-(Change)`` never returned): it is dropped.
-    private static func replay(
-        _ bytes: [UInt8],
-        onto recovered: inout Recovered,
-        decoder: JSONDecoder
-    ) -> (reason: String, consequence: String)? {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        lines.removeLast()  // empty after a final newline; otherwise the cut-short record
-        var applied = 0
-        for (index, line) in lines.enumerated() {
-            let kept = "the \(applied) changes before line \(index + 1) were applied, the rest were not"
-            let record: JournalRecord<Payload, Category, Route>
-            do {
-                record = try decoder.decode(JournalRecord<Payload, Category, Route>.self, from: Data(line))
-            } catch {
-                return ("line \(index + 1): \(describe(error))", kept)
-            }
-            if record.sequence <= recovered.sequence { continue }
-            guard record.sequence == recovered.sequence + 1 else {
-                return (
-                    "line \(index + 1) holds change \(record.sequence) where \(recovered.sequence + 1) was expected",
-                    kept
-                )
-            }
-            recovered.state.apply(record.change)
-            recovered.sequence = record.sequence
-            applied += 1
-        }
-        return nil
-    }
-
-    /// The contents of a file, `nil` when it does not exist.
-    private static func read(_ path: String) throws(NotificationStoreError) -> [UInt8]? {
-        do throws(DurableFile.Failure) {
-            return try DurableFile.read(path)
+    /// Opens a database that must be new or readable.
+    private static func openDatabase(_ path: String) throws(NotificationStoreError) -> StoreDatabase {
+        do {
+            return try StoreDatabase(path: path)
         } catch {
-            throw NotificationStoreError.refusal(path, error, isDirectory: false)
-                ?? .cannotRead(path: path, errno: error.code)
+            throw .cannotRead(path: path, failure: error as? SQLiteFailure ?? SQLiteFailure(
+                code: .cannotOpen, message: "\(error)", operation: "opening \(path)"))
         }
     }
 
-    /// Removes temporary files left by a snapshot write that was interrupted.
-    private static func removeLeftovers(in directory: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(snapshotName + ".tmp-") {
-            unlink(directory + "/" + name)
+    /// Moves the database aside with its log (`<moved>-wal`, where SQLite looks for it when the moved file is
+    /// opened) and drops its shared-memory index.
+    private static func moveAsideDatabase(
+        _ path: String, reason: String, now: Date
+    ) throws(NotificationStoreError) -> CorruptStateFile {
+        let moved = try moveAside(
+            path, reason: reason,
+            consequence: "the bridge starts with no scheduled notifications, categories or delivered notifications",
+            now: now)
+        if DurableFile.exists(path + "-wal") {
+            try? DurableFile.move(path + "-wal", to: moved.movedTo + "-wal")
         }
+        unlink(path + "-shm")
+        return moved
     }
 
     /// Renames a file to `<path>.corrupt-<UTC time>` (with `-2`, `-3`, … if taken).
-    private static func moveAside(
+    static func moveAside(
         _ path: String,
         reason: String,
         consequence: String,
@@ -152,7 +103,7 @@ extension NotificationStore {
     }
 
     /// `YYYYMMDDTHHMMSSZ`: sortable, and free of characters that need quoting in a shell.
-    private static func compactUTCStamp(_ date: Date) -> String {
+    static func compactUTCStamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -162,7 +113,7 @@ extension NotificationStore {
     }
 
     /// A short reason for a decoding failure, naming the place in the document.
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         let (context, what): (DecodingError.Context, String)
         switch error {

@@ -5,22 +5,20 @@ import Synchronization
 /// The daemon's durable state: scheduled notifications, categories and the routes of delivered notifications,
 /// kept in a private directory so that they survive a restart or a `kill -9` at any moment.
 ///
-/// Two files, both mode 0600 in a directory of mode 0700:
-/// - `state.json`, a snapshot: `{"version": 1, "sequence": N, "pending": …, "categories": …, "delivered": …}`.
-///   It is only ever replaced atomically: written to a temporary file in the same directory, synced, renamed over
-///   the old one, and the directory synced. A crash at any point leaves the old snapshot or the new one, whole.
-/// - `journal.jsonl`, the changes since the snapshot, one JSON object per line, each synced (`fdatasync`) before
-///   ``apply(_:)-(Change)`` returns. A change costs one small append and one sync instead of rewriting the whole state; when
-///   the journal outgrows the snapshot, the store writes a new snapshot and empties the journal, so the cost per
-///   change stays constant however many notifications are stored. A line cut short by a crash is the change whose
-///   ``apply(_:)-(Change)`` never returned, and is dropped.
+/// One SQLite file, `state.db` (mode 0600, in a directory of mode 0700), with one row per scheduled notification,
+/// category and route (see `StoreDatabase`). A change writes its rows in one transaction: nothing is ever rewritten
+/// whole, and ``apply(_:keepingDelivered:)`` returns once the transaction is in the write-ahead log, so a crash of
+/// the process at any moment keeps it. A power cut may lose the last changes, never the file's consistency.
 ///
-/// Nothing is ever silently emptied: a snapshot or journal that cannot be read (not JSON, an unknown version, a
-/// missing field) is renamed to `<name>.corrupt-<UTC time>` and listed in ``movedAside``, whose descriptions name the
-/// new path; a file that cannot be opened at all makes the initializer throw, and is left where it is.
+/// Nothing is ever silently emptied: a file that is not a database, is damaged, or holds a row that cannot be read, is
+/// renamed to `state.db.corrupt-<UTC time>` (with its log beside it) and listed in ``movedAside``, whose descriptions
+/// name the new path; the store then starts empty. A file that cannot be opened at all (permissions, I/O) makes the
+/// initializer throw, and is left where it is.
 ///
-/// The methods block on disk I/O (an ``apply(_:)-(Change)`` costs one `fdatasync`, a few milliseconds on a virtual disk):
-/// call them from the one task that owns the daemon's state. They are serialized by a lock.
+/// The state of an older version (`state.json` and `journal.jsonl`) is imported once, then moved aside to
+/// `<name>.imported-<UTC time>` (see ``imported``).
+///
+/// The methods block on disk I/O: call them from one thread that owns the writing. They are serialized by a lock.
 package final class NotificationStore<Payload, Category, Route>: Sendable
 where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable & Sendable {
     /// The stored state.
@@ -28,16 +26,20 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// One change to the state.
     package typealias Change = StoreChange<Payload, Category, Route>
 
-    /// The name of the snapshot file.
+    /// The name of the database file.
+    package static var databaseName: String { "state.db" }
+    /// The name of the snapshot file of older versions, imported once.
     package static var snapshotName: String { "state.json" }
-    /// The name of the journal file.
+    /// The name of the journal file of older versions, imported once.
     package static var journalName: String { "journal.jsonl" }
 
     /// The directory holding the files.
     package let directory: String
-    /// The path of the snapshot, `<directory>/state.json`.
+    /// The path of the database, `<directory>/state.db`.
+    package let databasePath: String
+    /// The path of an older version's snapshot, `<directory>/state.json`.
     package let snapshotPath: String
-    /// The path of the journal, `<directory>/journal.jsonl`.
+    /// The path of an older version's journal, `<directory>/journal.jsonl`.
     package let journalPath: String
 
     /// The files that could not be read when the store opened, and where they were moved; normally empty.
@@ -45,169 +47,149 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// Show each ``CorruptStateFile/description`` to the user (log it at error level): it names the moved file.
     package let movedAside: [CorruptStateFile]
 
-    struct Inner: Sendable {
-        var state: State
-        /// The sequence number of the last change applied.
-        var sequence: UInt64
-        var journal: Int32
-        var journalBytes: Int
-        var snapshotBytes: Int
-        /// A failed append could not be cut back off the journal: the next change goes through a snapshot.
-        var journalIsDamaged = false
-        /// The journal size below which it is never compacted.
-        var minimumCompactionBytes: Int
-        var faults = DurableFile.Faults()
+    /// The files of an older version whose state was imported when the store opened, and where they were moved;
+    /// normally empty. Tell the user (log it at notice level).
+    package let imported: [ImportedStateFile]
+
+    struct Inner: @unchecked Sendable {
+        // Unchecked: the database is only ever used under the store's lock.
+        /// `nil` once closed.
+        var database: StoreDatabase?
+        /// The state read when the store opened, until ``takeOpenedState()`` hands it over.
+        var opened: State?
+        /// Makes every write fail as an I/O error would; for tests.
+        var failsWrites = false
     }
 
     let inner: Mutex<Inner>
 
-    /// Opens the store in `directory`, creating the directory (mode 0700) if needed, and reads the state.
+    /// Opens the store in `directory`, creating the directory (mode 0700) and the database if needed, and reads the
+    /// state (see ``takeOpenedState()``).
     ///
-    /// Files that cannot be read as state are moved aside (see ``movedAside``); leftovers of an interrupted write are
-    /// removed; a journal with changes is folded into a new snapshot.
+    /// A database that cannot be read as state is moved aside (see ``movedAside``); the files of an older version are
+    /// imported (see ``imported``).
     ///
     /// - Parameters:
     ///   - directory: Usually ``defaultDirectory(environment:)``.
     ///   - now: The time used to name files moved aside.
-    /// - Throws: ``NotificationStoreError`` when the directory cannot be created, a file exists but cannot be read,
-    ///   a file cannot be moved aside, or the folded state cannot be written.
-    package convenience init(directory: String, now: Date = Date()) throws(NotificationStoreError) {
-        try self.init(directory: directory, now: now, minimumCompactionBytes: 256 * 1024)
-    }
-
-    /// Opens the store, compacting the journal once it exceeds `minimumCompactionBytes` (and the snapshot's size).
-    init(directory: String, now: Date, minimumCompactionBytes: Int) throws(NotificationStoreError) {
+    /// - Throws: ``NotificationStoreError`` when the directory cannot be created, a file exists but cannot be opened,
+    ///   a file cannot be moved aside, or the imported state cannot be written.
+    package init(directory: String, now: Date = Date()) throws(NotificationStoreError) {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.directory = directory
-        self.snapshotPath = base + "/" + Self.snapshotName
-        self.journalPath = base + "/" + Self.journalName
-        let recovered = try Self.recover(
-            directory: directory,
-            snapshotPath: snapshotPath,
-            journalPath: journalPath,
-            now: now
-        )
-        movedAside = recovered.movedAside
-        inner = Mutex(
-            Inner(
-                state: recovered.state,
-                sequence: recovered.sequence,
-                journal: recovered.journal,
-                journalBytes: recovered.journalBytes,
-                snapshotBytes: recovered.snapshotBytes,
-                minimumCompactionBytes: minimumCompactionBytes
-            )
-        )
-        guard recovered.needsSnapshot else { return }
-        // Fold what the journal held into a snapshot, so the next start reads one file and the journal starts empty.
-        try inner.withLock { inner throws(NotificationStoreError) in
-            try writeSnapshot(inner.state, sequence: inner.sequence, into: &inner)
+        databasePath = base + "/" + Self.databaseName
+        snapshotPath = base + "/" + Self.snapshotName
+        journalPath = base + "/" + Self.journalName
+        let opened = try Self.open(
+            directory: directory, databasePath: databasePath, snapshotPath: snapshotPath, journalPath: journalPath,
+            now: now)
+        movedAside = opened.movedAside
+        imported = opened.imported
+        inner = Mutex(Inner(database: opened.database, opened: opened.state))
+    }
+
+    /// Hands over the state read when the store opened, once: later calls return an empty state. The store keeps no
+    /// copy of its rows in memory.
+    package func takeOpenedState() -> State {
+        inner.withLock { inner in
+            defer { inner.opened = nil }
+            return inner.opened ?? State()
         }
     }
 
-    deinit {
-        inner.withLock { _ = close($0.journal) }
-    }
-
-    /// The stored state, as of the last change.
-    package var state: State {
-        inner.withLock { $0.state }
+    /// Reads the whole state from the database.
+    ///
+    /// - Throws: ``NotificationStoreError/closed(directory:)`` after ``close()``,
+    ///   ``NotificationStoreError/cannotRead(path:failure:)`` when a row or the file cannot be read.
+    package func readState() throws(NotificationStoreError) -> State {
+        try inner.withLock { inner throws(NotificationStoreError) in
+            guard let database = inner.database else { throw .closed(directory: directory) }
+            do {
+                return try Self.decodeState(of: database)
+            } catch let failure as SQLiteFailure {
+                throw .cannotRead(path: databasePath, failure: failure)
+            } catch {
+                let reason = (error as? StoreDatabase.Unreadable)?.reason ?? "\(error)"
+                throw .cannotRead(
+                    path: databasePath,
+                    failure: SQLiteFailure(code: .corrupt, message: reason, operation: "reading the state"))
+            }
+        }
     }
 
     /// Records one change durably.
     ///
-    /// - Throws: ``NotificationStoreError/cannotWrite(path:errno:)`` or
-    ///   ``NotificationStoreError/cannotEncode(reason:)``; the change is then neither in ``state`` nor on disk.
+    /// - Throws: As ``apply(_:keepingDelivered:)``.
     package func apply(_ change: Change) throws(NotificationStoreError) {
         try apply([change])
     }
 
-    /// Records several changes durably, with one sync: all of them or none.
+    /// Records several changes durably, in one transaction: all of them or none.
     ///
-    /// - Throws: As ``apply(_:)-(Change)``; none of the changes is recorded then.
-    package func apply(_ changes: [Change]) throws(NotificationStoreError) {
-        guard !changes.isEmpty else { return }
+    /// - Parameters:
+    ///   - changes: The changes, in order.
+    ///   - kept: When given, the routes of delivered notifications written longest ago are forgotten beyond this
+    ///     many, in the same transaction.
+    /// - Throws: ``NotificationStoreError/cannotSave(path:failure:)`` (a full disk, an I/O error),
+    ///   ``NotificationStoreError/cannotEncode(reason:)`` or ``NotificationStoreError/closed(directory:)``; none of
+    ///   the changes is recorded then.
+    package func apply(_ changes: [Change], keepingDelivered kept: Int? = nil) throws(NotificationStoreError) {
+        guard !changes.isEmpty || kept != nil else { return }
+        let rows = try StoreRow.encode(changes)
         try inner.withLock { inner throws(NotificationStoreError) in
-            var state = inner.state
-            var sequence = inner.sequence
-            var bytes: [UInt8] = []
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            for change in changes {
-                sequence += 1
-                state.apply(change)
-                do {
-                    bytes += try encoder.encode(JournalRecord(sequence: sequence, change: change))
-                } catch {
-                    throw .cannotEncode(reason: "\(error)")
+            guard let database = inner.database else { throw .closed(directory: directory) }
+            let failsWrites = inner.failsWrites
+            do throws(SQLiteFailure) {
+                try database.connection.transaction { () throws(SQLiteFailure) in
+                    for row in rows { try row.write(to: database) }
+                    if let kept { try database.trimDelivered(keeping: kept) }
+                    if failsWrites {
+                        throw SQLiteFailure(
+                            code: .ioError, message: "disk I/O error", systemErrno: EIO, operation: "saving a change")
+                    }
                 }
-                bytes.append(UInt8(ascii: "\n"))
-            }
-            if inner.journalIsDamaged {
-                try writeSnapshot(state, sequence: sequence, into: &inner)
-                return
-            }
-            do throws(DurableFile.Failure) {
-                try DurableFile.append(bytes, to: inner.journal, faults: inner.faults)
             } catch {
-                // Cut off whatever part of the record reached the file, so the next append starts a clean line.
-                do throws(DurableFile.Failure) {
-                    try DurableFile.truncate(inner.journal, to: inner.journalBytes)
-                } catch {
-                    inner.journalIsDamaged = true
-                }
-                throw .cannotWrite(path: journalPath, errno: error.code)
-            }
-            inner.state = state
-            inner.sequence = sequence
-            inner.journalBytes += bytes.count
-            if inner.journalBytes > max(inner.minimumCompactionBytes, inner.snapshotBytes) {
-                // The changes are durable in the journal already; a failed compaction is retried at the next change.
-                try? writeSnapshot(state, sequence: sequence, into: &inner)
+                throw .cannotSave(path: databasePath, failure: error)
             }
         }
     }
 
-    /// Replaces the whole state, atomically and durably.
+    /// Closes the database: later calls fail with ``NotificationStoreError/closed(directory:)``. SQLite folds its log
+    /// into the file as it closes, so that the next process to open it starts from one file.
+    package func close() {
+        inner.withLock { inner in
+            inner.database?.close()
+            inner.database = nil
+        }
+    }
+
+    /// Makes the following writes fail as an I/O error would (`false`: write normally); for tests.
+    func injectWriteFailure(_ fails: Bool) {
+        inner.withLock { $0.failsWrites = fails }
+    }
+
+    /// Every row of the database, decoded.
     ///
-    /// - Throws: ``NotificationStoreError/cannotWrite(path:errno:)`` or
-    ///   ``NotificationStoreError/cannotEncode(reason:)``; the previous state is unchanged then, in ``state`` and on
-    ///   disk.
-    package func save(_ state: State) throws(NotificationStoreError) {
-        try inner.withLock { inner throws(NotificationStoreError) in
-            try writeSnapshot(state, sequence: inner.sequence, into: &inner)
+    /// - Throws: ``StoreDatabase/Unreadable`` for a damaged file or a row that cannot be decoded, ``SQLiteFailure``
+    ///   for an I/O error.
+    static func decodeState(of database: StoreDatabase) throws -> State {
+        let decoder = JSONDecoder()
+        func decode<Value: Decodable>(_ type: Value.Type, _ table: StoreDatabase.Table) throws -> [(String, Value)] {
+            try database.rows(of: table).map { row in
+                do {
+                    return (row.id, try decoder.decode(Value.self, from: Data(row.body)))
+                } catch {
+                    throw StoreDatabase.Unreadable(
+                        reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))")
+                }
+            }
         }
-    }
-
-    /// Writes `state` as the snapshot and empties the journal, whose changes it includes.
-    func writeSnapshot(_ state: State, sequence: UInt64, into inner: inout Inner) throws(NotificationStoreError) {
-        let bytes: [UInt8]
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            bytes = Array(try encoder.encode(StoreSnapshot(sequence: sequence, state: state)))
-        } catch {
-            throw .cannotEncode(reason: "\(error)")
+        var state = State()
+        for (_, notification) in try decode(ScheduledNotification<Payload>.self, .pending) {
+            state.pending[notification.id] = notification
         }
-        do throws(DurableFile.Failure) {
-            try DurableFile.replace(snapshotPath, with: bytes, mode: 0o600, faults: inner.faults)
-        } catch {
-            throw .cannotWrite(path: snapshotPath, errno: error.code)
-        }
-        inner.state = state
-        inner.sequence = sequence
-        inner.snapshotBytes = bytes.count
-        // Every record in the journal is now in the snapshot (and would be skipped when reading), so a failure to
-        // empty it costs only space; it is tried again at the next compaction.
-        do throws(DurableFile.Failure) {
-            try DurableFile.truncate(inner.journal, to: 0)
-            inner.journalBytes = 0
-            inner.journalIsDamaged = false
-        } catch {}
-    }
-
-    /// Makes the following writes fail after writing `bytes` bytes (`nil`: write normally); for tests.
-    func injectWriteFailure(afterBytes bytes: Int?) {
-        inner.withLock { $0.faults.failWriteAfterBytes = bytes }
+        state.categories = Dictionary(try decode(Category.self, .categories)) { _, last in last }
+        state.delivered = Dictionary(try decode(Route.self, .delivered)) { _, last in last }
+        return state
     }
 }

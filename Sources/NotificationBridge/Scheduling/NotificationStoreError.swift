@@ -4,10 +4,16 @@ import Glibc
 package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The state directory could not be created or made private.
     case cannotCreateDirectory(path: String, errno: Int32)
-    /// The state file exists but could not be read (permissions, I/O error). The file is left where it is.
-    case cannotRead(path: String, errno: Int32)
-    /// The new state could not be written, synced or put in place. The previous state file is unchanged.
+    /// A state file of an older version exists but could not be read (permissions, I/O error). The file is left
+    /// where it is.
+    case cannotReadFile(path: String, errno: Int32)
+    /// A file beside the state (the directory's lock) could not be written.
     case cannotWrite(path: String, errno: Int32)
+    /// The state database could not be opened or read (permissions, I/O error). The file is left where it is.
+    case cannotRead(path: String, failure: SQLiteFailure)
+    /// A change could not be saved in the state database (a full disk, an I/O error). The previous state is
+    /// unchanged, on disk and for the caller.
+    case cannotSave(path: String, failure: SQLiteFailure)
     /// The state file could not be read as state, and moving it aside failed too. Nothing was changed.
     case cannotMoveAside(path: String, destination: String, errno: Int32, reason: String)
     /// The state directory, or a file of the state, is a symbolic link or not a regular file: it is not read, not
@@ -26,12 +32,17 @@ package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConv
         case .cannotCreateDirectory(let path, let code):
             "cannot create the state directory \(path): \(errorText(code)); make its parent writable by you, "
                 + "or set XDG_STATE_HOME to a directory you own"
-        case .cannotRead(let path, let code):
+        case .cannotReadFile(let path, let code):
             "cannot read the state file \(path): \(errorText(code)); it must be a regular file owned by you "
                 + "(mode 0600), fix its owner or permissions"
         case .cannotWrite(let path, let code):
             "cannot write the state file \(path): \(errorText(code)); the previous state is unchanged. "
                 + "Free disk space, or make the directory writable by you"
+        case .cannotRead(let path, let failure):
+            "cannot read the state database \(path): \(failure); it must be a regular file owned by you (mode 0600) "
+                + "in a directory you can write"
+        case .cannotSave(let path, let failure):
+            "cannot save the change in the state database \(path), the previous state is unchanged: \(failure)"
         case .cannotMoveAside(let path, let destination, let code, let reason):
             "the state file \(path) cannot be read (\(reason)) and could not be moved to \(destination): "
                 + "\(errorText(code)); move or delete it yourself, then start again"
@@ -51,7 +62,7 @@ package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConv
             "the state in \(directory) is closed: notification-bridged is stopping or has handed over to another; "
                 + "call again in a moment"
         case .cannotEncode(let reason):
-            "the state could not be encoded as JSON (\(reason)); the previous state file is unchanged"
+            "the state could not be encoded as JSON (\(reason)); the previous state is unchanged"
         }
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 
+// The state files of older versions, which the store imports once (see NotificationStore+Import.swift), and which
+// the tests write to prove it.
+
 /// The version of the snapshot and journal formats.
 let storeFormatVersion = 1
 

@@ -2,11 +2,7 @@
 /// responses of delivered notifications go, each by id.
 ///
 /// The three element types are the owner's choice, so the daemon decides what it stores (content, handlers,
-/// routes). ``NotificationStore`` writes it as one versioned JSON document:
-///
-/// ```json
-/// {"version": 1, "sequence": 42, "pending": {"<id>": {...}}, "categories": {"<id>": ...}, "delivered": {"<id>": ...}}
-/// ```
+/// routes). ``NotificationStore`` keeps each element as one row of its database, the value encoded as JSON.
 package struct StoredNotifications<Payload, Category, Route> {
     /// Notifications waiting for their trigger, with their progress, by notification id.
     package var pending: [String: ScheduledNotification<Payload>]

@@ -54,70 +54,88 @@ struct NotificationStoreTests {
         .removeCategory(id: "old"),
     ]
 
-    /// The JSON value of a file.
-    static func json(at path: String) throws -> JSONValue {
-        try JSONValue(parsing: String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self))
+    /// The size of the file at `path`; 0 when there is none.
+    static func size(of path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
-    @Test("a first start finds an empty state and creates no snapshot")
+    @Test("a first start finds an empty state and leaves one database file once closed")
     func firstStart() throws {
         let directory = TemporaryDirectory()
         let store = try Store(directory: directory.path)
-        #expect(store.state == Store.State())
-        #expect(store.movedAside.isEmpty)
-        #expect(directory.files == ["journal.jsonl"])
+        #expect(store.takeOpenedState() == Store.State())
+        #expect(try store.readState() == Store.State())
+        #expect(store.movedAside.isEmpty && store.imported.isEmpty)
+        store.close()
+        #expect(directory.files == ["state.db"])
     }
 
-    @Test("changes survive a restart, and the journal is folded into a versioned snapshot when the store opens")
+    @Test("changes survive a restart, and the state read at opening is handed over once")
     func changesRoundTrip() throws {
         let directory = TemporaryDirectory()
         do {
             let store = try Store(directory: directory.path)
             for change in Self.changes { try store.apply(change) }
-            #expect(store.state == Self.sample)
-            #expect(directory.files == ["journal.jsonl"], "changes go to the journal only")
+            #expect(try store.readState() == Self.sample)
         }
         let reopened = try Store(directory: directory.path)
-        #expect(reopened.state == Self.sample)
         #expect(reopened.movedAside.isEmpty)
-        #expect(directory.files == ["journal.jsonl", "state.json"])
-        #expect(FileManager.default.contents(atPath: reopened.journalPath)?.isEmpty == true)
-
-        let snapshot = try Self.json(at: reopened.snapshotPath)
-        guard case .object(let members) = snapshot else {
-            Issue.record("the snapshot should be an object, got \(snapshot)")
-            return
+        #expect(reopened.takeOpenedState() == Self.sample)
+        #expect(reopened.takeOpenedState() == Store.State(), "the store keeps no copy once handed over")
+        #expect(try reopened.readState() == Self.sample, "but it is on disk")
+        reopened.close()
+        #expect(throws: NotificationStoreError.closed(directory: directory.path)) {
+            try reopened.apply(.removeCategory(id: "mail"))
         }
-        #expect(members["version"] == 1)
-        #expect(members["sequence"] == JSONValue.number(Double(Self.changes.count)))
-        #expect(Set(members.keys) == ["version", "sequence", "pending", "categories", "delivered"])
-        #expect(try Store(directory: directory.path).state == Self.sample, "and read again")
-    }
-
-    @Test("save replaces the whole state atomically, and later changes follow it")
-    func saveThenApply() throws {
-        let directory = TemporaryDirectory()
-        let store = try Store(directory: directory.path)
-        try store.apply(.deliver(id: "gone", Route(sender: ":1.1")))
-        try store.save(Self.sample)
-        try store.apply(.unschedule(id: "n1"))
-        var expected = Self.sample
-        expected.pending = [:]
-        #expect(store.state == expected)
-        #expect(try Store(directory: directory.path).state == expected)
-        #expect(directory.files == ["journal.jsonl", "state.json"], "no temporary file is left behind")
     }
 
     @Test("several changes applied together are recorded all or none")
     func batch() throws {
         let directory = TemporaryDirectory()
         let store = try Store(directory: directory.path)
-        store.injectWriteFailure(afterBytes: 50)
+        store.injectWriteFailure(true)
         #expect(throws: NotificationStoreError.self) { try store.apply(Self.changes) }
-        #expect(store.state == Store.State())
-        store.injectWriteFailure(afterBytes: nil)
+        #expect(try store.readState() == Store.State())
+        store.injectWriteFailure(false)
         try store.apply(Self.changes)
-        #expect(try Store(directory: directory.path).state == Self.sample)
+        store.close()
+        #expect(try Store(directory: directory.path).takeOpenedState() == Self.sample)
+    }
+
+    @Test("a change rewrites nothing whole: with 2,000 notifications stored, one more writes a few pages")
+    func smallWrites() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try Store(directory: directory.path)
+            try store.apply((0..<2_000).map { index in
+                var notification = Self.notification
+                notification.id = "n\(index)"
+                return .schedule(notification)
+            })
+            store.close()
+        }
+        let store = try Store(directory: directory.path)
+        let databaseSize = Self.size(of: store.databasePath)
+        #expect(databaseSize > 500_000, "\(databaseSize) bytes for 2,000 notifications")
+        var changed = Self.notification
+        changed.id = "n1000"
+        changed.lastFiredAt = Date(timeIntervalSince1970: 1_760_000_000)
+        try store.apply(.schedule(changed))
+        let logged = Self.size(of: store.databasePath + "-wal")
+        #expect(logged > 0 && logged < 10 * 4_096, "\(logged) bytes written to the log for one change")
+        #expect(try store.readState().pending["n1000"] == changed)
+    }
+
+    @Test("the oldest routes beyond the most kept are forgotten in the same transaction")
+    func keptRoutes() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(directory: directory.path)
+        for index in 0..<5 {
+            try store.apply([.deliver(id: "d\(index)", Route(sender: ":1.\(index)"))], keepingDelivered: 3)
+        }
+        // Written again: now the newest.
+        try store.apply([.deliver(id: "d0", Route(sender: ":1.0"))], keepingDelivered: 3)
+        #expect(Set(try store.readState().delivered.keys) == ["d0", "d3", "d4"])
     }
 
     @Test("the files are 0600 and the directory 0700, whatever the umask and the directory's old mode")
@@ -129,187 +147,111 @@ struct NotificationStoreTests {
         let old = umask(0o002)
         defer { umask(old) }
         let store = try Store(directory: directory.path)
-        try store.save(Self.sample)
+        try store.apply(Self.changes)
         #expect(try DurableFile.mode(of: directory.path) == 0o700)
-        #expect(try DurableFile.mode(of: store.snapshotPath) == 0o600)
-        #expect(try DurableFile.mode(of: store.journalPath) == 0o600)
-    }
-
-    @Test("a snapshot write that fails midway leaves the old file intact and no temporary file")
-    func atomicReplace() throws {
-        let directory = TemporaryDirectory()
-        let store = try Store(directory: directory.path)
-        try store.save(Self.sample)
-        let before = FileManager.default.contents(atPath: store.snapshotPath)
-
-        var changed = Self.sample
-        changed.delivered["n2"] = Route(sender: ":1.43")
-        store.injectWriteFailure(afterBytes: 20)
-        #expect(throws: NotificationStoreError.cannotWrite(path: store.snapshotPath, errno: EIO)) {
-            try store.save(changed)
+        for name in ["state.db", "state.db-wal", "state.db-shm"] {
+            #expect(try DurableFile.mode(of: directory.path + "/" + name) == 0o600, "\(name)")
         }
-        #expect(FileManager.default.contents(atPath: store.snapshotPath) == before)
-        #expect(store.state == Self.sample)
-        #expect(directory.files == ["journal.jsonl", "state.json"])
-        #expect(try Store(directory: directory.path).state == Self.sample)
-
-        store.injectWriteFailure(afterBytes: nil)
-        try store.save(changed)
-        #expect(try Store(directory: directory.path).state == changed)
     }
 
-    @Test("a journal append that fails midway is cut off: the next change and a restart see a clean journal")
-    func failedAppend() throws {
-        let directory = TemporaryDirectory()
-        let store = try Store(directory: directory.path)
-        try store.apply(.deliver(id: "a", Route(sender: ":1.1")))
-        store.injectWriteFailure(afterBytes: 10)
-        #expect(throws: NotificationStoreError.cannotWrite(path: store.journalPath, errno: EIO)) {
-            try store.apply(.deliver(id: "b", Route(sender: ":1.2")))
-        }
-        store.injectWriteFailure(afterBytes: nil)
-        try store.apply(.deliver(id: "c", Route(sender: ":1.3")))
-        let reopened = try Store(directory: directory.path)
-        #expect(reopened.movedAside.isEmpty)
-        #expect(reopened.state.delivered == ["a": Route(sender: ":1.1"), "c": Route(sender: ":1.3")])
-    }
-
-    @Test("a record cut short by a crash is dropped without complaint")
-    func tornRecord() throws {
-        let directory = TemporaryDirectory()
-        do {
-            let store = try Store(directory: directory.path)
-            try store.apply(.deliver(id: "a", Route(sender: ":1.1")))
-        }
-        let handle = FileHandle(forWritingAtPath: directory.path + "/journal.jsonl")!
-        handle.seekToEndOfFile()
-        handle.write(Data(#"{"version":1,"sequence":2,"deliver":{"id":"b","rou"#.utf8))
-        handle.closeFile()
-        let reopened = try Store(directory: directory.path)
-        #expect(reopened.movedAside.isEmpty)
-        #expect(reopened.state.delivered == ["a": Route(sender: ":1.1")])
-        try reopened.apply(.deliver(id: "b", Route(sender: ":1.2")))
-        #expect(try Store(directory: directory.path).state.delivered.count == 2)
-    }
-
-    @Test("a write error says which file and that the previous state is unchanged")
+    @Test("a write error says which file, what failed, that the previous state is unchanged, and what to do")
     func writeErrorMessage() {
-        let message = NotificationStoreError.cannotWrite(path: "/s/state.json", errno: ENOSPC).description
-        #expect(message.contains("/s/state.json"))
-        #expect(message.contains("No space left on device"))
+        let failure = SQLiteFailure(
+            code: .full, message: "database or disk is full", systemErrno: ENOSPC, operation: "saving a change")
+        let message = NotificationStoreError.cannotSave(path: "/s/state.db", failure: failure).description
+        #expect(message.contains("/s/state.db"))
+        #expect(message.contains("database or disk is full"))
+        #expect(message.contains("SQLite code 13"))
         #expect(message.contains("previous state is unchanged"))
+        #expect(message.contains("free some disk space"))
     }
 
-    static let unreadableCases: [(contents: String, reason: String)] = [
-        ("{not json", "not valid JSON"),
-        (#"{"version": 2, "sequence": 0, "pending": {}}"#, "version 2 is not known"),
-        (#"{"pending": {}}"#, "missing key \"version\""),
-        (
-            #"{"version": 1, "sequence": 0, "pending": {"x": {"id": "x"}}, "categories": {}, "delivered": {}}"#,
-            "pending.x"
-        ),
-        ("", "not valid JSON"),
+    /// Bytes that are not a database of the store's, and what the report says of each.
+    static let unreadableCases: [(name: String, reason: String)] = [
+        ("words", "not an SQLite database"),
+        ("another program's database", "another program"),
+        ("a newer schema", "schema version 9 is not known"),
+        ("a row that cannot be decoded", "the row 'x' of the table categories"),
     ]
 
-    @Test("an unreadable snapshot is moved aside, named in the report, and never emptied", arguments: unreadableCases)
-    func movedAside(contents: String, reason: String) throws {
+    /// Makes the file at `path` one of ``unreadableCases``.
+    static func makeUnreadable(_ name: String, at path: String) throws {
+        if name == "words" {
+            _ = FileManager.default.createFile(atPath: path, contents: Data("{not a database".utf8))
+            return
+        }
+        if name == "another program's database" { try FileManager.default.removeItem(atPath: path) }
+        let database = try SQLiteConnection(path: path)
+        switch name {
+        case "another program's database": try database.execute("CREATE TABLE notes (text TEXT)")
+        case "a newer schema": try database.execute("PRAGMA user_version = 9")
+        default: try database.execute("INSERT INTO categories (id, body) VALUES ('x', x'7b')")
+        }
+        database.close()
+    }
+
+    @Test("an unreadable database is moved aside, named in the report, and never emptied", arguments: unreadableCases)
+    func movedAside(name: String, reason: String) throws {
         let directory = TemporaryDirectory()
         do {
             let store = try Store(directory: directory.path)
             try store.apply(.deliver(id: "a", Route(sender: ":1.1")))
+            store.close()
         }
-        let snapshotPath = directory.path + "/state.json"
-        _ = FileManager.default.createFile(atPath: snapshotPath, contents: Data(contents.utf8))
+        let databasePath = directory.path + "/state.db"
+        try Self.makeUnreadable(name, at: databasePath)
+        let before = FileManager.default.contents(atPath: databasePath)
         let now = Date(timeIntervalSince1970: 1_735_787_045)  // 2025-01-02T03:04:05Z
 
         let store = try Store(directory: directory.path, now: now)
-        #expect(store.state == Store.State(), "nothing half-read")
-        let reports = store.movedAside
-        #expect(
-            reports.map(\.movedTo) == [
-                snapshotPath + ".corrupt-20250102T030405Z",
-                directory.path + "/journal.jsonl.corrupt-20250102T030405Z",
-            ], "the journal's changes belong to it")
-        guard let report = reports.first else { return }
+        #expect(store.takeOpenedState() == Store.State(), "nothing half-read")
+        #expect(store.movedAside.map(\.movedTo) == [databasePath + ".corrupt-20250102T030405Z"])
+        guard let report = store.movedAside.first else { return }
         #expect(report.description.contains(report.movedTo), "\(report)")
         #expect(report.reason.contains(reason), "\(report.reason)")
-        #expect(FileManager.default.contents(atPath: report.movedTo) == Data(contents.utf8), "kept byte for byte")
-        #expect(try Store(directory: directory.path, now: now).movedAside.isEmpty, "a fresh, readable state remains")
+        #expect(FileManager.default.contents(atPath: report.movedTo) == before, "kept byte for byte")
+        // A fresh database works, and is readable at the next start.
+        try store.apply(.registerCategory(id: "mail", Self.category))
+        store.close()
+        let reopened = try Store(directory: directory.path, now: now)
+        #expect(reopened.movedAside.isEmpty)
+        #expect(reopened.takeOpenedState().categories == ["mail": Self.category])
     }
 
-    @Test("a damaged journal line keeps the changes before it and moves the journal aside")
-    func damagedJournal() throws {
-        let directory = TemporaryDirectory()
-        do {
-            let store = try Store(directory: directory.path)
-            try store.apply(.deliver(id: "a", Route(sender: ":1.1")))
-            try store.apply(.deliver(id: "b", Route(sender: ":1.2")))
-        }
-        let journalPath = directory.path + "/journal.jsonl"
-        var lines = String(decoding: FileManager.default.contents(atPath: journalPath)!, as: UTF8.self)
-            .split(separator: "\n").map(String.init)
-        lines[1] = lines[1].replacingOccurrences(of: "deliver", with: "delivre")
-        _ = FileManager.default.createFile(
-            atPath: journalPath, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
-
-        let store = try Store(directory: directory.path, now: Date(timeIntervalSince1970: 1_735_787_045))
-        #expect(store.state.delivered == ["a": Route(sender: ":1.1")])
-        #expect(store.movedAside.count == 1)
-        let report = store.movedAside[0]
-        #expect(report.movedTo == journalPath + ".corrupt-20250102T030405Z")
-        #expect(report.reason.hasPrefix("line 2"), "\(report.reason)")
-        #expect(report.description.contains("the 1 changes before line 2 were applied"), "\(report)")
-    }
-
-    @Test("a second unreadable file in the same second gets its own name")
+    @Test("a second unreadable database in the same second gets its own name")
     func movedAsideTwice() throws {
         let directory = TemporaryDirectory()
         let now = Date(timeIntervalSince1970: 1_735_787_045)
-        _ = try Store(directory: directory.path)
         for _ in 0..<2 {
-            _ = FileManager.default.createFile(atPath: directory.path + "/state.json", contents: Data("[".utf8))
-            _ = try Store(directory: directory.path, now: now)
+            try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: directory.path + "/state.db", contents: Data("[".utf8))
+            try Store(directory: directory.path, now: now).close()
         }
         #expect(
             directory.files == [
-                "journal.jsonl", "state.json", "state.json.corrupt-20250102T030405Z",
-                "state.json.corrupt-20250102T030405Z-2",
+                "state.db", "state.db.corrupt-20250102T030405Z", "state.db.corrupt-20250102T030405Z-2",
             ])
     }
 
-    @Test("a state file that cannot be read at all is reported and left in place")
-    func unreadableFile() throws {
+    @Test("a database that cannot be opened at all is reported and left in place")
+    func unopenableFile() throws {
         let directory = TemporaryDirectory()
-        // A directory where the file should be: opening works, reading fails with EISDIR (even for root).
+        // A directory where the file should be: SQLite cannot open it (even for root).
         try FileManager.default.createDirectory(
-            atPath: directory.path + "/state.json",
+            atPath: directory.path + "/state.db",
             withIntermediateDirectories: true)
-        #expect(throws: NotificationStoreError.cannotRead(path: directory.path + "/state.json", errno: EISDIR)) {
-            try Store(directory: directory.path)
+        do {
+            _ = try Store(directory: directory.path)
+            Issue.record("the store opened a directory as its database")
+        } catch {
+            guard case .cannotRead(let path, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(path == directory.path + "/state.db")
+            #expect(error.description.contains("regular file owned by you"), "\(error)")
         }
-        #expect(directory.files == ["state.json"])
-    }
-
-    @Test("temporary files left by an interrupted snapshot write are removed when the store opens")
-    func leftovers() throws {
-        let directory = TemporaryDirectory()
-        let store = try Store(directory: directory.path)
-        try store.save(Self.sample)
-        _ = FileManager.default.createFile(atPath: store.snapshotPath + ".tmp-123-456", contents: Data("{\"vers".utf8))
-        #expect(try Store(directory: directory.path).state == Self.sample)
-        #expect(directory.files == ["journal.jsonl", "state.json"])
-    }
-
-    @Test("the journal is compacted into the snapshot once it outgrows it")
-    func compaction() throws {
-        let directory = TemporaryDirectory()
-        let store = try Store(directory: directory.path, now: Date(), minimumCompactionBytes: 4096)
-        for index in 0..<200 { try store.apply(.deliver(id: "n\(index)", Route(sender: ":1.\(index)"))) }
-        let journalSize = FileManager.default.contents(atPath: store.journalPath)?.count ?? 0
-        let snapshotSize = FileManager.default.contents(atPath: store.snapshotPath)?.count ?? 0
-        #expect(snapshotSize > 0, "a snapshot was written")
-        #expect(journalSize <= max(4096, snapshotSize) + 100, "the journal was emptied as it grew")
-        #expect(try Store(directory: directory.path).state.delivered.count == 200)
+        #expect(directory.files == ["state.db"])
     }
 
     @Test(
@@ -352,6 +294,7 @@ struct NotificationStoreTests {
         print(
             "NotificationStore: 1,000 posts in a row took \(elapsed) (\(elapsed / 1_000) per durable change, "
                 + "debug build)")
-        #expect(try Store(directory: directory.path).state.pending.count == 1_000)
+        store.close()
+        #expect(try Store(directory: directory.path).takeOpenedState().pending.count == 1_000)
     }
 }

@@ -66,8 +66,8 @@ struct StateFileSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
     }
 
-    @Test("a state file or journal that is a symbolic link is refused, and its target is left alone", arguments: [
-        Store.snapshotName, Store.journalName,
+    @Test("a state file that is a symbolic link is refused, and its target is left alone", arguments: [
+        Store.databaseName, Store.snapshotName, Store.journalName,
     ])
     func linkedFile(name: String) throws {
         let temporary = NotificationStoreTests.TemporaryDirectory()
@@ -81,8 +81,8 @@ struct StateFileSafetyTests {
         #expect(FileManager.default.contents(atPath: target) == Data("precious".utf8))
     }
 
-    @Test("a FIFO in place of the state file or journal is refused at once instead of hanging the start", arguments: [
-        Store.snapshotName, Store.journalName,
+    @Test("a FIFO in place of a state file is refused at once instead of hanging the start", arguments: [
+        Store.databaseName, Store.snapshotName, Store.journalName,
     ])
     func fifo(name: String) throws {
         let temporary = NotificationStoreTests.TemporaryDirectory()

@@ -1,0 +1,159 @@
+import Glibc
+
+/// The tables of the daemon's state in one SQLite file, and the statements that read and change them.
+///
+/// One row per scheduled notification, category and route of a delivered notification, each keyed by its id, its
+/// value in `body` (the owner's `Codable` value as JSON). The file is in WAL mode with `synchronous=NORMAL`: a
+/// committed change is in the write-ahead log (in the kernel's page cache, at least) before the commit returns, so it
+/// survives the process being killed at any moment; a power cut may lose the changes since the last checkpoint, never
+/// the file's consistency.
+///
+/// Not thread-safe: ``NotificationStore`` serializes every use.
+final class StoreDatabase {
+    /// The tables, one per kind of row.
+    enum Table: String, CaseIterable {
+        case pending
+        case categories
+        case delivered
+    }
+
+    /// Why an existing file cannot be read as the state: it is moved aside, never emptied.
+    struct Unreadable: Error {
+        var reason: String
+    }
+
+    /// `PRAGMA user_version` of the current schema.
+    static let schemaVersion: Int64 = 1
+    /// `PRAGMA application_id`: "NBst", so that `file` and a reader can tell the file is ours.
+    static let applicationID: Int64 = 0x4E42_7374
+
+    private static let schema = """
+        CREATE TABLE pending (id TEXT PRIMARY KEY NOT NULL, scheduled_at REAL NOT NULL, body BLOB NOT NULL);
+        CREATE INDEX pending_by_scheduled_at ON pending (scheduled_at);
+        CREATE TABLE categories (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
+        CREATE TABLE delivered (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(schemaVersion);
+        """
+
+    let connection: SQLiteConnection
+    private let putPending: SQLiteStatement
+    private let puts: [Table: SQLiteStatement]
+    private let deletes: [Table: SQLiteStatement]
+    private let trimDelivered: SQLiteStatement
+
+    /// Opens the file at `path`, creating the tables in a new one.
+    ///
+    /// - Throws: ``Unreadable`` for a file that is not a database, a damaged one, or one of another application or of
+    ///   a newer schema; ``SQLiteFailure`` when it cannot be opened or written (permissions, I/O, a full disk).
+    init(path: String) throws {
+        // SQLite takes a file shorter than its header for an empty database, and would write over it.
+        if let problem = Self.headerProblem(at: path) { throw Unreadable(reason: problem) }
+        let connection = try SQLiteConnection(path: path)
+        self.connection = connection
+        do {
+            // Read before anything is written: a file that is not ours is moved aside as it was.
+            let version = try connection.integer("PRAGMA user_version") ?? 0
+            let application = try connection.integer("PRAGMA application_id") ?? 0
+            if version == 0 && application == 0 {
+                let tables = try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0
+                guard tables == 0 else {
+                    throw Unreadable(reason: "it is an SQLite database of another program (no application id)")
+                }
+                try connection.transaction { () throws(SQLiteFailure) in try connection.execute(Self.schema) }
+            } else if application != Self.applicationID {
+                throw Unreadable(reason: "it is an SQLite database of another program (application id \(application))")
+            } else if version != Self.schemaVersion {
+                throw Unreadable(
+                    reason: "its schema version \(version) is not known to this version of notification-bridge, which "
+                        + "reads version \(Self.schemaVersion); was it written by a newer one?")
+            }
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+            putPending = try connection.prepare(
+                "INSERT OR REPLACE INTO pending (id, scheduled_at, body) VALUES (?1, ?2, ?3)")
+            var puts: [Table: SQLiteStatement] = [:]
+            var deletes: [Table: SQLiteStatement] = [:]
+            for table in Table.allCases {
+                puts[table] = try connection.prepare(
+                    "INSERT OR REPLACE INTO \(table.rawValue) (id, body) VALUES (?1, ?2)")
+                deletes[table] = try connection.prepare("DELETE FROM \(table.rawValue) WHERE id = ?1")
+            }
+            (self.puts, self.deletes) = (puts, deletes)
+            // A replaced row gets a new rowid, so the lowest rowids are the routes written longest ago.
+            trimDelivered = try connection.prepare(
+                "DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY rowid "
+                    + "LIMIT max(0, (SELECT count(*) FROM delivered) - ?1))")
+        } catch let failure as SQLiteFailure where failure.code.meansDamagedFile {
+            connection.close()
+            throw Unreadable(reason: "\(failure.message) (\(failure.code))")
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// Why the file at `path` cannot be an SQLite database, judged by its first bytes; `nil` when it may be one, or is
+    /// empty or missing.
+    private static func headerProblem(at path: String) -> String? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { Glibc.close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return Array(header.prefix(count)) == Array("SQLite format 3\0".utf8)
+            ? nil : "it is not an SQLite database (it does not begin with \"SQLite format 3\")"
+    }
+
+    /// Closes the file; SQLite checkpoints the log into it and removes the log when it is the last connection.
+    func close() {
+        connection.close()
+    }
+
+    /// Every row of `table`, oldest first (pending ones by the time they were scheduled).
+    ///
+    /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
+    func rows(of table: Table) throws -> [(id: String, body: [UInt8])] {
+        let order = table == .pending ? "scheduled_at, id" : "rowid"
+        var rows: [(id: String, body: [UInt8])] = []
+        do throws(SQLiteFailure) {
+            let query = try connection.prepare("SELECT id, body FROM \(table.rawValue) ORDER BY \(order)")
+            while try query.step() {
+                rows.append((query.text(at: 0) ?? "", query.blob(at: 1)))
+            }
+        } catch {
+            guard error.code.meansDamagedFile else { throw error }
+            throw Unreadable(reason: "\(error.message) (\(error.code))")
+        }
+        return rows
+    }
+
+    /// Adds or replaces a scheduled notification's row.
+    func putPending(id: String, scheduledAt: Double, body: [UInt8]) throws(SQLiteFailure) {
+        try putPending.bind(id, at: 1)
+        try putPending.bind(scheduledAt, at: 2)
+        try putPending.bind(body, at: 3)
+        try putPending.run()
+    }
+
+    /// Adds or replaces a row of `table`.
+    func put(_ table: Table, id: String, body: [UInt8]) throws(SQLiteFailure) {
+        let statement = puts[table]!
+        try statement.bind(id, at: 1)
+        try statement.bind(body, at: 2)
+        try statement.run()
+    }
+
+    /// Removes a row of `table`, if there is one.
+    func delete(_ table: Table, id: String) throws(SQLiteFailure) {
+        let statement = deletes[table]!
+        try statement.bind(id, at: 1)
+        try statement.run()
+    }
+
+    /// Removes the routes written longest ago beyond the `kept` most recent ones.
+    func trimDelivered(keeping kept: Int) throws(SQLiteFailure) {
+        try trimDelivered.bind(Int64(kept), at: 1)
+        try trimDelivered.run()
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One row to write for a change of ``StoredNotifications``: encoded before the transaction starts, so that the
+/// database's lock is never held while encoding.
+enum StoreRow {
+    case pending(id: String, scheduledAt: Double, body: [UInt8])
+    case put(StoreDatabase.Table, id: String, body: [UInt8])
+    case delete(StoreDatabase.Table, id: String)
+
+    /// The rows of `changes`, in order.
+    ///
+    /// - Throws: ``NotificationStoreError/cannotEncode(reason:)`` when a value cannot be encoded as JSON.
+    static func encode<Payload: Codable, Category: Encodable, Route: Encodable>(
+        _ changes: [StoreChange<Payload, Category, Route>]
+    ) throws(NotificationStoreError) -> [StoreRow] {
+        let encoder = JSONEncoder()
+        do {
+            return try changes.map { change in
+                switch change {
+                case .schedule(let notification):
+                    .pending(
+                        id: notification.id, scheduledAt: notification.scheduledAt.timeIntervalSince1970,
+                        body: Array(try encoder.encode(notification)))
+                case .unschedule(let id): .delete(.pending, id: id)
+                case .registerCategory(let id, let category):
+                    .put(.categories, id: id, body: Array(try encoder.encode(category)))
+                case .removeCategory(let id): .delete(.categories, id: id)
+                case .deliver(let id, let route): .put(.delivered, id: id, body: Array(try encoder.encode(route)))
+                case .forgetDelivered(let id): .delete(.delivered, id: id)
+                }
+            }
+        } catch {
+            throw .cannotEncode(reason: "\(error)")
+        }
+    }
+
+    /// Writes the row; call it inside a transaction.
+    func write(to database: StoreDatabase) throws(SQLiteFailure) {
+        switch self {
+        case .pending(let id, let scheduledAt, let body):
+            try database.putPending(id: id, scheduledAt: scheduledAt, body: body)
+        case .put(let table, let id, let body): try database.put(table, id: id, body: body)
+        case .delete(let table, let id): try database.delete(table, id: id)
+        }
+    }
+}
