@@ -281,6 +281,11 @@ public actor NotificationServer {
             try? emit(
                 "NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)], about: notification,
                 delivery: profile.signalDelivery)
+            if profile.repeatsNotificationClosed {
+                try? emit(
+                    "NotificationClosed", [.uint32(notification.id), .uint32(NotificationCloseReason.dismissed.rawValue)],
+                    about: notification, delivery: profile.signalDelivery)
+            }
         }
         broadcaster.yield(.closed(notification, reason: reason))
     }
@@ -339,7 +344,7 @@ public actor NotificationServer {
         let notification = notifications[index]
         cancelExpiry(of: notification.id)
         switch profile.expiry {
-        case .closeTransientOnly where !notification.isTransient:
+        case .closeTransientOnly where !notification.isTransient, .keep:
             return false
         case .close, .closeTransientOnly:
             end(at: index, reason: .expired)

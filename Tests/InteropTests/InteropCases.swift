@@ -16,11 +16,8 @@ extension InteropRun {
         await expectations.run("expiry") { try await expiry() }
         await expectations.run("cancelled prompt") { try await cancelledPrompt() }
         await expectations.run("typed text") { try await typedText() }
-        if dunst == nil {
-            await expectations.run("server restart") { try await serverRestart() }
-        } else {
-            expectations.notRun("server restart", because: "the dunst harness runs one dunst for its whole life")
-        }
+        await expectations.run("server restart") { try await serverRestart() }
+        await expectations.run("daemon restart") { try await daemonRestart() }
     }
 
     func addCategories() async throws {
@@ -56,6 +53,10 @@ extension InteropRun {
                 of: environment, to: Interop.artifacts.appendingPathComponent("\(server.name).png").path)
             try await dunst.invoke(actionLabel: "Archive", until: Finished.watching(answer))
             print("interop: dunst's menu: \(dunst.lastMenu)")
+        } else if let sway {
+            try await awaitSwayShowing("Ann")
+            try await sway.screenshot(to: Interop.artifacts.appendingPathComponent("\(server.name).png").path)
+            try await chooseOnSway("Archive", on: "Ann")
         }
         let result = try await answer.value
         expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
@@ -73,6 +74,8 @@ extension InteropRun {
                 $0.role == "push button" && ($0.name.isEmpty || $0.name == "x") && abs($0.y - summary.y) < 40
             }
             try await desktop.click(close ?? summary)
+        } else if sway != nil {
+            try await dismissOnSway("Bob")
         } else {
             try await awaitDunstShowing()
             let closed = try await ProcessRunner.run(["dunstctl", "close"], environment: environment)
@@ -124,21 +127,46 @@ extension InteropRun {
     /// The server restarts while a notification is outstanding: the bridge shows it again, and a click on it still
     /// answers `send --wait`.
     func serverRestart() async throws {
-        guard let desktop else { return }
         let answer = waiting(["Eve", "Still there?", "--category", "chat", "--timeout", "0"])
-        _ = try await desktop.widget("'Eve' before the restart") { $0.role == "label" && $0.name == "Eve" }
+        try await awaitShown("Eve")
         try await restartServer()
-        let shownAgain = try await desktop.widget("'Eve' shown again after the restart", within: .seconds(20)) {
-            $0.role == "label" && $0.name == "Eve"
-        }
-        try await desktop.clickButton("Mute", near: shownAgain)
+        try await choose("Mute", on: "Eve", until: answer)
         let result = try await answer.value
         expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
         let action = response(result)?[ResponseKeys.action.name] as? String
         expectations.check(action == "mute", "the answer is \(action ?? "none"), not mute: \(result.output)")
     }
 
+    /// The daemon is killed (SIGKILL) and started again while a notification is outstanding: the user's choice on it
+    /// still answers `wait ID`, on servers that send their signals to the poster alone (dunst) too.
+    func daemonRestart() async throws {
+        let sent = try await cli(["send", "Fay", "Back soon?", "--category", "chat", "--timeout", "0", "--print-id"])
+        expectations.check(sent.status == 0, "send exited \(sent.status): \(sent.standardError)")
+        let id = sent.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await awaitShown("Fay")
+        try await restartDaemon()
+        let answer = Task { try await self.cli(["wait", id, "--json"], timeout: .seconds(60)) }
+        try await choose("Mute", on: "Fay", until: answer)
+        let result = try await answer.value
+        expectations.check(result.status == 0, "wait exited \(result.status): \(result.standardError)")
+        let action = response(result)?[ResponseKeys.action.name] as? String
+        expectations.check(action == "mute", "the answer is \(action ?? "none"), not mute: \(result.output)")
+    }
+
     // MARK: The user's hand
+
+    /// Waits until the notification whose summary is `summary` is on the screen.
+    private func awaitShown(_ summary: String) async throws {
+        if let desktop {
+            _ = try await desktop.widget("'\(summary)' on the screen", within: .seconds(20)) {
+                $0.role == "label" && $0.name == summary
+            }
+        } else if dunst != nil {
+            try await awaitDunstShowing()
+        } else {
+            try await awaitSwayShowing(summary)
+        }
+    }
 
     /// Picks the action labelled `label` on the notification whose summary is `summary`: its button, or its line in
     /// dunst's menu, until `answer` has ended.
@@ -152,6 +180,8 @@ extension InteropRun {
             try await desktop.clickButton(label, near: bubble)
         } else if let dunst {
             try await dunst.invoke(actionLabel: label, until: Finished.watching(answer))
+        } else if sway != nil {
+            try await chooseOnSway(label, on: summary)
         }
     }
 

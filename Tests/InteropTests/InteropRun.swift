@@ -8,10 +8,12 @@ final class InteropRun: Sendable {
     let bus: PrivateBus
     let desktop: DesktopSession?
     let dunst: Dunst?
+    let sway: SwaySession?
     let expectations: InteropExpectations
     /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
     private let process: Mutex<ChildProcess?>
-    private let daemon: ChildProcess
+    /// The daemon's process, replaced when a case restarts it.
+    private let daemon: Mutex<ChildProcess>
     let environment: [String: String]
     /// The file whose content the scripted prompt program "types"; without it, the user cancels the prompt.
     let promptAnswer: URL
@@ -23,12 +25,17 @@ final class InteropRun: Sendable {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var desktop: DesktopSession?
         var dunst: Dunst?
+        var sway: SwaySession?
         var process: ChildProcess?
         var environment: [String: String]
         if server.pointer == .dunstMenu {
             dunst = try await Dunst.start(on: bus)
             environment = bus.environment
             environment["DISPLAY"] = dunst?.displayName
+        } else if server.runsUnderSway {
+            let session = try await SwaySession.start(on: bus, home: home)
+            sway = session
+            environment = session.environment
         } else {
             let session = try await DesktopSession.start(on: bus)
             desktop = session
@@ -49,17 +56,14 @@ final class InteropRun: Sendable {
             [ -f '\(promptAnswer.path)' ] || exit 1
             cat '\(promptAnswer.path)'
             """, to: bus.directory.appendingPathComponent("prompt").path)
-        let daemon = try ChildProcess.spawn(
-            [try Interop.built("notification-bridged"), "--log-level", "error", "--prompt-command", prompt],
-            environment: environment)
-        try await Self.awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged")
+        let daemon = try await startDaemon(on: bus, environment: environment, prompt: prompt)
         return InteropRun(
-            server: server, bus: bus, desktop: desktop, dunst: dunst, expectations: expectations,
+            server: server, bus: bus, desktop: desktop, dunst: dunst, sway: sway, expectations: expectations,
             process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
-        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?,
+        server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, sway: SwaySession?,
         expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
         environment: [String: String], promptAnswer: URL
     ) {
@@ -67,9 +71,10 @@ final class InteropRun: Sendable {
         self.bus = bus
         self.desktop = desktop
         self.dunst = dunst
+        self.sway = sway
         self.expectations = expectations
         self.process = Mutex(process)
-        self.daemon = daemon
+        self.daemon = Mutex(daemon)
         self.environment = environment
         self.promptAnswer = promptAnswer
     }
@@ -82,7 +87,7 @@ final class InteropRun: Sendable {
             bus.directory.appendingPathComponent("server.log").path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         defer { close(log) }
         let process = try ChildProcess.spawn(
-            server.command, environment: environment, standardOutput: log, standardError: log)
+            server.launchCommand, environment: environment, standardOutput: log, standardError: log)
         try await awaitName("org.freedesktop.Notifications", on: bus, what: server.name, previous: previous)
         return process
     }
@@ -90,6 +95,7 @@ final class InteropRun: Sendable {
     /// Stops the server and starts it again, as a user whose notification server crashed and came back would see.
     /// Returns once the new one owns `org.freedesktop.Notifications`.
     func restartServer() async throws {
+        if let dunst { return try await dunst.restart() }
         let old = process.withLock { current -> ChildProcess? in
             defer { current = nil }
             return current
@@ -117,10 +123,35 @@ final class InteropRun: Sendable {
         }
     }
 
+    /// Starts `notification-bridged` with the scripted prompt and waits until it owns its name.
+    private static func startDaemon(
+        on bus: PrivateBus, environment: [String: String], prompt: String, previous: String? = nil
+    ) async throws -> ChildProcess {
+        let daemon = try ChildProcess.spawn(
+            [try Interop.built("notification-bridged"), "--log-level", "error", "--prompt-command", prompt],
+            environment: environment)
+        try await awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged", previous: previous)
+        return daemon
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash would, and starts it again; returns once the new one owns its name.
+    func restartDaemon() async throws {
+        let watcher = try await bus.connect()
+        let previous = try await watcher.nameOwner(of: "io.github.NotificationBridge")
+        await watcher.close()
+        let old = daemon.withLock { $0 }
+        old.signal(SIGKILL)
+        _ = old.waitBlocking(within: .seconds(5))
+        let prompt = bus.directory.appendingPathComponent("prompt").path
+        let new = try await Self.startDaemon(on: bus, environment: environment, prompt: prompt, previous: previous)
+        daemon.withLock { $0 = new }
+    }
+
     func stop() {
-        daemon.stop(grace: .seconds(3))
+        daemon.withLock { $0 }.stop(grace: .seconds(3))
         process.withLock { $0 }?.stop(grace: .seconds(3))
         dunst?.stop()
+        sway?.stop()
         desktop?.stop()
     }
 

@@ -14,6 +14,7 @@ import Testing
 struct InteropTests {
     @Test(arguments: RealServer.all)
     func server(_ server: RealServer) async throws {
+        guard Interop.isSelected(server) else { return }
         if let missing = server.missing {
             Interop.report(InteropVerdict.skipped(reason: missing).line(server: server.name, version: nil))
             return
@@ -35,6 +36,12 @@ struct InteropTests {
 
 enum Interop {
     static var isEnabled: Bool { ProcessInfo.processInfo.environment["NB_INTEROP"] == "1" }
+
+    /// Whether `server` is among those `NB_INTEROP_SERVERS` names (comma-separated), or that is unset: a run of a few.
+    static func isSelected(_ server: RealServer) -> Bool {
+        guard let names = ProcessInfo.processInfo.environment["NB_INTEROP_SERVERS"], !names.isEmpty else { return true }
+        return names.split(separator: ",").contains { $0 == server.name }
+    }
 
     /// Where screenshots go: `NB_INTEROP_ARTIFACTS`, else `.build/interop` in the package.
     static var artifacts: URL {
