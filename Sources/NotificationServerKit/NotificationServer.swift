@@ -282,9 +282,10 @@ public actor NotificationServer {
                 "NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)], about: notification,
                 delivery: profile.signalDelivery)
             if profile.repeatsNotificationClosed {
+                let dismissed = NotificationCloseReason.dismissed.rawValue
                 try? emit(
-                    "NotificationClosed", [.uint32(notification.id), .uint32(NotificationCloseReason.dismissed.rawValue)],
-                    about: notification, delivery: profile.signalDelivery)
+                    "NotificationClosed", [.uint32(notification.id), .uint32(dismissed)], about: notification,
+                    delivery: profile.signalDelivery)
             }
         }
         broadcaster.yield(.closed(notification, reason: reason))

@@ -15,7 +15,9 @@ extension SwaySession {
         for program in ["sway", "grim", "setpriv", "busctl", "jq"] where ExecutableLookup.find(program) == nil {
             return "\(program) is not installed ('make interop' installs it)"
         }
-        return nil
+        // sway runs as nobody, which only root can arrange.
+        return getuid() == 0 ? nil : "sway must run as another user than root, which needs 'make interop' run as root"
+
     }
 }
 

@@ -27,6 +27,10 @@ struct InteropTests {
                 defer { run.stop() }
                 await run.everyCase()
             }
+        } catch let cannotStart as DesktopCannotStart {
+            let verdict = InteropVerdict.skipped(reason: cannotStart.reason)
+            Interop.report(verdict.line(server: server.name, version: version))
+            return
         } catch {
             expectations.fail("\(error)")
         }

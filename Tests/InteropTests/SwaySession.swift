@@ -1,6 +1,12 @@
 import DBusTestSupport
 import Foundation
 
+/// The desktop a server needs cannot run on this machine: the server is reported skipped, with the reason.
+struct DesktopCannotStart: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
+}
+
 /// A headless sway compositor on a private session bus, where the Wayland notification servers (mako,
 /// SwayNotificationCenter) draw. sway refuses to run as root, so it, the servers and the accessibility bus run as the
 /// unprivileged user `nobody`; the bridge and the test stay root, which reaches every socket of that user.
@@ -70,7 +76,8 @@ final class SwaySession: Sendable {
             }
         } catch {
             sway.stop()
-            throw error
+            // No compositor, no server to test: the machine, not the bridge, is at fault.
+            throw DesktopCannotStart(reason: "headless sway did not start: \(error)")
         }
         environment["WAYLAND_DISPLAY"] = display
         let accessibility: ChildProcess

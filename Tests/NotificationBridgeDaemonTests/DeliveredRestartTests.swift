@@ -36,7 +36,8 @@ struct DeliveredRestartTests {
             let id = try postedID(
                 try await setup.gdbus(
                     "Post",
-                    "{'title': <'Backup'>, 'app-name': <'Backup'>, 'timeout': <0>, 'actions': <[{'id': <'open'>, 'title': <'Open'>, "
+                    "{'title': <'Backup'>, 'app-name': <'Backup'>, 'timeout': <0>, "
+                        + "'actions': <[{'id': <'open'>, 'title': <'Open'>, "
                         + "'activation': <'background'>}]>, 'exec': <['\(script.path)']>}"))
             let shown = try await setup.nextNotification()
             let second = try await Self.crashAndRestart(first, setup)
