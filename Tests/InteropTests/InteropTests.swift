@@ -4,7 +4,8 @@ import Testing
 
 /// The built daemon and CLI, as a user runs them, against each real server Debian ships, on a private bus whose
 /// service folder is empty (nothing is started behind the test's back). The user's clicks are the pointer's, on
-/// buttons found in the accessibility tree; dunst is driven through its context menu.
+/// buttons found in the accessibility tree; dunst is driven through its context menu; under headless sway, mako through
+/// `makoctl` and SwayNotificationCenter's buttons through the accessibility tree.
 ///
 /// Run by `make interop` (`NB_INTEROP=1`). Each server gets one line in the summary: passed, failed with its first
 /// failing expectation, or skipped with the reason.
