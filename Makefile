@@ -6,7 +6,7 @@
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
-#   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb
+#   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
 
 SWIFT ?= swift
 CC ?= cc
@@ -80,12 +80,14 @@ asan: deps
 	@echo "AddressSanitizer: no memory errors"
 
 # The real servers, the tools that act as their user (xdotool, the accessibility tree through pyatspi, import for
-# screenshots) and the prompt programs. Each server's verdict (passed; FAILED with its first failing expectation;
+# screenshots; for the Wayland servers headless sway, makoctl with busctl and jq, grim for screenshots) and the prompt
+# programs. Each server's verdict (passed; FAILED with its first failing expectation;
 # skipped with the reason) is in $(INTEROP_ARTIFACTS)/summary.txt, beside a screenshot of each server showing a
 # notification of the bridge. The target fails when a server failed or the tests did not finish.
 INTEROP_PACKAGES := xfce4-notifyd notification-daemon mate-notification-daemon lxqt-notificationd dunst xvfb \
     xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor zenity yad gnome-shell gjs \
-    plasma-workspace plasma-desktop kactivitymanagerd libkf5globalaccel-bin
+    plasma-workspace plasma-desktop kactivitymanagerd libkf5globalaccel-bin \
+    sway mako-notifier sway-notification-center grim jq systemd
 INTEROP_ARTIFACTS := $(CURDIR)/.build/interop
 
 interop:

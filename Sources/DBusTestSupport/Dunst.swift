@@ -1,5 +1,6 @@
 import DBusCore
 import Foundation
+import Synchronization
 
 /// A real dunst notification server under Xvfb, on a private bus, for end-to-end tests.
 ///
@@ -8,7 +9,10 @@ import Foundation
 /// the menu is opened through dunst's own D-Bus command, `org.dunstproject.cmd0.ContextMenuCall`.
 public final class Dunst: Sendable {
     private let display: ChildProcess
-    private let server: ChildProcess
+    /// dunst's process, replaced by ``restart()``.
+    private let server: Mutex<ChildProcess>
+    private let environment: [String: String]
+    private let config: URL
     private let directory: URL
     private let bus: PrivateBus
     /// The X display dunst draws on, for example `:3`.
@@ -57,28 +61,18 @@ public final class Dunst: Sendable {
         }
         var environment = bus.environment
         environment["DISPLAY"] = ":" + number
-        let log = open(directory.appendingPathComponent("log").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer { close(log) }
         let server: ChildProcess
         do {
-            server = try ChildProcess.spawn(
-                ["dunst", "-config", config.path], environment: environment, standardOutput: log,
-                standardError: log)
+            server = try launch(config: config, environment: environment, directory: directory)
         } catch {
             display.stop()
             throw error
         }
-        let dunst = Dunst(display: display, server: server, directory: directory, bus: bus, displayName: ":" + number)
+        let dunst = Dunst(
+            display: display, server: server, environment: environment, config: config, directory: directory, bus: bus,
+            displayName: ":" + number)
         do {
-            let connection = try await bus.connect()
-            defer { Task { await connection.close() } }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while try await connection.nameOwner(of: "org.freedesktop.Notifications") == nil {
-                guard ContinuousClock.now < deadline, server.poll() == nil else {
-                    throw TestSupportError("dunst did not take org.freedesktop.Notifications: \(dunst.log)")
-                }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await dunst.awaitName(from: server, replacing: nil)
         } catch {
             dunst.stop()
             throw error
@@ -86,12 +80,51 @@ public final class Dunst: Sendable {
         return dunst
     }
 
-    private init(display: ChildProcess, server: ChildProcess, directory: URL, bus: PrivateBus, displayName: String) {
+    private static func launch(config: URL, environment: [String: String], directory: URL) throws -> ChildProcess {
+        let log = open(directory.appendingPathComponent("log").path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        defer { close(log) }
+        return try ChildProcess.spawn(
+            ["dunst", "-config", config.path], environment: environment, standardOutput: log, standardError: log)
+    }
+
+    /// Waits until `server` owns `org.freedesktop.Notifications` (a connection other than `previous`).
+    private func awaitName(from server: ChildProcess, replacing previous: String?) async throws {
+        let connection = try await bus.connect()
+        defer { Task { await connection.close() } }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let owner = try await connection.nameOwner(of: "org.freedesktop.Notifications")
+            if let owner, owner != previous { return }
+            guard ContinuousClock.now < deadline, server.poll() == nil else {
+                throw TestSupportError("dunst did not take org.freedesktop.Notifications: \(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private init(
+        display: ChildProcess, server: ChildProcess, environment: [String: String], config: URL, directory: URL,
+        bus: PrivateBus, displayName: String
+    ) {
         self.display = display
-        self.server = server
+        self.server = Mutex(server)
+        self.environment = environment
+        self.config = config
         self.directory = directory
         self.bus = bus
         self.displayName = displayName
+    }
+
+    /// Stops dunst and starts it again on the same display, as after a crash of the user's notification server;
+    /// returns once the new one owns `org.freedesktop.Notifications`.
+    public func restart() async throws {
+        let connection = try await bus.connect()
+        let previous = try await connection.nameOwner(of: "org.freedesktop.Notifications")
+        await connection.close()
+        server.withLock { $0 }.stop(grace: .seconds(2))
+        let new = try Self.launch(config: config, environment: environment, directory: directory)
+        server.withLock { $0 = new }
+        try await awaitName(from: new, replacing: previous)
     }
 
     /// What dunst wrote to its output so far.
@@ -158,7 +191,7 @@ public final class Dunst: Sendable {
 
     /// Stops dunst and Xvfb.
     public func stop() {
-        server.stop(grace: .seconds(2))
+        server.withLock { $0 }.stop(grace: .seconds(2))
         display.stop(grace: .seconds(2))
     }
 }

@@ -35,6 +35,7 @@ public final class PrivateBus: Sendable {
               <listen>unix:dir=\(xmlEscaped(directory.path))</listen>
               <auth>EXTERNAL</auth>
             \(services)  <policy context="default">
+                <allow user="*"/>
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>

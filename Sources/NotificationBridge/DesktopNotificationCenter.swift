@@ -422,7 +422,9 @@ public actor DesktopNotificationCenter {
     ///
     /// Nothing is sent to the server. Signals for the notification arrive only from servers that broadcast them
     /// (Plasma, mako, xfce4-notifyd, SwayNotificationCenter); those that send them to the original sender alone
-    /// (GNOME Shell, dunst) cannot reach a new connection. A server restart posts it again, like any outstanding one.
+    /// (GNOME Shell, dunst) cannot reach a new connection: to be heard there too, post it again with the same id and
+    /// content after adopting it, which replaces it in place from this connection (the daemon does so when it
+    /// starts). A server restart posts it again, like any outstanding one.
     ///
     /// - Parameters:
     ///   - id: the center's id for it, as ``post(_:id:hints:handler:)`` returned it then.

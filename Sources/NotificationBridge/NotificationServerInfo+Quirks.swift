@@ -30,10 +30,11 @@ extension NotificationServerInfo {
     }
 
     /// Whether the server sends `NotificationClosed` when a notification expires. notification-daemon lets an
-    /// expired bubble vanish without a word, so the bridge ends such notifications itself, once their
-    /// ``lifetime(of:)`` has passed.
+    /// expired bubble vanish without a word, and SwayNotificationCenter moves it to its control centre without one,
+    /// so the bridge ends such notifications itself, once their ``lifetime(of:)`` has passed (and closes them there).
     public var reportsExpiry: Bool {
         !(identity.name == "notification daemon" && identity.vendor == "gnome")
+            && identity.name != "swaynotificationcenter"
     }
 
     /// Whether the server reports its close button (X) as an expiry (reason 1) instead of a dismissal (reason 2), as

@@ -88,9 +88,33 @@ extension DaemonCore {
                 appName: kept.content.appName ?? defaultAppName, poster: kept.poster, route: kept.route,
                 content: kept.content, reportsDismissal: kept.reportsDismissal, phase: .showing)
             await center.adopt(id: id, serverID: kept.serverID, content: kept.content)
+            await takeOver(id, kept)
         }
         logger.info("restored the routes of notifications shown before the restart", metadata: [
             "state.delivered": "\(delivered.count)"
         ])
+    }
+
+    /// Shows a restored notification again in place of itself (`Notify` with its id as `replaces_id`) from this run's
+    /// connection: servers that send their signals to the poster alone (dunst, GNOME Shell) would otherwise send the
+    /// user's choice to the connection of the last run, which is gone. The server keeps its place on the screen; a
+    /// notification whose own timeout has passed meanwhile is left alone (the server has expired it); one with a
+    /// timeout gets what is left of it.
+    private func takeOver(_ id: String, _ kept: DeliveredPost) async {
+        var content = kept.content
+        if case .milliseconds(let milliseconds) = content.timeout {
+            let left = Double(milliseconds) - Date().timeIntervalSince(kept.shownAt) * 1000
+            guard left >= 1 else { return }
+            content.timeout = .milliseconds(Int32(left))
+        }
+        do {
+            let placed = try await center.place(content, id: id)
+            guard let entry = table[id] else { return }
+            _ = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
+        } catch {
+            logger.warning("cannot show a notification of the last run again; a choice on it may be lost", metadata: [
+                "notification.id": "\(id)", "error": "\(error)",
+            ])
+        }
     }
 }

@@ -287,6 +287,12 @@ public actor NotificationServer {
             try? emit(
                 "NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)], about: notification,
                 delivery: profile.signalDelivery)
+            if profile.repeatsNotificationClosed {
+                let dismissed = NotificationCloseReason.dismissed.rawValue
+                try? emit(
+                    "NotificationClosed", [.uint32(notification.id), .uint32(dismissed)], about: notification,
+                    delivery: profile.signalDelivery)
+            }
         }
         broadcaster.yield(.closed(notification, reason: reason))
     }
@@ -345,7 +351,7 @@ public actor NotificationServer {
         let notification = notifications[index]
         cancelExpiry(of: notification.id)
         switch profile.expiry {
-        case .closeTransientOnly where !notification.isTransient:
+        case .closeTransientOnly where !notification.isTransient, .keep:
             return false
         case .close, .closeTransientOnly:
             end(at: index, reason: .expired)

@@ -52,25 +52,30 @@ extension NotificationServerProfile {
         signalDelivery: .unicastToSender, closeAfterAction: .closedByCall,
         oddActionList: .dropUnpairedKey, urgencyHint: .byteOnly, defaultTimeout: .seconds(10))
 
-    /// mako: broadcast signals; closes after an action with reason 2; `ActivationToken` (it sends one for pointer
-    /// clicks, which is what ``NotificationServer/invokeAction(id:key:activationToken:)`` stands for); no buttons,
-    /// but `makoctl invoke` reaches every action, so none is out of reach; refuses an odd-length action list.
+    /// mako 1.7.1 (Debian 12), as `make interop` saw it: broadcast signals; the notification stays up after an action
+    /// (`makoctl invoke`), so the client's own close comes back with reason 3; no `ActivationToken`; no buttons, but
+    /// `makoctl invoke` and `makoctl menu` reach every action; `makoctl dismiss` closes with reason 2; no timeout of
+    /// its own (`default-timeout=0`); refuses an odd-length action list.
     public static let mako = NotificationServerProfile(
-        capabilities: ["body", "body-markup", "actions", "icon-static"],
-        serverName: "mako", vendor: "emersion", version: "1.8.0", specVersion: "1.2",
-        signalDelivery: .broadcast, closeAfterAction: .dismissed, sendsActivationTokenBeforeAction: true,
-        oddActionList: .refuse, urgencyHint: .anyInteger, defaultTimeout: .seconds(5))
+        capabilities: [
+            "body", "body-markup", "actions", "icon-static", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+        ],
+        serverName: "mako", vendor: "emersion", version: "1.7.1", specVersion: "1.2",
+        signalDelivery: .broadcast, closeAfterAction: nil, oddActionList: .refuse, urgencyHint: .anyInteger,
+        defaultTimeout: nil)
 
-    /// SwayNotificationCenter: broadcast signals; closes after an action with reason 2; inline reply broadcast, no
-    /// `ActionInvoked`, then reason 2; `ActivationToken`; specification 1.3.
+    /// SwayNotificationCenter 0.7.3 (Debian 12), as `make interop` saw it: broadcast signals; no inline reply; no
+    /// `ActivationToken`; closes after an action with reason 2, and sends every `NotificationClosed` twice (the
+    /// second with reason 2, also after the client's own close); an expired bubble moves to its control centre
+    /// without a signal.
     public static let swayNotificationCenter = NotificationServerProfile(
         capabilities: [
-            "actions", "body", "body-markup", "body-images", "body-hyperlinks", "persistence", "synchronous",
-            "private-synchronous", "x-canonical-private-synchronous", "inline-reply",
+            "actions", "body", "body-markup", "body-images", "persistence", "synchronous", "private-synchronous",
+            "x-canonical-private-synchronous",
         ],
-        serverName: "SwayNotificationCenter", vendor: "ErikReider", version: "0.10.1", specVersion: "1.3",
-        signalDelivery: .broadcast, closeAfterAction: .dismissed, replyDelivery: .swayNotificationCenter,
-        sendsActivationTokenBeforeAction: true, urgencyHint: .anyInteger, defaultTimeout: .seconds(10))
+        serverName: "SwayNotificationCenter", vendor: "ErikReider", version: "0.7.3", specVersion: "1.2",
+        signalDelivery: .broadcast, closeAfterAction: .dismissed, repeatsNotificationClosed: true,
+        urgencyHint: .anyInteger, defaultTimeout: .seconds(10), expiry: .keep)
 
     /// xfce4-notifyd 0.7: broadcast signals; real buttons; closes after an action with reason 2 (not a dismissal);
     /// no token.

@@ -50,6 +50,9 @@ public struct NotificationServerProfile: Sendable, Hashable {
     /// The reason of the `NotificationClosed` sent when the user clicks the close button: 2 (dismissed), but 1
     /// (expired) on mate-notification-daemon.
     public var closeButtonReason: NotificationCloseReason
+    /// Whether every `NotificationClosed` is followed by a second one for the same id, with reason 2 (dismissed)
+    /// whatever the first said, as SwayNotificationCenter 0.7.3 does.
+    public var repeatsNotificationClosed: Bool
 
     // MARK: Notify
 
@@ -95,7 +98,8 @@ public struct NotificationServerProfile: Sendable, Hashable {
         signalDelivery: SignalDelivery = .broadcast, closeAfterAction: NotificationCloseReason? = .dismissed,
         replyDelivery: ReplyDelivery? = nil, sendsActivationTokenBeforeAction: Bool = false,
         extraDefaultAfterButton: Bool = false, maximumButtons: Int? = nil, preselectsFirstButtonAbove: Int? = nil,
-        closeButtonReason: NotificationCloseReason = .dismissed, newIDOnReplace: Bool = false,
+        closeButtonReason: NotificationCloseReason = .dismissed, repeatsNotificationClosed: Bool = false,
+        newIDOnReplace: Bool = false,
         oddActionList: OddActionListPolicy = .dropUnpairedKey, urgencyHint: UrgencyHintPolicy = .anyInteger,
         refusesRepeatsWithin: Duration? = nil, defaultTimeout: Duration? = .seconds(5),
         honorsExpireTimeout: Bool = true, expiry: ExpiryBehavior = .close,
@@ -115,6 +119,7 @@ public struct NotificationServerProfile: Sendable, Hashable {
         self.maximumButtons = maximumButtons
         self.preselectsFirstButtonAbove = preselectsFirstButtonAbove
         self.closeButtonReason = closeButtonReason
+        self.repeatsNotificationClosed = repeatsNotificationClosed
         self.newIDOnReplace = newIDOnReplace
         self.oddActionList = oddActionList
         self.urgencyHint = urgencyHint

@@ -40,4 +40,7 @@ public enum ExpiryBehavior: Sendable, Hashable {
     /// Close transient notifications with `NotificationClosed(id, 1)`; others leave the screen with no signal at all,
     /// as notification-daemon does (its client is never told).
     case closeTransientOnly
+    /// Keep it, with no signal: the bubble leaves the screen and the notification waits in the server's notification
+    /// centre, where its actions still work, as SwayNotificationCenter does.
+    case keep
 }

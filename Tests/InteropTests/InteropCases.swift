@@ -20,11 +20,8 @@ extension InteropRun {
         }
         await expectations.run("cancelled prompt") { try await cancelledPrompt() }
         await expectations.run("typed text") { try await typedText() }
-        if dunst == nil {
-            await expectations.run("server restart") { try await serverRestart() }
-        } else {
-            expectations.notRun("server restart", because: "the dunst harness runs one dunst for its whole life")
-        }
+        await expectations.run("server restart") { try await serverRestart() }
+        await expectations.run("daemon restart") { try await daemonRestart() }
     }
 
     func addCategories() async throws {
@@ -63,6 +60,10 @@ extension InteropRun {
         } else if let gnome {
             try await threeButtons(on: gnome)
             try await gnome.press("Archive", on: "Ann")
+        } else if let sway {
+            try await awaitSwayShowing("Ann")
+            try await sway.screenshot(to: Interop.artifacts.appendingPathComponent("\(server.name).png").path)
+            try await chooseOnSway("Archive", on: "Ann")
         }
         let result = try await answer.value
         expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
@@ -83,6 +84,8 @@ extension InteropRun {
             try await desktop.click(close ?? summary)
         } else if let gnome {
             try await gnome.closeBanner("Bob")
+        } else if sway != nil {
+            try await dismissOnSway("Bob")
         } else {
             try await awaitDunstShowing()
             let closed = try await ProcessRunner.run(["dunstctl", "close"], environment: environment)
@@ -137,21 +140,48 @@ extension InteropRun {
     /// answers `send --wait`.
     func serverRestart() async throws {
         if let gnome { return try await notificationServiceRestart(on: gnome) }
-        guard let desktop else { return }
         let answer = waiting(["Eve", "Still there?", "--category", "chat", "--timeout", "0"])
-        _ = try await desktop.widget("'Eve' before the restart") { $0.role == "label" && $0.name == "Eve" }
+        try await awaitShown("Eve")
         try await restartServer()
-        let shownAgain = try await desktop.widget("'Eve' shown again after the restart", within: .seconds(20)) {
-            $0.role == "label" && $0.name == "Eve"
-        }
-        try await desktop.clickButton("Mute", near: shownAgain)
+        try await choose("Mute", on: "Eve", until: answer)
         let result = try await answer.value
         expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
         let action = response(result)?[ResponseKeys.action.name] as? String
         expectations.check(action == "mute", "the answer is \(action ?? "none"), not mute: \(result.output)")
     }
 
+    /// The daemon is killed (SIGKILL) and started again while a notification is outstanding: the user's choice on it
+    /// still answers `wait ID`, on servers that send their signals to the poster alone (dunst) too.
+    func daemonRestart() async throws {
+        let sent = try await cli(["send", "Fay", "Back soon?", "--category", "chat", "--timeout", "0", "--print-id"])
+        expectations.check(sent.status == 0, "send exited \(sent.status): \(sent.standardError)")
+        let id = sent.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await awaitShown("Fay")
+        try await restartDaemon()
+        let answer = Task { try await self.cli(["wait", id, "--json"], timeout: .seconds(60)) }
+        try await choose("Mute", on: "Fay", until: answer)
+        let result = try await answer.value
+        expectations.check(result.status == 0, "wait exited \(result.status): \(result.standardError)")
+        let action = response(result)?[ResponseKeys.action.name] as? String
+        expectations.check(action == "mute", "the answer is \(action ?? "none"), not mute: \(result.output)")
+    }
+
     // MARK: The user's hand
+
+    /// Waits until the notification whose summary is `summary` is on the screen.
+    private func awaitShown(_ summary: String) async throws {
+        if let desktop {
+            _ = try await desktop.widget("'\(summary)' on the screen", within: .seconds(20)) {
+                $0.role == "label" && $0.name == summary
+            }
+        } else if dunst != nil {
+            try await awaitDunstShowing()
+        } else if let gnome {
+            _ = try await gnome.awaitBanner(summary)
+        } else {
+            try await awaitSwayShowing(summary)
+        }
+    }
 
     /// Picks the action labelled `label` on the notification whose summary is `summary`: its button, or its line in
     /// dunst's menu, until `answer` has ended.
@@ -167,6 +197,8 @@ extension InteropRun {
             try await dunst.invoke(actionLabel: label, until: Finished.watching(answer))
         } else if let gnome {
             try await gnome.press(label, on: summary)
+        } else if sway != nil {
+            try await chooseOnSway(label, on: summary)
         }
     }
 

@@ -10,10 +10,12 @@ final class InteropRun: Sendable {
     let dunst: Dunst?
     let gnome: GnomeShellSession?
     let plasma: PlasmaSession?
+    let sway: SwaySession?
     let expectations: InteropExpectations
     /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
     private let process: Mutex<ChildProcess?>
-    private let daemon: ChildProcess
+    /// The daemon's process, replaced when a case restarts it.
+    private let daemon: Mutex<ChildProcess>
     let environment: [String: String]
     /// The file whose content the scripted prompt program "types"; without it, the user cancels the prompt.
     let promptAnswer: URL
@@ -27,6 +29,7 @@ final class InteropRun: Sendable {
         var dunst: Dunst?
         var gnome: GnomeShellSession?
         var plasma: PlasmaSession?
+        var sway: SwaySession?
         var process: ChildProcess?
         var environment: [String: String]
         if server.pointer == .dunstMenu {
@@ -35,6 +38,10 @@ final class InteropRun: Sendable {
             environment["DISPLAY"] = dunst?.displayName
         } else if server.pointer == .gnomeShell {
             environment = bus.environment
+        } else if server.runsUnderSway {
+            let session = try await SwaySession.start(on: bus, home: home)
+            sway = session
+            environment = session.environment
         } else {
             let session = try await DesktopSession.start(on: bus)
             desktop = session
@@ -63,19 +70,17 @@ final class InteropRun: Sendable {
             [ -f '\(promptAnswer.path)' ] || exit 1
             cat '\(promptAnswer.path)'
             """, to: bus.directory.appendingPathComponent("prompt").path)
-        let daemon = try ChildProcess.spawn(
-            [try Interop.built("notification-bridged"), "--log-level", "error", "--prompt-command", prompt],
-            environment: environment)
-        try await Self.awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged")
+        let daemon = try await startDaemon(on: bus, environment: environment, prompt: prompt)
         return InteropRun(
-            server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, plasma: plasma,
+            server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, plasma: plasma, sway: sway,
             expectations: expectations,
             process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
         server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, gnome: GnomeShellSession?,
-        plasma: PlasmaSession?, expectations: InteropExpectations, process: ChildProcess?, daemon: ChildProcess,
+        plasma: PlasmaSession?, sway: SwaySession?, expectations: InteropExpectations, process: ChildProcess?,
+        daemon: ChildProcess,
         environment: [String: String], promptAnswer: URL
     ) {
         self.server = server
@@ -84,9 +89,10 @@ final class InteropRun: Sendable {
         self.dunst = dunst
         self.gnome = gnome
         self.plasma = plasma
+        self.sway = sway
         self.expectations = expectations
         self.process = Mutex(process)
-        self.daemon = daemon
+        self.daemon = Mutex(daemon)
         self.environment = environment
         self.promptAnswer = promptAnswer
     }
@@ -99,7 +105,7 @@ final class InteropRun: Sendable {
             bus.directory.appendingPathComponent("server.log").path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         defer { close(log) }
         let process = try ChildProcess.spawn(
-            server.command, environment: environment, standardOutput: log, standardError: log)
+            server.launchCommand, environment: environment, standardOutput: log, standardError: log)
         try await awaitName("org.freedesktop.Notifications", on: bus, what: server.name, previous: previous)
         return process
     }
@@ -108,6 +114,7 @@ final class InteropRun: Sendable {
     /// Returns once the new one owns `org.freedesktop.Notifications`.
     func restartServer() async throws {
         if let gnome { return try await gnome.restartNotificationService() }
+        if let dunst { return try await dunst.restart() }
         let old = process.withLock { current -> ChildProcess? in
             defer { current = nil }
             return current
@@ -136,12 +143,37 @@ final class InteropRun: Sendable {
         }
     }
 
+    /// Starts `notification-bridged` with the scripted prompt and waits until it owns its name.
+    private static func startDaemon(
+        on bus: PrivateBus, environment: [String: String], prompt: String, previous: String? = nil
+    ) async throws -> ChildProcess {
+        let daemon = try ChildProcess.spawn(
+            [try Interop.built("notification-bridged"), "--log-level", "error", "--prompt-command", prompt],
+            environment: environment)
+        try await awaitName("io.github.NotificationBridge", on: bus, what: "notification-bridged", previous: previous)
+        return daemon
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash would, and starts it again; returns once the new one owns its name.
+    func restartDaemon() async throws {
+        let watcher = try await bus.connect()
+        let previous = try await watcher.nameOwner(of: "io.github.NotificationBridge")
+        await watcher.close()
+        let old = daemon.withLock { $0 }
+        old.signal(SIGKILL)
+        _ = old.waitBlocking(within: .seconds(5))
+        let prompt = bus.directory.appendingPathComponent("prompt").path
+        let new = try await Self.startDaemon(on: bus, environment: environment, prompt: prompt, previous: previous)
+        daemon.withLock { $0 = new }
+    }
+
     func stop() {
-        daemon.stop(grace: .seconds(3))
+        daemon.withLock { $0 }.stop(grace: .seconds(3))
         process.withLock { $0 }?.stop(grace: .seconds(3))
         dunst?.stop()
         gnome?.stop()
         plasma?.stop()
+        sway?.stop()
         desktop?.stop()
     }
 

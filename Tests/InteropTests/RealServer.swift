@@ -12,6 +12,10 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         case dunstMenu
         /// GNOME Shell: the buttons of its banner, pressed through `org.gnome.Shell.Eval` (``GnomeShellSession``).
         case gnomeShell
+        /// mako: `makoctl menu` and `makoctl dismiss`, under sway.
+        case makoctl
+        /// SwayNotificationCenter: its buttons pressed through the accessibility tree, under sway.
+        case swayncButtons
     }
 
     var name: String
@@ -40,11 +44,10 @@ struct RealServer: Sendable, CustomTestStringConvertible {
             name: "lxqt-notificationd", package: "lxqt-notificationd", command: ["lxqt-notificationd"],
             pointer: .buttons),
         RealServer(name: "dunst", package: "dunst", command: [], pointer: .dunstMenu),
+        RealServer(name: "mako", package: "mako-notifier", command: ["mako"], pointer: .makoctl),
         RealServer(
-            name: "mako", package: "mako-notifier", command: [], pointer: .buttons, notDriven: "not yet driven"),
-        RealServer(
-            name: "SwayNotificationCenter", package: "sway-notification-center", command: [], pointer: .buttons,
-            notDriven: "not yet driven"),
+            name: "SwayNotificationCenter", package: "sway-notification-center", command: ["swaync"],
+            pointer: .swayncButtons),
         RealServer(name: "GNOME Shell", package: "gnome-shell", command: [], pointer: .gnomeShell),
         RealServer(name: "Plasma", package: "plasma-workspace", command: ["plasmashell"], pointer: .buttons),
     ]
@@ -57,7 +60,8 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         let program = command.first ?? "dunst"
         let found = program.contains("/")
             ? FileManager.default.isExecutableFile(atPath: program) : ExecutableLookup.find(program) != nil
-        return found ? nil : "\(program) is not installed ('make interop' installs \(package))"
+        guard found else { return "\(program) is not installed ('make interop' installs \(package))" }
+        return runsUnderSway ? SwaySession.missing : nil
     }
 
     /// The installed version of its package, as `dpkg -s` says.

@@ -36,7 +36,8 @@ struct DeliveredRestartTests {
             let id = try postedID(
                 try await setup.gdbus(
                     "Post",
-                    "{'title': <'Backup'>, 'app-name': <'Backup'>, 'actions': <[{'id': <'open'>, 'title': <'Open'>, "
+                    "{'title': <'Backup'>, 'app-name': <'Backup'>, 'timeout': <0>, "
+                        + "'actions': <[{'id': <'open'>, 'title': <'Open'>, "
                         + "'activation': <'background'>}]>, 'exec': <['\(script.path)']>}"))
             let shown = try await setup.nextNotification()
             let second = try await Self.crashAndRestart(first, setup)
@@ -66,6 +67,8 @@ struct DeliveredRestartTests {
                     .vardict([
                         PostKeys.title.name: .string("Mail from Ann"), PostKeys.appName.name: .string("Mail"),
                         PostKeys.defaultAction.name: .string("Open"),
+                        // Never expiring: a loaded machine may take longer than Plasma's 5 s for the restart.
+                        PostKeys.timeout.name: .int32(0),
                     ])
                 ],
                 timeout: .seconds(20)

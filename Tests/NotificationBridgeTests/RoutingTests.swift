@@ -11,8 +11,16 @@ import Testing
 @Suite struct RoutingTests {
     static let profiles: [(String, NotificationServerProfile)] = [
         ("dunst", .dunst), ("plasma", .plasma), ("gnome-shell", .gnomeShell), ("xfce4-notifyd", .xfce4Notifyd),
-        ("swaync", .swayNotificationCenter), ("notification-daemon", .notificationDaemon),
+        ("swaync", .swayNotificationCenter), ("notification-daemon", .notificationDaemon), ("mako", .mako),
     ]
+
+    /// A SwayNotificationCenter newer than Debian 12's 0.7.3: with its inline reply.
+    static var swayWithInlineReply: NotificationServerProfile {
+        var profile = NotificationServerProfile.swayNotificationCenter
+        profile.capabilities.append("inline-reply")
+        profile.replyDelivery = .swayNotificationCenter
+        return profile
+    }
 
     @Test(arguments: profiles.map(\.0))
     func backgroundActionReachesItsHandlerAndIsNotADismissal(profileName: String) async throws {
@@ -50,7 +58,7 @@ import Testing
 
     @Test func swayInlineReplyWithoutActionInvokedIsAReplyNotADismissal() async throws {
         try await BridgeFixture.with(
-            .swayNotificationCenter, categories: [BridgeFixture.message(reportsDismissal: true)]
+            Self.swayWithInlineReply, categories: [BridgeFixture.message(reportsDismissal: true)]
         ) { fixture in
             let (_, served) = try await fixture.post(BridgeFixture.content())
             try await fixture.server.reply(id: served.id, text: "yes")
@@ -93,6 +101,36 @@ import Testing
             try await fixture.server.invokeAction(id: second.served.id, key: "read")
             let response = try await fixture.nextResponse()
             #expect(response.notificationID == second.id)
+        }
+    }
+
+    @Test("SwayNotificationCenter 0.7.3 closes twice per dismissal: the app hears one dismissal")
+    func swayDoubleCloseIsOneDismissal() async throws {
+        try await BridgeFixture.with(
+            .swayNotificationCenter, categories: [BridgeFixture.message(reportsDismissal: true)]
+        ) { fixture in
+            let first = try await fixture.post(BridgeFixture.content())
+            try await fixture.server.dismiss(id: first.served.id)
+            let dismissal = try await fixture.nextResponse()
+            #expect(dismissal.notificationID == first.id && dismissal.actionID == "dismiss")
+            // The second NotificationClosed delivered nothing more: the next response is the next action's.
+            let second = try await fixture.post(BridgeFixture.content(title: "Bob"))
+            try await fixture.server.invokeAction(id: second.served.id, key: "read")
+            let response = try await fixture.nextResponse()
+            #expect(response.notificationID == second.id && response.actionID == "read")
+        }
+    }
+
+    @Test("mako 1.7.1 leaves a notification up after an action: the bridge closes it, and it is not a dismissal")
+    func makoIsClosedByTheBridgeAfterAnAction() async throws {
+        try await BridgeFixture.with(.mako, categories: [BridgeFixture.message(reportsDismissal: true)]) { fixture in
+            let (id, served) = try await fixture.post(BridgeFixture.content())
+            try await fixture.server.invokeAction(id: served.id, key: "read")
+            #expect(try await fixture.nextResponse().actionID == "read")
+            let closure = try await fixture.nextClosure()
+            #expect(closure.id == id && closure.acted && !closure.dismissed)
+            #expect(closure.reason == .closedByCall)
+            #expect(await fixture.server.notifications.isEmpty, "the bridge did not close it on mako")
         }
     }
 

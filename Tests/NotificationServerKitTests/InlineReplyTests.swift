@@ -33,7 +33,12 @@ import Testing
     }
 
     @Test func swayBroadcastsTheReplyThenClosesWithReason2() async throws {
-        try await ServerFixture.with(.swayNotificationCenter) { fixture in
+        // SwayNotificationCenter after 0.7.3 (Debian 12's has no inline reply).
+        var profile = NotificationServerProfile.swayNotificationCenter
+        profile.capabilities.append("inline-reply")
+        profile.replyDelivery = .swayNotificationCenter
+        profile.repeatsNotificationClosed = false
+        try await ServerFixture.with(profile) { fixture in
             let id = try await fixture.notify(
                 summary: "Ada", actions: ["inline-reply", "Reply"], hints: Self.replyHints)
             try await fixture.server.reply(id: id, text: "ok")
@@ -65,11 +70,10 @@ import Testing
     @Test func withoutTheCapabilityInlineReplyIsAPlainButton() async throws {
         try await ServerFixture.with(.mako) { fixture in
             let id = try await fixture.notify(summary: "fallback", actions: ["inline-reply", "Reply"])
-            try await fixture.server.invokeAction(id: id, key: "inline-reply", activationToken: "t")
+            try await fixture.server.invokeAction(id: id, key: "inline-reply")
             try fixture.sendSentinel()
-            #expect(
-                try await fixture.clientSignals.untilSentinel()
-                    == [.token(id, "t"), .action(id, "inline-reply"), .closed(id, .dismissed)])
+            // mako leaves it up after the action.
+            #expect(try await fixture.clientSignals.untilSentinel() == [.action(id, "inline-reply")])
         }
     }
 }

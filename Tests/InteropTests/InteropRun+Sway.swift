@@ -1,0 +1,88 @@
+import DBusTestSupport
+import Foundation
+
+extension RealServer {
+    /// Whether the server is a Wayland one, run under headless sway.
+    var runsUnderSway: Bool { pointer == .makoctl || pointer == .swayncButtons }
+
+    /// The command that starts the server: under sway, as sway's unprivileged user.
+    var launchCommand: [String] { runsUnderSway ? SwaySession.asUser(command) : command }
+}
+
+extension SwaySession {
+    /// Why the Wayland servers cannot run here, or `nil` when they can.
+    static var missing: String? {
+        for program in ["sway", "grim", "setpriv", "busctl", "jq"] where ExecutableLookup.find(program) == nil {
+            return "\(program) is not installed ('make interop' installs it)"
+        }
+        // sway runs as nobody, which only root can arrange.
+        return getuid() == 0 ? nil : "sway must run as another user than root, which needs 'make interop' run as root"
+
+    }
+}
+
+/// The user's hand on the Wayland servers: mako through `makoctl`, SwayNotificationCenter through its buttons.
+extension InteropRun {
+    /// Waits until the server shows the notification whose summary is `summary`, and returns the server's id for it
+    /// (0 where the server does not say).
+    @discardableResult
+    func awaitSwayShowing(_ summary: String) async throws -> UInt32 {
+        guard server.pointer == .makoctl else {
+            // In SwayNotificationCenter a notification's summary is a button of its own.
+            try await sway?.awaitButton(summary, of: "swaync")
+            return 0
+        }
+        return try await withTimeout(.seconds(15), waitingFor: "mako to show '\(summary)'") {
+            while true {
+                if let id = try await self.makoNotifications().first(where: { $0.summary == summary })?.id {
+                    return id
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// What `makoctl list` says mako shows: each notification's id and summary.
+    private func makoNotifications() async throws -> [(id: UInt32, summary: String)] {
+        let result = try await ProcessRunner.run(["makoctl", "list"], environment: environment)
+        guard result.status == 0,
+            let object = try? JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            let data = object["data"] as? [[[String: Any]]]
+        else { throw TestSupportError("makoctl list failed: \(result.standardOutput) \(result.standardError)") }
+        return (data.first ?? []).compactMap { entry in
+            guard let id = (entry["id"] as? [String: Any])?["data"] as? Int,
+                let summary = (entry["summary"] as? [String: Any])?["data"] as? String
+            else { return nil }
+            return (UInt32(id), summary)
+        }
+    }
+
+    /// Picks the action labelled `label` on the notification whose summary is `summary`: in mako's menu
+    /// (`makoctl menu`, the picker choosing the line with that label), or SwayNotificationCenter's button.
+    func chooseOnSway(_ label: String, on summary: String) async throws {
+        let id = try await awaitSwayShowing(summary)
+        if server.pointer == .makoctl {
+            // makoctl lists the labels to the picker and invokes the action of the line it prints.
+            let result = try await ProcessRunner.run(
+                ["makoctl", "menu", "-n", String(id), "grep", "-F", "-x", "-m", "1", "--", label],
+                environment: environment)
+            guard result.status == 0 else {
+                throw TestSupportError("makoctl menu found no '\(label)': \(result.output) \(result.standardError)")
+            }
+        } else {
+            try await sway?.press(label, in: "swaync", summary: summary)
+        }
+    }
+
+    /// Closes the notification whose summary is `summary` as its user would: `makoctl dismiss`, or the close button.
+    func dismissOnSway(_ summary: String) async throws {
+        let id = try await awaitSwayShowing(summary)
+        if server.pointer == .makoctl {
+            let result = try await ProcessRunner.run(["makoctl", "dismiss", "-n", String(id)], environment: environment)
+            guard result.status == 0 else { throw TestSupportError("makoctl dismiss: \(result.standardError)") }
+        } else {
+            // The close button has no name.
+            try await sway?.press("", in: "swaync", summary: summary)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import DBusTestSupport
+import Foundation
+import NotificationServerKit
+import Testing
+
+/// A daemon restart on a server that sends its signals to the poster alone (dunst's profile): the new daemon takes
+/// its notifications over, so that the user's choice reaches it and not the connection of the dead one.
+@Suite("Notifications taken over after a daemon restart")
+struct UnicastRestartTests {
+    @Test("after kill -9 and a restart, a choice on dunst reaches WaitForResponse and the notification is gone")
+    func choiceAfterRestartOnUnicastServer() async throws {
+        try await SchedulingTests.withSetup(.dunst) { setup in
+            let first = try await setup.startDaemon()
+            let id = try postedID(
+                try await setup.gdbus(
+                    "Post",
+                    "{'title': <'Lunch?'>, 'app-name': <'Chat'>, 'timeout': <0>, 'actions': <[{'id': <'yes'>, "
+                        + "'title': <'Yes'>, 'activation': <'background'>}]>}"))
+            let shown = try await setup.nextNotification()
+            first.signal(SIGKILL)
+            #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
+            let second = try await setup.startDaemon()
+            defer { second.stop() }
+            // Answered once the new daemon has restored what the last one showed.
+            #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Chat'>}").contains("'\(id)'"))
+
+            // A response that comes before the call is kept for it.
+            let waiting = Task { try await setup.gdbus("WaitForResponse", "'\(id)'") }
+            try await setup.server.invokeAction(id: shown.id, key: "yes")
+            let response = try await withTimeout(.seconds(15), waitingFor: "WaitForResponse to return the choice") {
+                try await waiting.value
+            }
+            #expect(response.contains("'yes'"), "the response is \(response)")
+            try await withTimeout(.seconds(10), waitingFor: "the notification to leave ListDelivered") {
+                while try await setup.gdbus("ListDelivered", "{'app-name': <'Chat'>}") != "(@aa{sv} [],)" {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+    }
+}
