@@ -416,6 +416,23 @@ public actor DesktopNotificationCenter {
         return (posted.serverID, posted.serverOwner)
     }
 
+    /// Shows an adopted notification again from this connection (see ``adopt(id:serverID:content:handler:)``), so
+    /// that servers which send their signals to the poster alone send them here; says where it went, as
+    /// ``place(_:id:hints:)`` does.
+    ///
+    /// Where the server shows notifications through a process of its own (``NotificationServerInfo/displayBusName``:
+    /// GNOME Shell), replacing keeps the banner but GNOME Shell 43 drops its buttons: the copy is closed and shown
+    /// anew instead. Its close goes to the last poster, which is gone, so it ends nothing here.
+    package func showAgain(
+        _ content: NotificationContent, id: String
+    ) async throws -> (serverID: UInt32, server: String?) {
+        try await ensureServer()
+        if serverInfo.displayBusName != nil, let shown = router.forget(id: id) {
+            try? await server.closeNotification(shown.serverID)
+        }
+        return try await place(content, id: id)
+    }
+
     /// Takes back a notification that an earlier run of the program posted and that the server still shows (servers
     /// with the `persistence` capability keep notifications after their sender leaves), so that the user's response
     /// to it is routed like one posted now.

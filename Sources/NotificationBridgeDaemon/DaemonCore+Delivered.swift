@@ -95,8 +95,8 @@ extension DaemonCore {
         ])
     }
 
-    /// Shows a restored notification again in place of itself (`Notify` with its id as `replaces_id`) from this run's
-    /// connection: servers that send their signals to the poster alone (dunst, GNOME Shell) would otherwise send the
+    /// Shows a restored notification again in place of itself (`Notify` with its id as `replaces_id`; on GNOME Shell
+    /// closed and shown anew, since a replaced banner loses its buttons there) from this run's connection: servers that send their signals to the poster alone (dunst, GNOME Shell) would otherwise send the
     /// user's choice to the connection of the last run, which is gone. The server keeps its place on the screen; a
     /// notification whose own timeout has passed meanwhile is left alone (the server has expired it); one with a
     /// timeout gets what is left of it.
@@ -108,7 +108,7 @@ extension DaemonCore {
             content.timeout = .milliseconds(Int32(left))
         }
         do {
-            let placed = try await center.place(content, id: id)
+            let placed = try await center.showAgain(content, id: id)
             guard let entry = table[id] else { return }
             _ = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
         } catch {

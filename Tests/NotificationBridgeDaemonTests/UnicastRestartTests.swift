@@ -38,4 +38,33 @@ struct UnicastRestartTests {
             }
         }
     }
+
+    @Test("on GNOME Shell 43, whose replaced banners lose their buttons, the copy is closed and shown anew with them")
+    func choiceAfterRestartOnGnomeShell43() async throws {
+        try await SchedulingTests.withSetup(.gnomeShell43) { setup in
+            let first = try await setup.startDaemon()
+            let id = try postedID(
+                try await setup.gdbus(
+                    "Post",
+                    "{'title': <'Lunch?'>, 'app-name': <'Chat'>, 'actions': <[{'id': <'yes'>, "
+                        + "'title': <'Yes'>, 'activation': <'background'>}]>}"))
+            let shown = try await setup.nextNotification()
+            first.signal(SIGKILL)
+            #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
+            let second = try await setup.startDaemon()
+            defer { second.stop() }
+
+            let again = try await setup.nextNotification()
+            #expect(again.id != shown.id, "replaced in place: GNOME Shell 43 would show it without buttons")
+            #expect(again.actions.map(\.key).contains("yes"), "shown again without its button: \(again.actions)")
+            #expect(await setup.server.notification(id: shown.id) == nil, "the old copy is still on the screen")
+
+            let waiting = Task { try await setup.gdbus("WaitForResponse", "'\(id)'") }
+            try await setup.server.invokeAction(id: again.id, key: "yes")
+            let response = try await withTimeout(.seconds(15), waitingFor: "WaitForResponse to return the choice") {
+                try await waiting.value
+            }
+            #expect(response.contains("'yes'"), "the response is \(response)")
+        }
+    }
 }
