@@ -1,7 +1,7 @@
 import NotificationBridgeAPI
 
 /// Where GSettings keeps GNOME's notification keys.
-package enum GSettingsStorage: Sendable, Hashable {
+public enum GSettingsStorage: Sendable, Hashable {
     /// GLib's default: dconf on a GNOME desktop (`GSETTINGS_BACKEND` chooses another).
     case standard
     /// A key file, as `GSETTINGS_BACKEND=keyfile` keeps one (`$XDG_CONFIG_HOME/glib-2.0/settings/keyfile`).
@@ -11,7 +11,7 @@ package enum GSettingsStorage: Sendable, Hashable {
 }
 
 /// Where notification settings are kept, and the rule that chooses.
-package enum NotificationSettingsLocation: Sendable, Hashable {
+public enum NotificationSettingsLocation: Sendable, Hashable {
     /// GNOME's keys when the desktop is GNOME (`XDG_CURRENT_DESKTOP` names it) and its schemas are installed;
     /// otherwise the bridge's own file.
     case automatic
@@ -37,5 +37,14 @@ package enum NotificationSettingsLocation: Sendable, Hashable {
 
 /// Why a settings change could not be kept.
 package struct SettingsStoreError: Error, CustomStringConvertible, Sendable {
+    /// What kind of problem.
+    package enum Kind: Sendable {
+        /// The app's name cannot be kept in the file.
+        case invalidApp
+        /// The file cannot be written, or the store's thread cannot start.
+        case cannotWrite
+    }
+
+    package let kind: Kind
     package let description: String
 }

@@ -35,7 +35,7 @@ package final class NotificationSettingsStore: Sendable {
         warn: @escaping @Sendable (String) -> Void
     ) async throws -> NotificationSettingsStore {
         guard let thread = GLibLoopThread() else {
-            throw SettingsStoreError(description: "cannot start a thread to follow the notification settings")
+            throw SettingsStoreError(kind: .cannotWrite, description: "cannot start a thread to follow the notification settings")
         }
         let storage: GSettingsStorage?
         switch location {
@@ -106,17 +106,17 @@ package final class NotificationSettingsStore: Sendable {
         }
     }
 
-    /// Changes the settings of `app` (``SettingsChange/doNotDisturb`` is global) and reports the change on
-    /// ``changes``.
+    /// Changes the settings of `app` (`nil`: only the global ``SettingsChange/doNotDisturb``) and reports the change
+    /// on ``changes``.
     ///
     /// - Throws: ``SettingsStoreError`` when the app's name cannot be kept, or the file cannot be written.
-    package func apply(_ change: SettingsChange, to app: String) async throws(SettingsStoreError) {
-        try Self.checkStorable(app)
+    package func apply(_ change: SettingsChange, to app: String?) async throws(SettingsStoreError) {
+        if let app { try Self.checkStorable(app) }
         let backends = self.backends
         let problem = await thread.perform { () -> String? in
             var fileChange = change
             if let gnome = backends.gnome {
-                gnome.apply(change, to: app)
+                if let app { gnome.apply(change, to: app) }
                 if let doNotDisturb = change.doNotDisturb { gnome.doNotDisturb = doNotDisturb }
                 // What GNOME keeps is not also written to the file, so that the two cannot disagree.
                 fileChange = SettingsChange()
@@ -127,14 +127,14 @@ package final class NotificationSettingsStore: Sendable {
                 if backends.gnome == nil, let doNotDisturb = change.doNotDisturb {
                     contents.doNotDisturb = doNotDisturb
                 }
-                contents.apps[app, default: StoredAppSettings()].apply(fileChange)
+                if let app { contents.apps[app, default: StoredAppSettings()].apply(fileChange) }
             }
         }
         if let problem {
             throw SettingsStoreError(
-                description: "cannot write \(filePath) (\(problem)); check that its folder can be written")
+                kind: .cannotWrite, description: "cannot write \(filePath) (\(problem)); check that its folder can be written")
         }
-        sink.yield(app)
+        if let app { sink.yield(app) }
         if change.doNotDisturb != nil { sink.yield(nil) }
     }
 
@@ -156,7 +156,7 @@ package final class NotificationSettingsStore: Sendable {
         guard !app.isEmpty, !app.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.value < 0x20 })
         else {
             throw SettingsStoreError(
-                description: "app \(quotedForMessage(app)) cannot have settings: name it by its desktop id or app "
+                kind: .invalidApp, description: "app \(quotedForMessage(app)) cannot have settings: name it by its desktop id or app "
                     + "name, without brackets or control characters")
         }
     }
