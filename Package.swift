@@ -138,8 +138,8 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore",
-                "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
+                "NotificationServerKit", "DBusCore", "DBusTestSupport",
             ]
         ),
         .testTarget(

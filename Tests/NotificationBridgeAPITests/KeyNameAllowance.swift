@@ -106,6 +106,9 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/InteropTests/DesktopSession.swift", [ResponseKeys.text.name], "an accessibility role name"),
         KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/SettingsTests.swift",
+            [PostKeys.resident.name, PostKeys.transient.name], "freedesktop hints the server received"),
+        KeyNameAllowance(
             "Sources/NotificationBridge/NotificationServerInfo.swift", [PostKeys.actions.name],
             "a freedesktop capability"),
         KeyNameAllowance(
