@@ -4,9 +4,9 @@ import NotificationModel
 /// The keys of an app's notification settings (`a{sv}`): what `GetSettings` and `ListSettings` return and what
 /// `SetSettings` takes. ``AppSettingsRecord`` reads and writes them.
 public enum SettingsKeys {
-    /// `app` (s).
+    /// `app-id` (s).
     public static let app = BridgeKey.string(
-        "app", example: "<'org.example.Mail'>", summary: "the app: its desktop id, or the app name it posts under")
+        "app-id", example: "<'org.example.Mail'>", summary: "the app: its desktop id, or the app name it posts under")
     /// `allowed` (b).
     public static let allowed = BridgeKey.boolean(
         "allowed", summary: "whether the app's notifications are shown at all")

@@ -126,22 +126,22 @@ enum BridgeInterface {
                     await answer(call, core) { () async throws(DBusFailure) in try await core.present(call) }
                 },
                 DBusMethod(
-                    "GetSettings", inputs: [.init("app", "s")], outputs: [.init("settings", "a{sv}")],
+                    "GetSettings", inputs: [.init("app_id", "s")], outputs: [.init("settings", "a{sv}")],
                     annotations: doc(
-                        "The user's notification settings for an app (its desktop id, or the app name it posts "
-                            + "under): allowed (b), style (alert|banner|none), sound (b), badge (b), lock-screen "
+                        "The user's notification settings for the app app_id (its desktop id, or the app name it "
+                            + "posts under): allowed (b), style (alert|banner|none), sound (b), badge (b), lock-screen "
                             + "(show|hide|private), requested (as: what the app asked for, the ceiling), "
-                            + "do-not-disturb (b, global), source (gnome|file: where they are kept). An empty app: "
+                            + "do-not-disturb (b, global), source (gnome|file: where they are kept). An empty app_id: "
                             + "only do-not-disturb and source.")
                 ) { call in
                     await core.restored()
                     return try await core.getSettings(call.arguments[0].stringValue ?? "")
                 },
                 DBusMethod(
-                    "SetSettings", inputs: [.init("app", "s"), .init("settings", "a{sv}")],
+                    "SetSettings", inputs: [.init("app_id", "s"), .init("settings", "a{sv}")],
                     annotations: doc(
                         "Changes the keys given of an app's settings (keys as GetSettings returns them, but app and "
-                            + "source); do-not-disturb is global, and the only key taken with an empty app. An app "
+                            + "source); do-not-disturb is global, and the only key taken with an empty app_id. An app "
                             + "sets requested for itself: what it may do is the user's choice within what it asked "
                             + "for. Under GNOME the keys GNOME has are written to GNOME's settings.")
                 ) { call in
@@ -152,7 +152,7 @@ enum BridgeInterface {
                 DBusMethod(
                     "ListSettings", outputs: [.init("settings", "aa{sv}")],
                     annotations: doc(
-                        "The settings of every app that has posted or has settings, by app, with the key app added.")
+                        "The settings of every app that has posted or has settings, by app, with the key app-id added.")
                 ) { _ in
                     await core.restored()
                     return try await core.listSettings()
@@ -182,10 +182,10 @@ enum BridgeInterface {
                             + "due: it is not shown (call Present to show it). Keys as ListDelivered returns them. "
                             + "Sent to that connection only.")),
                 DBusSignalDescription(
-                    "SettingsChanged", arguments: [.init("app", "s"), .init("settings", "a{sv}")],
+                    "SettingsChanged", arguments: [.init("app_id", "s"), .init("settings", "a{sv}")],
                     annotations: doc(
                         "An app's notification settings changed (through SetSettings, GNOME's Settings app or an edit "
-                            + "of the bridge's file): its settings as GetSettings returns them. An empty app: the "
+                            + "of the bridge's file): its settings as GetSettings returns them. An empty app_id: the "
                             + "global do-not-disturb changed. Sent to every connection.")),
                 DBusSignalDescription(
                     "Closed", arguments: [.init("id", "s"), .init("reason", "u")],

@@ -37,14 +37,14 @@ struct SettingsCommand: AsyncParsableCommand {
     var badge: String?
 
     @Option(
-        name: .customLong("lock-screen"),
+        name: .customLong(SettingsKeys.lockScreen.name),
         help: ArgumentHelp(
             "While the session is locked: show, hide, or private (a neutral line instead of the text).",
             valueName: "show|hide|private"))
     var lockScreen: String?
 
     @Option(
-        name: .customLong("do-not-disturb"),
+        name: .customLong(SettingsKeys.doNotDisturb.name),
         help: ArgumentHelp("Do not disturb, for every app: no popups but critical ones.", valueName: "on|off"))
     var doNotDisturb: String?
 
@@ -100,7 +100,7 @@ struct SettingsCommand: AsyncParsableCommand {
             Output.printJSON(.object(members))
             return
         }
-        print("do-not-disturb\t\(global.doNotDisturb ? "on" : "off")\t(\(Self.place(global.source)))")
+        print("\(SettingsKeys.doNotDisturb.name)\t\(global.doNotDisturb ? "on" : "off")\t(\(Self.place(global.source)))")
         for record in records { print(Self.line(record)) }
     }
 
@@ -114,9 +114,9 @@ struct SettingsCommand: AsyncParsableCommand {
     private static func line(_ record: AppSettingsRecord) -> String {
         let settings = record.settings
         return [
-            record.app, settings.isAllowed ? "allowed" : "denied", "style " + settings.style.rawValue,
+            record.app, settings.isAllowed ? SettingsKeys.allowed.name : "denied", "style " + settings.style.rawValue,
             "sound " + onOffText(settings.playsSound), "badge " + onOffText(settings.showsBadge),
-            "lock-screen " + settings.lockScreen.rawValue,
+            SettingsKeys.lockScreen.name + " " + settings.lockScreen.rawValue,
         ].joined(separator: "\t")
     }
 
@@ -127,11 +127,11 @@ struct SettingsCommand: AsyncParsableCommand {
         print("style: \(settings.style.rawValue)")
         print("sound: \(onOffText(settings.playsSound))")
         print("badge: \(onOffText(settings.showsBadge))")
-        print("lock-screen: \(settings.lockScreen.rawValue)")
+        print("\(SettingsKeys.lockScreen.name): \(settings.lockScreen.rawValue)")
         if let requested = record.requested {
             print("requested: \(requested.names.isEmpty ? "nothing" : requested.names.joined(separator: ", "))")
         }
-        print("do-not-disturb: \(onOffText(record.doNotDisturb))")
+        print("\(SettingsKeys.doNotDisturb.name): \(onOffText(record.doNotDisturb))")
         print("kept in: \(place(record.source))")
     }
 
