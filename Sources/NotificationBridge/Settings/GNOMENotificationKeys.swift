@@ -89,8 +89,9 @@ final class GNOMENotificationKeys {
     /// The apps GNOME lists, as the bridge names them: the desktop id GNOME stored for each, else its GNOME id.
     var apps: [String] {
         children.map { id in
-            let settings = application(id)
-            guard let value = g_settings_get_string(settings, "application-id") else { return id }
+            guard let settings = application(id), let value = g_settings_get_string(settings, "application-id") else {
+                return id
+            }
             defer { g_free(value) }
             let desktopID = String(cString: value)
             guard desktopID.hasSuffix(".desktop") else { return id }
@@ -100,7 +101,7 @@ final class GNOMENotificationKeys {
 
     /// The settings GNOME keeps for `app` (its badge is not among them).
     func settings(of app: String) -> AppNotificationSettings {
-        let settings = application(Self.id(of: app))
+        guard let settings = application(Self.id(of: app)) else { return AppNotificationSettings() }
         let flag = { (key: String) in g_settings_get_boolean(settings, key).isTrue }
         let style: NotificationAlertStyle =
             !flag("show-banners") ? .none : flag("force-expanded") ? .alert : .banner
@@ -113,7 +114,7 @@ final class GNOMENotificationKeys {
     /// Writes the fields of `change` that GNOME keeps, and lists the app as GNOME Shell does.
     func apply(_ change: SettingsChange, to app: String) {
         note(app)
-        let settings = application(Self.id(of: app))
+        guard let settings = application(Self.id(of: app)) else { return }
         let set = { (key: String, value: Bool) in _ = g_settings_set_boolean(settings, key, value ? 1 : 0) }
         g_settings_delay(settings)
         if let value = change.isAllowed { set("enable", value) }
@@ -133,7 +134,7 @@ final class GNOMENotificationKeys {
     func note(_ app: String) {
         let id = Self.id(of: app)
         var list = children
-        let settings = application(id)
+        guard let settings = application(id) else { return }
         if let value = g_settings_get_string(settings, "application-id") {
             defer { g_free(value) }
             if String(cString: value).isEmpty { g_settings_set_string(settings, "application-id", app + ".desktop") }
@@ -155,12 +156,16 @@ final class GNOMENotificationKeys {
         return result
     }
 
-    private func application(_ id: String) -> UnsafeMutablePointer<GSettings> {
+    private func application(_ id: String) -> UnsafeMutablePointer<GSettings>? {
         if let settings = applications[id] { return settings }
+        // Not a path GSettings takes (an empty id): nothing is kept for it.
+        guard !id.isEmpty else { return nil }
         let schema = g_settings_schema_source_lookup(
             g_settings_schema_source_get_default(), Self.applicationSchemaID, 1)
         defer { g_settings_schema_unref(schema) }
-        let settings = g_settings_new_full(schema, backend, Self.applicationPathPrefix + id + "/")!
+        guard let settings = g_settings_new_full(schema, backend, Self.applicationPathPrefix + id + "/") else {
+            return nil
+        }
         applications[id] = settings
         connect(settings)
         // GSettings emits `changed` only for keys that were read since it was made.
