@@ -69,6 +69,28 @@ struct SettingsTests {
         }
     }
 
+    @Test("badge off: no LauncherEntry update for the app; another app's badge still goes out")
+    func badgeOff() async throws {
+        try await DaemonFixture.with { fixture in
+            let updates = try await fixture.client.signals(
+                matching: DBusMatchRule(interface: "com.canonical.Unity.LauncherEntry", member: "Update"))
+            _ = try await fixture.gdbus("SetSettings", "org.example.Mail", "{'badge': <false>}")
+            _ = try await fixture.post([
+                PostKeys.desktopEntry.name: .string("org.example.Mail"), PostKeys.title.name: .string("Ann"),
+                PostKeys.badge.name: .int32(3),
+            ])
+            _ = try await fixture.post([
+                PostKeys.desktopEntry.name: .string("org.example.Chat"), PostKeys.title.name: .string("Bob"),
+                PostKeys.badge.name: .int32(1),
+            ])
+            let first = try await withTimeout(waitingFor: "a LauncherEntry update") { () -> String in
+                for await signal in updates { return signal.arguments.first?.stringValue ?? "" }
+                throw TestSupportError("the signals ended")
+            }
+            #expect(first == "application://org.example.Chat.desktop")
+        }
+    }
+
     @Test("style none and do-not-disturb: nothing shown on a server without GNOME's list; critical ones still come")
     func styleNoneAndDoNotDisturb() async throws {
         try await DaemonFixture.with { fixture in
