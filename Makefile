@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need.
 BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev pkg-config
-TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata
+TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata gsettings-desktop-schemas
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 
