@@ -60,6 +60,7 @@ public enum LockScreenVisibility: String, Sendable, Hashable, CaseIterable {
 
 /// The kinds of notification an app asks for (`UIUserNotificationType`): its ceiling.
 public struct NotificationKinds: OptionSet, Sendable, Hashable {
+    /// One bit per kind.
     public let rawValue: UInt8
 
     /// Makes a set from its bits.

@@ -194,13 +194,16 @@ final class GNOMENotificationKeys {
     }
 
     private func keyChanged(_ settings: UnsafeMutablePointer<GSettings>, _ key: UnsafePointer<gchar>?) {
+        let key = key.map { String(cString: $0) }
         if settings == global {
-            if key.map({ String(cString: $0) }) == "application-children" {
-                for id in children where applications[id] == nil { _ = application(id) }
-            }
-            return changed(nil)
+            // A new app in the list is no change of settings: it is only followed from now on.
+            guard key == "application-children" else { return changed(nil) }
+            for id in children where applications[id] == nil { _ = application(id) }
+            return
         }
-        guard let id = applications.first(where: { $0.value == settings })?.key else { return }
+        guard key != "application-id", let id = applications.first(where: { $0.value == settings })?.key else {
+            return
+        }
         changed(apps.first { Self.id(of: $0) == id } ?? id)
     }
 }

@@ -138,17 +138,16 @@ package final class NotificationSettingsStore: Sendable {
         if change.doNotDisturb != nil { sink.yield(nil) }
     }
 
-    /// Lists `app` among the apps that posted, once (nothing is written when it is listed already).
+    /// Lists `app` among the apps that posted, once (nothing is written when it is listed already). Its settings do
+    /// not change, so nothing is reported on ``changes``.
     package func note(_ app: String) async {
         guard (try? Self.checkStorable(app)) != nil else { return }
         let backends = self.backends
-        let added = await thread.perform { () -> Bool in
+        await thread.perform {
             backends.gnome?.note(app)
-            guard backends.file.contents.apps[app] == nil else { return false }
+            guard backends.file.contents.apps[app] == nil else { return }
             _ = backends.file.write { $0.apps[app] = StoredAppSettings() }
-            return true
         }
-        if added { sink.yield(app) }
     }
 
     /// App names a key file group can hold: not empty, no brackets, no control characters.
