@@ -74,6 +74,8 @@ final class SettingsKeyFile {
     ///
     /// - Returns: an error message when the file cannot be written.
     func write(_ update: (inout StoredSettings) -> Void) -> String? {
+        // An edit by hand that the monitor has not reported yet is read (and reported) first, not overwritten.
+        reload()
         update(&contents)
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
