@@ -154,8 +154,8 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit",
-                "DBusCore", "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
+                "NotificationServerKit", "DBusCore", "DBusTestSupport",
             ]
         ),
         .testTarget(

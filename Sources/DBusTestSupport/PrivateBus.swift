@@ -75,10 +75,14 @@ public final class PrivateBus: Sendable {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
     }
 
-    /// The environment for a child process that should use this bus as its session bus.
+    /// The environment for a child process that should use this bus as its session bus. Its configuration folder
+    /// (`XDG_CONFIG_HOME`) is one of the bus's own, and no desktop is named (`XDG_CURRENT_DESKTOP`), so that the user's
+    /// settings, GNOME's among them, are never read or written.
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        environment["XDG_CURRENT_DESKTOP"] = nil
         return environment
     }
 

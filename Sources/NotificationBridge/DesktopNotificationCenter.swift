@@ -301,6 +301,9 @@ public actor DesktopNotificationCenter {
     /// Where the center learns that the session is locked.
     package nonisolated var lockSource: SessionLockMonitor.Source { lockMonitor.source }
 
+    /// Whether the session is locked now, as the center's lock source last said.
+    package nonisolated var isSessionLocked: Bool { lockMonitor.isLockedNow }
+
     /// The rendering choices in force.
     public var rendering: NotificationRendering { configuration.rendering }
 

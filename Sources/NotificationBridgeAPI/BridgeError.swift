@@ -57,6 +57,10 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `io.github.NotificationBridge1.Error.LimitExceeded`: too many of something at once (waiting calls,
     /// categories).
     public static let limitExceeded = BridgeError("LimitExceeded")
+    /// `io.github.NotificationBridge1.Error.NotAllowed`: the user's notification settings keep the notification from
+    /// being shown (the app's notifications are off, or shown in no way this server offers); the message says which
+    /// setting, and how to change it.
+    public static let notAllowed = BridgeError("NotAllowed")
 
     /// This error with a message, ready to throw or to send.
     public func failure(_ message: String) -> DBusFailure { DBusFailure(name: rawValue, message: message) }

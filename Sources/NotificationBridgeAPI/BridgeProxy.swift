@@ -137,7 +137,7 @@ public struct BridgeProxy: Sendable {
     // MARK: Calls
 
     @discardableResult
-    private func call(_ method: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil)
+    func call(_ method: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil)
         async throws -> [DBusValue]
     {
         try await connection.call(
@@ -150,12 +150,12 @@ public struct BridgeProxy: Sendable {
         return text
     }
 
-    private func dictionaries(_ reply: [DBusValue], of method: String) throws -> [DBusValue] {
+    func dictionaries(_ reply: [DBusValue], of method: String) throws -> [DBusValue] {
         guard case .array(_, let items)? = reply.first else { throw Self.unexpected(reply, from: method) }
         return items
     }
 
-    private static func unexpected(_ reply: [DBusValue], from method: String) -> DBusFailure {
+    static func unexpected(_ reply: [DBusValue], from method: String) -> DBusFailure {
         DBusFailure(
             name: DBusFailure.Name.failed,
             message: "\(method) answered (\(reply.map(\.description).joined(separator: ", "))), which this client "

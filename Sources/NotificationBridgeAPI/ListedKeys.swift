@@ -18,6 +18,6 @@ public enum BridgeKeyTables {
         ("Post notification", PostKeys.all), ("calendar", CalendarKeys.all), ("action", ActionKeys.all),
         ("RegisterCategory options", CategoryOptionKeys.all), ("ListCategories category", CategoryKeys.all),
         ("response", ResponseKeys.all), ("listed notification", ListedKeys.all), ("filter", FilterKeys.all),
-        ("Attach options", AttachOptionKeys.all),
+        ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
     ]
 }

@@ -126,6 +126,38 @@ enum BridgeInterface {
                     await answer(call, core) { () async throws(DBusFailure) in try await core.present(call) }
                 },
                 DBusMethod(
+                    "GetSettings", inputs: [.init("app_id", "s")], outputs: [.init("settings", "a{sv}")],
+                    annotations: doc(
+                        "The user's notification settings for the app app_id (its desktop id, or the app name it "
+                            + "posts under): allowed (b), style (alert|banner|none), sound (b), badge (b), lock-screen "
+                            + "(show|hide|private), requested (as: what the app asked for, the ceiling), "
+                            + "do-not-disturb (b, global), source (gnome|file: where they are kept). An empty app_id: "
+                            + "only do-not-disturb and source.")
+                ) { call in
+                    await core.restored()
+                    return try await core.getSettings(call.arguments[0].stringValue ?? "")
+                },
+                DBusMethod(
+                    "SetSettings", inputs: [.init("app_id", "s"), .init("settings", "a{sv}")],
+                    annotations: doc(
+                        "Changes the keys given of an app's settings (keys as GetSettings returns them, but app and "
+                            + "source); do-not-disturb is global, and the only key taken with an empty app_id. An app "
+                            + "sets requested for itself: what it may do is the user's choice within what it asked "
+                            + "for. Under GNOME the keys GNOME has are written to GNOME's settings.")
+                ) { call in
+                    await core.restored()
+                    try await core.setSettings(call.arguments[0].stringValue ?? "", call.arguments[1])
+                    return []
+                },
+                DBusMethod(
+                    "ListSettings", outputs: [.init("settings", "aa{sv}")],
+                    annotations: doc(
+                        "The settings of every app that has posted or has settings, by app, with the key app-id added.")
+                ) { _ in
+                    await core.restored()
+                    return try await core.listSettings()
+                },
+                DBusMethod(
                     "GetServerInformation", outputs: [.init("information", "a{sv}")],
                     annotations: doc(
                         "The notification server (server-name, server-vendor, server-version, server-spec-version, "
@@ -149,6 +181,12 @@ enum BridgeInterface {
                         "A scheduled notification of the app this connection is attached as, in the foreground, came "
                             + "due: it is not shown (call Present to show it). Keys as ListDelivered returns them. "
                             + "Sent to that connection only.")),
+                DBusSignalDescription(
+                    "SettingsChanged", arguments: [.init("app_id", "s"), .init("settings", "a{sv}")],
+                    annotations: doc(
+                        "An app's notification settings changed (through SetSettings, GNOME's Settings app or an edit "
+                            + "of the bridge's file): its settings as GetSettings returns them. An empty app_id: the "
+                            + "global do-not-disturb changed. Sent to every connection.")),
                 DBusSignalDescription(
                     "Closed", arguments: [.init("id", "s"), .init("reason", "u")],
                     annotations: doc(

@@ -33,6 +33,11 @@ public struct DaemonConfiguration: Sendable {
     /// How long the notification server may take to answer before a call to it fails: `Post` then fails with
     /// `Error.ServerTimeout`. Other methods never wait on the server.
     public var serverTimeout: Duration = .seconds(10)
+    /// Where the user's notification settings are kept: GNOME's keys on GNOME, else the bridge's own file.
+    public var settingsLocation: NotificationSettingsLocation = .automatic
+    /// The folder of the bridge's own settings file; `nil` for `$XDG_CONFIG_HOME/notification-bridge`
+    /// (`~/.config/notification-bridge`).
+    public var settingsDirectory: String?
 
     /// Makes a configuration; the defaults are those of the installed daemon.
     public init(

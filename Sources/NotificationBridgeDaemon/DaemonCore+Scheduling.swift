@@ -101,6 +101,17 @@ extension DaemonCore {
             content.categoryID = nil
         }
         table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
+        do {
+            content = try await allowedBySettings(content)
+        } catch {
+            // The user's settings keep it off the screen: it fired, invisibly.
+            logger.info("a scheduled notification came due and is not shown", metadata: [
+                "notification.id": "\(id)", "reason": "\(error.message)",
+            ])
+            end(id, why: "was not shown (\(error.message))")
+            recordFired(firing)
+            return
+        }
         show(id, content: content, category: category, hints: post.hints) { [weak self] result in
             await self?.firingAnswered(firing, result)
         }

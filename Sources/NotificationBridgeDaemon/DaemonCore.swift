@@ -22,6 +22,8 @@ actor DaemonCore {
 
     let connection: DBusConnection
     let center: DesktopNotificationCenter
+    /// The user's notification settings, per app.
+    let settings: NotificationSettingsStore
     let activations: ApplicationActivations
     let logger: Logger
     let defaultAppName: String
@@ -37,6 +39,8 @@ actor DaemonCore {
     /// The running apps that called `Attach`.
     var attachments = Attachments()
     var stopping = false
+    /// The settings last announced with `SettingsChanged`, by app (`""`: the global ones).
+    var announcedSettings: [String: WireEntries] = [:]
     /// The notification server instance last identified (``currentServer()``).
     var knownServer: ServerInstance?
     private var isRestored = false
@@ -45,14 +49,15 @@ actor DaemonCore {
     private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
-        connection: DBusConnection, center: DesktopNotificationCenter, activations: ApplicationActivations,
-        defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<ScheduledPost>,
+        connection: DBusConnection, center: DesktopNotificationCenter, settings: NotificationSettingsStore,
+        activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<ScheduledPost>,
         jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
     ) {
         self.commits = commits
         self.scheduler = scheduler
         self.connection = connection
         self.center = center
+        self.settings = settings
         self.activations = activations
         self.defaultAppName = defaultAppName
         self.jobs = jobs
@@ -197,6 +202,7 @@ actor DaemonCore {
             }
             return
         }
+        let shown = try await allowedBySettings(content)
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
         let previous = table[id]
@@ -207,7 +213,7 @@ actor DaemonCore {
         entry.waits = previous?.waits ?? []
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
-        show(id, content: content, category: category, hints: request.hints, previous: previous) { [weak self] result in
+        show(id, content: shown, category: category, hints: request.hints, previous: previous) { [weak self] result in
             // Nothing to wait for (a poster's notification): answered at once, without another turn on the actor.
             if commit == nil, case .success(nil) = result { return call.reply([.string(id)]) }
             await self?.answerPost(call, id: id, result: result, after: commit)

@@ -1,4 +1,5 @@
 import DBusCore
+import Foundation
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
@@ -85,8 +86,16 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
         let commits = DurableCommits(
             directory: configuration.stateDirectory ?? DaemonStore.defaultDirectory(), logger: logger)
+        let settings: NotificationSettingsStore
+        do {
+            settings = try await openSettings()
+        } catch {
+            await center.stop()
+            await close(connection, system)
+            throw DaemonError.cannotConnect("\(error)")
+        }
         let core = DaemonCore(
-            connection: connection, center: center, activations: activations,
+            connection: connection, center: center, settings: settings, activations: activations,
             defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
             logger: logger)
         // One teardown path, whatever ended the serving.
@@ -110,6 +119,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
         await center.stop()
+        await settings.close()
         await close(connection, system)
         switch ending {
         case .failure(let error):
@@ -185,6 +195,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             DaemonServices.Activations(activations: core.activations),
             DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
             DaemonServices.Follower(description: "scheduled firings", stream: firings) { await core.fired($0) },
+            DaemonServices.Follower(description: "notification settings", stream: core.settings.changes) {
+                await core.settingsChanged(app: $0)
+            },
             DaemonServices.Follower(description: "departed connections", stream: departures) {
                 await core.connectionLeft($0)
             },
@@ -244,6 +257,23 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             logger.error("cannot open the saved state", metadata: ["error": "\(error)"])
             throw DaemonError.cannotOpenState("\(error)")
         }
+    }
+
+    /// Opens the user's notification settings where ``DaemonConfiguration/settingsLocation`` says, and says where in
+    /// the log.
+    private func openSettings() async throws -> NotificationSettingsStore {
+        let logger = configuration.logger
+        let environment = ProcessInfo.processInfo.environment
+        let store = try await NotificationSettingsStore.open(
+            configuration.settingsLocation,
+            directory: configuration.settingsDirectory
+                ?? NotificationSettingsLocation.defaultDirectory(environment: environment),
+            environment: environment
+        ) { logger.warning("\($0)") }
+        logger.info("notification settings", metadata: [
+            "settings.source": "\(store.source.rawValue)", "settings.file": "\(store.filePath)",
+        ])
+        return store
     }
 
     private func close(_ connection: DBusConnection, _ system: DBusConnection?) async {

@@ -17,7 +17,7 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             SendCommand.self, AlertCommand.self, WaitCommand.self, ListCommand.self, WithdrawCommand.self,
-            CategoryCommand.self, ServerInfoCommand.self, MonitorCommand.self,
+            CategoryCommand.self, ServerInfoCommand.self, MonitorCommand.self, SettingsCommand.self,
         ],
         defaultSubcommand: SendCommand.self
     )

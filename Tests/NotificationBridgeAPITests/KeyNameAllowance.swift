@@ -37,6 +37,9 @@ struct KeyNameAllowance {
 
     static let notificationModel = [
         KeyNameAllowance(
+            "Sources/NotificationModel/AppNotificationSettings.swift", [SettingsKeys.sound.name, SettingsKeys.badge.name],
+            "the names of the kinds an app asks for: values of 'requested', in the model, which has no key tables"),
+        KeyNameAllowance(
             "Sources/NotificationModel/NotificationAction+Behavior.swift",
             [ActionKeys.textInputButtonTitle.name, ActionKeys.textInputPlaceholder.name], "the model's Codable keys"),
         KeyNameAllowance(
@@ -118,6 +121,9 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/InteropTests/InteropCases+Plasma.swift", [ResponseKeys.text.name],
             "the accessibility role of Plasma's reply field"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/SettingsTests.swift",
+            [PostKeys.resident.name, PostKeys.transient.name], "freedesktop hints the server received"),
         KeyNameAllowance(
             "Sources/NotificationBridge/NotificationServerInfo.swift", [PostKeys.actions.name],
             "a freedesktop capability"),
@@ -229,8 +235,9 @@ struct KeyNameAllowance {
             "Sources/notification-bridge/ActionSpec.swift",
             [ActionKeys.destructive.name, AttachOptionKeys.foreground.name], "words of the --action form"),
         KeyNameAllowance(
-            "Sources/notification-bridge/AlertCommand.swift", [ResponseKeys.text.name, ActionKeys.title.name],
-            "a value name, and a field of the alert command's own JSON output"),
+            "Sources/notification-bridge/AlertCommand.swift",
+            [ResponseKeys.text.name, ActionKeys.title.name, SettingsKeys.style.name],
+            "value names, and a field of the alert command's own JSON output"),
         KeyNameAllowance(
             "Sources/notification-bridge/CalendarSpec.swift", [CalendarKeys.day.name], "a word of --every"),
         KeyNameAllowance(

@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridge
 import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
@@ -28,9 +29,12 @@ struct DaemonFixture: Sendable {
     /// - Parameters:
     ///   - promptCommand: the daemon's `--prompt-command`, for servers without an inline reply.
     ///   - serverTimeout: how long the daemon waits for the server's answers (its default unless given).
+    ///   - settings: where the user's notification settings are kept (the bridge's file under the test's folder unless
+    ///     given).
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
-        serverTimeout: Duration? = nil, _ body: (DaemonFixture) async throws -> T
+        serverTimeout: Duration? = nil, settings: NotificationSettingsLocation = .file,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -40,7 +44,7 @@ struct DaemonFixture: Sendable {
             let result = await outcome {
                 try await run(
                     bus: bus, server: server, events: events, promptCommand: promptCommand,
-                    serverTimeout: serverTimeout, body)
+                    serverTimeout: serverTimeout, settings: settings, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -51,7 +55,8 @@ struct DaemonFixture: Sendable {
     /// Runs `body` with the daemon serving against whatever notification server already runs on `bus`.
     static func run<T: Sendable>(
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
-        promptCommand: [String]? = nil, serverTimeout: Duration? = nil, _ body: (DaemonFixture) async throws -> T
+        promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
+        settings: NotificationSettingsLocation = .file, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -66,6 +71,8 @@ struct DaemonFixture: Sendable {
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }
         if let serverTimeout { configuration.serverTimeout = serverTimeout }
+        configuration.settingsLocation = settings
+        configuration.settingsDirectory = directory.appendingPathComponent("config/notification-bridge").path
         let daemon = NotificationDaemon(configuration: configuration)
         let group = ServiceGroup(services: [daemon], logger: logger)
         let client = try await bus.connect()
@@ -95,10 +102,11 @@ struct DaemonFixture: Sendable {
 
     // MARK: Driving the daemon
 
-    /// The environment of a program on this bus: `HOME` is the test's folder.
+    /// The environment of a program on this bus: `HOME` is the test's folder, `XDG_CONFIG_HOME` its `config`.
     var environment: [String: String] {
         var environment = bus.environment
         environment["HOME"] = directory.path
+        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         return environment
     }
 

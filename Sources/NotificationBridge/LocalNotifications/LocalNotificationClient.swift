@@ -49,7 +49,7 @@ public actor LocalNotificationClient {
     private var foreground: Bool
     private var listener: Task<Void, Never>?
     private var reattacher: Task<Void, Never>?
-    private let proxy: BridgeProxy
+    let proxy: BridgeProxy
 
     /// Connects to the session bus and attaches as `appName`.
     ///

@@ -1,0 +1,188 @@
+import NotificationBridgeAPI
+import NotificationModel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The user's notification settings for every app, and the global do-not-disturb: read, written and followed live
+/// in GNOME's keys (see ``GNOMENotificationKeys``) or in the bridge's own file (see ``SettingsKeyFile``).
+///
+/// Under GNOME, the keys GNOME has (allowed, style, sound, lock screen, do-not-disturb) are GNOME's, so that GNOME's
+/// Settings app and the bridge agree; the badge and what each app asked for are kept in the bridge's file. Elsewhere
+/// the file holds everything. All members may be used from any task: the GIO objects live on one thread of their own.
+package final class NotificationSettingsStore: Sendable {
+    /// Where the settings are kept.
+    package let source: SettingsSource
+    /// The bridge's own file.
+    package let filePath: String
+    /// Each change made by someone else or through this store: the app whose settings changed, or `nil` for the
+    /// global ones. A change may be reported more than once.
+    package let changes: AsyncStream<String?>
+    private let sink: AsyncStream<String?>.Continuation
+    private let thread: GLibLoopThread
+    private let backends: Backends
+
+    /// Opens the settings in `location`, with the bridge's file in `directory`.
+    ///
+    /// - Parameter warn: receives a message for each entry of the file that cannot be read (it is ignored), from the
+    ///   store's own thread.
+    /// - Throws: ``SettingsStoreError`` when no thread can be started.
+    package static func open(
+        _ location: NotificationSettingsLocation, directory: String, environment: [String: String],
+        warn: @escaping @Sendable (String) -> Void
+    ) async throws -> NotificationSettingsStore {
+        guard let thread = GLibLoopThread() else {
+            throw SettingsStoreError(kind: .cannotWrite, description: "cannot start a thread to follow the notification settings")
+        }
+        let storage: GSettingsStorage?
+        switch location {
+        case .file: storage = nil
+        case .gnome(let chosen): storage = chosen
+        case .automatic:
+            storage = NotificationSettingsLocation.isGNOME(environment: environment) ? .standard : nil
+        }
+        let (changes, sink) = AsyncStream<String?>.makeStream()
+        let path = directory + "/settings.ini"
+        let backends = await thread.perform { () -> Backends in
+            let file = SettingsKeyFile(
+                path: path,
+                changed: { before, after in
+                    if before.doNotDisturb != after.doNotDisturb { sink.yield(nil) }
+                    for app in Set(before.apps.keys).union(after.apps.keys) where before.apps[app] != after.apps[app] {
+                        sink.yield(app)
+                    }
+                }, warn: warn)
+            let gnome = storage.flatMap { storage in
+                GNOMENotificationKeys.isInstalled
+                    ? GNOMENotificationKeys(backend: storage) { sink.yield($0) } : nil
+            }
+            return Backends(file: file, gnome: gnome)
+        }
+        return NotificationSettingsStore(
+            source: backends.gnome == nil ? .file : .gnome, filePath: path, changes: changes, sink: sink,
+            thread: thread, backends: backends)
+    }
+
+    private init(
+        source: SettingsSource, filePath: String, changes: AsyncStream<String?>,
+        sink: AsyncStream<String?>.Continuation, thread: GLibLoopThread, backends: Backends
+    ) {
+        self.source = source
+        self.filePath = filePath
+        self.changes = changes
+        self.sink = sink
+        self.thread = thread
+        self.backends = backends
+    }
+
+    /// Stops following the settings and ends ``changes``.
+    package func close() async {
+        let backends = self.backends
+        await thread.stop {
+            backends.file.close()
+            backends.gnome?.close()
+        }
+        sink.finish()
+    }
+
+    /// The settings of `app`: its desktop id, or the app name it posts under.
+    package func record(for app: String) async -> AppSettingsRecord {
+        let backends = self.backends
+        let source = self.source
+        return await thread.perform { backends.record(for: app, source: source) }
+    }
+
+    /// The settings of every app that posted or has settings, sorted by app.
+    package func records() async -> [AppSettingsRecord] {
+        let backends = self.backends
+        let source = self.source
+        return await thread.perform {
+            var apps = Set(backends.file.contents.apps.keys)
+            if let gnome = backends.gnome { apps.formUnion(gnome.apps) }
+            return apps.sorted().map { backends.record(for: $0, source: source) }
+        }
+    }
+
+    /// Changes the settings of `app` (`nil`: only the global ``SettingsChange/doNotDisturb``) and reports the change
+    /// on ``changes``.
+    ///
+    /// - Throws: ``SettingsStoreError`` when the app's name cannot be kept, or the file cannot be written.
+    package func apply(_ change: SettingsChange, to app: String?) async throws(SettingsStoreError) {
+        if let app { try Self.checkStorable(app) }
+        let backends = self.backends
+        let problem = await thread.perform { () -> String? in
+            var fileChange = change
+            if let gnome = backends.gnome {
+                if let app { gnome.apply(change, to: app) }
+                if let doNotDisturb = change.doNotDisturb { gnome.doNotDisturb = doNotDisturb }
+                // What GNOME keeps is not also written to the file, so that the two cannot disagree.
+                fileChange = SettingsChange()
+                fileChange.showsBadge = change.showsBadge
+                fileChange.requested = change.requested
+            }
+            return backends.file.write { contents in
+                if backends.gnome == nil, let doNotDisturb = change.doNotDisturb {
+                    contents.doNotDisturb = doNotDisturb
+                }
+                if let app { contents.apps[app, default: StoredAppSettings()].apply(fileChange) }
+            }
+        }
+        if let problem {
+            throw SettingsStoreError(
+                kind: .cannotWrite, description: "cannot write \(filePath) (\(problem)); check that its folder can be written")
+        }
+        if let app { sink.yield(app) }
+        if change.doNotDisturb != nil { sink.yield(nil) }
+    }
+
+    /// Lists `app` among the apps that posted, once (nothing is written when it is listed already). Its settings do
+    /// not change, so nothing is reported on ``changes``.
+    package func note(_ app: String) async {
+        guard (try? Self.checkStorable(app)) != nil else { return }
+        let backends = self.backends
+        await thread.perform {
+            backends.gnome?.note(app)
+            guard backends.file.contents.apps[app] == nil else { return }
+            _ = backends.file.write { $0.apps[app] = StoredAppSettings() }
+        }
+    }
+
+    /// App names a key file group can hold: not empty, no brackets, no control characters.
+    private static func checkStorable(_ app: String) throws(SettingsStoreError) {
+        guard !app.isEmpty, !app.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.value < 0x20 })
+        else {
+            throw SettingsStoreError(
+                kind: .invalidApp, description: "app \(quotedForMessage(app)) cannot have settings: name it by its desktop id or app "
+                    + "name, without brackets or control characters")
+        }
+    }
+
+    /// The two places, used only on the store's thread.
+    private final class Backends: @unchecked Sendable {
+        let file: SettingsKeyFile
+        let gnome: GNOMENotificationKeys?
+
+        init(file: SettingsKeyFile, gnome: GNOMENotificationKeys?) {
+            self.file = file
+            self.gnome = gnome
+        }
+
+        func record(for app: String, source: SettingsSource) -> AppSettingsRecord {
+            let stored = file.contents.apps[app] ?? StoredAppSettings()
+            var settings = stored.settings
+            var doNotDisturb = file.contents.doNotDisturb ?? false
+            if let gnome {
+                let showsBadge = settings.showsBadge
+                settings = gnome.settings(of: app)
+                settings.showsBadge = showsBadge
+                doNotDisturb = gnome.doNotDisturb
+            }
+            return AppSettingsRecord(
+                app: app, settings: settings, requested: stored.requested, doNotDisturb: doNotDisturb,
+                source: source)
+        }
+    }
+}

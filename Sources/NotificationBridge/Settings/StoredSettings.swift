@@ -1,0 +1,39 @@
+import NotificationBridgeAPI
+import NotificationModel
+
+/// What a settings file holds: each field `nil` where it says nothing (the default applies).
+struct StoredSettings: Sendable, Hashable {
+    /// The global do-not-disturb.
+    var doNotDisturb: Bool?
+    /// Each app's settings, by the app's name as the bridge knows it.
+    var apps: [String: StoredAppSettings] = [:]
+}
+
+/// One app's entries in a settings file.
+struct StoredAppSettings: Sendable, Hashable {
+    var isAllowed: Bool?
+    var style: NotificationAlertStyle?
+    var playsSound: Bool?
+    var showsBadge: Bool?
+    var lockScreen: LockScreenVisibility?
+    var requested: NotificationKinds?
+
+    /// The settings, defaults where nothing is stored.
+    var settings: AppNotificationSettings {
+        let defaults = AppNotificationSettings()
+        return AppNotificationSettings(
+            isAllowed: isAllowed ?? defaults.isAllowed, style: style ?? defaults.style,
+            playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
+            lockScreen: lockScreen ?? defaults.lockScreen)
+    }
+
+    /// Takes the fields `change` gives.
+    mutating func apply(_ change: SettingsChange) {
+        if let value = change.isAllowed { isAllowed = value }
+        if let value = change.style { style = value }
+        if let value = change.playsSound { playsSound = value }
+        if let value = change.showsBadge { showsBadge = value }
+        if let value = change.lockScreen { lockScreen = value }
+        if let value = change.requested { requested = value }
+    }
+}

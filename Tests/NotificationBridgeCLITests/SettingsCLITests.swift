@@ -1,0 +1,78 @@
+import DBusTestSupport
+import Foundation
+import NotificationBridgeAPI
+import NotificationServerKit
+import Testing
+
+/// `notification-bridge settings`: the user silences, demotes or hides one app's notifications from the command line.
+@Suite("notification-bridge settings")
+struct SettingsCLITests {
+    @Test("--deny and --style change an app's settings; its next send is refused and says how to allow it")
+    func denyThenSend() async throws {
+        try await CLIFixture.with { fixture in
+            let changed = try await fixture.cli(["settings", "Mail", "--deny", "--style", "alert", "--sound", "off"])
+            #expect(changed.status == 0, "\(changed.standardError)")
+            let lines = changed.output.split(separator: "\n").map(String.init)
+            #expect(lines.contains("allowed: no"), "\(changed.output)")
+            #expect(lines.contains("style: alert"), "\(changed.output)")
+            #expect(lines.contains("sound: off"), "\(changed.output)")
+            #expect(lines.contains("kept in: the bridge's settings file"), "\(changed.output)")
+
+            let sent = try await fixture.cli(["send", "-a", "Mail", "Ann", "Lunch?"])
+            #expect(sent.status == 1)
+            #expect(sent.standardError.contains("notification-bridge settings Mail --allow"), "\(sent.standardError)")
+
+            let allowed = try await fixture.cli(["settings", "Mail", "--allow"])
+            #expect(allowed.status == 0, "\(allowed.standardError)")
+            let again = try await fixture.cli(["send", "-a", "Mail", "Ann", "Lunch?"])
+            #expect(again.status == 0, "\(again.standardError)")
+            let shown = try await fixture.nextNotification()
+            #expect(shown.expireTimeout == 0, "alert: stays until acted on")
+            #expect(shown.hints["suppress-sound"]?.unwrappedVariant == .boolean(true))
+        }
+    }
+
+    @Test("without an app: every app that posted, in text and --json, after do-not-disturb")
+    func listing() async throws {
+        try await CLIFixture.with { fixture in
+            #expect(try await fixture.cli(["send", "-a", "Builds", "Build 41 passed"]).status == 0)
+            #expect(try await fixture.cli(["settings", "Mail", "--badge", "off", "--lock-screen", "private"]).status == 0)
+            #expect(try await fixture.cli(["settings", "--do-not-disturb", "on"]).status == 0)
+
+            let text = try await fixture.cli(["settings"])
+            #expect(text.status == 0, "\(text.standardError)")
+            #expect(text.output.split(separator: "\n").map(String.init) == [
+                "do-not-disturb\ton\t(the bridge's settings file)",
+                "Builds\tallowed\tstyle banner\tsound on\tbadge on\tlock-screen show",
+                "Mail\tallowed\tstyle banner\tsound on\tbadge off\tlock-screen private",
+            ])
+
+            let json = try await fixture.cli(["settings", "--json"])
+            #expect(json.status == 0, "\(json.standardError)")
+            let object = try #require(try parsedJSON(json.output) as? [String: Any])
+            #expect(object[SettingsKeys.doNotDisturb.name] as? Bool == true)
+            #expect(object[SettingsKeys.source.name] as? String == "file")
+            let apps = try #require(object["apps"] as? [[String: Any]])
+            #expect(apps.compactMap { $0[SettingsKeys.app.name] as? String } == ["Builds", "Mail"])
+            #expect(apps.last?[SettingsKeys.badge.name] as? Bool == false)
+            #expect(apps.last?[SettingsKeys.lockScreen.name] as? String == "private")
+        }
+    }
+
+    @Test("invalid settings are usage errors that name the option and what it takes")
+    func invalidSettings() async throws {
+        try await CLIFixture.with { fixture in
+            let style = try await fixture.cli(["settings", "Mail", "--style", "loud"])
+            #expect(style.status == 2)
+            #expect(style.standardError.contains("--style takes alert, banner or none, not 'loud'"), "\(style.standardError)")
+            let sound = try await fixture.cli(["settings", "Mail", "--sound", "maybe"])
+            #expect(sound.status == 2)
+            #expect(sound.standardError.contains("--sound takes on or off"), "\(sound.standardError)")
+            let both = try await fixture.cli(["settings", "Mail", "--allow", "--deny"])
+            #expect(both.status == 2)
+            let noApp = try await fixture.cli(["settings", "--deny"])
+            #expect(noApp.status == 2)
+            #expect(noApp.standardError.contains("name the app"), "\(noApp.standardError)")
+        }
+    }
+}
