@@ -74,18 +74,23 @@ extension EventLoop {
     }
 }
 
-/// The main actor's executor: a serial executor whose jobs run on the loop's thread.
-final class MainLoopExecutor: MainExecutor, SchedulingExecutor, @unchecked Sendable {
-    // Stateless: everything lives in the loop.
+/// What both executors share: their jobs go to the loop, tagged with which of the two they belong to, and their
+/// timed jobs wait in the loop's timers.
+protocol LoopExecutor: SchedulingExecutor {
+    /// Whether the jobs are the main actor's.
+    static var runsOnMain: Bool { get }
+}
 
+extension LoopExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
-        EventLoopExecutor.loop.enqueue(EventLoop.Job(job: UnownedJob(job), onMain: true))
+        EventLoopExecutor.loop.enqueue(EventLoop.Job(job: UnownedJob(job), onMain: Self.runsOnMain))
     }
 
     func enqueue<C: Clock>(
         _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-        EventLoopExecutor.loop.schedule(EventLoop.Job(job: UnownedJob(job), onMain: true), at: instant, clock: clock)
+        EventLoopExecutor.loop.schedule(
+            EventLoop.Job(job: UnownedJob(job), onMain: Self.runsOnMain), at: instant, clock: clock)
     }
 
     func enqueue<C: Clock>(
@@ -93,6 +98,12 @@ final class MainLoopExecutor: MainExecutor, SchedulingExecutor, @unchecked Senda
     ) {
         enqueue(job, at: clock.now.advanced(by: delay), tolerance: tolerance, clock: clock)
     }
+}
+
+/// The main actor's executor: a serial executor whose jobs run on the loop's thread.
+final class MainLoopExecutor: MainExecutor, LoopExecutor, @unchecked Sendable {
+    // Stateless: everything lives in the loop.
+    static var runsOnMain: Bool { true }
 
     func run() throws { EventLoopExecutor.loop.run() }
 
@@ -106,22 +117,7 @@ final class MainLoopExecutor: MainExecutor, SchedulingExecutor, @unchecked Senda
 }
 
 /// The global executor: tasks without an actor, run on the loop's thread.
-final class GlobalLoopExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+final class GlobalLoopExecutor: TaskExecutor, LoopExecutor, @unchecked Sendable {
     // Stateless: everything lives in the loop.
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        EventLoopExecutor.loop.enqueue(EventLoop.Job(job: UnownedJob(job), onMain: false))
-    }
-
-    func enqueue<C: Clock>(
-        _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-    ) {
-        EventLoopExecutor.loop.schedule(EventLoop.Job(job: UnownedJob(job), onMain: false), at: instant, clock: clock)
-    }
-
-    func enqueue<C: Clock>(
-        _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-    ) {
-        enqueue(job, at: clock.now.advanced(by: delay), tolerance: tolerance, clock: clock)
-    }
+    static var runsOnMain: Bool { false }
 }

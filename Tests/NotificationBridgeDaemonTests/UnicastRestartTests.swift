@@ -10,16 +10,7 @@ struct UnicastRestartTests {
     @Test("after kill -9 and a restart, a choice on dunst reaches WaitForResponse and the notification is gone")
     func choiceAfterRestartOnUnicastServer() async throws {
         try await SchedulingTests.withSetup(.dunst) { setup in
-            let first = try await setup.startDaemon()
-            let id = try postedID(
-                try await setup.gdbus(
-                    "Post",
-                    "{'title': <'Lunch?'>, 'app-name': <'Chat'>, 'timeout': <0>, 'actions': <[{'id': <'yes'>, "
-                        + "'title': <'Yes'>, 'activation': <'background'>}]>}"))
-            let shown = try await setup.nextNotification()
-            first.signal(SIGKILL)
-            #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
-            let second = try await setup.startDaemon()
+            let (id, shown, second) = try await postThenRestartDaemon(setup, extra: "'timeout': <0>, ")
             defer { second.stop() }
             // Answered once the new daemon has restored what the last one showed.
             #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Chat'>}").contains("'\(id)'"))
@@ -42,16 +33,7 @@ struct UnicastRestartTests {
     @Test("on GNOME Shell 43, whose replaced banners lose their buttons, the copy is closed and shown anew with them")
     func choiceAfterRestartOnGnomeShell43() async throws {
         try await SchedulingTests.withSetup(.gnomeShell43) { setup in
-            let first = try await setup.startDaemon()
-            let id = try postedID(
-                try await setup.gdbus(
-                    "Post",
-                    "{'title': <'Lunch?'>, 'app-name': <'Chat'>, 'actions': <[{'id': <'yes'>, "
-                        + "'title': <'Yes'>, 'activation': <'background'>}]>}"))
-            let shown = try await setup.nextNotification()
-            first.signal(SIGKILL)
-            #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
-            let second = try await setup.startDaemon()
+            let (id, shown, second) = try await postThenRestartDaemon(setup)
             defer { second.stop() }
 
             let again = try await setup.nextNotification()
@@ -66,5 +48,22 @@ struct UnicastRestartTests {
             }
             #expect(response.contains("'yes'"), "the response is \(response)")
         }
+    }
+
+    /// Posts "Lunch?" with a background "Yes" through a daemon, waits until the server shows it, kills the daemon
+    /// with SIGKILL and starts a new one; `extra` adds entries to the Post (each followed by ", ").
+    private func postThenRestartDaemon(
+        _ setup: SchedulingTests.Setup, extra: String = ""
+    ) async throws -> (id: String, shown: ServedNotification, daemon: ChildProcess) {
+        let first = try await setup.startDaemon()
+        let id = try postedID(
+            try await setup.gdbus(
+                "Post",
+                "{'title': <'Lunch?'>, 'app-name': <'Chat'>, \(extra)'actions': <[{'id': <'yes'>, "
+                    + "'title': <'Yes'>, 'activation': <'background'>}]>}"))
+        let shown = try await setup.nextNotification()
+        first.signal(SIGKILL)
+        #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
+        return (id, shown, try await setup.startDaemon())
     }
 }

@@ -7,16 +7,7 @@ import Testing
 /// client replaces them through the new service.
 @Suite struct ServiceRestartTests {
     @Test func aNotificationFromTheOldServiceAnswersOnlyOnceReplaced() async throws {
-        try await withPrivateBus { bus in
-            let oldService = try await bus.connect()
-            let server = NotificationServer()
-            try await server.start(on: oldService, profile: .gnomeShell43)
-            let client = try await bus.connect()
-            let signals = try await client.signals(matching: DBusMatchRule(path: NotificationServer.objectPath))
-            let id = try await Self.notify(from: client, replacing: 0, actions: ["old", "Old"])
-            let newService = try await bus.connect()
-            try await server.restartService(on: newService)
-            await oldService.close()
+        try await afterServiceRestart(posting: ["old", "Old"]) { server, client, signals, id in
             #expect(await server.notification(id: id) != nil, "the shell keeps showing it")
             // The user acts on the copy the old service posted: nobody hears. Then the client replaces it.
             try await server.invokeAction(id: id, key: "old")
@@ -28,23 +19,11 @@ import Testing
             let first = try await signals.first(waitingFor: "a signal from the new service")
             #expect(first.member == "ActionInvoked")
             #expect(first.arguments == [.uint32(again), .string("new")])
-            await server.stop()
-            await client.close()
-            await newService.close()
         }
     }
 
     @Test func aCopyClosedThroughTheNewServiceGoesSilentlyAndANewPostAnswers() async throws {
-        try await withPrivateBus { bus in
-            let oldService = try await bus.connect()
-            let server = NotificationServer()
-            try await server.start(on: oldService, profile: .gnomeShell43)
-            let client = try await bus.connect()
-            let signals = try await client.signals(matching: DBusMatchRule(path: NotificationServer.objectPath))
-            let id = try await Self.notify(from: client, replacing: 0, actions: ["mute", "Mute"])
-            let newService = try await bus.connect()
-            try await server.restartService(on: newService)
-            await oldService.close()
+        try await afterServiceRestart(posting: ["mute", "Mute"]) { server, client, signals, id in
             _ = try await client.call(
                 destination: NotificationServer.busName, path: NotificationServer.objectPath,
                 interface: NotificationServer.interfaceName, method: "CloseNotification", arguments: [.uint32(id)])
@@ -53,9 +32,6 @@ import Testing
             try await server.invokeAction(id: again, key: "mute")
             let first = try await signals.first(waitingFor: "ActionInvoked from the new service")
             #expect(first.arguments == [.uint32(again), .string("mute")], "the old copy's close was heard")
-            await server.stop()
-            await client.close()
-            await newService.close()
         }
     }
 
@@ -87,6 +63,30 @@ import Testing
             await server.stop()
             await connection.close()
             await other.close()
+        }
+    }
+
+    /// Starts a GNOME Shell 43 server, posts one notification with `actions` from a client, restarts the server's
+    /// notification service and closes the old one's connection, then hands the server, the client, the client's
+    /// stream of the server's signals and the notification's id to `body`.
+    private func afterServiceRestart(
+        posting actions: [String],
+        _ body: (NotificationServer, DBusConnection, AsyncStream<DBusSignal>, UInt32) async throws -> Void
+    ) async throws {
+        try await withPrivateBus { bus in
+            let oldService = try await bus.connect()
+            let server = NotificationServer()
+            try await server.start(on: oldService, profile: .gnomeShell43)
+            let client = try await bus.connect()
+            let signals = try await client.signals(matching: DBusMatchRule(path: NotificationServer.objectPath))
+            let id = try await Self.notify(from: client, replacing: 0, actions: actions)
+            let newService = try await bus.connect()
+            try await server.restartService(on: newService)
+            await oldService.close()
+            try await body(server, client, signals, id)
+            await server.stop()
+            await client.close()
+            await newService.close()
         }
     }
 
