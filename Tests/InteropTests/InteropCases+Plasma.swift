@@ -38,13 +38,6 @@ extension InteropRun {
             timeout: .seconds(60))
         expectations.check(typed.status == 0, "xdotool type failed: \(typed.standardError)")
         try await desktop.click(send)
-        let result = try await answer.value
-        expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
-        let fields = response(result)
-        expectations.check(fields?[ResponseKeys.action.name] as? String == "reply", "no reply: \(result.output)")
-        let text = fields?[ResponseKeys.text.name] as? String
-        expectations.check(
-            text.map { Array($0.utf8) } == Array(Self.trickyText.utf8),
-            "the text came back as \(text.map { "\"\($0)\"" } ?? "nothing"), not \"\(Self.trickyText)\"")
+        checkReplied(try await answer.value)
     }
 }

@@ -126,14 +126,7 @@ extension InteropRun {
         defer { try? FileManager.default.removeItem(at: promptAnswer) }
         let answer = waiting(["Dan", "Your order?", "--category", "chat", "--timeout", "0"])
         try await choose("Reply", on: "Dan", until: answer)
-        let result = try await answer.value
-        expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
-        let fields = response(result)
-        expectations.check(fields?[ResponseKeys.action.name] as? String == "reply", "no reply: \(result.output)")
-        let text = fields?[ResponseKeys.text.name] as? String
-        expectations.check(
-            text.map { Array($0.utf8) } == Array(Self.trickyText.utf8),
-            "the text came back as \(text.map { "\"\($0)\"" } ?? "nothing"), not \"\(Self.trickyText)\"")
+        checkReplied(try await answer.value)
     }
 
     /// The server restarts while a notification is outstanding: the bridge shows it again, and a click on it still
@@ -212,6 +205,17 @@ extension InteropRun {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
+    }
+
+    /// Checks that `send --wait --json` ended with the "reply" action and the tricky text, byte for byte.
+    func checkReplied(_ result: ProcessResult) {
+        expectations.check(result.status == 0, "send --wait exited \(result.status): \(result.standardError)")
+        let fields = response(result)
+        expectations.check(fields?[ResponseKeys.action.name] as? String == "reply", "no reply: \(result.output)")
+        let text = fields?[ResponseKeys.text.name] as? String
+        expectations.check(
+            text.map { Array($0.utf8) } == Array(Self.trickyText.utf8),
+            "the text came back as \(text.map { "\"\($0)\"" } ?? "nothing"), not \"\(Self.trickyText)\"")
     }
 
     /// The JSON object `send --wait --json` printed, or `nil` when it printed none.
