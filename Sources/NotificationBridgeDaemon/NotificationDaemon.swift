@@ -252,6 +252,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             for imported in store.imported {
                 logger.notice("\(imported)")
             }
+            if store.openedOnFullDisk {
+                logger.warning(
+                    """
+                    the disk holding the saved state is full: what was saved is restored, but new notifications \
+                    whose response must survive a restart are refused until some space is freed
+                    """,
+                    metadata: ["state.directory": "\(directory)"])
+            }
             core.commits.open(store, lock: lock)
         } catch {
             logger.error("cannot open the saved state", metadata: ["error": "\(error)"])

@@ -64,6 +64,50 @@ extension Reliability {
             }
         }
 
+        @Test(
+            "started on a full disk: what was saved is restored, new Posts are refused until there is space",
+            .enabled("needs a tmpfs of its own (root with the privilege to mount)") {
+                await SmallFileSystem.isAvailable()
+            })
+        func startOnFullDisk() async throws {
+            try await DaemonRig.with { rig in
+                let fileSystem = try await SmallFileSystem.mount(at: rig.stateHome.path, kilobytes: 256)
+                let result = await outcome { try await Self.startOnFullDisk(rig, fileSystem) }
+                await fileSystem.unmount()
+                try result.get()
+            }
+        }
+
+        private static func startOnFullDisk(_ rig: DaemonRig, _ fileSystem: SmallFileSystem) async throws {
+            let later: [String: DBusValue] = [
+                PostKeys.title.name: .string("Later"), PostKeys.appName.name: .string("Disk"),
+                PostKeys.delay.name: .double(3600),
+            ]
+            let first = try await rig.startDaemon()
+            let saved = try await rig.post(later)
+            first.stop()
+            _ = await first.wait(within: .seconds(10))
+            let filler = try fileSystem.fill()
+
+            let second = try await rig.startDaemon()
+            defer { second.stop() }
+            let pending = try await rig.listed("ListPending", [FilterKeys.appName.name: .string("Disk")])
+            #expect(
+                pending.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue } == [saved],
+                "the pending notification saved before the disk filled up is restored")
+            #expect(rig.logText.contains("the disk holding the saved state is full"), "the log says why")
+            await #expect(throws: DBusFailure.self, "a Post that cannot be saved is refused") {
+                _ = try await rig.post(later)
+            }
+
+            try FileManager.default.removeItem(atPath: filler)
+            let taken = try await rig.post(later)
+            let afterwards = try await rig.listed("ListPending", [FilterKeys.appName.name: .string("Disk")])
+            #expect(
+                Set(afterwards.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue }) == [saved, taken],
+                "a Post once there is space again is kept")
+        }
+
         private static func postOnFullDisk(_ rig: DaemonRig, _ fileSystem: SmallFileSystem) async throws {
             let first = try await rig.startDaemon()
             defer { first.stop() }

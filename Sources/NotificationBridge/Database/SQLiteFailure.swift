@@ -1,4 +1,5 @@
 internal import CSQLite
+import Glibc
 
 /// A result code of SQLite (`SQLITE_*`), primary or extended.
 package struct SQLiteResultCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -55,6 +56,10 @@ package struct SQLiteFailure: Error, Sendable, Hashable, CustomStringConvertible
         self.systemErrno = systemErrno
         self.operation = operation
     }
+
+    /// Whether the disk is full: SQLite said so, or the system call behind an I/O error failed with `ENOSPC` (as
+    /// growing the log's shared-memory index does).
+    package var meansNoSpace: Bool { code.primary == .full || systemErrno == ENOSPC }
 
     /// What went wrong and what to do about it.
     package var description: String {

@@ -44,14 +44,21 @@ final class StoreDatabase {
 
     /// Opens the file at `path`, creating the tables in a new one.
     ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - indexInMemory: Whether the log's index is kept in this process's memory instead of the shared-memory file
+    ///     beside the database (`state.db-shm`), which a full disk cannot grow: SQLite's exclusive locking mode, which
+    ///     costs nothing here since only the daemon holding the state directory opens the file.
     /// - Throws: ``Unreadable`` for a file that is not a database, a damaged one, or one of another application or of
     ///   a newer schema; ``SQLiteFailure`` when it cannot be opened or written (permissions, I/O, a full disk).
-    init(path: String) throws {
+    init(path: String, indexInMemory: Bool = false) throws {
         // SQLite takes a file shorter than its header for an empty database, and would write over it.
         if let problem = Self.headerProblem(at: path) { throw Unreadable(reason: problem) }
         let connection = try SQLiteConnection(path: path)
         self.connection = connection
         do {
+            // Must come before the first read, which is when SQLite would map the index.
+            if indexInMemory { try connection.execute("PRAGMA locking_mode = EXCLUSIVE") }
             // Read before anything is written: a file that is not ours is moved aside as it was.
             let version = try connection.integer("PRAGMA user_version") ?? 0
             let application = try connection.integer("PRAGMA application_id") ?? 0

@@ -8,6 +8,8 @@ extension NotificationStore {
         var state = State()
         var movedAside: [CorruptStateFile] = []
         var imported: [ImportedStateFile] = []
+        /// Whether the disk was full when the database was opened.
+        var onFullDisk = false
     }
 
     static func open(
@@ -28,13 +30,22 @@ extension NotificationStore {
                 throw .notRegular(path: path, kind: kind, isDirectory: false)
             }
         }
+        var onFullDisk = false
         // The files SQLite creates (the database, its log) are private: created 0600 whatever the umask.
         let umask = Glibc.umask(0o077)
         defer { _ = Glibc.umask(umask) }
 
         var opened: Opened
         do {
-            let database = try StoreDatabase(path: databasePath)
+            let database: StoreDatabase
+            do {
+                database = try StoreDatabase(path: databasePath)
+            } catch let failure as SQLiteFailure where failure.meansNoSpace {
+                // A full disk cannot take the log's shared-memory index: keep it in memory, read what was saved, and
+                // let each write fail until there is space again.
+                database = try StoreDatabase(path: databasePath, indexInMemory: true)
+                onFullDisk = true
+            }
             opened = Opened(database: database)
             do {
                 opened.state = try decodeState(of: database)
@@ -50,6 +61,7 @@ extension NotificationStore {
             throw .cannotRead(path: databasePath, failure: error as? SQLiteFailure ?? SQLiteFailure(
                 code: .cannotOpen, message: "\(error)", operation: "opening \(databasePath)"))
         }
+        opened.onFullDisk = onFullDisk
         try importOlderVersion(snapshotPath: snapshotPath, journalPath: journalPath, now: now, into: &opened)
         return opened
     }

@@ -51,6 +51,11 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// normally empty. Tell the user (log it at notice level).
     package let imported: [ImportedStateFile]
 
+    /// Whether the disk holding the database was full when the store opened: what was saved is read, and each write
+    /// fails with ``NotificationStoreError/cannotSave(path:failure:)`` until there is space again. Tell the user (log
+    /// it at warning level).
+    package let openedOnFullDisk: Bool
+
     struct Inner: @unchecked Sendable {
         // Unchecked: the database is only ever used under the store's lock.
         /// `nil` once closed.
@@ -85,6 +90,7 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
             now: now)
         movedAside = opened.movedAside
         imported = opened.imported
+        openedOnFullDisk = opened.onFullDisk
         inner = Mutex(Inner(database: opened.database, opened: opened.state))
     }
 
