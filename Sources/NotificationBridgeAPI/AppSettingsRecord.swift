@@ -14,6 +14,9 @@ public struct AppSettingsRecord: Sendable, Hashable {
     public var doNotDisturb: Bool
     /// Where the settings are kept.
     public var source: SettingsSource
+    /// Whether the user chose the style for this app, rather than leaving it at the default; known where the
+    /// bridge keeps the settings itself (GNOME offers no banner style of its own to choose). Not on the wire.
+    package var isStyleChosen = false
 
     /// A record with every field given.
     public init(

@@ -98,10 +98,13 @@ extension DaemonCore {
             shown.timeout = .never
             shown.isResident = true
             shown.isTransient = false
-        case .banner:
+        case .banner where record.isStyleChosen:
+            // Goes away by itself, yet stays in the server's list as a banner does in iOS's Notification Center:
+            // not transient. Left at the default, the style changes nothing an app asked for.
             if shown.timeout == .never { shown.timeout = .serverDefault }
             shown.isResident = false
-            shown.isTransient = true
+        case .banner:
+            break
         case .none:
             break
         }

@@ -42,7 +42,8 @@ public struct AppNotificationSettings: Sendable, Hashable {
 public enum NotificationAlertStyle: String, Sendable, Hashable, CaseIterable {
     /// Stays on screen until the user acts on it (expire timeout 0, resident).
     case alert
-    /// Shown for the server's usual time, then goes away (transient).
+    /// Shown for the server's usual time, then goes away, staying in the server's list; the default, under which an
+    /// app's own timing stands.
     case banner
     /// Not shown as a popup: only in the server's list of notifications, where it keeps one.
     case none

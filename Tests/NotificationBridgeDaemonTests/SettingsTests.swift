@@ -26,7 +26,7 @@ struct SettingsTests {
         }
     }
 
-    @Test("alert stays (expire timeout 0, resident); banner is transient and keeps the server's timeout")
+    @Test("alert stays (expire timeout 0, resident); a chosen banner keeps the server's timeout, not transient")
     func alertAndBanner() async throws {
         try await DaemonFixture.with { fixture in
             let proxy = BridgeProxy(connection: fixture.client)
@@ -44,8 +44,18 @@ struct SettingsTests {
             _ = try await post(fixture, "Mail", "Banner", [PostKeys.timeout.name: .int32(0)])
             let shownBanner = try await fixture.nextNotification()
             #expect(shownBanner.expireTimeout == -1)
-            #expect(shownBanner.hints["transient"]?.unwrappedVariant == .boolean(true))
+            #expect(shownBanner.hints["transient"] == nil, "a banner stays in the server's list")
             #expect(shownBanner.hints["resident"] == nil)
+        }
+    }
+
+    @Test("an app whose style the user never chose is shown as it asks: a notification that stays, stays")
+    func defaultStyleChangesNothing() async throws {
+        try await DaemonFixture.with { fixture in
+            _ = try await post(fixture, "Notes", "Pinned", [PostKeys.timeout.name: .int32(0)])
+            let shown = try await fixture.nextNotification()
+            #expect(shown.expireTimeout == 0)
+            #expect(shown.hints["transient"] == nil, "a transient notification leaves the server's list")
         }
     }
 

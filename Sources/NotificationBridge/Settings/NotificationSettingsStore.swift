@@ -180,9 +180,11 @@ package final class NotificationSettingsStore: Sendable {
                 settings.showsBadge = showsBadge
                 doNotDisturb = gnome.doNotDisturb
             }
-            return AppSettingsRecord(
+            var record = AppSettingsRecord(
                 app: app, settings: settings, requested: stored.requested, doNotDisturb: doNotDisturb,
                 source: source)
+            record.isStyleChosen = gnome == nil && stored.style != nil
+            return record
         }
     }
 }
