@@ -3,12 +3,18 @@
 
 // The Linux interfaces Glibc's Swift module leaves out: timerfd (fire times and wall-clock steps), eventfd (wake-ups
 // from other threads), epoll (the daemon's executor waits on all of them at once), signalfd (signals read as data
-// by that executor instead of by a handler) and malloc_trim (the heap's free pages given back after the daemon has
-// read its state).
+// by that executor instead of by a handler), malloc_trim (the heap's free pages given back after the daemon has
+// read its state) and prctl (a thread's name, as `ps` and `top` show it).
 #include <malloc.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+
+/// Names the calling thread (the kernel keeps 15 bytes).
+static inline void nb_set_thread_name(const char *name) {
+    prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
 
 #endif

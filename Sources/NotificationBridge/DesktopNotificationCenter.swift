@@ -1,5 +1,6 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import NotificationModel
 

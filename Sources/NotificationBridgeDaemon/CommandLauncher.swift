@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import DBusCore
-import Foundation
+import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
@@ -78,9 +78,9 @@ enum CommandLauncher {
             throw LaunchError(description: "\(executable): \(error)")
         }
         let relay = OutputRelay(descriptor: output[0], prefix: "notification \(notificationID): ")
-        Thread.detachNewThread { relay.run() }
+        DesktopWorkerThread.detach(name: "command output") { relay.run() }
         let writeEnd = ends[1]
-        Thread.detachNewThread {
+        DesktopWorkerThread.detach(name: "command") {
             if let input { writeAll(input, to: writeEnd) }
             let status = reap(child)
             logger.debug("command finished", metadata: ["command.pid": "\(child)", "command.status": "\(status)"])

@@ -1,5 +1,5 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
@@ -71,7 +71,7 @@ extension DaemonCore {
             let logger = self.logger
             let variables = response.environment
             let input = response.text.map { Array($0.utf8) }
-            Thread.detachNewThread {
+            DesktopWorkerThread.detach(name: "command start") {
                 do {
                     try CommandLauncher.launch(
                         argv, notificationID: id, variables: variables, input: input, logger: logger)

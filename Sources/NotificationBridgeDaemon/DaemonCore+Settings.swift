@@ -1,5 +1,5 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
@@ -140,5 +140,6 @@ private func shellWord(_ text: String) -> String {
     let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
         ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-._/".unicodeScalars.contains($0)
     }
-    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    guard !plain else { return text }
+    return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }

@@ -1,5 +1,5 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel

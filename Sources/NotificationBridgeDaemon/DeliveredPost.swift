@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NotificationModel
 
 /// What the daemon keeps on disk of a notification that is showing: enough to route the user's response after a

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
@@ -115,9 +116,7 @@ final class DurableCommits: Sendable {
         }
         // One thread for the daemon's life: starting one per write costs more than the write on a busy machine.
         if startsWriter {
-            let thread = Thread { [self] in writeUntilClosed() }
-            thread.name = "state writer"
-            thread.start()
+            DesktopWorkerThread.detach(name: "state writer") { [self] in writeUntilClosed() }
         }
         wakeUp.signal()
         return commit

@@ -1,5 +1,5 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI

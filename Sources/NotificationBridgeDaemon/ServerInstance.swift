@@ -1,5 +1,5 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
 
 /// One running instance of the notification server: the ids it gives mean something to it alone.
 ///

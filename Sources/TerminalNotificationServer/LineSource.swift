@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads lines from a descriptor on a thread of its own, so a blocking read never holds one of Swift's threads.
 ///
@@ -6,7 +6,7 @@ import Foundation
 public enum LineSource {
     /// Calls `deliver` with each line (without its line break), then with `nil` at the end of the input.
     public static func start(reading descriptor: Int32, _ deliver: @escaping @Sendable (String?) -> Void) {
-        let thread = Thread {
+        startThread {
             var buffer: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -24,7 +24,26 @@ public enum LineSource {
             if !buffer.isEmpty { deliver(String(decoding: buffer, as: UTF8.self)) }
             deliver(nil)
         }
-        thread.name = "terminal-input"
-        thread.start()
+    }
+
+    /// Runs `body` on a new detached thread.
+    private static func startThread(_ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        precondition(created == 0, "cannot start the thread that reads the terminal: error \(created)")
+        pthread_detach(thread)
+    }
+
+    /// The thread's work, boxed so that it can pass through `pthread_create`'s context pointer.
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+
+        init(_ run: @escaping @Sendable () -> Void) {
+            self.run = run
+        }
     }
 }

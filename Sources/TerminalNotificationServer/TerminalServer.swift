@@ -1,6 +1,7 @@
 import DBusCore
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import NotificationServerKit
 
 /// `notification-terminal-server`: owns `org.freedesktop.Notifications`, shows each notification in the terminal and

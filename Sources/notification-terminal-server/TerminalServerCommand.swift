@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import TerminalNotificationServer
 
 /// `notification-terminal-server`: the command line.
@@ -62,21 +63,25 @@ struct TerminalServerCommand: AsyncParsableCommand {
         do {
             ending = try await TerminalServer.run(configuration)
         } catch {
-            FileHandle.standardError.write(Data("notification-terminal-server: \(error)\n".utf8))
+            printError("\(error)")
             throw ExitCode.failure
         }
         switch ending {
         case .endOfInput, .quit, .signal:
             break
         case .replaced:
-            FileHandle.standardError.write(
-                Data(
-                    "notification-terminal-server: another server took over org.freedesktop.Notifications\n".utf8))
+            printError("another server took over org.freedesktop.Notifications")
         case .busClosed:
-            FileHandle.standardError.write(Data("notification-terminal-server: the bus closed\n".utf8))
+            printError("the bus closed")
             throw ExitCode.failure
         }
     }
 }
 
 extension TerminalStyle.ColorChoice: ExpressibleByArgument {}
+
+/// Writes `message` to standard error, after the program's name.
+private func printError(_ message: String) {
+    let line = Array("notification-terminal-server: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

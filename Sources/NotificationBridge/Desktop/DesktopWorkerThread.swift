@@ -1,3 +1,4 @@
+internal import CLinux
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,23 +10,32 @@ import Musl
 ///
 /// Meant for rare events (a click on an action, a prompt): each call starts one detached thread that ends with the
 /// work. The thread inherits the caller's signal mask, so code that starts programs must reset the mask in the child.
-enum DesktopWorkerThread {
+package enum DesktopWorkerThread {
     /// Runs `work` on a new thread and returns its result. When no thread can be created, `work` runs on the calling
     /// thread instead: slower for the pool, but the caller still gets its answer.
     static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            let job = Job { continuation.resume(returning: work()) }
-            let context = Unmanaged.passRetained(job).toOpaque()
-            var thread = pthread_t()
-            let created = pthread_create(&thread, nil, { context in
-                Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, context)
-            if created == 0 {
-                pthread_detach(thread)
-            } else {
-                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
-            }
+            detach { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// Starts `work` on a new detached thread, named `name` (at most 15 bytes show in `ps`) when given. When no
+    /// thread can be created, `work` runs on the calling thread instead.
+    package static func detach(name: String? = nil, _ work: @escaping @Sendable () -> Void) {
+        let job = Job {
+            if let name { nb_set_thread_name(name) }
+            work()
+        }
+        let context = Unmanaged.passRetained(job).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
         }
     }
 

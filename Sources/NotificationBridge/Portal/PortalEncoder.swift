@@ -1,5 +1,5 @@
 import DBusCore
-import Foundation
+import FoundationEssentials
 import NotificationModel
 
 /// Turns a notification of the model into an `AddNotification` call on the XDG notification portal, and remembers

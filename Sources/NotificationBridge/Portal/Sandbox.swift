@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The sandbox a process runs in, as libnotify, GLib and Qt recognise it.
 public enum Sandbox: String, Sendable, Hashable {

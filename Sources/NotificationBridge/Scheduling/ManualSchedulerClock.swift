@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A wall clock that moves only when told to, so that scheduler tests run deterministically and without real waits.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The outcome of ``TriggerEvaluator/missedFire(for:anchor:lastFired:now:)``: whether to deliver a notification now,
 /// and when it fires next.

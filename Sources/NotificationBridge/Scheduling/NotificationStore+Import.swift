@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Importing the state of an older version: `state.json` (a snapshot) and `journal.jsonl` (the changes since it),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Opening the database, moving aside what cannot be read, and importing an older version's files.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Pending entries ordered by fire date: an indexed binary min-heap.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NotificationModel
 
 /// A notification waiting for its trigger, with what the scheduler needs to know about its progress.

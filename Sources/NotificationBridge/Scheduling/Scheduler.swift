@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NotificationModel
 
@@ -60,11 +60,10 @@ package actor Scheduler<Payload: Sendable> {
         timer?.cancel()
     }
 
-    /// The system's current time zone, read afresh (Foundation caches it otherwise).
+    /// The system's current time zone, read afresh (`TimeZone.current` is read once per process).
     @Sendable
     package static func systemTimeZone() -> TimeZone {
-        NSTimeZone.resetSystemTimeZone()
-        return TimeZone.current
+        SystemTimeZone.read()
     }
 
     /// The zone wall-clock triggers are read in now.

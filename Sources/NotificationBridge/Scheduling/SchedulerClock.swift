@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The wall clock a ``Scheduler`` reads and sleeps on.
 ///

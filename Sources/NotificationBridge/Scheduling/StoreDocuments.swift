@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The state files of older versions, which the store imports once (see NotificationStore+Import.swift), and which
 // the tests write to prove it.

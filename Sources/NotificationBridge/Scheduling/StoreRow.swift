@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row to write for a change of ``StoredNotifications``: encoded before the transaction starts, so that the
 /// database's lock is never held while encoding.

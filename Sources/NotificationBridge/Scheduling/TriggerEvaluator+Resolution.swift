@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NotificationModel
 
 /// Wall-clock time to instant, in whole seconds, with the gap and overlap rules of ``TriggerEvaluator``.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NotificationModel
 
 /// Computes when triggers fire, with wall-clock times read in one time zone.
