@@ -1,5 +1,6 @@
 import DBusCore
 import FoundationEssentials
+import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
 
@@ -22,7 +23,7 @@ package struct PostRequest: Sendable {
     /// - Parameter now: the time `in` counts from when it is combined with `repeat`.
     /// - Throws: `InvalidArgument` for anything that is wrong.
     package init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
-        let post = try NotificationPost(decoding: value, currentZoneName: TimeZone.current.identifier)
+        let post = try NotificationPost(decoding: value, currentZoneName: SystemTimeZone.read().identifier)
         content = post.content
         if content.appName == nil { content.appName = defaultAppName }
         switch post.route {
@@ -52,13 +53,7 @@ package struct PostRequest: Sendable {
         case .calendar(let match, let repeats):
             return .calendar(match, repeats: repeats)
         case .wallClockOfInstant(let seconds, let interval):
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone.current
-            let parts = calendar.dateComponents(
-                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
-            let time = LocalDateTime(
-                year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0,
-                minute: parts.minute ?? 0, second: parts.second ?? 0)
+            let time = TriggerEvaluator().localDateTime(for: Date(timeIntervalSince1970: seconds))
             let trigger = NotificationTrigger.date(.wallClock(time), repeat: interval.map(RepeatRule.interval))
             do throws(TriggerValidationError) {
                 try trigger.validate()

@@ -150,10 +150,11 @@ struct SchedulingTests {
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
             let cancelled = try postedID(
-                try await setup.gdbus("Post", "{'title': <'Cancelled'>, 'app-name': <'Timer'>, 'in': <1.0>}"))
-            // Fires after the cancelled one was due: the first notification the server gets must be this one.
+                try await setup.gdbus("Post", "{'title': <'Cancelled'>, 'app-name': <'Timer'>, 'in': <4.0>}"))
+            // Fires after the cancelled one was due: the first notification the server gets must be this one. (The
+            // seconds leave a loaded machine room to withdraw the first before it is due.)
             _ = try postedID(
-                try await setup.gdbus("Post", "{'title': <'Kept'>, 'app-name': <'Timer'>, 'in': <2.0>}"))
+                try await setup.gdbus("Post", "{'title': <'Kept'>, 'app-name': <'Timer'>, 'in': <5.0>}"))
             #expect(try await setup.gdbus("Withdraw", "'\(cancelled)'") == "()")
 
             let pending = try await setup.gdbus("ListPending", "{'app-name': <'Timer'>}")

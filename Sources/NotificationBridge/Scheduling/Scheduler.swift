@@ -22,7 +22,7 @@ package actor Scheduler<Payload: Sendable> {
     package typealias Fire = @Sendable (ScheduledFiring<Payload>) -> Void
 
     private let clock: any SchedulerClock
-    private let currentTimeZone: @Sendable () -> TimeZone
+    private let currentTimeZone: @Sendable () -> TimeZoneRules
     private let fire: Fire
     let logger: Logger
     private var evaluator: TriggerEvaluator
@@ -45,7 +45,7 @@ package actor Scheduler<Payload: Sendable> {
     ///   - fire: Called for every delivery; see ``Fire``.
     package init(
         clock: any SchedulerClock = SystemSchedulerClock(),
-        timeZone: @escaping @Sendable () -> TimeZone = Scheduler.systemTimeZone,
+        timeZone: @escaping @Sendable () -> TimeZoneRules = Scheduler.systemTimeZone,
         logger: Logger = Logger(label: "io.github.NotificationBridge.scheduler"),
         fire: @escaping Fire
     ) {
@@ -60,14 +60,14 @@ package actor Scheduler<Payload: Sendable> {
         timer?.cancel()
     }
 
-    /// The system's current time zone, read afresh (`TimeZone.current` is read once per process).
+    /// The system's current time zone, read afresh.
     @Sendable
-    package static func systemTimeZone() -> TimeZone {
+    package static func systemTimeZone() -> TimeZoneRules {
         SystemTimeZone.read()
     }
 
     /// The zone wall-clock triggers are read in now.
-    package var timeZone: TimeZone { evaluator.timeZone }
+    package var timeZone: TimeZoneRules { evaluator.timeZone }
 
     /// Schedules a notification, replacing any with the same id.
     ///
@@ -121,7 +121,7 @@ package actor Scheduler<Payload: Sendable> {
                 report.rejected.append((notification, error))
                 continue
             }
-            if let identifier = notification.timeZoneIdentifier, let zone = TimeZone(identifier: identifier) {
+            if let identifier = notification.timeZoneIdentifier, let zone = TimeZoneRules(identifier: identifier) {
                 moveToCurrentZone(&notification, from: zone)
             }
             notification.timeZoneIdentifier = evaluator.timeZone.identifier
@@ -241,7 +241,7 @@ package actor Scheduler<Payload: Sendable> {
     }
 
     /// Moves the times of a wall-clock trigger from `zone` to the same wall-clock times in the current zone.
-    private func moveToCurrentZone(_ notification: inout ScheduledNotification<Payload>, from zone: TimeZone) {
+    private func moveToCurrentZone(_ notification: inout ScheduledNotification<Payload>, from zone: TimeZoneRules) {
         guard notification.trigger.followsTimeZone, zone != evaluator.timeZone else { return }
         notification.scheduledAt = evaluator.rebased(notification.scheduledAt, from: zone)
         notification.lastFiredAt = notification.lastFiredAt.map { evaluator.rebased($0, from: zone) }

@@ -1,28 +1,24 @@
 import FoundationEssentials
-import FoundationInternationalization
 import Glibc
 
 /// The system's time zone, read afresh at each call, the way the C library finds it: `TZ` when it names a zone (with
 /// or without a leading `:`), else the zone `/etc/localtime` links to, else `/etc/timezone` (Debian's name of it).
 ///
-/// `TimeZone.current` reads the zone once per process and keeps it, so a daemon that runs for days would miss a
-/// change of the system's zone.
-enum SystemTimeZone {
+/// Read afresh because a daemon runs for days, and the user may move to another zone meanwhile.
+package enum SystemTimeZone {
     /// Where the zone files are; a link to `<here>/Europe/Paris` means `Europe/Paris`.
     static let zoneDirectories = ["/usr/share/zoneinfo/", "/usr/lib/zoneinfo/", "/usr/share/lib/zoneinfo/"]
 
     /// The zone now; GMT when nothing names one (as the C library does).
-    static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZone {
+    package static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZoneRules {
         if let value = environment["TZ"] {
             let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
-            if name.isEmpty { return TimeZone(identifier: "UTC") ?? .gmt }
-            if let zone = TimeZone(identifier: name) ?? TimeZone(identifier: zoneName(ofFile: name) ?? "") {
-                return zone
-            }
+            if name.isEmpty { return .utc }
+            if let zone = TimeZoneRules(identifier: zoneName(ofFile: name) ?? name) { return zone }
         }
-        if let name = linkedZoneName(), let zone = TimeZone(identifier: name) { return zone }
-        if let name = debianZoneName(), let zone = TimeZone(identifier: name) { return zone }
-        return .gmt
+        if let name = linkedZoneName(), let zone = TimeZoneRules(identifier: name) { return zone }
+        if let name = debianZoneName(), let zone = TimeZoneRules(identifier: name) { return zone }
+        return .utc
     }
 
     /// The zone name within a path under one of ``zoneDirectories``; `nil` for another path.

@@ -44,7 +44,7 @@ extension TriggerEvaluator {
         let (zone, first, fraction): (TriggerEvaluator, LocalDateTime, Double)
         switch start {
         case .instant(let seconds):
-            let utc = TriggerEvaluator(timeZone: TimeZone(secondsFromGMT: 0)!)
+            let utc = TriggerEvaluator(timeZone: .utc)
             let whole = seconds.rounded(.down)
             (zone, first, fraction) = (utc, LocalDateTime(secondsSince1970InUTC: Int(whole)), seconds - whole)
         case .wallClock(let time):

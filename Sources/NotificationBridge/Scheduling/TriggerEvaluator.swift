@@ -22,18 +22,11 @@ import NotificationModel
 /// Values of this type are cheap to make and safe to share.
 package struct TriggerEvaluator: Sendable {
     /// The zone wall-clock times are read in: the user's current zone.
-    package let timeZone: TimeZone
+    package let timeZone: TimeZoneRules
 
     /// Makes an evaluator for the user's current zone, or another one for tests.
-    package init(timeZone: TimeZone = .current) {
+    package init(timeZone: TimeZoneRules = SystemTimeZone.read()) {
         self.timeZone = timeZone
-    }
-
-    /// A Gregorian calendar in ``timeZone``, for formatting or for callers that need Foundation's date components.
-    package var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
     }
 
     /// The first time `trigger` fires strictly after `date`; `nil` when it has no occurrence after `date`.
@@ -116,7 +109,7 @@ package struct TriggerEvaluator: Sendable {
     ///
     /// Used when the user's zone changes, to carry the times a wall-clock trigger was scheduled and last fired at
     /// into the new zone, so that no occurrence fires twice and none is skipped.
-    package func rebased(_ date: Date, from zone: TimeZone) -> Date {
+    package func rebased(_ date: Date, from zone: TimeZoneRules) -> Date {
         guard zone != timeZone, date != .distantPast, date != .distantFuture else { return date }
         let fraction = date.timeIntervalSince1970 - Double(Self.wholeSeconds(date))
         let wallClock = TriggerEvaluator(timeZone: zone).localDateTime(for: date)

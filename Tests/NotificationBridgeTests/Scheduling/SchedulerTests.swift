@@ -17,7 +17,7 @@ struct SchedulerTests {
         let recorder: FiringRecorder
         let scheduler: Scheduler<String>
 
-        init(start: Date = F.instant("2025-06-02T08:00:00+02:00"), zone: TimeZone = F.berlin) {
+        init(start: Date = F.instant("2025-06-02T08:00:00+02:00"), zone: TimeZoneRules = F.berlin) {
             let clock = ManualSchedulerClock(now: start)
             let setting = ZoneSetting(zone)
             let recorder = FiringRecorder()
@@ -40,10 +40,10 @@ struct SchedulerTests {
 
     /// The system zone as the test sets it.
     final class ZoneSetting: Sendable {
-        private let state: Mutex<TimeZone>
-        init(_ zone: TimeZone) { state = Mutex(zone) }
-        var zone: TimeZone { state.withLock { $0 } }
-        func set(_ zone: TimeZone) { state.withLock { $0 = zone } }
+        private let state: Mutex<TimeZoneRules>
+        init(_ zone: TimeZoneRules) { state = Mutex(zone) }
+        var zone: TimeZoneRules { state.withLock { $0 } }
+        func set(_ zone: TimeZoneRules) { state.withLock { $0 = zone } }
     }
 
     @Test("notifications fire in fire-date order, with one timer sleeping until the earliest")

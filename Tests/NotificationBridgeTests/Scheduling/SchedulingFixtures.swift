@@ -7,9 +7,9 @@ import Synchronization
 
 /// Zones, dates and a recorder of deliveries for the scheduling tests.
 enum SchedulingFixtures {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
-    static let newYork = TimeZone(identifier: "America/New_York")!
-    static let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+    static let berlin = TimeZoneRules(identifier: "Europe/Berlin")!
+    static let newYork = TimeZoneRules(identifier: "America/New_York")!
+    static let tokyo = TimeZoneRules(identifier: "Asia/Tokyo")!
 
     /// The instant an ISO 8601 text with an explicit offset names: `2025-03-30T03:00:00+02:00` or `…Z`.
     static func instant(_ text: String) -> Date {
@@ -33,7 +33,7 @@ enum SchedulingFixtures {
 
     /// The first `count` fire dates of `trigger` after `start`, each found from the previous one.
     static func occurrences(
-        of trigger: NotificationTrigger, in zone: TimeZone, after start: Date, anchor: Date? = nil, count: Int
+        of trigger: NotificationTrigger, in zone: TimeZoneRules, after start: Date, anchor: Date? = nil, count: Int
     ) -> [Date] {
         let evaluator = TriggerEvaluator(timeZone: zone)
         var dates: [Date] = []

@@ -72,7 +72,7 @@ struct TriggerEvaluatorTests {
     @Test("unset time fields: coarser ones match anything, finer ones are zero")
     func calendarWildcards() {
         let start = F.instant("2025-05-05T10:40:00Z")
-        let utc = TimeZone(identifier: "UTC")!
+        let utc = TimeZoneRules(identifier: "UTC")!
         let halfPast = NotificationTrigger.calendar(CalendarMatch(minute: 30), repeats: true)
         #expect(
             F.occurrences(of: halfPast, in: utc, after: start, count: 2)
@@ -87,7 +87,7 @@ struct TriggerEvaluatorTests {
 
     @Test("calendar fields match literally: the 31st skips short months, 29 February waits for a leap year")
     func calendarLiteral() {
-        let utc = TimeZone(identifier: "UTC")!
+        let utc = TimeZoneRules(identifier: "UTC")!
         let thirtyFirst = NotificationTrigger.calendar(CalendarMatch(day: 31, hour: 8), repeats: true)
         #expect(
             F.occurrences(of: thirtyFirst, in: utc, after: F.instant("2025-01-31T09:00:00Z"), count: 2)
@@ -149,7 +149,7 @@ struct TriggerEvaluatorTests {
     func dailyAcrossDST(zone: String, startDay: String, expected: [String]) {
         let start = LocalDateTime(parsing: startDay + "T09:00:00")!
         let trigger = NotificationTrigger.date(.wallClock(start), repeat: .interval(.day))
-        let dates = F.occurrences(of: trigger, in: TimeZone(identifier: zone)!, after: .distantPast, count: 3)
+        let dates = F.occurrences(of: trigger, in: TimeZoneRules(identifier: zone)!, after: .distantPast, count: 3)
         #expect(dates == expected.map(F.instant))
     }
 
@@ -162,7 +162,7 @@ struct TriggerEvaluatorTests {
             ("America/New_York", "2025-03-09T02:30:00", "2025-03-09T03:00:00-04:00"),
         ])
     func springForwardGap(zone: String, wallClock: String, expected: String) {
-        let evaluator = TriggerEvaluator(timeZone: TimeZone(identifier: zone)!)
+        let evaluator = TriggerEvaluator(timeZone: TimeZoneRules(identifier: zone)!)
         #expect(evaluator.date(for: LocalDateTime(parsing: wallClock)!) == F.instant(expected))
     }
 
@@ -174,7 +174,7 @@ struct TriggerEvaluatorTests {
             ("America/New_York", "2025-11-02T01:30:00", "2025-11-02T01:30:00-04:00"),
         ])
     func fallBackOverlap(zone: String, wallClock: String, expected: String) {
-        let evaluator = TriggerEvaluator(timeZone: TimeZone(identifier: zone)!)
+        let evaluator = TriggerEvaluator(timeZone: TimeZoneRules(identifier: zone)!)
         #expect(evaluator.date(for: LocalDateTime(parsing: wallClock)!) == F.instant(expected))
         // Just outside the overlap, the ordinary answer.
         let after = LocalDateTime(parsing: wallClock)!.adding(.hour, count: 1)
