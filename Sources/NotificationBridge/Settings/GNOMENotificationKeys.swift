@@ -145,15 +145,7 @@ final class GNOMENotificationKeys {
     }
 
     private var children: [String] {
-        guard let list = g_settings_get_strv(global, "application-children") else { return [] }
-        defer { g_strfreev(list) }
-        var result: [String] = []
-        var index = 0
-        while let item = list[index] {
-            result.append(String(cString: item))
-            index += 1
-        }
-        return result
+        takeStrings(g_settings_get_strv(global, "application-children"))
     }
 
     private func application(_ id: String) -> UnsafeMutablePointer<GSettings>? {
@@ -206,12 +198,4 @@ final class GNOMENotificationKeys {
         }
         changed(apps.first { Self.id(of: $0) == id } ?? id)
     }
-}
-
-/// Calls `body` with a NULL-terminated C array of the strings.
-private func withStringArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<gchar>?>) -> T) -> T {
-    var pointers = strings.map { UnsafePointer<gchar>(strdup($0)) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(UnsafeMutableRawPointer(mutating: pointer)) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

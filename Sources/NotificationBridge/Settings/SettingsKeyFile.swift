@@ -126,7 +126,7 @@ final class SettingsKeyFile {
         }
         var stored = StoredSettings()
         stored.doNotDisturb = boolean(keyFile, Self.globalGroup, SettingsKeys.doNotDisturb.name)
-        for group in strings(g_key_file_get_groups(keyFile, nil)) where group.hasPrefix(Self.appGroupPrefix) {
+        for group in takeStrings(g_key_file_get_groups(keyFile, nil)) where group.hasPrefix(Self.appGroupPrefix) {
             let app = String(group.dropFirst(Self.appGroupPrefix.count))
             guard !app.isEmpty else { continue }
             var entry = StoredAppSettings()
@@ -178,18 +178,6 @@ final class SettingsKeyFile {
 
     private func entryProblem(_ group: String, _ key: String, _ text: String, accepted: String) -> String {
         "\(path): [\(group)] \(key)=\(text) is not understood and is ignored; use \(accepted)"
-    }
-
-    private func strings(_ list: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
-        guard let list else { return [] }
-        defer { g_strfreev(list) }
-        var result: [String] = []
-        var index = 0
-        while let item = list[index] {
-            result.append(String(cString: item))
-            index += 1
-        }
-        return result
     }
 }
 
