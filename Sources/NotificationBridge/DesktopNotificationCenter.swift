@@ -57,6 +57,14 @@ public actor DesktopNotificationCenter {
         /// Where notifications go; `nil` chooses by sandbox (``NotificationPath/detected``): the XDG notification
         /// portal inside a Flatpak or a Snap, the notification server elsewhere. Set it to force one path.
         public var path: NotificationPath?
+        /// Where the user's per-app notification settings are read (see ``NotificationSettingsLocation``). They decide
+        /// whether and how each notification shows, as they do for the daemon's: ``DesktopNotificationCenter/post(_:id:hints:handler:)``
+        /// throws ``NotificationNotAllowedError`` when they keep one off the screen. `nil` applies none (for an owner
+        /// that applies them itself, as the daemon does). Not used on the portal path, where the desktop's own
+        /// settings apply.
+        public var settingsLocation: NotificationSettingsLocation? = .automatic
+        /// The folder of the bridge's own settings file; `nil` for `$XDG_CONFIG_HOME/notification-bridge`.
+        public var settingsDirectory: String?
 
         /// Makes a configuration.
         public init(
@@ -134,6 +142,8 @@ public actor DesktopNotificationCenter {
     let lockGate: LockGate
     private let activator: AppActivator
     let badges: BadgeEmitter
+    /// The user's notification settings, when ``Configuration/settingsLocation`` asks for them.
+    let settings: NotificationSettingsStore?
     private var nextNumber: UInt64 = 1
 
     /// Responses that no handler took, in the order the user acted.
@@ -198,6 +208,7 @@ public actor DesktopNotificationCenter {
         self.lockGate = LockGate(monitor: lockMonitor)
         self.activator = AppActivator(connection: connection)
         self.badges = BadgeEmitter(connection: connection)
+        self.settings = portal == nil ? await Self.openSettings(configuration) : nil
         (responses, responseContinuation) = AsyncStream.makeStream(of: NotificationResponse.self)
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
@@ -250,6 +261,7 @@ public actor DesktopNotificationCenter {
         work.finish()
         session.cancel()
         await session.value
+        await settings?.close()
         responseContinuation.finish()
         eventContinuation.finish()
     }
@@ -363,6 +375,7 @@ public actor DesktopNotificationCenter {
     ///   - handler: a handler for this notification alone, ahead of action and category handlers.
     /// - Returns: the id.
     /// - Throws: `NotificationValidationError` for content that breaks a rule (the message says what to change),
+    ///   ``NotificationNotAllowedError`` when the user's settings keep it off the screen (nothing is sent),
     ///   `DBusFailure` when the server refuses it.
     @discardableResult
     public func post(
@@ -374,6 +387,7 @@ public actor DesktopNotificationCenter {
         if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        content = try await allowedBySettings(content)
         if portal != nil {
             return try await postThroughPortal(content, id: id ?? makeID(), hints: hints, handler: handler)
         }

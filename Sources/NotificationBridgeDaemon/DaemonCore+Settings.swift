@@ -7,13 +7,9 @@ import NotificationModel
 /// The user's notification settings: `GetSettings`, `SetSettings`, `ListSettings`, `SettingsChanged`, and what they
 /// do to a notification on its way to the server.
 extension DaemonCore {
-    /// The line that replaces a notification's text on a locked screen when its app's lock-screen setting is
-    /// `private`.
-    static let privateBody = "New notification"
-
     /// The name an app's settings go under: its desktop id when it gives one, else its app name.
     func settingsApp(of content: NotificationContent) -> String {
-        content.desktopEntry ?? content.appName ?? defaultAppName
+        content.settingsApp(fallback: defaultAppName)
     }
 
     func getSettings(_ app: String) async throws(DBusFailure) -> [DBusValue] {
@@ -68,61 +64,17 @@ extension DaemonCore {
         let settings = self.settings
         jobs.yield { await settings.note(app) }
         let record = await settings.record(for: app)
-        let allowed = record.effective
-        let command = "notification-bridge settings \(shellWord(app))"
-        guard allowed.isAllowed else {
-            throw DBusFailure(
-                name: BridgeError.notAllowed,
-                message: "the user has turned off the notifications of \(quotedForMessage(app)); nothing was shown "
-                    + "(`\(command) --allow` turns them on)")
+        do {
+            // Only GNOME Shell keeps a notification in its list without a popup, reading the same GNOME keys.
+            let center = self.center
+            let source = record.source
+            return try await record.shape(content, sessionLocked: center.isSessionLocked) {
+                guard source == .gnome else { return false }
+                return await center.serverInformation().name == "gnome-shell"
+            }
+        } catch {
+            throw DBusFailure(name: BridgeError.notAllowed, message: error.description)
         }
-        if center.isSessionLocked, allowed.lockScreen == .hide {
-            throw DBusFailure(
-                name: BridgeError.notAllowed,
-                message: "the session is locked and \(quotedForMessage(app)) may not show notifications on the lock "
-                    + "screen; nothing was shown (`\(command) --lock-screen show` allows it)")
-        }
-        let quiet = allowed.style == .none || (record.doNotDisturb && content.urgency != .critical)
-        if quiet, !(await serverKeepsQuietNotifications(source: record.source)) {
-            let why = allowed.style == .none
-                ? "the notifications of \(quotedForMessage(app)) are set to appear in no popup (style none)"
-                : "do-not-disturb is on"
-            throw DBusFailure(
-                name: BridgeError.notAllowed,
-                message: "\(why), and this notification server keeps no list the bridge could put it in without "
-                    + "one; nothing was shown (`\(command) --style banner`, or `--do-not-disturb off`)")
-        }
-        var shown = content
-        switch allowed.style {
-        case .alert:
-            shown.timeout = .never
-            shown.isResident = true
-            shown.isTransient = false
-        case .banner where record.isStyleChosen:
-            // Goes away by itself, yet stays in the server's list as a banner does in iOS's Notification Center:
-            // not transient. Left at the default, the style changes nothing an app asked for.
-            if shown.timeout == .never { shown.timeout = .serverDefault }
-            shown.isResident = false
-        case .banner:
-            break
-        case .none:
-            break
-        }
-        if !allowed.playsSound { shown.sound = .none }
-        if !allowed.showsBadge { shown.badge = nil }
-        if center.isSessionLocked, allowed.lockScreen == .private {
-            shown.title = content.appName ?? app
-            shown.body = Self.privateBody
-            shown.image = nil
-        }
-        return shown
-    }
-
-    /// Whether the server itself keeps a notification in its list without a popup when the user's settings say so:
-    /// GNOME Shell does, reading the same GNOME keys the bridge keeps the settings in.
-    private func serverKeepsQuietNotifications(source: SettingsSource) async -> Bool {
-        guard source == .gnome else { return false }
-        return await center.serverInformation().name == "gnome-shell"
     }
 
     /// The settings of no app in particular: do-not-disturb, and where the settings are kept.
@@ -133,13 +85,4 @@ extension DaemonCore {
         global[SettingsKeys.source] = record.source
         return global
     }
-}
-
-/// `text` as one word of a shell command, quoted when it needs to be.
-private func shellWord(_ text: String) -> String {
-    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-        ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-._/".unicodeScalars.contains($0)
-    }
-    guard !plain else { return text }
-    return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }

@@ -71,6 +71,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             centerConfiguration.serverTimeout = configuration.serverTimeout
             // The daemon runs on the host and follows the server's ids: never the portal's path.
             centerConfiguration.path = .freedesktop
+            // The daemon applies the user's settings itself, before its center sees a notification.
+            centerConfiguration.settingsLocation = nil
             center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: system, centerConfiguration)
         } catch {

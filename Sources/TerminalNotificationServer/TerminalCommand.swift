@@ -63,7 +63,7 @@ public enum TerminalCommand: Sendable, Hashable {
             self = .nothing
             return
         }
-        if let number = Int(first) {
+        if Int(first) != nil {
             // "2" chooses button 2 of the newest; "3 2" button 2 of #3.
             guard let second = words.popFirst() else {
                 self = .choose(.newest, button: try Self.button(first, rest: []))

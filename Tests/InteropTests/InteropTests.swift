@@ -74,7 +74,7 @@ enum Interop {
     static func report(_ line: String) {
         let file = artifacts.appendingPathComponent("summary.txt")
         let handle = (try? FileHandle(forWritingTo: file)) ?? {
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             return try? FileHandle(forWritingTo: file)
         }()
         handle?.seekToEndOfFile()

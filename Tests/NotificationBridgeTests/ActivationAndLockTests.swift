@@ -96,7 +96,7 @@ import Testing
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
-                .init(appName: "Mail", promptCommand: ["/bin/false"]))
+                BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
             #expect(center.lockSource == .screenSaver)
             try await center.setNotificationCategories([BridgeFixture.message()])
 

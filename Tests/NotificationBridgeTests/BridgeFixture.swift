@@ -45,10 +45,9 @@ struct BridgeFixture: Sendable {
             try await server.start(on: serverConnection, profile: profile)
             let connection = try await bus.connect()
             // A prompt command is always set, so no zenity on the test machine changes what the tests see.
-            let configuration = DesktopNotificationCenter.Configuration(
-                appName: "Mail", promptCommand: promptCommand ?? ["/bin/false"])
             let center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: nil, configuration)
+                connection: connection, systemConnection: nil,
+                configuration(on: bus, promptCommand: promptCommand ?? ["/bin/false"]))
             try await center.setNotificationCategories(categories)
             let fixture = BridgeFixture(
                 bus: bus, server: server, serverEvents: events, center: center, connection: connection)
@@ -62,6 +61,22 @@ struct BridgeFixture: Sendable {
             }
             return try await body(fixture)
         }
+    }
+
+    /// A center's configuration for app "Mail" whose user settings are the bridge's own file in the bus's folder
+    /// (`config/notification-bridge/settings.ini`, none until a test writes one), never the user's of this machine.
+    static func configuration(
+        on bus: PrivateBus, promptCommand: [String]
+    ) -> DesktopNotificationCenter.Configuration {
+        var configuration = DesktopNotificationCenter.Configuration(appName: "Mail", promptCommand: promptCommand)
+        configuration.settingsLocation = .file
+        configuration.settingsDirectory = settingsDirectory(of: bus).path
+        return configuration
+    }
+
+    /// Where a center made with ``configuration(on:promptCommand:)`` keeps its settings file.
+    static func settingsDirectory(of bus: PrivateBus) -> URL {
+        bus.directory.appendingPathComponent("config/notification-bridge")
     }
 
     /// Posts `content` and returns the bridge id and the notification as the server got it.

@@ -16,7 +16,8 @@ struct DunstEndToEndTests {
             let prompt = try RoutingTests.promptScript(printing: "see you at 12 — ok? <b>&</b>")
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: nil, .init(appName: "Mail", promptCommand: [prompt]))
+                connection: connection, systemConnection: nil,
+                BridgeFixture.configuration(on: bus, promptCommand: [prompt]))
             #expect(await center.serverInformation().name == "dunst")
             try await center.setNotificationCategories([BridgeFixture.message()])
 

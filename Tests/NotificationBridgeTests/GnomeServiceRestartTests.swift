@@ -72,7 +72,7 @@ import Testing
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
-                .init(appName: "Mail", promptCommand: ["/bin/false"]))
+                BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
             try await center.setNotificationCategories([
                 NotificationCategory(id: "message", actions: [BridgeFixture.markRead, BridgeFixture.open])
             ])

@@ -1,0 +1,92 @@
+import NotificationBridgeAPI
+import NotificationModel
+
+/// Why the user's notification settings keep a notification off the screen; the description names the setting and
+/// the command that changes it.
+public struct NotificationNotAllowedError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The app whose settings decided: its desktop id, else its app name.
+    public let app: String
+    public let description: String
+}
+
+extension NotificationContent {
+    /// The name the user's settings for this notification go under: its desktop id when it gives one, else its app
+    /// name, else `fallback`.
+    package func settingsApp(fallback: String) -> String {
+        desktopEntry ?? appName ?? fallback
+    }
+}
+
+extension AppSettingsRecord {
+    /// The line that replaces a notification's text on a locked screen when its app's lock-screen setting is
+    /// `private`.
+    package static let privateBody = "New notification"
+
+    /// What these settings (of the app `app`, with the user's do-not-disturb) make of `content` on its way to the
+    /// server: the one rule the daemon and a ``DesktopNotificationCenter`` both follow.
+    ///
+    /// - Parameters:
+    ///   - sessionLocked: whether the session is locked now.
+    ///   - serverKeepsQuiet: whether the server keeps a notification in its list without a popup when these settings
+    ///     say so (GNOME Shell, which reads the same GNOME keys); asked only when it matters.
+    /// - Throws: ``NotificationNotAllowedError`` when nothing may be shown.
+    package func shape(
+        _ content: NotificationContent, sessionLocked: Bool, serverKeepsQuiet: @Sendable () async -> Bool
+    ) async throws(NotificationNotAllowedError) -> NotificationContent {
+        let allowed = effective
+        let command = "notification-bridge settings \(shellWord(app))"
+        guard allowed.isAllowed else {
+            throw NotificationNotAllowedError(
+                app: app,
+                description: "the user has turned off the notifications of \(quotedForMessage(app)); nothing was "
+                    + "shown (`\(command) --allow` turns them on)")
+        }
+        if sessionLocked, allowed.lockScreen == .hide {
+            throw NotificationNotAllowedError(
+                app: app,
+                description: "the session is locked and \(quotedForMessage(app)) may not show notifications on the "
+                    + "lock screen; nothing was shown (`\(command) --lock-screen show` allows it)")
+        }
+        let quiet = allowed.style == .none || (doNotDisturb && content.urgency != .critical)
+        if quiet, !(await serverKeepsQuiet()) {
+            let why = allowed.style == .none
+                ? "the notifications of \(quotedForMessage(app)) are set to appear in no popup (style none)"
+                : "do-not-disturb is on"
+            throw NotificationNotAllowedError(
+                app: app,
+                description: "\(why), and this notification server keeps no list the bridge could put it in "
+                    + "without one; nothing was shown (`\(command) --style banner`, or `--do-not-disturb off`)")
+        }
+        var shown = content
+        switch allowed.style {
+        case .alert:
+            shown.timeout = .never
+            shown.isResident = true
+            shown.isTransient = false
+        case .banner where isStyleChosen:
+            // Goes away by itself, yet stays in the server's list as a banner does in iOS's Notification Center:
+            // not transient. Left at the default, the style changes nothing an app asked for.
+            if shown.timeout == .never { shown.timeout = .serverDefault }
+            shown.isResident = false
+        case .banner, .none:
+            break
+        }
+        if !allowed.playsSound { shown.sound = .none }
+        if !allowed.showsBadge { shown.badge = nil }
+        if sessionLocked, allowed.lockScreen == .private {
+            shown.title = content.appName ?? app
+            shown.body = Self.privateBody
+            shown.image = nil
+        }
+        return shown
+    }
+}
+
+/// `text` as one word of a shell command, quoted when it needs to be.
+private func shellWord(_ text: String) -> String {
+    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+        ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-._/".unicodeScalars.contains($0)
+    }
+    guard !plain else { return text }
+    return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+}
