@@ -20,9 +20,11 @@ struct NotificationSuite {
     func run() async throws -> [ResultRow] {
         let connection = try await bus.connect()
         defer { Task { await connection.close() } }
-        let center = try await DesktopNotificationCenter(
-            connection: connection, systemConnection: nil,
-            .init(appName: "Bench", activatesApplications: false))
+        // The user's settings are applied, as in an app, but from a file of the benchmark's own.
+        var configuration = DesktopNotificationCenter.Configuration(appName: "Bench", activatesApplications: false)
+        configuration.settingsLocation = .file
+        configuration.settingsDirectory = bus.directory.appendingPathComponent("config/notification-bridge").path
+        let center = try await DesktopNotificationCenter(connection: connection, systemConnection: nil, configuration)
         let open = NotificationAction(id: "open", title: "Open", activation: .background)
         try await center.setNotificationCategories([NotificationCategory(id: "bench", actions: [open])])
         let (handled, handledContinuation) = AsyncStream.makeStream(of: UInt64.self)
