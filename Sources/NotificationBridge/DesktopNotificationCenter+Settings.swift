@@ -28,7 +28,6 @@ extension DesktopNotificationCenter {
     {
         guard let settings else { return content }
         let app = content.settingsApp(fallback: configuration.appName)
-        await settings.note(app)
         let record = await settings.record(for: app)
         let server = serverInfo
         do {
@@ -43,17 +42,18 @@ extension DesktopNotificationCenter {
 
     /// Opens the settings ``Configuration/settingsLocation`` names; without them (no thread could be started) the
     /// center posts as the server's own rules allow, and says so in the log.
-    static func openSettings(_ configuration: Configuration) async -> NotificationSettingsStore? {
+    static func openSettings(_ configuration: Configuration) async -> CachedSettings? {
         guard let location = configuration.settingsLocation else { return nil }
         let environment = ProcessInfo.processInfo.environment
         let logger = configuration.logger
         do {
-            return try await NotificationSettingsStore.open(
-                location,
-                directory: configuration.settingsDirectory
-                    ?? NotificationSettingsLocation.defaultDirectory(environment: environment),
-                environment: environment
-            ) { logger.warning("\($0)") }
+            return CachedSettings(
+                try await NotificationSettingsStore.open(
+                    location,
+                    directory: configuration.settingsDirectory
+                        ?? NotificationSettingsLocation.defaultDirectory(environment: environment),
+                    environment: environment
+                ) { logger.warning("\($0)") })
         } catch {
             logger.warning("the user's notification settings cannot be followed; they are not applied", metadata: [
                 "error": "\(error)",

@@ -143,7 +143,7 @@ public actor DesktopNotificationCenter {
     private let activator: AppActivator
     let badges: BadgeEmitter
     /// The user's notification settings, when ``Configuration/settingsLocation`` asks for them.
-    let settings: NotificationSettingsStore?
+    let settings: CachedSettings?
     private var nextNumber: UInt64 = 1
 
     /// Responses that no handler took, in the order the user acted.

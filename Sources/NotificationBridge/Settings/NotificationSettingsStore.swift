@@ -146,7 +146,10 @@ package final class NotificationSettingsStore: Sendable {
         await thread.perform {
             backends.gnome?.note(app)
             guard backends.file.contents.apps[app] == nil else { return }
-            _ = backends.file.write { $0.apps[app] = StoredAppSettings() }
+            // The file is read again before the write: an edit by hand not yet reported may have listed the app.
+            _ = backends.file.write { contents in
+                if contents.apps[app] == nil { contents.apps[app] = StoredAppSettings() }
+            }
         }
     }
 

@@ -1,0 +1,61 @@
+import NotificationBridgeAPI
+import Synchronization
+
+/// The user's settings as an app's center reads them on every post: kept in memory once read, and read again from
+/// the ``NotificationSettingsStore`` when the store reports a change, so that a post in the steady state costs no hop
+/// to the store's thread.
+package final class CachedSettings: Sendable {
+    /// The store behind the cache.
+    package let store: NotificationSettingsStore
+    private let state = Shared()
+    private let follower: Task<Void, Never>
+
+    /// The state, in a box the follower task shares.
+    private final class Shared: Sendable {
+        let lock = Mutex(State())
+
+        func withLock<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&$0) } }
+    }
+
+    private struct State {
+        var records: [String: AppSettingsRecord] = [:]
+        var noted: Set<String> = []
+        /// Counts the changes reported, so that a record read across a change is not kept.
+        var generation = 0
+    }
+
+    /// Follows `store`'s changes; the store's ``NotificationSettingsStore/changes`` has no other reader.
+    package init(_ store: NotificationSettingsStore) {
+        self.store = store
+        let state = self.state
+        follower = Task {
+            for await app in store.changes {
+                state.withLock { state in
+                    state.generation += 1
+                    // A global change (do-not-disturb) is in every app's record.
+                    if let app { state.records[app] = nil } else { state.records.removeAll() }
+                }
+            }
+        }
+    }
+
+    /// The settings of `app`, listing it among the apps that posted the first time.
+    package func record(for app: String) async -> AppSettingsRecord {
+        let (cached, generation, noted) = state.withLock { state in
+            (state.records[app], state.generation, state.noted.insert(app).inserted)
+        }
+        if noted { await store.note(app) }
+        if let cached { return cached }
+        let record = await store.record(for: app)
+        state.withLock { state in
+            if state.generation == generation { state.records[app] = record }
+        }
+        return record
+    }
+
+    /// Stops following and closes the store.
+    package func close() async {
+        await store.close()
+        await follower.value
+    }
+}
