@@ -93,7 +93,6 @@ final class SwaySession: Sendable {
             bus: bus, folder: folder, runtime: runtime, waylandDisplay: display, sway: sway,
             accessibility: accessibility)
         try ExecutableScript.write(Self.pressScript, to: session.pressScriptPath)
-        chmod(session.pressScriptPath, 0o755)
         let watcher = try await bus.connect()
         defer { Task { await watcher.close() } }
         try await withTimeout(.seconds(10), waitingFor: "the accessibility bus to start") {

@@ -25,12 +25,12 @@ struct DeliveredRestartTests {
             let answer = setup.stateHome.appendingPathComponent("answer")
             let script = setup.stateHome.appendingPathComponent("record")
             try FileManager.default.createDirectory(at: setup.stateHome, withIntermediateDirectories: true)
-            try """
+            try ExecutableScript.write(
+                """
                 #!/bin/sh
                 printf '%s %s' "$NOTIFICATION_ID" "$NOTIFICATION_ACTION" > "\(answer.path).partial"
                 mv "\(answer.path).partial" "\(answer.path)"
-                """.write(to: script, atomically: true, encoding: .utf8)
-            chmod(script.path, 0o755)
+                """, to: script.path)
 
             let first = try await setup.startDaemon()
             let id = try postedID(

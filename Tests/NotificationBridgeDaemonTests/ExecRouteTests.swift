@@ -30,8 +30,8 @@ struct ExecRouteTests {
         let bin = fixture.directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let path = bin.appendingPathComponent("answer-ann")
-        try recorder.write(to: path, atomically: true, encoding: .utf8)
-        chmod(path.path, 0o755)
+        // Close-on-exec: a bus another test starts meanwhile must not keep the script open ("Text file busy").
+        try ExecutableScript.write(recorder, to: path.path)
         return fixture.directory.appendingPathComponent("answer")
     }
 

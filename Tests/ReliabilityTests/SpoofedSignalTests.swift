@@ -45,8 +45,7 @@ extension Reliability {
                 defer { daemon.stop() }
                 let daemonName = try #require(try await rig.client.nameOwner(of: BridgeAPI.busName))
                 let command = rig.directory.appendingPathComponent("record")
-                try Self.recorder.write(to: command, atomically: true, encoding: .utf8)
-                chmod(command.path, 0o755)
+                try ExecutableScript.write(Self.recorder, to: command.path)
                 let answers = rig.directory.appendingPathComponent("answers")
                 try FileManager.default.createDirectory(at: answers, withIntermediateDirectories: true)
                 let responded = try await rig.client.signals(

@@ -26,8 +26,7 @@ extension Reliability {
             profile.closeAfterAction = nil
             try await DaemonRig.with(profile) { rig in
                 let script = rig.directory.appendingPathComponent("mark")
-                try Self.marker.write(to: script, atomically: true, encoding: .utf8)
-                chmod(script.path, 0o755)
+                try ExecutableScript.write(Self.marker, to: script.path)
                 func posted(_ title: String, marking name: String) async throws -> String {
                     try await rig.post([
                         PostKeys.title.name: .string(title), PostKeys.actions.name: plainActions("ok"),

@@ -35,8 +35,7 @@ extension Reliability {
 
         static func install(_ script: String, as name: String, in rig: DaemonRig) throws -> URL {
             let path = rig.directory.appendingPathComponent(name)
-            try script.write(to: path, atomically: true, encoding: .utf8)
-            chmod(path.path, 0o755)
+            try ExecutableScript.write(script, to: path.path)
             return path
         }
 

@@ -13,22 +13,10 @@ enum DesktopFixtures {
         return directory
     }
 
-    /// Writes an executable `/bin/sh` script and returns its path.
-    ///
-    /// Written through a close-on-exec descriptor: Foundation's file writing leaves its descriptor inheritable, and a
-    /// program another test starts meanwhile (a bus daemon) would keep the script open for writing, so that executing
-    /// it fails with "Text file busy" for as long as that program runs.
+    /// Writes an executable `/bin/sh` script and returns its path, close-on-exec (see ``ExecutableScript``).
     @discardableResult
     static func writeScript(_ body: String, named name: String, in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw TestSupportError("cannot create \(path): errno \(errno)") }
-        defer { close(descriptor) }
-        let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else {
-            throw TestSupportError("cannot write \(path): errno \(errno)")
-        }
-        return path
+        try ExecutableScript.write("#!/bin/sh\n" + body + "\n", to: directory.appendingPathComponent(name).path)
     }
 
     /// A shell line that prints the shell's own `SigBlk` line (its blocked signals) using builtins only: a child
