@@ -96,8 +96,9 @@ extension DaemonCore {
     }
 
     /// Shows a restored notification again in place of itself (`Notify` with its id as `replaces_id`; on GNOME Shell
-    /// closed and shown anew, since a replaced banner loses its buttons there) from this run's connection: servers that send their signals to the poster alone (dunst, GNOME Shell) would otherwise send the
-    /// user's choice to the connection of the last run, which is gone. The server keeps its place on the screen; a
+    /// closed and shown anew, since a replaced banner loses its buttons there) from this run's connection: servers
+    /// that send their signals to the poster alone (dunst, GNOME Shell) would otherwise send the user's choice to the
+    /// connection of the last run, which is gone. The server keeps its place on the screen; a
     /// notification whose own timeout has passed meanwhile is left alone (the server has expired it); one with a
     /// timeout gets what is left of it.
     private func takeOver(_ id: String, _ kept: DeliveredPost) async {

@@ -150,7 +150,17 @@ extension InteropRun {
         expectations.check(sent.status == 0, "send exited \(sent.status): \(sent.standardError)")
         let id = sent.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try await awaitShown("Fay")
-        try await restartDaemon()
+        if let gnome {
+            // The restarted daemon closes GNOME Shell's copy and shows it anew (the center's `showAgain`): the button to press
+            // is the new copy's, not the old one's, which may still be up for a moment.
+            try await gnome.markNotifications()
+            try await restartDaemon()
+            try await withTimeout(.seconds(20), waitingFor: "the restarted daemon to show 'Fay' again") {
+                while try await !gnome.postedSinceMark().contains("Fay") { try await Task.sleep(for: .milliseconds(100)) }
+            }
+        } else {
+            try await restartDaemon()
+        }
         let answer = Task { try await self.cli(["wait", id, "--json"], timeout: .seconds(60)) }
         try await choose("Mute", on: "Fay", until: answer)
         let result = try await answer.value
