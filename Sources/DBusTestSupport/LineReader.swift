@@ -1,4 +1,5 @@
 import Foundation
+import NotificationBridge
 
 /// Reads lines from a pipe a child process writes to, with a bound on every wait.
 public final class LineReader: @unchecked Sendable {
@@ -19,10 +20,9 @@ public final class LineReader: @unchecked Sendable {
     /// Makes a pipe; returns the reader for its read end and the write end to give a child (close it after
     /// spawning).
     public static func pipe() throws -> (reader: LineReader, writeEnd: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard Glibc.pipe(&ends) == 0 else { throw TestSupportError("pipe failed: errno \(errno)") }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        return (LineReader(descriptor: ends[0]), ends[1])
+        // Both ends close-on-exec, so that no program another test starts meanwhile keeps the write end open.
+        let ends = try ClosedOnExecPipe.make()
+        return (LineReader(descriptor: ends.read), ends.write)
     }
 
     /// The next line, without its newline.

@@ -1,4 +1,5 @@
 import Foundation
+import NotificationBridge
 
 /// What a finished child process left behind.
 public struct ProcessResult: Sendable {
@@ -59,8 +60,9 @@ public enum ProcessRunner {
         }
         var inputEnds: [Int32] = [-1, -1]
         if input != nil {
-            guard pipe(&inputEnds) == 0 else { throw TestSupportError("pipe failed: errno \(errno)") }
-            _ = fcntl(inputEnds[1], F_SETFD, FD_CLOEXEC)
+            // Close-on-exec from the start: a program another test starts must not keep the input open.
+            let ends = try ClosedOnExecPipe.make()
+            inputEnds = [ends.read, ends.write]
         }
         let child: ChildProcess
         do {

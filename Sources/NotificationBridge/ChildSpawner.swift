@@ -64,7 +64,7 @@ package enum ChildSpawner {
         return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
     }
 
-    /// Why a program could not be started: the `errno` value of `posix_spawn`.
+    /// Why a program could not be started: the `errno` value of `posix_spawn`, or of the pipe made for it.
     package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The `errno` value.
         package var code: Int32

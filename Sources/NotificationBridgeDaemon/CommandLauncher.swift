@@ -87,10 +87,14 @@ enum CommandLauncher {
         }
     }
 
-    /// Makes a pipe whose ends are closed on `exec`, so that no other child inherits them.
+    /// Makes a pipe whose ends are closed on `exec` (see ``ClosedOnExecPipe``), so that no other child inherits them.
     private static func makePipe(_ ends: inout [Int32]) throws(LaunchError) {
-        guard pipe(&ends) == 0 else { throw LaunchError(description: "pipe: " + String(cString: strerror(errno))) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        do {
+            let pipe = try ClosedOnExecPipe.make()
+            ends = [pipe.read, pipe.write]
+        } catch {
+            throw LaunchError(description: "pipe: \(error)")
+        }
     }
 
     /// This process's environment without ``responseVariables``, plus `variables`, as `NAME=value` lines.

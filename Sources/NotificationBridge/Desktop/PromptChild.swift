@@ -63,11 +63,14 @@ enum PromptChild {
         func failure(_ code: Int32) -> TextPromptError {
             .cannotStart(program: executable, reason: String(cString: strerror(code)))
         }
-        // Close-on-exec on both ends, so programs started later by other threads do not keep the pipe open. (Glibc's
-        // module has no pipe2; a program started in between only delays the end of output, which is not waited for.)
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw failure(errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec on both ends, so programs started by other threads do not keep the pipe open.
+        let ends: [Int32]
+        do {
+            let pipe = try ClosedOnExecPipe.make()
+            ends = [pipe.read, pipe.write]
+        } catch {
+            throw failure(error.code)
+        }
 
         let result = ChildSpawner.spawn(
             executable: executable, arguments: arguments, environment: environment, standardOutput: ends[1])
