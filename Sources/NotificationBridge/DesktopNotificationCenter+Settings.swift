@@ -14,10 +14,7 @@ extension DesktopNotificationCenter {
     ///   default.
     public func currentSettings(app: String? = nil) async -> AppNotificationSettings? {
         guard let settings else { return nil }
-        let record = await settings.record(for: app ?? configuration.desktopEntry ?? configuration.appName)
-        var allowed = record.effective
-        if record.doNotDisturb { allowed.style = .none }
-        return allowed
+        return await settings.record(for: app ?? configuration.desktopEntry ?? configuration.appName).allowedNow
     }
 
     /// `content` as the user's settings let it show; the app is listed among those that posted.

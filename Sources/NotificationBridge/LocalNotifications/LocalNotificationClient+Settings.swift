@@ -38,7 +38,7 @@ extension LocalNotificationClient {
     ///
     /// - Parameter app: the name the settings go under; the client's app name by default.
     public func currentSettings(app: String? = nil) async throws -> AppNotificationSettings {
-        Self.allowed(try await proxy.settings(app: app ?? appName))
+        try await proxy.settings(app: app ?? appName).allowedNow
     }
 
     /// The app's settings (as ``currentSettings(app:)`` gives them) each time the user changes them, through the
@@ -57,7 +57,7 @@ extension LocalNotificationClient {
                 guard let changed = signal.arguments.first?.stringValue, changed == app || changed.isEmpty,
                     let record = try? await proxy.settings(app: app)
                 else { continue }
-                let allowed = Self.allowed(record)
+                let allowed = record.allowedNow
                 if allowed != last { sink.yield(allowed) }
                 last = allowed
             }
@@ -65,11 +65,5 @@ extension LocalNotificationClient {
         }
         sink.onTermination = { _ in follower.cancel() }
         return changes
-    }
-
-    private static func allowed(_ record: AppSettingsRecord) -> AppNotificationSettings {
-        var allowed = record.effective
-        if record.doNotDisturb { allowed.style = .none }
-        return allowed
     }
 }

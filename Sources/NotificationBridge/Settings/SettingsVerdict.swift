@@ -18,6 +18,14 @@ extension NotificationContent {
 }
 
 extension AppSettingsRecord {
+    /// What the app may do now: the user's choice within what the app asked for, with style
+    /// ``NotificationAlertStyle/none`` while do-not-disturb is on; what `currentUserNotificationSettings` gives.
+    package var allowedNow: AppNotificationSettings {
+        var allowed = effective
+        if doNotDisturb { allowed.style = .none }
+        return allowed
+    }
+
     /// The line that replaces a notification's text on a locked screen when its app's lock-screen setting is
     /// `private`.
     package static let privateBody = "New notification"
