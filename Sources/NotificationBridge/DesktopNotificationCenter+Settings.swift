@@ -3,7 +3,7 @@ import NotificationBridgeAPI
 import NotificationModel
 
 /// The user's per-app notification settings applied to what the center posts, by the same rule as the daemon's
-/// (see ``AppSettingsRecord/shape(_:sessionLocked:serverKeepsQuiet:)``).
+/// (see ``AppSettingsRecord/shape(_:sessionLocked:serverName:)``).
 extension DesktopNotificationCenter {
     /// What the app may do now under the user's settings: the user's choice within what the app asked for; the
     /// counterpart of `currentUserNotificationSettings`. With do-not-disturb on, the style is
@@ -26,11 +26,9 @@ extension DesktopNotificationCenter {
         guard let settings else { return content }
         let app = content.settingsApp(fallback: configuration.appName)
         let record = await settings.record(for: app)
-        let server = serverInfo
+        let serverName = serverInfo.name
         do {
-            return try await record.shape(content, sessionLocked: isSessionLocked) {
-                record.source == .gnome && server.name == "gnome-shell"
-            }
+            return try await record.shape(content, sessionLocked: isSessionLocked) { serverName }
         } catch {
             logger.info("not shown: the user's notification settings", metadata: ["settings.app": "\(app)"])
             throw error

@@ -58,10 +58,10 @@ public actor DesktopNotificationCenter {
         /// portal inside a Flatpak or a Snap, the notification server elsewhere. Set it to force one path.
         public var path: NotificationPath?
         /// Where the user's per-app notification settings are read (see ``NotificationSettingsLocation``). They decide
-        /// whether and how each notification shows, as they do for the daemon's: ``DesktopNotificationCenter/post(_:id:hints:handler:)``
-        /// throws ``NotificationNotAllowedError`` when they keep one off the screen. `nil` applies none (for an owner
-        /// that applies them itself, as the daemon does). Not used on the portal path, where the desktop's own
-        /// settings apply.
+        /// whether and how each notification shows, as they do for the daemon's:
+        /// ``DesktopNotificationCenter/post(_:id:hints:handler:)`` throws ``NotificationNotAllowedError`` when they
+        /// keep one off the screen. `nil` applies none (for an owner that applies them itself, as the daemon does).
+        /// Not used on the portal path, where the desktop's own settings apply.
         public var settingsLocation: NotificationSettingsLocation? = .automatic
         /// The folder of the bridge's own settings file; `nil` for `$XDG_CONFIG_HOME/notification-bridge`.
         public var settingsDirectory: String?

@@ -65,12 +65,9 @@ extension DaemonCore {
         jobs.yield { await settings.note(app) }
         let record = await settings.record(for: app)
         do {
-            // Only GNOME Shell keeps a notification in its list without a popup, reading the same GNOME keys.
             let center = self.center
-            let source = record.source
             return try await record.shape(content, sessionLocked: center.isSessionLocked) {
-                guard source == .gnome else { return false }
-                return await center.serverInformation().name == "gnome-shell"
+                await center.serverInformation().name
             }
         } catch {
             throw DBusFailure(name: BridgeError.notAllowed, message: error.description)

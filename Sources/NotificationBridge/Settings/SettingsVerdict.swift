@@ -26,6 +26,15 @@ extension AppSettingsRecord {
         return allowed
     }
 
+    /// Whether the server keeps a notification in its list without a popup: GNOME Shell does, reading the same GNOME
+    /// keys the settings are kept in; no other server can.
+    private static func keepsQuietNotifications(
+        source: SettingsSource, serverName: @Sendable () async -> String
+    ) async -> Bool {
+        guard source == .gnome else { return false }
+        return await serverName() == "gnome-shell"
+    }
+
     /// The line that replaces a notification's text on a locked screen when its app's lock-screen setting is
     /// `private`.
     package static let privateBody = "New notification"
@@ -35,11 +44,11 @@ extension AppSettingsRecord {
     ///
     /// - Parameters:
     ///   - sessionLocked: whether the session is locked now.
-    ///   - serverKeepsQuiet: whether the server keeps a notification in its list without a popup when these settings
-    ///     say so (GNOME Shell, which reads the same GNOME keys); asked only when it matters.
+    ///   - serverName: the notification server's name, asked only when a notification is to be quiet: GNOME Shell,
+    ///     which reads the same GNOME keys, keeps one in its list without a popup; no other server can.
     /// - Throws: ``NotificationNotAllowedError`` when nothing may be shown.
     package func shape(
-        _ content: NotificationContent, sessionLocked: Bool, serverKeepsQuiet: @Sendable () async -> Bool
+        _ content: NotificationContent, sessionLocked: Bool, serverName: @Sendable () async -> String
     ) async throws(NotificationNotAllowedError) -> NotificationContent {
         let allowed = effective
         let command = "notification-bridge settings \(shellWord(app))"
@@ -56,7 +65,7 @@ extension AppSettingsRecord {
                     + "lock screen; nothing was shown (`\(command) --lock-screen show` allows it)")
         }
         let quiet = allowed.style == .none || (doNotDisturb && content.urgency != .critical)
-        if quiet, !(await serverKeepsQuiet()) {
+        if quiet, !(await Self.keepsQuietNotifications(source: source, serverName: serverName)) {
             let why = allowed.style == .none
                 ? "the notifications of \(quotedForMessage(app)) are set to appear in no popup (style none)"
                 : "do-not-disturb is on"
