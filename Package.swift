@@ -113,7 +113,9 @@ let package = Package(
         // `make demo`: notification-bridged and the terminal server on a private bus, driven as a user would.
         .executableTarget(
             name: "notification-bridge-demo",
-            dependencies: ["TerminalNotificationServer", "DBusCore", "NotificationBridgeAPI", "DBusTestSupport"]
+            dependencies: [
+                "TerminalNotificationServer", "DBusCore", "NotificationBridge", "NotificationBridgeAPI", "DBusTestSupport",
+            ]
         ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.

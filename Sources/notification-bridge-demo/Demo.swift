@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridge
 import TerminalNotificationServer
 
 /// Why the demo failed; the message says what did not happen.
@@ -242,9 +243,11 @@ struct DemoPipe {
     let writeEnd: Int32
 
     static func make() throws -> DemoPipe {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw DemoFailure("cannot make a pipe: errno \(errno)") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return DemoPipe(readEnd: ends[0], writeEnd: ends[1])
+        do {
+            let ends = try ClosedOnExecPipe.make()
+            return DemoPipe(readEnd: ends.read, writeEnd: ends.write)
+        } catch {
+            throw DemoFailure("cannot make a pipe: \(error)")
+        }
     }
 }
