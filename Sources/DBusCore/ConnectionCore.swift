@@ -127,6 +127,15 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Sends the answer to an incoming call.
     func sendAnswer(_ answer: DBusMethodCall.Answer, serial: UInt32, to destination: String) {
+        guard let message = Self.makeAnswer(answer, serial: serial, to: destination) else { return }
+        sendAndRelease(message)
+    }
+
+    /// The message answering an incoming call, or `nil` when libdbus has no memory for it. Values that cannot be
+    /// marshalled make an error answer instead.
+    ///
+    /// A message belongs to no connection until it is sent, so any thread may build one.
+    static func makeAnswer(_ answer: DBusMethodCall.Answer, serial: UInt32, to destination: String) -> OpaquePointer? {
         let message: OpaquePointer?
         switch answer {
         case .values(let values):
@@ -136,18 +145,17 @@ final class ConnectionCore: @unchecked Sendable {
                     try MessageCodec.append(values, to: message)
                 } catch {
                     dbus_message_unref(message)
-                    sendAnswer(.failure(error), serial: serial, to: destination)
-                    return
+                    return makeAnswer(.failure(error), serial: serial, to: destination)
                 }
             }
         case .failure(let failure):
-            message = Self.makeError(failure)
+            message = makeError(failure)
         }
-        guard let message else { return }
+        guard let message else { return nil }
         dbus_message_set_reply_serial(message, serial)
         dbus_message_set_no_reply(message, 1)
         if !destination.isEmpty { dbus_message_set_destination(message, destination) }
-        sendAndRelease(message)
+        return message
     }
 
     static func makeError(_ failure: DBusFailure) -> OpaquePointer? {

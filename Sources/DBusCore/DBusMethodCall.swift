@@ -55,6 +55,8 @@ public final class DBusMethodCall: Sendable {
 
     /// Answers with `values`, which must match the method's output signature; a mismatch is answered with
     /// `org.freedesktop.DBus.Error.Failed` naming both signatures, never sent malformed. Later answers are ignored.
+    ///
+    /// The reply is marshalled on the calling thread before this returns; the connection's thread only sends it.
     public func reply(_ values: [DBusValue]) {
         let actual = values.map(\.signatureText).joined()
         if actual != outputSignature {

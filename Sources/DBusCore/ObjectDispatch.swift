@@ -83,7 +83,11 @@ extension ConnectionCore {
             replySerial: serial, expectsReply: expectsReply, outputSignature: target.method.outputSignature
         ) { [self] answer in
             guard expectsReply else { return }
-            loop.submit { self.sendAnswer(answer, serial: serial, to: sender) }
+            // Marshalled on the answering thread: the loop only sends it, and the answer's values are released as
+            // soon as `reply` returns, not later on the loop thread.
+            guard let message = Self.makeAnswer(answer, serial: serial, to: sender) else { return }
+            let outgoing = OutgoingMessage(message)
+            if !loop.submit({ self.sendAndRelease(outgoing.message) }) { outgoing.release() }
         }
         incomingCalls.yield(IncomingCall(call: call, handler: target.method.handler))
     }

@@ -182,7 +182,7 @@ extension DaemonCore {
                 message: "notification '\(id)' sends its responses to the app \(quotedForMessage(desktopEntry)); "
                     + "post without 'app-action' to wait for responses")
         }
-        guard waitCount < Self.maximumWaits else {
+        guard table.waitCount < Self.maximumWaits else {
             throw DBusFailure(
                 name: BridgeError.limitExceeded,
                 message: "\(Self.maximumWaits) WaitForResponse calls are already waiting; let some finish first")
@@ -190,13 +190,11 @@ extension DaemonCore {
         table.update(id) { $0.waits.append(call) }
     }
 
-    private var waitCount: Int { table.live.reduce(0) { $0 + $1.value.waits.count } }
-
     /// Forgets the calls of a connection that left the bus, so that a response is kept for a later call instead of
     /// being sent to nobody.
     func connectionLeft(_ uniqueName: String) {
         attachments.remove(uniqueName)
-        let affected = table.live.filter { $0.value.waits.contains { $0.sender == uniqueName } }.map(\.key)
+        let affected = table.awaited.filter { table[$0]?.waits.contains { $0.sender == uniqueName } == true }
         for id in affected {
             table.update(id) { $0.waits.removeAll { $0.sender == uniqueName } }
         }
@@ -205,8 +203,7 @@ extension DaemonCore {
     /// Stops taking calls and fails every waiting one.
     func beginShutdown() {
         stopping = true
-        let waiting = table.live.filter { !$0.value.waits.isEmpty }.map(\.key)
-        for id in waiting {
+        for id in table.awaited {
             for call in table[id]?.waits ?? [] {
                 call.fail(
                     name: BridgeError.shuttingDown,

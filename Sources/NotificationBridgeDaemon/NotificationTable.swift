@@ -3,17 +3,27 @@
 /// Finished entries (ended, nothing to come, nobody waiting) stay for the calls that name them late — a
 /// `WaitForResponse` that comes after the response, a `Withdraw` of one that already closed — and the oldest are
 /// forgotten beyond ``finishedCapacity``, so the table does not grow with the number of notifications ever posted.
+///
+/// The entries that `WaitForResponse` calls wait for are indexed, so that a connection leaving the bus (which happens
+/// all day on a desktop) costs the calls it had, not a walk over every pending notification.
 struct NotificationTable: Sendable {
     static let finishedCapacity = 1024
 
     private var entries: [String: TrackedNotification] = [:]
     /// Ids of finished entries, oldest first; may hold ids that were revived or removed since.
     private var finished: [String] = []
+    /// Ids of the entries with at least one waiting call.
+    private(set) var awaited: Set<String> = []
+    /// How many `WaitForResponse` calls wait, over all entries.
+    private(set) var waitCount = 0
 
     subscript(id: String) -> TrackedNotification? {
         get { entries[id] }
         set {
-            let wasFinished = entries[id]?.isFinished == true
+            let previous = entries[id]
+            let wasFinished = previous?.isFinished == true
+            waitCount += (newValue?.waits.count ?? 0) - (previous?.waits.count ?? 0)
+            if newValue?.waits.isEmpty == false { awaited.insert(id) } else { awaited.remove(id) }
             entries[id] = newValue
             // Noted once per time it finishes, not at every later change of a finished entry.
             if newValue?.isFinished == true, !wasFinished { noteFinished(id) }

@@ -9,14 +9,17 @@ import NotificationModel
 /// waiting calls (`WaitForResponse` gets the response or `Error.Closed`).
 struct TrackedNotification: Sendable {
     /// Where a notification is in its life.
+    ///
+    /// The cases that carry a whole notification hold it out of line (`indirect`), so that every entry of the table
+    /// is not as large as the largest case: with thousands pending, that is megabytes.
     enum Phase: Sendable {
         /// Scheduled, not shown yet: the scheduler holds it.
         case pending
         /// It came due while no notification server ran; it is shown once one appears.
-        case awaitingServer(ScheduledFiring<ScheduledPost>)
+        indirect case awaitingServer(ScheduledFiring<ScheduledPost>)
         /// It came due while its app was attached in the foreground, and was handed to the app with `Fired`; the app
         /// may still `Present` it.
-        case handedToApp(ScheduledPost)
+        indirect case handedToApp(ScheduledPost)
         /// `Notify` is out: the server has not answered yet.
         case posting
         /// The server shows it.

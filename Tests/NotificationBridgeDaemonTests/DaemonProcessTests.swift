@@ -134,6 +134,8 @@ struct DaemonProcessTests {
             defer { try? FileManager.default.removeItem(at: log) }
             let daemon = try await Self.start(on: bus, client: client, log: log)
             defer { daemon.stop() }
+            // Answered once the daemon has opened its state (which lives in the bus's folder, removed with it).
+            _ = try await BridgeProxy(connection: client).listCategories()
             bus.stop()
             let status = await daemon.wait(within: .seconds(10))
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
