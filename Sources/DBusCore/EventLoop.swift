@@ -9,7 +9,9 @@ import Musl
 
 /// The thread that owns one connection's libdbus objects.
 ///
-/// Every libdbus call for a connection happens on its loop thread. Other threads hand work over with ``submit(_:)``:
+/// Every libdbus call on a connection happens on its loop thread; a message that belongs to no connection yet (the
+/// answer to a call) may be built on another thread and handed over to be sent. Other threads hand work over with
+/// ``submit(_:)``:
 /// the job is queued and the thread is woken through a self-pipe. The thread sleeps in `poll` on the connection's
 /// watches, the eventfd and the nearest libdbus timeout, so an idle connection takes no CPU.
 final class EventLoop: Sendable {

@@ -38,7 +38,13 @@ struct TrackedNotification: Sendable {
     /// Where its responses go.
     var route: ResponseRoute
     /// What it shows (or will show, when it fires).
-    var content: NotificationContent
+    var content: NotificationContent {
+        get { storedContent.value }
+        set { storedContent = ContentBox(newValue) }
+    }
+    /// The content, out of line: an entry of the table stays a few words wide, which with thousands pending is
+    /// megabytes less.
+    private var storedContent: ContentBox
     /// Whether a dismissal is reported as a `dismiss` response (its category asks for it).
     var reportsDismissal: Bool
     var phase: Phase
@@ -53,6 +59,24 @@ struct TrackedNotification: Sendable {
     var keptResponses: [KeptResponse] = []
 
     static let maximumKeptResponses = 16
+
+    init(
+        appName: String, poster: String, route: ResponseRoute, content: NotificationContent, reportsDismissal: Bool,
+        phase: Phase
+    ) {
+        self.appName = appName
+        self.poster = poster
+        self.route = route
+        storedContent = ContentBox(content)
+        self.reportsDismissal = reportsDismissal
+        self.phase = phase
+    }
+
+    /// Holds a content; replaced, never changed, when the content changes.
+    private final class ContentBox: Sendable {
+        let value: NotificationContent
+        init(_ value: NotificationContent) { self.value = value }
+    }
 
     /// Whether the server shows it, or is about to.
     var isOnServer: Bool {
