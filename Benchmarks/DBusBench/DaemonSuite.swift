@@ -154,6 +154,8 @@ struct DaemonSuite {
             target: full ? .init(text: "none (≤ 1 MB)", met: growth <= 1e6) : nil,
             note: full ? nil : "QUICK run: the target applies to 100,000"))
 
+        let leavingEmpty = try await cpuPerConnectionLeaving(daemon)
+
         // Pending: far in the future, so none fires while measured.
         log("daemon memory: \(options.pending) pending notifications")
         let schedule = try await baseline.run(
@@ -166,6 +168,14 @@ struct DaemonSuite {
             target: fullPending ? .init(text: "≤ 20 MB", met: pendingRSS <= 20e6) : nil,
             note: pendingBreakdown + String(format: "; a scheduled Post took %.0f µs", number(schedule, "total_ns")
                 / 1e3 / Double(options.pending)) + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
+
+        // Every connection that leaves the bus (each notify-send, each gdbus call) is news to the daemon.
+        let leaving = try await cpuPerConnectionLeaving(daemon)
+        rows.append(ResultRow(
+            Self.memoryGroup, "CPU per connection leaving the bus, \(options.pending.formatted()) pending",
+            unit: .nanoseconds, median: leaving,
+            note: String(format: "(the daemon's threads by schedstat, over %d connections that call nothing; "
+                + "%.0f µs with nothing pending)", Self.leavingConnections, leavingEmpty / 1e3)))
 
         // Start-up with that store: from spawn to the name owned, and to the first answer listing them all.
         var owned: [Double] = []
@@ -214,6 +224,22 @@ struct DaemonSuite {
 
         idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
         return rows + idleRows
+    }
+
+    private static let leavingConnections = 100
+
+    /// The daemon's CPU time per connection that joins the bus and leaves without calling it, in nanoseconds.
+    private func cpuPerConnectionLeaving(_ daemon: DaemonProcess) async throws -> Double {
+        func spent() -> Double { daemon.threadActivity().values.reduce(0) { $0 + $1.cpuNanoseconds } }
+        let before = spent()
+        for _ in 0..<Self.leavingConnections {
+            let connection = try await bus.connect()
+            await connection.close()
+        }
+        // The daemon hears of each through NameOwnerChanged; a call answered after them lets it catch up.
+        _ = try await BridgeProxy(connection: client).listCategories()
+        try await Task.sleep(for: .milliseconds(200))
+        return (spent() - before) / Double(Self.leavingConnections)
     }
 
     private func breakdown(_ daemon: DaemonProcess) -> String {
