@@ -136,6 +136,20 @@ public final class DBusConnection: Sendable {
         destination: String?, path: DBusObjectPath, interface: String?, method: String,
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws -> [DBusValue] {
+        try await callForReply(
+            destination: destination, path: path, interface: interface, method: method, arguments: arguments,
+            timeout: timeout
+        ).values
+    }
+
+    /// Calls a method like ``call(destination:path:interface:method:arguments:timeout:)``, and also says which
+    /// connection answered: a well-known name may change owners while the call is out.
+    ///
+    /// - Throws: As ``call(destination:path:interface:method:arguments:timeout:)``.
+    public func callForReply(
+        destination: String?, path: DBusObjectPath, interface: String?, method: String,
+        arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) async throws -> DBusReply {
         if let destination { try DBusNames.checkBusName(destination) }
         if let interface { try DBusNames.checkInterface(interface) }
         try DBusNames.checkMember(method)

@@ -5,13 +5,13 @@ internal import CDBus
 /// `@unchecked Sendable`: created on a caller's thread but read and written only inside jobs on the loop thread
 /// and inside libdbus's notify callback, which also runs there.
 final class PendingCallBox: @unchecked Sendable {
-    var continuation: CheckedContinuation<[DBusValue], any Error>?
+    var continuation: CheckedContinuation<DBusReply, any Error>?
     var pending: OpaquePointer?
     var cancelled = false
     /// The connection the call waits on, which fails it should it close first.
     weak var core: ConnectionCore?
 
-    func resume(_ result: Result<[DBusValue], any Error>) {
+    func resume(_ result: Result<DBusReply, any Error>) {
         core?.waitingCalls[ObjectIdentifier(self)] = nil
         core = nil
         guard let continuation else { return }
@@ -88,8 +88,8 @@ extension ConnectionCore {
         box.resume(.failure(error))
     }
 
-    /// The values of a method return, or the ``DBusFailure`` of an error reply.
-    static func result(of reply: OpaquePointer) -> Result<[DBusValue], any Error> {
+    /// The values and sender of a method return, or the ``DBusFailure`` of an error reply.
+    static func result(of reply: OpaquePointer) -> Result<DBusReply, any Error> {
         if dbus_message_get_type(reply) == CDBUS_MESSAGE_TYPE_ERROR {
             let name = string(dbus_message_get_error_name(reply)) ?? DBusFailure.Name.failed
             let text: String
@@ -100,6 +100,9 @@ extension ConnectionCore {
             }
             return .failure(DBusFailure(name: name, message: text))
         }
-        return Result { () throws(DBusFailure) in try MessageCodec.values(of: reply) }.mapError { $0 }
+        let sender = string(dbus_message_get_sender(reply)) ?? ""
+        return Result { () throws(DBusFailure) in
+            DBusReply(values: try MessageCodec.values(of: reply), sender: sender)
+        }.mapError { $0 }
     }
 }

@@ -399,11 +399,13 @@ public actor DesktopNotificationCenter {
             content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()),
             extraHints: hints)
         notifiesInFlight += 1
-        let postedTo = serverOwner
         let sentAt = ContinuousClock.now
         let serverID: UInt32
+        // The server that took it, from its reply: a new server may own the name before the center hears of it,
+        // and one recorded from that older news would be shown the notification a second time when the news comes.
+        let postedTo: String
         do {
-            serverID = try await server.notify(encoded.request)
+            (serverID, postedTo) = try await server.notify(encoded.request)
         } catch {
             await notifyEnded()
             throw error
@@ -744,11 +746,12 @@ public actor DesktopNotificationCenter {
             notifiesInFlight += 1
             do {
                 notification.sentAt = .now
-                notification.serverID = try await server.notify(encoded.request)
+                let placed = try await server.notify(encoded.request)
+                notification.serverID = placed.id
                 notification.encoded = encoded
                 notification.acted = false
                 notification.closeRequested = false
-                notification.serverOwner = owner
+                notification.serverOwner = placed.server
                 router.follow(notification)
                 eventContinuation.yield(.reposted(DeliveredNotification(
                     id: notification.id, serverID: notification.serverID, content: notification.content)))

@@ -28,9 +28,14 @@ package struct FreedesktopNotifications: Sendable {
             arguments: arguments, timeout: timeout)
     }
 
-    /// Posts or replaces a notification; returns the server's id for it (which may differ from `replaces_id`).
-    package func notify(_ request: NotifyRequest) async throws -> UInt32 {
-        try await call("Notify", request.arguments).decode(UInt32.self)
+    /// Posts or replaces a notification; returns the server's id for it (which may differ from `replaces_id`) and
+    /// the unique name of the server that took it, which is the name's owner when it answered, not necessarily the
+    /// owner the caller last heard of.
+    package func notify(_ request: NotifyRequest) async throws -> (id: UInt32, server: String) {
+        let reply = try await connection.callForReply(
+            destination: Self.busName, path: Self.path, interface: Self.interface, method: "Notify",
+            arguments: request.arguments, timeout: timeout)
+        return (try reply.values.decode(UInt32.self), reply.sender)
     }
 
     /// Asks the server to close a notification.

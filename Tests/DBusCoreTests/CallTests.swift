@@ -24,6 +24,25 @@ import Testing
         }
     }
 
+    @Test("a reply says which connection answered, also once the called name has moved to another")
+    func replySaysWhoAnswered() async throws {
+        try await withTestObject { bus, object, client in
+            func echo() async throws -> DBusReply {
+                try await client.callForReply(
+                    destination: TestObject.busName, path: TestObject.path, interface: TestObject.interfaceName,
+                    method: "Echo", arguments: [.string("who")])
+            }
+            let first = try await echo()
+            #expect(first.values == [.string("who")])
+            #expect(first.sender == object.connection.uniqueName)
+
+            let successor = try await TestObject.serve(on: bus)
+            #expect(try await object.connection.releaseName(TestObject.busName) == .released)
+            #expect(try await echo().sender == successor.connection.uniqueName, "the queued owner answers now")
+            await successor.connection.close()
+        }
+    }
+
     @Test func typedArgumentsCanBePassedDirectly() async throws {
         try await withTestObject { _, _, client in
             let reply = try await client.call(
