@@ -132,7 +132,7 @@ public actor DesktopNotificationCenter {
     private var notifiesInFlight = 0
     /// Signals about server ids not followed yet, held while a `Notify` is in flight: a server may act on a
     /// notification, or close it, before the bridge has read the id it returned.
-    private var earlySignals: [ServerSignal] = []
+    private var earlySignals: [ReceivedServerSignal] = []
     var categories: [String: NotificationCategory] = [:]
     var notificationHandlers: [String: ResponseHandler] = [:]
     private var actionHandlers: [String: ResponseHandler] = [:]
@@ -235,7 +235,7 @@ public actor DesktopNotificationCenter {
         logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
 
-    private func startListening(signals: AsyncStream<ServerSignal>, owners: AsyncStream<String?>) {
+    private func startListening(signals: AsyncStream<ReceivedServerSignal>, owners: AsyncStream<String?>) {
         // One loop per stream, so that signals are handled in the order they came.
         work.yield { [weak self] in
             for await signal in signals {
@@ -537,20 +537,20 @@ public actor DesktopNotificationCenter {
     /// in flight, the rest (about notifications that are not the bridge's, which the router then ignores).
     private func notifyEnded() async {
         notifiesInFlight -= 1
-        let isReady = { [router, notifiesInFlight] (signal: ServerSignal) in
-            notifiesInFlight == 0 || router.posted[signal.serverID] != nil
+        let isReady = { [router, notifiesInFlight] (received: ReceivedServerSignal) in
+            notifiesInFlight == 0 || router.posted[received.signal.serverID] != nil
         }
         let ready = earlySignals.filter(isReady)
         earlySignals.removeAll(where: isReady)
         for signal in ready { await process(signal) }
     }
 
-    private func process(_ signal: ServerSignal) async {
-        if notifiesInFlight > 0, router.posted[signal.serverID] == nil {
-            earlySignals.append(signal)
+    private func process(_ received: ReceivedServerSignal) async {
+        if notifiesInFlight > 0, router.posted[received.signal.serverID] == nil {
+            earlySignals.append(received)
             return
         }
-        guard let event = router.handle(signal) else { return }
+        guard let event = router.handle(received.signal, from: received.sender) else { return }
         switch event {
         case .action(let notification, let action, let token):
             closeAfterAction(notification)
@@ -590,7 +590,7 @@ public actor DesktopNotificationCenter {
         // Answered, withdrawn, replaced or posted again since: that notification has a life of its own.
         guard router.notification(id: id)?.serverID == serverID else { return }
         logger.debug("expired without word from the server", metadata: ["notification.id": "\(id)"])
-        await process(.closed(id: serverID, reason: .expired))
+        await process(ReceivedServerSignal(signal: .closed(id: serverID, reason: .expired), sender: nil))
         try? await server.closeNotification(serverID)
     }
 

@@ -53,9 +53,9 @@ package struct FreedesktopNotifications: Sendable {
     }
 
     /// The server's signals, in order, from its current owner only.
-    func signals() async throws -> AsyncStream<ServerSignal> {
+    func signals() async throws -> AsyncStream<ReceivedServerSignal> {
         try await connection.signals(
             matching: DBusMatchRule(sender: Self.busName, path: Self.path, interface: Self.interface)
-        ) { ServerSignal($0) }
+        ) { signal in ServerSignal(signal).map { ReceivedServerSignal(signal: $0, sender: signal.sender) } }
     }
 }

@@ -37,7 +37,9 @@ enum RoutedEvent: Sendable {
 /// Maps server signals to the notifications the bridge posted, normalising what servers do differently.
 ///
 /// The one place for server quirks:
-/// - signals naming an id the bridge did not post are ignored;
+/// - signals naming an id the bridge did not post are ignored, and so are those from another server than the one that
+///   took the notification (a restarted server numbers its notifications anew, so a late signal of the old one may
+///   name the id the new one gave to another notification);
 /// - an `ActivationToken` is kept and attached to the action that follows it;
 /// - a `default` that follows another action (Budgie) is ignored;
 /// - a close after an action is never a dismissal, whatever its reason (xfce4-notifyd and GNOME say 2, Plasma 3);
@@ -86,8 +88,15 @@ struct ResponseRouter: Sendable {
 
     /// Handles one server signal; `nil` when it means nothing for a notification of the bridge.
     ///
-    /// - Parameter now: the time the signal is handled, against which a close is compared with the timeout.
-    mutating func handle(_ signal: ServerSignal, now: ContinuousClock.Instant = .now) -> RoutedEvent? {
+    /// - Parameters:
+    ///   - sender: the unique name of the connection that sent it; `nil` when not known. A signal from another
+    ///     connection than the server that took the notification (``PostedNotification/serverOwner``, when known)
+    ///     is not about it.
+    ///   - now: the time the signal is handled, against which a close is compared with the timeout.
+    mutating func handle(
+        _ signal: ServerSignal, from sender: String? = nil, now: ContinuousClock.Instant = .now
+    ) -> RoutedEvent? {
+        if let sender, let owner = posted[signal.serverID]?.serverOwner, owner != sender { return nil }
         switch signal {
         case .activationToken(let serverID, let token):
             posted[serverID]?.pendingToken = token

@@ -23,6 +23,39 @@ import Testing
         #expect(router.notification(id: "n1") != nil)
     }
 
+    @Test("a signal from another server than the one that took the notification is not about it")
+    func signalsOfAnotherServerAreIgnored() throws {
+        var router = ResponseRouter()
+        var notification = Self.posted()
+        notification.serverOwner = ":1.20"
+        router.follow(notification)
+        // The server that left numbered its notifications too: its late signals name ids the new one gave anew.
+        #expect(router.handle(.activationToken(id: 7, token: "old"), from: ":1.9") == nil)
+        #expect(router.handle(.actionInvoked(id: 7, key: "delete"), from: ":1.9") == nil)
+        #expect(router.handle(.replied(id: 7, text: "old"), from: ":1.9") == nil)
+        #expect(router.handle(.closed(id: 7, reason: .dismissed), from: ":1.9") == nil)
+        #expect(router.notification(id: "n1")?.acted == false, "nothing of the old server's signals was taken")
+
+        guard case .action(_, let action, let token)? = router.handle(.actionInvoked(id: 7, key: "delete"), from: ":1.20")
+        else {
+            Issue.record("the action of the server that took it was not routed")
+            return
+        }
+        #expect(action?.id == "delete")
+        #expect(token == nil, "the old server's token was not kept for this action")
+    }
+
+    @Test("a signal whose sender is unknown, or about a notification whose server is unknown, is routed")
+    func unknownSendersAreRouted() {
+        var router = ResponseRouter()
+        router.follow(Self.posted())
+        #expect(router.handle(.actionInvoked(id: 7, key: "delete"), from: ":1.9") != nil, "adopted: server unknown")
+        var other = Self.posted(id: "n2", serverID: 8)
+        other.serverOwner = ":1.20"
+        router.follow(other)
+        #expect(router.handle(.actionInvoked(id: 8, key: "delete")) != nil)
+    }
+
     @Test func unknownActionKeysAreIgnored() {
         var router = ResponseRouter()
         router.follow(Self.posted())
