@@ -326,7 +326,13 @@ actor DaemonCore {
                 message: "the notification server did not answer in time (\(failure.message)); it may be hung: "
                     + "restart it, or post again later")
         default:
-            if await !center.isServerAvailable {
+            // The bus's own word that nobody owns the name counts even when the center believes a server is there:
+            // it hears of a server leaving a moment later than the bus does.
+            let nobodyOwnsTheName = (error as? DBusFailure).map {
+                $0.name == DBusFailure.Name.serviceUnknown || $0.name == DBusFailure.Name.nameHasNoOwner
+            } ?? false
+            let serverAvailable = await center.isServerAvailable
+            if nobodyOwnsTheName || !serverAvailable {
                 return DBusFailure(
                     name: BridgeError.noServer,
                     message: "no notification server runs on the session bus, so nothing can be shown now; start "
