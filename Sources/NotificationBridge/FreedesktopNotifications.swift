@@ -23,7 +23,11 @@ package struct FreedesktopNotifications: Sendable {
     }
 
     private func call(_ method: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
-        try await connection.call(
+        try await callForReply(method, arguments).values
+    }
+
+    private func callForReply(_ method: String, _ arguments: [DBusValue]) async throws -> DBusReply {
+        try await connection.callForReply(
             destination: Self.busName, path: Self.path, interface: Self.interface, method: method,
             arguments: arguments, timeout: timeout)
     }
@@ -32,9 +36,7 @@ package struct FreedesktopNotifications: Sendable {
     /// the unique name of the server that took it, which is the name's owner when it answered, not necessarily the
     /// owner the caller last heard of.
     package func notify(_ request: NotifyRequest) async throws -> (id: UInt32, server: String) {
-        let reply = try await connection.callForReply(
-            destination: Self.busName, path: Self.path, interface: Self.interface, method: "Notify",
-            arguments: request.arguments, timeout: timeout)
+        let reply = try await callForReply("Notify", request.arguments)
         return (try reply.values.decode(UInt32.self), reply.sender)
     }
 

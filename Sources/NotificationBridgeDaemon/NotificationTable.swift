@@ -14,15 +14,14 @@ struct NotificationTable: Sendable {
     private var finished: [String] = []
     /// Ids of the entries with at least one waiting call.
     private(set) var awaited: Set<String> = []
+
     /// How many `WaitForResponse` calls wait, over all entries.
-    private(set) var waitCount = 0
+    var waitCount: Int { awaited.reduce(0) { $0 + (entries[$1]?.waits.count ?? 0) } }
 
     subscript(id: String) -> TrackedNotification? {
         get { entries[id] }
         set {
-            let previous = entries[id]
-            let wasFinished = previous?.isFinished == true
-            waitCount += (newValue?.waits.count ?? 0) - (previous?.waits.count ?? 0)
+            let wasFinished = entries[id]?.isFinished == true
             if newValue?.waits.isEmpty == false { awaited.insert(id) } else { awaited.remove(id) }
             entries[id] = newValue
             // Noted once per time it finishes, not at every later change of a finished entry.

@@ -40,11 +40,11 @@ struct TrackedNotification: Sendable {
     /// What it shows (or will show, when it fires).
     var content: NotificationContent {
         get { storedContent.value }
-        set { storedContent = ContentBox(newValue) }
+        set { storedContent = ImmutableBox(newValue) }
     }
     /// The content, out of line: an entry of the table stays a few words wide, which with thousands pending is
     /// megabytes less.
-    private var storedContent: ContentBox
+    private var storedContent: ImmutableBox<NotificationContent>
     /// Whether a dismissal is reported as a `dismiss` response (its category asks for it).
     var reportsDismissal: Bool
     var phase: Phase
@@ -67,15 +67,9 @@ struct TrackedNotification: Sendable {
         self.appName = appName
         self.poster = poster
         self.route = route
-        storedContent = ContentBox(content)
+        storedContent = ImmutableBox(content)
         self.reportsDismissal = reportsDismissal
         self.phase = phase
-    }
-
-    /// Holds a content; replaced, never changed, when the content changes.
-    private final class ContentBox: Sendable {
-        let value: NotificationContent
-        init(_ value: NotificationContent) { self.value = value }
     }
 
     /// Whether the server shows it, or is about to.

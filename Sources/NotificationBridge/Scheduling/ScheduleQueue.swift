@@ -16,26 +16,20 @@ package struct ScheduleQueue<Value> {
         package var value: Value { storage.value }
         /// The value, out of line: the heap moves entries at every insertion and removal, and with thousands of
         /// notifications pending an entry of a few words moves much faster, and takes much less room, than the value.
-        private let storage: Storage
+        private let storage: ImmutableBox<Value>
         /// Insertion order, to break ties between equal fire dates.
         fileprivate let sequence: UInt64
 
         fileprivate init(id: String, fireDate: Date, value: Value, sequence: UInt64) {
             self.id = id
             self.fireDate = fireDate
-            storage = Storage(value)
+            storage = ImmutableBox(value)
             self.sequence = sequence
         }
 
         fileprivate func precedes(_ other: Entry) -> Bool {
             (fireDate, sequence) < (other.fireDate, other.sequence)
         }
-    }
-
-    /// Holds an entry's value.
-    fileprivate final class Storage {
-        let value: Value
-        init(_ value: Value) { self.value = value }
     }
 
     private var heap: [Entry] = []
@@ -174,8 +168,6 @@ package struct ScheduleQueue<Value> {
 }
 
 extension ScheduleQueue: Sendable where Value: Sendable {}
-// An immutable box: as safe to share as the value it holds.
-extension ScheduleQueue.Storage: @unchecked Sendable where Value: Sendable {}
 extension ScheduleQueue.Entry: Sendable where Value: Sendable {}
 extension ScheduleQueue.Entry: Equatable where Value: Equatable {
     package static func == (left: Self, right: Self) -> Bool {
