@@ -72,24 +72,20 @@ struct ScheduleQueueTests {
         #expect(queue.count == 1 && queue.checkInvariants())
     }
 
-    @Test("10,000 inserts and removals by id stay fast (O(log n))")
-    func timing() {
+    // How fast they are is measured by `make bench` (a scheduled Post with 10,000 pending), not asserted here: the
+    // machines that run the tests are shared and noisy.
+    @Test("10,000 inserts, then 10,000 removals by id, give back each value and leave the heap whole and empty")
+    func manyInsertsAndRemovalsByID() {
         var random = SplitMix(state: 7)
         var queue = ScheduleQueue<Int>()
-        let clock = ContinuousClock()
-        let insertTime = clock.measure {
-            for index in 0..<10_000 {
-                queue.insert(
-                    id: "n\(index)", fireDate: Date(timeIntervalSince1970: Double(random.next() % 1_000_000)),
-                    value: index)
-            }
+        for index in 0..<10_000 {
+            queue.insert(
+                id: "n\(index)", fireDate: Date(timeIntervalSince1970: Double(random.next() % 1_000_000)), value: index)
         }
-        let removeTime = clock.measure {
-            for index in 0..<10_000 { queue.remove(id: "n\(index)") }
+        #expect(queue.count == 10_000 && queue.checkInvariants())
+        for index in 0..<10_000 {
+            #expect(queue.remove(id: "n\(index)")?.value == index)
         }
-        #expect(queue.isEmpty)
-        print("ScheduleQueue: 10,000 inserts \(insertTime), 10,000 removals by id \(removeTime) (debug build)")
-        // Generous: a quadratic structure would take seconds; this takes milliseconds even unoptimized.
-        #expect(insertTime + removeTime < .seconds(2))
+        #expect(queue.isEmpty && queue.checkInvariants())
     }
 }
