@@ -115,8 +115,10 @@ bench: deps $(BASELINE)
 	$(SWIFT) build $(BENCH_BUILD) --product notification-bridged
 	$(SWIFT) build $(BENCH_BUILD) --product notification-bridge
 	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
+	$(SWIFT) build $(BENCH_BUILD) --product bench-idle-floor
 	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
-	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge $(if $(QUICK),--quick) \
+	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --floor $$bin/bench-idle-floor \
+	    $(if $(QUICK),--quick) \
 	    $(if $(STATIC),--json bench-results/bench-static.json)
 
 # A private bus, notification-terminal-server and notification-bridged, with the demo playing a mail app.

@@ -131,6 +131,13 @@ let package = Package(
             ],
             path: "Benchmarks/DBusBench"
         ),
+        // The floor under the daemon's idle memory: the Swift runtime and the same C libraries, used directly (the one
+        // place outside their seams), and nothing else.
+        .executableTarget(
+            name: "bench-idle-floor",
+            dependencies: ["CDBus", "CGIO", "CSQLite"],
+            path: "Benchmarks/IdleFloor"
+        ),
 
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),

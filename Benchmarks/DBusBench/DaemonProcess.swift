@@ -56,14 +56,8 @@ final class DaemonProcess: Sendable {
         child.stop(grace: .seconds(30))
     }
 
-    /// Resident memory in bytes (`VmRSS`).
-    func residentBytes() throws -> Double {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { throw BenchError("no VmRSS in /proc/\(pid)/status") }
-        return kilobytes * 1024
-    }
+    /// What `/proc` says of its resident memory.
+    var memory: ProcessMemory { ProcessMemory(pid: pid) }
 
     /// CPU time so far, user + system, in clock ticks (`/proc/<pid>/stat` fields 14 and 15).
     func cpuTicks() throws -> Double {
@@ -100,16 +94,4 @@ final class DaemonProcess: Sendable {
         }
         return activity
     }
-
-    /// Resident memory by kind (`RssAnon`: heap and stacks; `RssFile`: mapped files, mostly shared libraries), in
-    /// bytes.
-    func residentBreakdown() -> (anonymous: Double, files: Double) {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        func kilobytes(_ key: String) -> Double {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return .nan }
-            return Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
-        }
-        return (kilobytes("RssAnon:") * 1024, kilobytes("RssFile:") * 1024)
-    }
-
 }

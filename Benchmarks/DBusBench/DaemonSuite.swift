@@ -127,10 +127,11 @@ struct DaemonSuite {
         // Idle: started, answered one call, settled.
         _ = try await listPending()
         try await Task.sleep(for: .milliseconds(500))
-        let idleRSS = try daemon.residentBytes()
+        let idleRSS = try daemon.memory.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
-            target: .init(text: "≤ 12 MB", met: idleRSS <= 12e6), note: breakdown(daemon)))
+            target: .init(text: "≤ 10 MB", met: idleRSS <= 10e6), note: daemon.memory.note))
+        rows += await IdleAnchors(options: options, group: Self.memoryGroup).run()
         rows.append(ResultRow(
             Self.memoryGroup, "start → name owned, nothing stored", unit: .nanoseconds,
             median: daemon.startNanoseconds))
@@ -138,10 +139,10 @@ struct DaemonSuite {
         // Churn: a warm-up lets the allocator reach its working size; growth is what the measured churn adds on top.
         log("daemon memory: churn of \(options.churn) posted-and-withdrawn notifications")
         _ = try await baseline.run(["churn", String(options.churnWarmUp)])
-        let afterWarmUp = try daemon.residentBytes()
+        let afterWarmUp = try daemon.memory.residentBytes()
         let churn = try await baseline.run(["churn", String(options.churn)], timeout: .seconds(900))
-        let afterChurn = try daemon.residentBytes()
-        let churnBreakdown = breakdown(daemon)
+        let afterChurn = try daemon.memory.residentBytes()
+        let churnBreakdown = daemon.memory.note
         let growth = afterChurn - afterWarmUp
         rows.append(ResultRow(
             Self.memoryGroup, "after \(options.churnWarmUp.formatted()) + \(options.churn.formatted()) churned",
@@ -160,8 +161,8 @@ struct DaemonSuite {
         log("daemon memory: \(options.pending) pending notifications")
         let schedule = try await baseline.run(
             ["schedule", String(options.pending), "31536000"], timeout: .seconds(900))
-        let pendingRSS = try daemon.residentBytes()
-        let pendingBreakdown = breakdown(daemon)
+        let pendingRSS = try daemon.memory.residentBytes()
+        let pendingBreakdown = daemon.memory.note
         let fullPending = options.pending >= 10_000
         rows.append(ResultRow(
             Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
@@ -217,10 +218,10 @@ struct DaemonSuite {
             target: fullPending ? .init(text: "≤ 100 ms", met: load <= 100e6) : nil,
             note: shortAnswers == 0 ? nil : "(\(shortAnswers) earlier ListPending answers over \(options.rounds) starts "
                 + "listed fewer: the daemon answers before it has restored them)"))
-        let restartedRSS = try daemon.residentBytes()
+        let restartedRSS = try daemon.memory.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
-            target: fullPending ? .init(text: "≤ 20 MB", met: restartedRSS <= 20e6) : nil, note: breakdown(daemon)))
+            target: fullPending ? .init(text: "≤ 20 MB", met: restartedRSS <= 20e6) : nil, note: daemon.memory.note))
 
         idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
         return rows + idleRows
@@ -240,11 +241,6 @@ struct DaemonSuite {
         _ = try await BridgeProxy(connection: client).listCategories()
         try await Task.sleep(for: .milliseconds(200))
         return (spent() - before) / Double(Self.leavingConnections)
-    }
-
-    private func breakdown(_ daemon: DaemonProcess) -> String {
-        let (anonymous, files) = daemon.residentBreakdown()
-        return String(format: "(heap and stacks %.1f MB, mapped files %.1f MB)", anonymous / 1e6, files / 1e6)
     }
 
     /// Asks the daemon for the pending notifications of the app name they were posted under (the daemon's default;

@@ -3,6 +3,8 @@ struct Options: Sendable {
     var baseline = "Benchmarks/bin/dbus-raw-baseline"
     var daemon = ""
     var cli = ""
+    /// `bench-idle-floor`, the floor under the idle daemon's memory; empty: not measured.
+    var floor = ""
     var jsonPath = "bench-results/bench.json"
     var quick = false
     var rounds = 5
@@ -20,7 +22,7 @@ struct Options: Sendable {
     var idleSeconds = 10
 
     static let usage = """
-        usage: dbus-bench --daemon PATH --cli PATH [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
         """
 
     init(_ arguments: [String]) throws {
@@ -37,6 +39,7 @@ struct Options: Sendable {
             case "--baseline": baseline = value
             case "--daemon": daemon = value
             case "--cli": cli = value
+            case "--floor": floor = value
             case "--json": jsonPath = value
             case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
             case "--churn": overrides.append((\.churn, try Self.count(argument, value)))

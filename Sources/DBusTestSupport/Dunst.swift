@@ -127,6 +127,9 @@ public final class Dunst: Sendable {
         try await awaitName(from: new, replacing: previous)
     }
 
+    /// dunst's process id (the current process, after a ``restart()``).
+    public var pid: pid_t { server.withLock { $0.pid } }
+
     /// What dunst wrote to its output so far.
     public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""

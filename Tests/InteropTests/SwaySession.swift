@@ -7,91 +7,39 @@ struct DesktopCannotStart: Error, CustomStringConvertible {
     var description: String { reason }
 }
 
-/// A headless sway compositor on a private session bus, where the Wayland notification servers (mako,
-/// SwayNotificationCenter) draw. sway refuses to run as root, so it, the servers and the accessibility bus run as the
-/// unprivileged user `nobody`; the bridge and the test stay root, which reaches every socket of that user.
+/// The desktop of the Wayland notification servers (mako, SwayNotificationCenter): a headless sway compositor
+/// (``HeadlessSway``, run as the unprivileged user `nobody`) and the accessibility bus, through which the test presses
+/// SwayNotificationCenter's buttons.
 final class SwaySession: Sendable {
-    /// The account sway and the servers run as: `nobody`, which every Debian system has.
-    static let user: uid_t = 65534
-    static let group: gid_t = 65534
-
-    let bus: PrivateBus
-    let folder: URL
-    /// The folder of the user's sockets (`XDG_RUNTIME_DIR`): the Wayland display, sway's IPC, the accessibility bus.
-    let runtime: URL
-    let waylandDisplay: String
-    private let sway: ChildProcess
+    let compositor: HeadlessSway
     private let accessibility: ChildProcess
 
     /// Whether sway and grim are installed.
     static var isInstalled: Bool { ExecutableLookup.find("sway") != nil && ExecutableLookup.find("grim") != nil }
 
-    /// Starts sway with the headless backend and the accessibility bus, both as ``user``, on `bus`; `home` becomes
-    /// that user's, so that the servers can keep their files there.
+    /// Starts sway and the accessibility bus, both as ``HeadlessSway/user``, on `bus`; `home` becomes that user's, so
+    /// that the servers can keep their files there.
     static func start(on bus: PrivateBus, home: URL) async throws -> SwaySession {
-        let folder = bus.directory.appendingPathComponent("sway")
-        let runtime = folder.appendingPathComponent("run")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        // The user must reach the bus socket and the scripts in the bus's folder, and own its runtime folder and home.
-        for path in [bus.directory.path, folder.path] { chmod(path, 0o755) }
-        chmod(runtime.path, 0o700)
-        for path in [runtime.path, home.path] {
-            guard chown(path, user, group) == 0 else {
-                throw TestSupportError("cannot give \(path) to uid \(user): \(String(cString: strerror(errno)))")
-            }
-        }
-        let config = folder.appendingPathComponent("config")
-        try """
-            output HEADLESS-1 resolution 1024x768
-            xwayland disable
-            """.write(to: config, atomically: true, encoding: .utf8)
-        chmod(config.path, 0o644)
-        var environment = bus.environment
-        environment["HOME"] = home.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        let log = open(folder.appendingPathComponent("sway.log").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        defer { close(log) }
-        var swayEnvironment = environment
-        swayEnvironment["WLR_BACKENDS"] = "headless"
-        swayEnvironment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        // No GPU here: wlroots draws with pixman, which grim's screen copy reads too.
-        swayEnvironment["WLR_RENDERER"] = "pixman"
-        let sway = try ChildProcess.spawn(
-            asUser(["sway", "--config", config.path]), environment: swayEnvironment, standardOutput: log,
-            standardError: log)
-        let display: String
+        let compositor: HeadlessSway
         do {
-            display = try await withTimeout(.seconds(15), waitingFor: "sway to open its Wayland display") {
-                while true {
-                    let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
-                    if let socket = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
-                        return socket
-                    }
-                    if let status = sway.poll() {
-                        let text = (try? String(contentsOf: folder.appendingPathComponent("sway.log"), encoding: .utf8))
-                        throw TestSupportError("sway exited with \(status): \(text ?? "")")
-                    }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-            }
-        } catch {
-            sway.stop()
+            compositor = try await HeadlessSway.start(on: bus, home: home)
+        } catch let cannotStart as HeadlessSway.CannotStart {
             // No compositor, no server to test: the machine, not the bridge, is at fault.
-            throw DesktopCannotStart(reason: "headless sway did not start: \(error)")
+            throw DesktopCannotStart(reason: cannotStart.description)
         }
-        environment["WAYLAND_DISPLAY"] = display
+        var accessibilityEnvironment = compositor.environment
+        accessibilityEnvironment["HOME"] = home.path
         let accessibility: ChildProcess
         do {
             accessibility = try ChildProcess.spawn(
-                asUser(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"]), environment: environment,
-                standardOutput: open("/dev/null", O_WRONLY), standardError: open("/dev/null", O_WRONLY))
+                asUser(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"]),
+                environment: accessibilityEnvironment, standardOutput: open("/dev/null", O_WRONLY),
+                standardError: open("/dev/null", O_WRONLY))
         } catch {
-            sway.stop()
+            compositor.stop()
             throw error
         }
-        let session = SwaySession(
-            bus: bus, folder: folder, runtime: runtime, waylandDisplay: display, sway: sway,
-            accessibility: accessibility)
+        let session = SwaySession(compositor: compositor, accessibility: accessibility)
         try ExecutableScript.write(Self.pressScript, to: session.pressScriptPath)
         let watcher = try await bus.connect()
         defer { Task { await watcher.close() } }
@@ -103,28 +51,17 @@ final class SwaySession: Sendable {
         return session
     }
 
-    private init(
-        bus: PrivateBus, folder: URL, runtime: URL, waylandDisplay: String, sway: ChildProcess,
-        accessibility: ChildProcess
-    ) {
-        self.bus = bus
-        self.folder = folder
-        self.runtime = runtime
-        self.waylandDisplay = waylandDisplay
-        self.sway = sway
+    private init(compositor: HeadlessSway, accessibility: ChildProcess) {
+        self.compositor = compositor
         self.accessibility = accessibility
     }
 
-    /// `command` run as ``user``, with no supplementary groups.
-    static func asUser(_ command: [String]) -> [String] {
-        ["setpriv", "--reuid=\(user)", "--regid=\(group)", "--clear-groups"] + command
-    }
+    /// `command` run as sway's user.
+    static func asUser(_ command: [String]) -> [String] { HeadlessSway.asUser(command) }
 
     /// The environment of programs on this desktop: the private bus, the user's runtime folder, the Wayland display.
     var environment: [String: String] {
-        var environment = bus.environment
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        environment["WAYLAND_DISPLAY"] = waylandDisplay
+        var environment = compositor.environment
         environment["NO_AT_BRIDGE"] = nil
         return environment
     }
@@ -135,7 +72,7 @@ final class SwaySession: Sendable {
         guard result.status == 0 else { throw TestSupportError("grim failed: \(result.standardError)") }
     }
 
-    private var pressScriptPath: String { folder.appendingPathComponent("press").path }
+    private var pressScriptPath: String { compositor.folder.appendingPathComponent("press").path }
 
     /// Presses the button named `label` of `application` through the accessibility tree, as a screen reader's user
     /// does (sway has no pointer here); with `summary`, the button of the notification whose summary is that. Retries
@@ -171,7 +108,7 @@ final class SwaySession: Sendable {
 
     func stop() {
         accessibility.stop(grace: .seconds(2))
-        sway.stop(grace: .seconds(3))
+        compositor.stop()
     }
 
     /// Presses (`press`) or finds (`find`) a button: arguments the mode, application, label, and the summary of its
