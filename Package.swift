@@ -170,7 +170,8 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeCLITests",
             dependencies: [
-                "GVariantText", "DBusCore", "NotificationBridgeAPI", "NotificationServerKit", "DBusTestSupport",
+                "notification-bridge", "GVariantText", "DBusCore", "NotificationBridgeAPI", "NotificationServerKit",
+                "DBusTestSupport",
             ],
             exclude: ["HelpSnapshots"]
         ),

@@ -18,10 +18,15 @@ enum Main {
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.first == ExecFilter.flag { return ExecFilter.run(arguments) }
+        if let plain = PlainSend(arguments) {
+            runToEnd { _ = try await SendCommand.post(plain.request) }
+        }
         do {
             var command = try NotificationBridgeCommand.parseSelectedSubcommand(NotifySendHints.rewrite(arguments))
             if let asyncCommand = command as? any AsyncParsableCommand {
-                runToEnd(asyncCommand)
+                // Handed to the task, which alone uses it from then on.
+                nonisolated(unsafe) var asyncCommand = asyncCommand
+                runToEnd { try await asyncCommand.run() }
             }
             try command.run()
             return ExitStatus.success
@@ -52,17 +57,17 @@ enum Main {
     }
 }
 
-/// Runs an async command to its end on the main thread, then exits with its status.
+/// Runs a command's work to its end on the main thread, then exits with its status.
 ///
 /// The main thread becomes the process's only executor: no thread pool is started (libdispatch's costs a thread or
 /// two and their hand-overs on every run), and the command's tasks take turns on it while the bus connection's own
 /// thread does the waiting. An `async` `main` would instead start on the main actor and hop to the pool.
-private func runToEnd(_ command: any AsyncParsableCommand) -> Never {
-    // Handed to the task, which alone uses it from then on.
-    nonisolated(unsafe) var command = command
+private func runToEnd(_ work: @escaping () async throws -> Void) -> Never {
+    // Handed to the task, which alone runs it.
+    nonisolated(unsafe) let work = work
     EventLoopExecutor.runMain {
         do {
-            try await command.run()
+            try await work()
             return ExitStatus.success
         } catch {
             return Main.status(for: error)

@@ -111,14 +111,19 @@ struct SendCommand: AsyncParsableCommand {
         return entries
     }
 
+    /// Posts `request` through the daemon: the client it connected, and the notification's id.
+    static func post(_ request: WireEntries) async throws -> (client: BridgeClient, id: String) {
+        let client = try await BridgeClient.connect()
+        return (client, try await client.call("Post") { try await $0.post(request) })
+    }
+
     func run() async throws {
         let request = try request()
         if dryRun {
             if output.json { Output.printJSON(Output.json(request.value)) } else { print(request.value.description) }
             return
         }
-        let client = try await BridgeClient.connect()
-        let id = try await client.call("Post") { try await $0.post(request) }
+        let (client, id) = try await Self.post(request)
         if !wait {
             if output.json { Output.printJSON(.object([ResponseKeys.id.name: .string(id)])) } else if printID { print(id) }
             return

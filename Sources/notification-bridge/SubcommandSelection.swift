@@ -20,16 +20,20 @@ extension NotificationBridgeCommand {
     /// The leaf subcommand the tree would parse `arguments` with, and the arguments it gets; `nil` for anything the
     /// tree handles itself (`help`, a subcommand with subcommands of its own).
     static func selectedSubcommand(_ arguments: [String]) -> (any ParsableCommand.Type, [String])? {
-        let subcommands = configuration.subcommands
         if let first = arguments.first {
-            if let named = subcommands.first(where: {
-                $0.configuration.commandName == first || $0.configuration.aliases.contains(first)
-            }) {
+            if let named = subcommandNamed(first) {
                 return named.configuration.subcommands.isEmpty ? (named, Array(arguments.dropFirst())) : nil
             }
             if first == "help" { return nil }
         }
         guard let defaultSubcommand = configuration.defaultSubcommand else { return nil }
         return (defaultSubcommand, arguments)
+    }
+
+    /// The subcommand whose name or alias is `word`, if any.
+    static func subcommandNamed(_ word: String) -> (any ParsableCommand.Type)? {
+        configuration.subcommands.first {
+            $0.configuration.commandName == word || $0.configuration.aliases.contains(word)
+        }
     }
 }

@@ -1,0 +1,34 @@
+import NotificationBridgeAPI
+
+/// `send TITLE [BODY]` with no option: the commonest command line, read without ArgumentParser.
+///
+/// ArgumentParser builds a command by reflecting over its options, and `send` has about thirty: that, with the
+/// protocol-conformance lookups it makes, is about a third of the CPU time of `notification-bridge send Title Body`,
+/// more than the rest of the command's own work. A command line of one or two plain words after an optional `send`
+/// can mean nothing but a title and a body, so it is read here; anything else (an option, `--`, a word that names a
+/// subcommand or `help`) goes to the tree, whose help, errors and completions stay the only ones.
+struct PlainSend: Equatable {
+    let title: String
+    let body: String?
+
+    /// `arguments` (without the program's name) as a plain `send`; `nil` for anything the tree must parse.
+    init?(_ arguments: [String]) {
+        let named = arguments.first == SendCommand.configuration.commandName
+        let words = arguments.dropFirst(named ? 1 : 0)
+        guard (1...2).contains(words.count), let first = words.first,
+            words.allSatisfy({ !$0.hasPrefix("-") && $0 != "help" }),
+            // Without `send` before it, a subcommand's name is that subcommand.
+            named || NotificationBridgeCommand.subcommandNamed(first) == nil
+        else { return nil }
+        title = first
+        body = words.dropFirst().first
+    }
+
+    /// The `Post` request: what ``SendCommand/request()`` makes of the same words.
+    var request: WireEntries {
+        var entries = WireEntries()
+        entries[PostKeys.title] = title
+        entries[PostKeys.body] = body
+        return entries
+    }
+}
