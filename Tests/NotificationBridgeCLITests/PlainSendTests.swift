@@ -35,7 +35,7 @@ struct PlainSendTests {
         arguments: [
             [], ["send"], ["--help"], ["-h"], ["help"], ["send", "help"], ["Title", "--wait"], ["-u", "low", "Title"],
             ["Title", "Body", "Third"], ["list"], ["wait", "abc"], ["Title", "--", "/bin/true"], ["--version"],
-            ["category", "list"],
+            ["settings"],
         ])
     func others(_ arguments: [String]) {
         #expect(PlainSend(arguments) == nil)

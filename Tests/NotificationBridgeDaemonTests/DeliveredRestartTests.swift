@@ -136,9 +136,7 @@ struct DeliveredRestartTests {
 
             // The state is written as the repost is seen; the second daemon must adopt the new id, so respond to it.
             try await withTimeout(waitingFor: "the new server id in the daemon's state") {
-                while !setup.stateText.split(separator: "\n").contains(where: {
-                    $0.contains("\"\(id)\"") && $0.contains("\"serverID\":\(reposted.id)")
-                }) {
+                while setup.storedServerID(of: id) != reposted.id {
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }

@@ -54,18 +54,23 @@ struct SchedulingTests {
 
         /// The daemon's state database as text, one line per row: `"<id>": <the row's JSON>`. Read through a
         /// connection of its own, beside the daemon's.
-        var stateText: String {
+        /// The server id the daemon's state keeps for the shown notification `id`; `nil` while it keeps none.
+        func storedServerID(of id: String) -> UInt32? {
+            struct Stored: Decodable { var serverID: UInt32 }
             let path = stateDirectory.appendingPathComponent("state.db").path
-            guard FileManager.default.fileExists(atPath: path), let database = try? SQLiteConnection(path: path)
-            else { return "" }
-            var lines: [String] = []
-            for table in ["pending", "categories", "delivered"] {
-                guard let rows = try? database.prepare("SELECT id, body FROM \(table)") else { continue }
-                while (try? rows.step()) == true {
-                    lines.append("\"\(rows.text(at: 0) ?? "")\": " + String(decoding: rows.blob(at: 1), as: UTF8.self))
-                }
+            guard FileManager.default.fileExists(atPath: path), let database = try? SQLiteConnection(path: path),
+                let rows = try? database.prepare("SELECT id, body FROM delivered")
+            else { return nil }
+            while (try? rows.step()) == true {
+                guard rows.text(at: 0) == id else { continue }
+                let body = rows.blob(at: 1)
+                let stored =
+                    RowDecoder.isBinaryRow(body)
+                    ? try? RowDecoder().decode(Stored.self, from: body)
+                    : try? JSONDecoder().decode(Stored.self, from: Data(body))
+                return stored?.serverID
             }
-            return lines.joined(separator: "\n")
+            return nil
         }
 
         /// Runs `gdbus call` on a method of the daemon; fails unless it succeeds.

@@ -3,10 +3,10 @@ import Glibc
 /// The tables of the daemon's state in one SQLite file, and the statements that read and change them.
 ///
 /// One row per scheduled notification, category and route of a delivered notification, each keyed by its id, its
-/// value in `body` (the owner's `Codable` value as JSON). The file is in WAL mode with `synchronous=NORMAL`: a
-/// committed change is in the write-ahead log (in the kernel's page cache, at least) before the commit returns, so it
-/// survives the process being killed at any moment; a power cut may lose the changes since the last checkpoint, never
-/// the file's consistency.
+/// value in `body` (the owner's `Codable` value in the form of ``RowFormat``, or JSON as versions before it wrote
+/// it). The file is in WAL mode with `synchronous=NORMAL`: a committed change is in the write-ahead log (in the
+/// kernel's page cache, at least) before the commit returns, so it survives the process being killed at any moment; a
+/// power cut may lose the changes since the last checkpoint, never the file's consistency.
 ///
 /// Not thread-safe: ``NotificationStore`` serializes every use.
 final class StoreDatabase {

@@ -179,11 +179,14 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// - Throws: ``StoreDatabase/Unreadable`` for a damaged file or a row that cannot be decoded, ``SQLiteFailure``
     ///   for an I/O error.
     static func decodeState(of database: StoreDatabase) throws -> State {
-        let decoder = JSONDecoder()
+        // Rows written before the binary form are JSON.
+        let decoder = RowDecoder()
+        let jsonDecoder = JSONDecoder()
         func decode<Value: Decodable>(_ type: Value.Type, _ table: StoreDatabase.Table) throws -> [(String, Value)] {
             try database.rows(of: table).map { row in
                 do {
-                    return (row.id, try decoder.decode(Value.self, from: Data(row.body)))
+                    if RowDecoder.isBinaryRow(row.body) { return (row.id, try decoder.decode(Value.self, from: row.body)) }
+                    return (row.id, try jsonDecoder.decode(Value.self, from: Data(row.body)))
                 } catch {
                     throw StoreDatabase.Unreadable(
                         reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))")

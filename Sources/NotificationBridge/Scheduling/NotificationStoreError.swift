@@ -23,7 +23,7 @@ package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConv
     case locked(directory: String, holder: Int32?, waited: Duration)
     /// The store was closed (its owner stops, or handed the directory over); nothing more is written.
     case closed(directory: String)
-    /// The state could not be encoded as JSON (a payload that throws from `encode(to:)`, or a non-finite number).
+    /// The state could not be encoded (a payload that throws from `encode(to:)`).
     case cannotEncode(reason: String)
 
     /// What went wrong, with which file, and what to do.
@@ -62,7 +62,7 @@ package enum NotificationStoreError: Error, Sendable, Hashable, CustomStringConv
             "the state in \(directory) is closed: notification-bridged is stopping or has handed over to another; "
                 + "call again in a moment"
         case .cannotEncode(let reason):
-            "the state could not be encoded as JSON (\(reason)); the previous state is unchanged"
+            "the state could not be encoded (\(reason)); the previous state is unchanged"
         }
     }
 }

@@ -9,23 +9,23 @@ enum StoreRow {
 
     /// The rows of `changes`, in order.
     ///
-    /// - Throws: ``NotificationStoreError/cannotEncode(reason:)`` when a value cannot be encoded as JSON.
+    /// - Throws: ``NotificationStoreError/cannotEncode(reason:)`` when a value's `encode(to:)` fails.
     static func encode<Payload: Codable, Category: Encodable, Route: Encodable>(
         _ changes: [StoreChange<Payload, Category, Route>]
     ) throws(NotificationStoreError) -> [StoreRow] {
-        let encoder = JSONEncoder()
+        let encoder = RowEncoder()
         do {
             return try changes.map { change in
                 switch change {
                 case .schedule(let notification):
                     .pending(
                         id: notification.id, scheduledAt: notification.scheduledAt.timeIntervalSince1970,
-                        body: Array(try encoder.encode(notification)))
+                        body: try encoder.encode(notification))
                 case .unschedule(let id): .delete(.pending, id: id)
                 case .registerCategory(let id, let category):
-                    .put(.categories, id: id, body: Array(try encoder.encode(category)))
+                    .put(.categories, id: id, body: try encoder.encode(category))
                 case .removeCategory(let id): .delete(.categories, id: id)
-                case .deliver(let id, let route): .put(.delivered, id: id, body: Array(try encoder.encode(route)))
+                case .deliver(let id, let route): .put(.delivered, id: id, body: try encoder.encode(route))
                 case .forgetDelivered(let id): .delete(.delivered, id: id)
                 }
             }

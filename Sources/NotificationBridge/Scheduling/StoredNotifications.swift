@@ -2,7 +2,8 @@
 /// responses of delivered notifications go, each by id.
 ///
 /// The three element types are the owner's choice, so the daemon decides what it stores (content, handlers,
-/// routes). ``NotificationStore`` keeps each element as one row of its database, the value encoded as JSON.
+/// routes). ``NotificationStore`` keeps each element as one row of its database, the value in the binary form of
+/// ``RowFormat``.
 package struct StoredNotifications<Payload, Category, Route> {
     /// Notifications waiting for their trigger, with their progress, by notification id.
     package var pending: [String: ScheduledNotification<Payload>]

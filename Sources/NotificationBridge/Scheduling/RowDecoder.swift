@@ -1,0 +1,371 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Decodes a `Codable` value from the store's binary row form (``RowFormat``).
+package struct RowDecoder {
+    package init() {}
+
+    /// Whether `bytes` are a binary row (and not JSON).
+    package static func isBinaryRow(_ bytes: [UInt8]) -> Bool { bytes.first == RowFormat.version }
+
+    /// The value of the row `bytes`.
+    ///
+    /// - Throws: `DecodingError` when the bytes are not a binary row or do not hold a `Value`.
+    package func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
+        guard Self.isBinaryRow(bytes) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "not a binary row: it starts with \(bytes.first ?? 0)"))
+        }
+        return try Value(
+            from: RowDecoding(bytes: bytes, range: 1..<bytes.count, isNull: false, parentPath: [], key: nil))
+    }
+}
+
+/// The `Decoder` of one value: the bytes of the whole row and the range of this value in them.
+struct RowDecoding: Decoder {
+    let bytes: [UInt8]
+    let range: Range<Int>
+    let isNull: Bool
+    /// The path of the container this value is in, and its key there: the path is put together only when asked for
+    /// (an error, a nested container), not for every value read.
+    let parentPath: [any CodingKey]
+    let key: (any CodingKey)?
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(bytes: [UInt8], range: Range<Int>, isNull: Bool, parentPath: [any CodingKey], key: (any CodingKey)?) {
+        self.bytes = bytes
+        self.range = range
+        self.isNull = isNull
+        self.parentPath = parentPath
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try requireValue(of: KeyedDecodingContainer<Key>.self)
+        return KeyedDecodingContainer(try RowKeyedDecoding<Key>(self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try requireValue(of: [Any].self)
+        return try RowUnkeyedDecoding(self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { RowSingleValueDecoding(decoding: self) }
+
+    func requireValue(of type: Any.Type) throws {
+        guard !isNull else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "the value is nil"))
+        }
+    }
+
+    /// The decoder of the frame at `index`, which it moves past the frame; its path is `parentPath` and `key`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the frame is damaged or runs past `end`.
+    func frame(at index: inout Int, end: Int, parentPath: [any CodingKey], key: (any CodingKey)?) throws -> RowDecoding {
+        guard index < end else { throw corrupted("a value is cut short") }
+        let marker = bytes[index]
+        index += 1
+        if marker == RowFormat.null {
+            return RowDecoding(bytes: bytes, range: index..<index, isNull: true, parentPath: parentPath, key: key)
+        }
+        guard marker == RowFormat.present, let length = RowFormat.readVarint(bytes, at: &index, end: end),
+            length <= UInt64(end - index)
+        else { throw corrupted("a value's frame is damaged") }
+        let start = index
+        index += Int(length)
+        return RowDecoding(bytes: bytes, range: start..<index, isNull: false, parentPath: parentPath, key: key)
+    }
+
+    func corrupted(_ what: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: codingPath, debugDescription: what))
+    }
+
+    // MARK: Single values
+
+    func decodeBool() throws -> Bool {
+        try requireValue(of: Bool.self)
+        guard range.count == 1, bytes[range.lowerBound] <= 1 else { throw corrupted("not a Bool") }
+        return bytes[range.lowerBound] == 1
+    }
+
+    func decodeString() throws -> String {
+        try requireValue(of: String.self)
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    func decodeDouble() throws -> Double {
+        try requireValue(of: Double.self)
+        guard range.count == 8 else { throw corrupted("not a Double") }
+        var pattern: UInt64 = 0
+        for (shift, byte) in bytes[range].enumerated() { pattern |= UInt64(byte) << (8 * UInt64(shift)) }
+        return Double(bitPattern: pattern)
+    }
+
+    func decodeFloat() throws -> Float {
+        try requireValue(of: Float.self)
+        guard range.count == 4 else { throw corrupted("not a Float") }
+        var pattern: UInt32 = 0
+        for (shift, byte) in bytes[range].enumerated() { pattern |= UInt32(byte) << (8 * UInt32(shift)) }
+        return Float(bitPattern: pattern)
+    }
+
+    func decodeSigned<Integer: FixedWidthInteger & SignedInteger>(_ type: Integer.Type) throws -> Integer {
+        try requireValue(of: type)
+        var index = range.lowerBound
+        guard let raw = RowFormat.readVarint(bytes, at: &index, end: range.upperBound), index == range.upperBound,
+            let value = Integer(exactly: RowFormat.unzigzag(raw))
+        else { throw corrupted("not a \(type)") }
+        return value
+    }
+
+    func decodeUnsigned<Integer: FixedWidthInteger & UnsignedInteger>(_ type: Integer.Type) throws -> Integer {
+        try requireValue(of: type)
+        var index = range.lowerBound
+        guard let raw = RowFormat.readVarint(bytes, at: &index, end: range.upperBound), index == range.upperBound,
+            let value = Integer(exactly: raw)
+        else { throw corrupted("not a \(type)") }
+        return value
+    }
+}
+
+struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    /// Where each entry's key and frame lie; found once, when the container is made.
+    private final class Entries {
+        var entries: [(key: Range<Int>, frame: Range<Int>)] = []
+        /// Where the last lookup stopped: keys are mostly asked for in the order they were written.
+        var cursor = 0
+    }
+
+    private let decoding: RowDecoding
+    private let entries = Entries()
+    let codingPath: [any CodingKey]
+
+    init(_ decoding: RowDecoding) throws {
+        self.decoding = decoding
+        codingPath = decoding.codingPath
+        let bytes = decoding.bytes
+        var index = decoding.range.lowerBound
+        let end = decoding.range.upperBound
+        while index < end {
+            guard let length = RowFormat.readVarint(bytes, at: &index, end: end), length <= UInt64(end - index) else {
+                throw decoding.corrupted("a key is damaged")
+            }
+            let key = index..<(index + Int(length))
+            index += Int(length)
+            let frameStart = index
+            _ = try decoding.frame(at: &index, end: end, parentPath: codingPath, key: nil)
+            entries.entries.append((key, frameStart..<index))
+        }
+    }
+
+    var allKeys: [Key] {
+        entries.entries.compactMap { Key(stringValue: String(decoding: decoding.bytes[$0.key], as: UTF8.self)) }
+    }
+
+    /// The value of `key`'s entry; `nil` when it has none.
+    private func lookUp(_ key: Key) throws -> RowDecoding? {
+        var name = key.stringValue
+        let count = entries.entries.count
+        guard count > 0 else { return nil }
+        let found: Range<Int>? = name.withUTF8 { wanted in
+            decoding.bytes.withUnsafeBufferPointer { bytes in
+                for step in 0..<count {
+                    let position = (entries.cursor + step) % count
+                    let (stored, frame) = entries.entries[position]
+                    guard stored.count == wanted.count else { continue }
+                    if wanted.isEmpty
+                        || memcmp(bytes.baseAddress! + stored.lowerBound, wanted.baseAddress!, wanted.count) == 0
+                    {
+                        entries.cursor = position + 1 == count ? 0 : position + 1
+                        return frame
+                    }
+                }
+                return nil
+            }
+        }
+        guard let found else { return nil }
+        var index = found.lowerBound
+        return try decoding.frame(at: &index, end: found.upperBound, parentPath: codingPath, key: key)
+    }
+
+    private func value(_ key: Key) throws -> RowDecoding {
+        guard let value = try lookUp(key) else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
+        }
+        return value
+    }
+
+    /// The value of `key`, or `nil` when it has none or holds `nil`: one lookup, where the protocol's default makes
+    /// three.
+    private func presentValue(_ key: Key) throws -> RowDecoding? {
+        guard let value = try lookUp(key), !value.isNull else { return nil }
+        return value
+    }
+
+    func contains(_ key: Key) -> Bool { (try? lookUp(key)) != nil }
+    func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key).decodeBool() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key).decodeString() }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key).decodeDouble() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(key).decodeFloat() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(key).decodeSigned(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try value(key).decodeSigned(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try value(key).decodeSigned(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try value(key).decodeSigned(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(key).decodeSigned(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try value(key).decodeUnsigned(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try value(key).decodeUnsigned(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try value(key).decodeUnsigned(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(key).decodeUnsigned(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key).decodeUnsigned(type) }
+
+    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
+        // A nil frame is refused by the value's own containers, unless the value is an optional.
+        try Value(from: value(key))
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try presentValue(key)?.decodeBool()
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try presentValue(key)?.decodeString()
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try presentValue(key)?.decodeDouble()
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try presentValue(key)?.decodeSigned(type)
+    }
+
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try presentValue(key)?.decodeSigned(type)
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try presentValue(key)?.decodeSigned(type)
+    }
+
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        guard let value = try presentValue(key) else { return nil }
+        return try Value(from: value)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try value(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try value(key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        guard let key = Key(stringValue: RowSuperKey.key.stringValue) else {
+            throw decoding.corrupted("no superclass value")
+        }
+        return try value(key)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { try value(key) }
+}
+
+struct RowUnkeyedDecoding: UnkeyedDecodingContainer {
+    private let decoding: RowDecoding
+    private let frames: [RowDecoding]
+    private(set) var currentIndex = 0
+    let codingPath: [any CodingKey]
+    var count: Int? { frames.count }
+    var isAtEnd: Bool { currentIndex >= frames.count }
+
+    init(_ decoding: RowDecoding) throws {
+        self.decoding = decoding
+        codingPath = decoding.codingPath
+        var frames: [RowDecoding] = []
+        var index = decoding.range.lowerBound
+        while index < decoding.range.upperBound {
+            frames.append(
+                try decoding.frame(
+                    at: &index, end: decoding.range.upperBound, parentPath: codingPath, key: RowIndexKey(frames.count)))
+        }
+        self.frames = frames
+    }
+
+    private mutating func next(_ type: Any.Type) throws -> RowDecoding {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: codingPath, debugDescription: "the list has no element \(currentIndex)"))
+        }
+        currentIndex += 1
+        return frames[currentIndex - 1]
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, frames[currentIndex].isNull else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type).decodeBool() }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type).decodeString() }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type).decodeDouble() }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type).decodeFloat() }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type).decodeSigned(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type).decodeSigned(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type).decodeSigned(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type).decodeSigned(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type).decodeSigned(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type).decodeUnsigned(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type).decodeUnsigned(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type).decodeUnsigned(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type).decodeUnsigned(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type).decodeUnsigned(type) }
+
+    mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        try Value(from: next(type))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try next(KeyedDecodingContainer<NestedKey>.self).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next([Any].self).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { try next(Any.self) }
+}
+
+struct RowSingleValueDecoding: SingleValueDecodingContainer {
+    let decoding: RowDecoding
+    var codingPath: [any CodingKey] { decoding.codingPath }
+
+    func decodeNil() -> Bool { decoding.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoding.decodeBool() }
+    func decode(_ type: String.Type) throws -> String { try decoding.decodeString() }
+    func decode(_ type: Double.Type) throws -> Double { try decoding.decodeDouble() }
+    func decode(_ type: Float.Type) throws -> Float { try decoding.decodeFloat() }
+    func decode(_ type: Int.Type) throws -> Int { try decoding.decodeSigned(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoding.decodeSigned(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoding.decodeSigned(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoding.decodeSigned(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoding.decodeSigned(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoding.decodeUnsigned(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoding.decodeUnsigned(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoding.decodeUnsigned(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoding.decodeUnsigned(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoding.decodeUnsigned(type) }
+
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try Value(from: decoding) }
+}
