@@ -22,8 +22,12 @@ final class StoreDatabase {
         var reason: String
     }
 
-    /// `PRAGMA user_version` of the current schema.
-    static let schemaVersion: Int64 = 1
+    /// `PRAGMA user_version` of the current schema: 2, whose rows hold their values in the form of ``RowFormat``.
+    /// Version 1 held JSON, which is still read; a file of version 1 is marked 2 as it is opened, since the rows it is
+    /// given from then on are binary, so that an older daemon calls it newer rather than damaged.
+    static let schemaVersion: Int64 = 2
+    /// The oldest version read.
+    static let oldestReadVersion: Int64 = 1
     /// `PRAGMA application_id`: "NBst", so that `file` and a reader can tell the file is ours.
     static let applicationID: Int64 = 0x4E42_7374
 
@@ -70,10 +74,15 @@ final class StoreDatabase {
                 try connection.transaction { () throws(SQLiteFailure) in try connection.execute(Self.schema) }
             } else if application != Self.applicationID {
                 throw Unreadable(reason: "it is an SQLite database of another program (application id \(application))")
-            } else if version != Self.schemaVersion {
+            } else if !(Self.oldestReadVersion...Self.schemaVersion).contains(version) {
                 throw Unreadable(
                     reason: "its schema version \(version) is not known to this version of notification-bridge, which "
-                        + "reads version \(Self.schemaVersion); was it written by a newer one?")
+                        + "reads versions \(Self.oldestReadVersion) to \(Self.schemaVersion); was it written by a "
+                        + "newer one?")
+            } else if version < Self.schemaVersion {
+                // The tables are the same; only the form of the rows written from now on differs.
+                // A disk too full for it leaves the mark for the next start; the rows are read either way.
+                try? connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
             }
             try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
             putPending = try connection.prepare(

@@ -113,20 +113,27 @@ struct RowCodingTests {
 /// Rows the store wrote as JSON, before the binary form, are still read.
 @Suite("JSON rows of earlier versions")
 struct JSONRowTests {
-    @Test("a pending notification stored as JSON is read back, and rewritten in the binary form when it changes")
+    @Test("a JSON row of a version 1 file is read, the file marked version 2, the row rewritten binary as it changes")
     func jsonRow() throws {
         typealias Store = NotificationStoreTests.Store
         let directory = NotificationStoreTests.TemporaryDirectory()
+        let path = directory.path + "/state.db"
         try Store(directory: directory.path).close()
         let notification = NotificationStoreTests.notification
-        let database = try StoreDatabase(path: directory.path + "/state.db")
+        let database = try StoreDatabase(path: path)
         try database.putPending(
             id: notification.id, scheduledAt: notification.scheduledAt.timeIntervalSince1970,
             body: Array(try JSONEncoder().encode(notification)))
         database.close()
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA user_version = 1")
+        connection.close()
 
         let store = try Store(directory: directory.path)
         #expect(store.takeOpenedState().pending == [notification.id: notification])
+        let marked = try SQLiteConnection(path: path)
+        #expect(try marked.integer("PRAGMA user_version") == 2)
+        marked.close()
         try store.apply(.schedule(notification))
         store.close()
         let reopened = try StoreDatabase(path: directory.path + "/state.db")
