@@ -185,8 +185,11 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         func decode<Value: Decodable>(_ type: Value.Type, _ table: StoreDatabase.Table) throws -> [(String, Value)] {
             try database.rows(of: table).map { row in
                 do {
-                    if RowDecoder.isBinaryRow(row.body) { return (row.id, try decoder.decode(Value.self, from: row.body)) }
-                    return (row.id, try jsonDecoder.decode(Value.self, from: Data(row.body)))
+                    let value =
+                        RowDecoder.isBinaryRow(row.body)
+                        ? try decoder.decode(Value.self, from: row.body)
+                        : try jsonDecoder.decode(Value.self, from: Data(row.body))
+                    return (row.id, value)
                 } catch {
                     throw StoreDatabase.Unreadable(
                         reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))")

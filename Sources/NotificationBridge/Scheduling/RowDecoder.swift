@@ -66,7 +66,9 @@ struct RowDecoding: Decoder {
     /// The decoder of the frame at `index`, which it moves past the frame; its path is `parentPath` and `key`.
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the frame is damaged or runs past `end`.
-    func frame(at index: inout Int, end: Int, parentPath: [any CodingKey], key: (any CodingKey)?) throws -> RowDecoding {
+    func frame(
+        at index: inout Int, end: Int, parentPath: [any CodingKey], key: (any CodingKey)?
+    ) throws -> RowDecoding {
         guard index < end else { throw corrupted("a value is cut short") }
         let marker = bytes[index]
         index += 1
@@ -98,20 +100,19 @@ struct RowDecoding: Decoder {
         return String(decoding: bytes[range], as: UTF8.self)
     }
 
-    func decodeDouble() throws -> Double {
-        try requireValue(of: Double.self)
-        guard range.count == 8 else { throw corrupted("not a Double") }
-        var pattern: UInt64 = 0
-        for (shift, byte) in bytes[range].enumerated() { pattern |= UInt64(byte) << (8 * UInt64(shift)) }
-        return Double(bitPattern: pattern)
-    }
+    func decodeDouble() throws -> Double { Double(bitPattern: try bitPattern(UInt64.self, of: Double.self)) }
 
-    func decodeFloat() throws -> Float {
-        try requireValue(of: Float.self)
-        guard range.count == 4 else { throw corrupted("not a Float") }
-        var pattern: UInt32 = 0
-        for (shift, byte) in bytes[range].enumerated() { pattern |= UInt32(byte) << (8 * UInt32(shift)) }
-        return Float(bitPattern: pattern)
+    func decodeFloat() throws -> Float { Float(bitPattern: try bitPattern(UInt32.self, of: Float.self)) }
+
+    /// The little-endian bit pattern of a floating-point `type`.
+    private func bitPattern<Bits: FixedWidthInteger & UnsignedInteger>(_ bits: Bits.Type, of type: Any.Type) throws
+        -> Bits
+    {
+        try requireValue(of: type)
+        guard range.count == Bits.bitWidth / 8 else { throw corrupted("not a \(type)") }
+        var pattern: Bits = 0
+        for (shift, byte) in bytes[range].enumerated() { pattern |= Bits(byte) << (8 * shift) }
+        return pattern
     }
 
     func decodeSigned<Integer: FixedWidthInteger & SignedInteger>(_ type: Integer.Type) throws -> Integer {
