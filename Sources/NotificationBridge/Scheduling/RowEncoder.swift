@@ -6,94 +6,155 @@ struct RowEncoder {
     func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let root = RowEncodingNode()
         try value.encode(to: RowEncoding(node: root, codingPath: []))
-        var bytes = [RowFormat.version]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 + root.valueLength)
+        bytes.append(RowFormat.version)
         root.writeValue(to: &bytes)
         return bytes
     }
 }
 
-/// One value as it is being encoded: a tree, since a container's length is known only once its value is done.
+/// One value as it is being encoded: a tree, since a container's length is known only once its value is done. A
+/// container's plain values (numbers, strings, `Bool`, `nil`) are held in place; only nested values are nodes.
 final class RowEncodingNode {
     enum Kind {
         case empty, null, single, keyed, unkeyed
     }
 
+    /// A value as a container holds it.
+    enum Value {
+        case null
+        case bool(Bool)
+        case signed(Int64)
+        case unsigned(UInt64)
+        case double(Double)
+        case float(Float)
+        case string(String)
+        case node(RowEncodingNode)
+    }
+
     var kind = Kind.empty
-    var bytes: [UInt8] = []
-    var entries: [(key: String, node: RowEncodingNode)] = []
-    var elements: [RowEncodingNode] = []
+    /// The value of a single-value node.
+    var single = Value.null
+    var entries: [(key: String, value: Value)] = []
+    var elements: [Value] = []
+    /// The length of the value's bytes, once ``valueLength`` has counted them.
+    private var counted: Int?
+
+    /// The length of the value's bytes (no frame); counted once, when the tree is written.
+    var valueLength: Int {
+        if let counted { return counted }
+        var length = 0
+        switch kind {
+        case .empty, .null: break
+        case .single: length = Self.length(of: single)
+        case .keyed:
+            for (key, value) in entries {
+                let keyLength = key.utf8.count
+                length += RowFormat.varintLength(UInt64(keyLength)) + keyLength + Self.frameLength(of: value)
+            }
+        case .unkeyed:
+            for value in elements { length += Self.frameLength(of: value) }
+        }
+        counted = length
+        return length
+    }
 
     /// Appends the value's bytes (no frame).
     func writeValue(to output: inout [UInt8]) {
         switch kind {
         case .empty, .null: break
-        case .single: output += bytes
+        case .single: Self.writeBytes(of: single, to: &output)
         case .keyed:
-            for (key, node) in entries {
+            for (key, value) in entries {
                 RowFormat.appendVarint(UInt64(key.utf8.count), to: &output)
                 output += key.utf8
-                node.writeFrame(to: &output)
+                Self.writeFrame(of: value, to: &output)
             }
         case .unkeyed:
-            for node in elements { node.writeFrame(to: &output) }
+            for value in elements { Self.writeFrame(of: value, to: &output) }
         }
     }
 
-    /// Appends the value's frame: ``RowFormat/null``, or ``RowFormat/present``, the length and the value.
-    func writeFrame(to output: inout [UInt8]) {
-        if kind == .null {
-            output.append(RowFormat.null)
-            return
+    private static func length(of value: Value) -> Int {
+        switch value {
+        case .null: 0
+        case .bool: 1
+        case .signed(let number): RowFormat.varintLength(RowFormat.zigzag(number))
+        case .unsigned(let number): RowFormat.varintLength(number)
+        case .double: 8
+        case .float: 4
+        case .string(let text): text.utf8.count
+        case .node(let node): node.valueLength
         }
+    }
+
+    private static func frameLength(of value: Value) -> Int {
+        if case .null = value { return 1 }
+        if case .node(let node) = value, node.kind == .null { return 1 }
+        let length = length(of: value)
+        return 1 + RowFormat.varintLength(UInt64(length)) + length
+    }
+
+    /// Appends `value`'s frame: ``RowFormat/null``, or ``RowFormat/present``, the length and the bytes.
+    private static func writeFrame(of value: Value, to output: inout [UInt8]) {
+        if case .null = value { return output.append(RowFormat.null) }
+        if case .node(let node) = value, node.kind == .null { return output.append(RowFormat.null) }
         output.append(RowFormat.present)
-        if kind == .single {
-            RowFormat.appendVarint(UInt64(bytes.count), to: &output)
-            output += bytes
-            return
+        RowFormat.appendVarint(UInt64(length(of: value)), to: &output)
+        writeBytes(of: value, to: &output)
+    }
+
+    private static func writeBytes(of value: Value, to output: inout [UInt8]) {
+        switch value {
+        case .null: break
+        case .bool(let flag): output.append(flag ? 1 : 0)
+        case .signed(let number): RowFormat.appendVarint(RowFormat.zigzag(number), to: &output)
+        case .unsigned(let number): RowFormat.appendVarint(number, to: &output)
+        case .double(let number): appendLittleEndian(number.bitPattern, to: &output)
+        case .float(let number): appendLittleEndian(number.bitPattern, to: &output)
+        case .string(let text): output += text.utf8
+        case .node(let node): node.writeValue(to: &output)
         }
-        var value: [UInt8] = []
-        writeValue(to: &value)
-        RowFormat.appendVarint(UInt64(value.count), to: &output)
-        output += value
     }
 
-    func set(_ single: [UInt8]) {
-        kind = .single
-        bytes = single
+    private static func appendLittleEndian<Bits: FixedWidthInteger>(_ bits: Bits, to output: inout [UInt8]) {
+        for shift in stride(from: 0, to: Bits.bitWidth, by: 8) {
+            output.append(UInt8(truncatingIfNeeded: bits >> shift))
+        }
     }
 
-    func setSigned(_ value: Int64) {
-        var bytes: [UInt8] = []
-        RowFormat.appendVarint(RowFormat.zigzag(value), to: &bytes)
-        set(bytes)
+    /// Makes this node hold the plain `value`.
+    func set(_ value: Value) {
+        kind = value.isNull ? .null : .single
+        single = value
     }
 
-    func setUnsigned(_ value: UInt64) {
-        var bytes: [UInt8] = []
-        RowFormat.appendVarint(value, to: &bytes)
-        set(bytes)
-    }
+    /// Adds the plain `value` under `key` of this keyed node.
+    func add(_ key: String, _ value: Value) { entries.append((key, value)) }
 
-    func setDouble(_ value: Double) {
-        set(withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init))
-    }
+    /// Adds the plain `value` as the next element of this unkeyed node.
+    func append(_ value: Value) { elements.append(value) }
 
-    func setFloat(_ value: Float) {
-        set(withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init))
-    }
-
-    /// A new child under `key` of this keyed value.
+    /// A new child node under `key` of this keyed node.
     func child(_ key: String) -> RowEncodingNode {
         let node = RowEncodingNode()
-        entries.append((key, node))
+        entries.append((key, .node(node)))
         return node
     }
 
-    /// A new element of this unkeyed value.
+    /// A new node as the next element of this unkeyed node.
     func element() -> RowEncodingNode {
         let node = RowEncodingNode()
-        elements.append(node)
+        elements.append(.node(node))
         return node
+    }
+}
+
+extension RowEncodingNode.Value {
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
     }
 }
 
@@ -128,21 +189,21 @@ struct RowKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: RowEncodingNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) { node.child(key.stringValue).kind = .null }
-    mutating func encode(_ value: Bool, forKey key: Key) { node.child(key.stringValue).set([value ? 1 : 0]) }
-    mutating func encode(_ value: String, forKey key: Key) { node.child(key.stringValue).set(Array(value.utf8)) }
-    mutating func encode(_ value: Double, forKey key: Key) { node.child(key.stringValue).setDouble(value) }
-    mutating func encode(_ value: Float, forKey key: Key) { node.child(key.stringValue).setFloat(value) }
-    mutating func encode(_ value: Int, forKey key: Key) { node.child(key.stringValue).setSigned(Int64(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) { node.child(key.stringValue).setSigned(Int64(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) { node.child(key.stringValue).setSigned(Int64(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) { node.child(key.stringValue).setSigned(Int64(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) { node.child(key.stringValue).setSigned(value) }
-    mutating func encode(_ value: UInt, forKey key: Key) { node.child(key.stringValue).setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { node.child(key.stringValue).setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { node.child(key.stringValue).setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { node.child(key.stringValue).setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { node.child(key.stringValue).setUnsigned(value) }
+    mutating func encodeNil(forKey key: Key) { node.add(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) { node.add(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) { node.add(key.stringValue, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) { node.add(key.stringValue, .double(value)) }
+    mutating func encode(_ value: Float, forKey key: Key) { node.add(key.stringValue, .float(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) { node.add(key.stringValue, .signed(Int64(value))) }
+    mutating func encode(_ value: Int8, forKey key: Key) { node.add(key.stringValue, .signed(Int64(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) { node.add(key.stringValue, .signed(Int64(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) { node.add(key.stringValue, .signed(Int64(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) { node.add(key.stringValue, .signed(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) { node.add(key.stringValue, .unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) { node.add(key.stringValue, .unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) { node.add(key.stringValue, .unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { node.add(key.stringValue, .unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { node.add(key.stringValue, .unsigned(value)) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         try value.encode(to: RowEncoding(node: node.child(key.stringValue), codingPath: codingPath + [key]))
@@ -174,21 +235,21 @@ struct RowUnkeyedEncoding: UnkeyedEncodingContainer {
 
     private var nextPath: [any CodingKey] { codingPath + [RowIndexKey(count)] }
 
-    mutating func encodeNil() { node.element().kind = .null }
-    mutating func encode(_ value: Bool) { node.element().set([value ? 1 : 0]) }
-    mutating func encode(_ value: String) { node.element().set(Array(value.utf8)) }
-    mutating func encode(_ value: Double) { node.element().setDouble(value) }
-    mutating func encode(_ value: Float) { node.element().setFloat(value) }
-    mutating func encode(_ value: Int) { node.element().setSigned(Int64(value)) }
-    mutating func encode(_ value: Int8) { node.element().setSigned(Int64(value)) }
-    mutating func encode(_ value: Int16) { node.element().setSigned(Int64(value)) }
-    mutating func encode(_ value: Int32) { node.element().setSigned(Int64(value)) }
-    mutating func encode(_ value: Int64) { node.element().setSigned(value) }
-    mutating func encode(_ value: UInt) { node.element().setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt8) { node.element().setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt16) { node.element().setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt32) { node.element().setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt64) { node.element().setUnsigned(value) }
+    mutating func encodeNil() { node.append(.null) }
+    mutating func encode(_ value: Bool) { node.append(.bool(value)) }
+    mutating func encode(_ value: String) { node.append(.string(value)) }
+    mutating func encode(_ value: Double) { node.append(.double(value)) }
+    mutating func encode(_ value: Float) { node.append(.float(value)) }
+    mutating func encode(_ value: Int) { node.append(.signed(Int64(value))) }
+    mutating func encode(_ value: Int8) { node.append(.signed(Int64(value))) }
+    mutating func encode(_ value: Int16) { node.append(.signed(Int64(value))) }
+    mutating func encode(_ value: Int32) { node.append(.signed(Int64(value))) }
+    mutating func encode(_ value: Int64) { node.append(.signed(value)) }
+    mutating func encode(_ value: UInt) { node.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8) { node.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt16) { node.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt32) { node.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt64) { node.append(.unsigned(value)) }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
         let path = nextPath
@@ -217,21 +278,21 @@ struct RowSingleValueEncoding: SingleValueEncodingContainer {
     let node: RowEncodingNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() { node.kind = .null }
-    mutating func encode(_ value: Bool) { node.set([value ? 1 : 0]) }
-    mutating func encode(_ value: String) { node.set(Array(value.utf8)) }
-    mutating func encode(_ value: Double) { node.setDouble(value) }
-    mutating func encode(_ value: Float) { node.setFloat(value) }
-    mutating func encode(_ value: Int) { node.setSigned(Int64(value)) }
-    mutating func encode(_ value: Int8) { node.setSigned(Int64(value)) }
-    mutating func encode(_ value: Int16) { node.setSigned(Int64(value)) }
-    mutating func encode(_ value: Int32) { node.setSigned(Int64(value)) }
-    mutating func encode(_ value: Int64) { node.setSigned(value) }
-    mutating func encode(_ value: UInt) { node.setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt8) { node.setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt16) { node.setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt32) { node.setUnsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt64) { node.setUnsigned(value) }
+    mutating func encodeNil() { node.set(.null) }
+    mutating func encode(_ value: Bool) { node.set(.bool(value)) }
+    mutating func encode(_ value: String) { node.set(.string(value)) }
+    mutating func encode(_ value: Double) { node.set(.double(value)) }
+    mutating func encode(_ value: Float) { node.set(.float(value)) }
+    mutating func encode(_ value: Int) { node.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int8) { node.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int16) { node.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int32) { node.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int64) { node.set(.signed(value)) }
+    mutating func encode(_ value: UInt) { node.set(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8) { node.set(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt16) { node.set(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt32) { node.set(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt64) { node.set(.unsigned(value)) }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
         try value.encode(to: RowEncoding(node: node, codingPath: codingPath))

@@ -30,6 +30,11 @@ enum RowFormat {
         bytes.append(UInt8(rest))
     }
 
+    /// How many bytes ``appendVarint(_:to:)`` writes for `value`.
+    static func varintLength(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
     /// Reads a varint at `index`, which it moves past it; `nil` when it runs past `end` or over 64 bits.
     static func readVarint(_ bytes: [UInt8], at index: inout Int, end: Int) -> UInt64? {
         var value: UInt64 = 0
