@@ -195,7 +195,7 @@ let package = Package(
         ),
 
         // `make interop`: the daemon and the CLI against the real servers Debian ships, driven as their users act.
-        .testTarget(name: "InteropTests", dependencies: ["DBusTestSupport", "NotificationBridgeAPI"]),
+        .testTarget(name: "InteropTests", dependencies: ["DBusCore", "DBusTestSupport", "NotificationBridgeAPI"]),
 
         // `make fuzz`: libFuzzer over the decoding of incoming messages and of the daemon's method arguments. Built
         // with -sanitize=fuzzer it is a libFuzzer binary; built plainly it replays the inputs it is given.

@@ -707,6 +707,30 @@ public actor DesktopNotificationCenter {
 
     // MARK: Server restarts
 
+    /// The information of a server that has just taken the name.
+    ///
+    /// A service may own the name a moment before it exports its object: GNOME Shell's gjs service asks for
+    /// `org.freedesktop.Notifications` first and exports once it holds its own name, and a call in between is answered
+    /// `UnknownMethod` (`UnknownObject` or `UnknownInterface` by other bindings). Such an answer is asked again, a
+    /// little later each time, for at most 5 s; any other failure is thrown at once.
+    private func arrivingServerInfo() async throws -> NotificationServerInfo {
+        let notExportedYet: Set = [
+            DBusFailure.Name.unknownMethod, DBusFailure.Name.unknownObject, DBusFailure.Name.unknownInterface,
+        ]
+        let deadline = ContinuousClock.now + .seconds(5)
+        var pause = Duration.milliseconds(10)
+        while true {
+            do {
+                return try await server.serverInfo()
+            } catch let failure as DBusFailure
+                where notExportedYet.contains(failure.name) && ContinuousClock.now + pause < deadline
+            {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(500))
+            }
+        }
+    }
+
     private func serverOwnerChanged(_ owner: String?) async {
         // A new server numbers its notifications anew, and until it answers nothing is known of it.
         earlySignals = []
@@ -719,7 +743,7 @@ public actor DesktopNotificationCenter {
             return
         }
         do {
-            serverInfo = try await server.serverInfo()
+            serverInfo = try await arrivingServerInfo()
             encoder.server = serverInfo
             router.server = serverInfo
             hasServer = true

@@ -11,10 +11,13 @@ extension NotificationServer {
     /// them (`replaces_id`) through the new service. Close the old connection afterwards, as the process that held it
     /// would have ended.
     ///
+    /// - Parameter exportDelay: when given, the new service takes the name first and exports its object only this
+    ///   long afterwards, answering calls in between with `UnknownObject`. GNOME Shell 43's gjs service does so: it
+    ///   asks for `org.freedesktop.Notifications` as it starts and exports once it holds its own name.
     /// - Throws: ``NotificationServerError/noSeparateService(server:)`` for a profile whose notifications go with
     ///   the process, ``NotificationServerError/notRunning``, or what
     ///   ``start(on:profile:replacingOwner:allowingReplacement:)`` throws for `connection`.
-    public func restartService(on connection: DBusConnection) async throws {
+    public func restartService(on connection: DBusConnection, exportDelay: Duration? = nil) async throws {
         guard profile.notificationsOutliveService else {
             throw NotificationServerError.noSeparateService(server: profile.serverName)
         }
@@ -22,6 +25,6 @@ extension NotificationServer {
         detachService()
         _ = try? await old.releaseName(Self.busName)
         await old.unexport(at: Self.objectPath)
-        try await start(on: connection, profile: profile)
+        try await start(on: connection, profile: profile, exportDelay: exportDelay)
     }
 }

@@ -90,13 +90,27 @@ public actor NotificationServer {
         on connection: DBusConnection, profile: NotificationServerProfile, replacingOwner: Bool = false,
         allowingReplacement: Bool = false
     ) async throws {
+        try await start(
+            on: connection, profile: profile, replacingOwner: replacingOwner, allowingReplacement: allowingReplacement,
+            exportDelay: nil)
+    }
+
+    /// The start, with the object exported `exportDelay` after the name is taken when that is given (see
+    /// ``restartService(on:exportDelay:)``), else before.
+    func start(
+        on connection: DBusConnection, profile: NotificationServerProfile, replacingOwner: Bool = false,
+        allowingReplacement: Bool = false, exportDelay: Duration?
+    ) async throws {
         guard self.connection == nil else { throw NotificationServerError.alreadyRunning }
         self.connection = connection
         self.profile = profile
         var exported = false
+        var named = false
         do {
-            try await connection.export([Self.interface(for: profile, server: self)], at: Self.objectPath)
-            exported = true
+            if exportDelay == nil {
+                try await connection.export([Self.interface(for: profile, server: self)], at: Self.objectPath)
+                exported = true
+            }
             if profile.dropsNotificationsOfVanishedSenders {
                 try await watchSenders(on: connection)
             }
@@ -107,9 +121,16 @@ public actor NotificationServer {
             guard reply == .primaryOwner || reply == .alreadyOwner else {
                 throw NotificationServerError.nameTaken(owner: try? await connection.nameOwner(of: Self.busName))
             }
+            named = true
+            if let exportDelay {
+                try await Task.sleep(for: exportDelay)
+                try await connection.export([Self.interface(for: profile, server: self)], at: Self.objectPath)
+                exported = true
+            }
         } catch {
             senderWatch?.cancel()
             senderWatch = nil
+            if named { _ = try? await connection.releaseName(Self.busName) }
             if exported { await connection.unexport(at: Self.objectPath) }
             self.connection = nil
             throw error

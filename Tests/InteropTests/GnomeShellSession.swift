@@ -1,3 +1,4 @@
+import DBusCore
 import DBusTestSupport
 import Foundation
 
@@ -39,13 +40,36 @@ final class GnomeShellSession: Sendable {
         return folder
     }
 
-    /// Starts the shell on `bus` with `environment` (the run's home and XDG folders) and waits until its
-    /// notification service owns `org.freedesktop.Notifications`.
+    /// Starts the shell on `bus` with `environment` (the run's home and XDG folders) and waits until it is ready for
+    /// the cases (see ``awaitReady()``).
+    ///
+    /// A shell that hangs while starting is stopped and started again, at most four times. GNOME Shell 43 starts
+    /// `ibus-daemon` with `GLib.spawn_async` and a child-setup function written in JavaScript, which runs in the forked
+    /// child before `exec`. Now and then the child blocks for good on a lock another thread of the shell held at the
+    /// fork (GLib's type lock, by its stack), and the shell waits for the child with its main loop blocked: it owns
+    /// its names and answers nothing. Here that happened in about one start out of ten, twice in a row once.
     static func start(on bus: PrivateBus, environment base: [String: String]) async throws -> GnomeShellSession {
+        var attempt = 1
+        while true {
+            let session = try launch(on: bus, environment: base)
+            do {
+                try await session.awaitReady()
+                return session
+            } catch let hung as Hung where attempt < 5 {
+                print("interop: \(hung); starting it again")
+                session.stop()
+                attempt += 1
+            } catch {
+                session.stop()
+                throw error
+            }
+        }
+    }
+
+    /// Starts the shell itself, with a new private system bus; returns at once.
+    private static func launch(on bus: PrivateBus, environment base: [String: String]) throws -> GnomeShellSession {
         let systemBus = try PrivateBus.start()
         let runtime = bus.directory.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(
-            at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var environment = base
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus.address
@@ -55,30 +79,22 @@ final class GnomeShellSession: Sendable {
             environment[name] = nil
         }
         let log = open(
-            bus.directory.appendingPathComponent("gnome-shell.log").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            bus.directory.appendingPathComponent("gnome-shell.log").path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { close(log) }
-        let shell: ChildProcess
         do {
-            shell = try ChildProcess.spawn(
+            try FileManager.default.createDirectory(
+                at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let shell = try ChildProcess.spawn(
                 [
                     "gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800",
                     "--unsafe-mode",
                 ],
                 environment: environment, standardOutput: log, standardError: log)
+            return GnomeShellSession(bus: bus, systemBus: systemBus, environment: environment, shell: shell)
         } catch {
             systemBus.stop()
             throw error
         }
-        let session = GnomeShellSession(bus: bus, systemBus: systemBus, environment: environment, shell: shell)
-        do {
-            try await session.awaitOwner(of: "org.gnome.Shell", what: "gnome-shell to start")
-            try await session.awaitOwner(of: "org.freedesktop.Notifications", what: "the shell's notification service")
-            try await session.awaitNotificationServiceAnswering()
-        } catch {
-            session.stop()
-            throw error
-        }
-        return session
     }
 
     private init(bus: PrivateBus, systemBus: PrivateBus, environment: [String: String], shell: ChildProcess) {
@@ -88,9 +104,142 @@ final class GnomeShellSession: Sendable {
         self.shell = shell
     }
 
+    /// Stops the shell and what it started that is still its child (a forked child that never reached `exec` holds
+    /// the shell's bus connection open), then its system bus.
     func stop() {
+        let children = Self.children(of: shell.pid)
         shell.stop(grace: .seconds(5))
+        for child in children { kill(child, SIGKILL) }
         systemBus.stop()
+    }
+
+    // MARK: Starting
+
+    /// Why a start was given up: the shell's main loop is blocked.
+    private struct Hung: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Waits until the shell is ready for the cases: it answers, it has finished starting, its notification service
+    /// answers `GetServerInformation` (the gjs service owns the name a moment before it exports its object), and it
+    /// counts its user as away from the keyboard and pointer.
+    ///
+    /// The last matters to banners. GNOME 43 decides when it shows a banner whether the user is at the machine (input
+    /// in the last second). A banner shown to a present user expires, and until its time-out is armed (once it has
+    /// slid in) any change of the tray's state hides it at once into the message tray: the shell's own notices of its
+    /// start ("Logged in as a privileged user") did that to the first notification of the cases, posted within a
+    /// second of the shell's start on a fast machine. A banner shown to a user who is away stays until it is dealt
+    /// with, which is what the cases press and close.
+    ///
+    /// - Throws: ``Hung`` when a child the shell forked is still GNOME Shell, not the program it was to become, after
+    ///   3 s (the deadlock ``start(on:environment:)`` describes), or when the shell answers nothing for 40 s; an
+    ///   error saying what was awaited when the shell is not ready after 90 s.
+    private func awaitReady() async throws {
+        let start = ContinuousClock.now
+        var answered = false
+        var forkedSince: [pid_t: ContinuousClock.Instant] = [:]
+        while true {
+            let pending: String
+            do {
+                guard let awaited = try await awaitedForStart() else { return }
+                pending = awaited
+                answered = true
+            } catch {
+                pending = "the shell to answer (\(error))"
+            }
+            let now = ContinuousClock.now
+            let program = Self.executable(of: shell.pid)
+            let copies = Set(
+                Self.children(of: shell.pid).filter { program != nil && Self.executable(of: $0) == program })
+            forkedSince = forkedSince.filter { copies.contains($0.key) }
+            for copy in copies where forkedSince[copy] == nil { forkedSince[copy] = now }
+            if let copy = forkedSince.first(where: { now - $0.value >= .seconds(3) })?.key {
+                throw Hung(
+                    description: "GNOME Shell hangs while starting: its child \(copy), forked to start a program, is "
+                        + "still GNOME Shell after 3 s, and the shell waits for it")
+            }
+            if !answered, now - start >= .seconds(40) {
+                throw Hung(description: "GNOME Shell answers no call 40 s after it started: waiting for \(pending)")
+            }
+            if now - start >= .seconds(90) {
+                throw TestSupportError(
+                    "GNOME Shell is not ready 90 s after it started: waiting for \(pending); " + (await diagnosis()))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// What the start waits for now, or `nil` when the shell is ready; throws when the shell itself does not answer.
+    private func awaitedForStart() async throws -> String? {
+        struct Start: Decodable {
+            var starting: Bool
+            var idle: Int
+        }
+        let state = try await eval(
+            """
+            const main = imports.ui.main;
+            JSON.stringify({
+                starting: main.layoutManager._startingUp,
+                idle: main.messageTray.idleMonitor.get_idletime(),
+            })
+            """, timeout: .seconds(2))
+        let start = try JSONDecoder().decode(Start.self, from: Data(state.utf8))
+        if start.starting { return "the shell to finish starting" }
+        do {
+            let connection = try await bus.connect()
+            defer { Task { await connection.close() } }
+            _ = try await connection.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "GetServerInformation", timeout: .seconds(2))
+        } catch {
+            return "the notification service to answer (\(error))"
+        }
+        // The shell's threshold is 1 s of no input; a margin keeps the check clear of it.
+        if start.idle <= 1_500 { return "the shell to count its user as away" }
+        return nil
+    }
+
+    /// The processes whose parent is `pid`, from `/proc`.
+    private static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return nil }
+            // After "pid (name) ": the state, then the parent's pid.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
+    /// The program `pid` runs, from `/proc`; `nil` when it has ended.
+    private static func executable(of pid: pid_t) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+    }
+
+    /// What answers on the shell's side, and the end of its log: for a start that failed.
+    private func diagnosis() async -> String {
+        func probe(
+            _ destination: String, _ path: DBusObjectPath, _ interface: String, _ method: String
+        ) async -> String {
+            do {
+                let connection = try await bus.connect()
+                defer { Task { await connection.close() } }
+                let reply = try await connection.call(
+                    destination: destination, path: path, interface: interface, method: method, timeout: .seconds(5))
+                return "\(reply)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let direct = await probe(
+            "org.gnome.Shell", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
+            "GetServerInformation")
+        let log = (try? String(contentsOf: bus.directory.appendingPathComponent("gnome-shell.log"), encoding: .utf8))
+            ?? ""
+        let tail = log.split(separator: "\n").suffix(25).joined(separator: "\n")
+        return "the shell's own notification daemon answers \(direct); the end of gnome-shell.log:\n\(tail)"
     }
 
     // MARK: The shell's notification service
@@ -113,42 +262,11 @@ final class GnomeShellSession: Sendable {
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             method: "StartServiceByName", arguments: [.string("org.gnome.Shell.Notifications"), .uint32(0)],
             timeout: .seconds(30))
-        try await awaitOwner(of: "org.freedesktop.Notifications", what: "the restarted service", previous: previous)
-    }
-
-    /// Waits until the notification service answers `GetServerInformation`, so that the cases start on a shell that
-    /// serves. On a loaded machine the headless shell's service has been seen owning the name yet answering no call
-    /// at all, for minutes, before a single notification was posted; such a service is restarted, at most twice,
-    /// and a service that still does not answer fails the start with that reason.
-    private func awaitNotificationServiceAnswering() async throws {
-        let connection = try await bus.connect()
-        defer { Task { await connection.close() } }
-        var attempt = 1
-        while true {
-            do {
-                _ = try await connection.call(
-                    destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                    interface: "org.freedesktop.Notifications", method: "GetServerInformation", timeout: .seconds(20))
-                return
-            } catch {
-                guard attempt < 3 else {
-                    throw TestSupportError(
-                        "GNOME Shell's notification service owns its name but answers no call (\(error)); see "
-                            + "gnome-shell.log in the bus's folder")
-                }
-                print("interop: GNOME Shell's notification service does not answer (\(error)); restarting it")
-                attempt += 1
-                try await restartNotificationService()
-            }
-        }
-    }
-
-    private func awaitOwner(of name: String, what: String, previous: String? = nil) async throws {
-        let connection = try await bus.connect()
-        defer { Task { await connection.close() } }
-        try await withTimeout(.seconds(90), waitingFor: what) {
+        try await withTimeout(.seconds(90), waitingFor: "the restarted service") {
             while true {
-                if let owner = try await connection.nameOwner(of: name), owner != previous { return }
+                if let owner = try await connection.nameOwner(of: "org.freedesktop.Notifications"), owner != previous {
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -166,6 +284,10 @@ final class GnomeShellSession: Sendable {
         var buttons: [String]
         /// The summaries of every notification the shell holds (banner, queue and message tray).
         var notifications: [String]
+        /// The summaries of the notifications waiting for a banner, in order.
+        var queue: [String]
+        /// The tray's banner state: 0 hidden, 1 showing, 2 shown, 3 hiding.
+        var state: Int
     }
 
     /// What the shell shows now.
@@ -173,14 +295,17 @@ final class GnomeShellSession: Sendable {
         let text = try await eval(
             """
             const tray = imports.ui.main.messageTray;
-            const banner = tray._banner;
-            if (!banner && tray._notificationState === 0 && tray._notificationQueue.length > 0)
+            // A banner whose notification has ended (on its way out) shows nothing.
+            const banner = tray._banner && tray._banner.notification ? tray._banner : null;
+            if (!tray._banner && tray._notificationState === 0 && tray._notificationQueue.length > 0)
                 tray._updateState();
             JSON.stringify({
                 banner: banner ? banner.notification.title : null,
                 source: banner ? banner.notification.source.title : null,
                 buttons: banner && banner._buttonBox ? banner._buttonBox.get_children().map(b => b.label) : [],
                 notifications: tray.getSources().flatMap(s => s.notifications.map(n => n.title)),
+                queue: tray._notificationQueue.map(n => n.title),
+                state: tray._notificationState,
             })
             """)
         return try JSONDecoder().decode(Shown.self, from: Data(text.utf8))
@@ -277,7 +402,7 @@ final class GnomeShellSession: Sendable {
         try await eval(
             """
             const tray = imports.ui.main.messageTray;
-            const banner = tray._banner;
+            const banner = tray._banner && tray._banner.notification ? tray._banner : null;
             if (!banner || banner.notification.title !== \(Self.literal(summary))) {
                 'the banner shows ' + (banner ? banner.notification.title : 'nothing');
             } else {
@@ -288,12 +413,12 @@ final class GnomeShellSession: Sendable {
     }
 
     /// Evaluates JavaScript in the shell and returns the value of its last statement, as text.
-    private func eval(_ script: String) async throws -> String {
+    private func eval(_ script: String, timeout: Duration = .seconds(20)) async throws -> String {
         let connection = try await bus.connect()
         defer { Task { await connection.close() } }
         let reply = try await connection.call(
             destination: "org.gnome.Shell", path: "/org/gnome/Shell", interface: "org.gnome.Shell", method: "Eval",
-            arguments: [.string(script)], timeout: .seconds(20))
+            arguments: [.string(script)], timeout: timeout)
         guard reply.count == 2, case .boolean(let succeeded) = reply[0], case .string(let result) = reply[1] else {
             throw TestSupportError("Eval answered \(reply)")
         }

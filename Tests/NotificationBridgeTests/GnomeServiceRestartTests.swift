@@ -35,6 +35,24 @@ import Testing
         }
     }
 
+    /// The gjs service takes the name a moment before it exports its object, and answers calls in between with an
+    /// error: the bridge asks again until the service answers, then posts what is outstanding.
+    @Test func aServiceThatExportsAfterTakingTheNameGetsTheNotificationAgain() async throws {
+        try await Self.withGnome { bus, server, events, center in
+            let id = try await center.post(BridgeFixture.content(title: "Eve"))
+            _ = try await Self.next(events, "the first post") { if case .notified(let n) = $0 { n } else { nil } }
+            let newService = try await bus.connect()
+            try await server.restartService(on: newService, exportDelay: .milliseconds(300))
+            let again = try await Self.next(events, "the bridge to post again once the service answers") { event in
+                if case .notified(let new) = event { new } else { nil }
+            }
+            try await server.invokeAction(id: again.id, key: "read")
+            let response = try await center.responses.first(waitingFor: "the response to Read")
+            #expect(response.notificationID == id)
+            await newService.close()
+        }
+    }
+
     /// When the shell restarted as well, the old ids mean nothing to it (or name another application's notification):
     /// the bridge closes nothing and posts anew.
     @Test func aNewShellGetsTheNotificationAnew() async throws {
