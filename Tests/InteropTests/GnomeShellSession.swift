@@ -57,7 +57,8 @@ final class GnomeShellSession: Sendable {
                 return session
             } catch let hung as Hung where attempt < 5 {
                 print("interop: \(hung); starting it again")
-                session.stop()
+                // Its blocked main loop cannot handle SIGTERM.
+                session.stop(grace: .zero)
                 attempt += 1
             } catch {
                 session.stop()
@@ -105,10 +106,10 @@ final class GnomeShellSession: Sendable {
     }
 
     /// Stops the shell and what it started that is still its child (a forked child that never reached `exec` holds
-    /// the shell's bus connection open), then its system bus.
-    func stop() {
+    /// the shell's bus connection open), then its system bus. The shell gets `grace` to end after SIGTERM.
+    func stop(grace: Duration = .seconds(5)) {
         let children = Self.children(of: shell.pid)
-        shell.stop(grace: .seconds(5))
+        shell.stop(grace: grace)
         for child in children { kill(child, SIGKILL) }
         systemBus.stop()
     }
