@@ -56,8 +56,9 @@ static void usage(const char *argv0)
             "       %s notify|post|action-listen|respond-listen|churn N\n"
             "       %s schedule N SECONDS\n"
             "       %s throughput CLIENTS N\n"
-            "       %s spawn N PROGRAM [ARG...]\n",
-            argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
+            "       %s spawn N PROGRAM [ARG...]\n"
+            "       %s list-pending N\n",
+            argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
     exit(2);
 }
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SERVER_NAME  "org.freedesktop.Notifications"
@@ -525,6 +526,76 @@ static int run_throughput(uint32_t clients, uint32_t n)
     return 0;
 }
 
+/* ---------------------------------------------------------- list-pending */
+
+/* ListPending({'app-name': 'NotificationBridge'}): how many notifications it
+ * lists (each element looked at, as a client reading them would), or -1
+ * when the call fails, quietly: the daemon may not be serving yet. */
+static int64_t list_pending_once(DBusConnection *conn)
+{
+    DBusMessageIter it, filter, list;
+    DBusMessage *reply, *msg = dbus_message_new_method_call(
+        BRIDGE_NAME, BRIDGE_PATH, BRIDGE_IFACE, "ListPending");
+    const char *app = "NotificationBridge";
+    DBusError err;
+    int64_t count = 0;
+
+    if (msg == NULL)
+        die_oom();
+    dbus_message_iter_init_append(msg, &it);
+    open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &filter);
+    append_entry(&filter, "app-name", "s", &app);
+    close_container(&it, &filter);
+    dbus_error_init(&err);
+    reply = dbus_connection_send_with_reply_and_block(conn, msg,
+                                                      60 * 1000, &err);
+    dbus_message_unref(msg);
+    if (reply == NULL) {
+        dbus_error_free(&err);
+        return -1;
+    }
+    if (!dbus_message_has_signature(reply, "aa{sv}")) {
+        dbus_message_unref(reply);
+        return -1;
+    }
+    dbus_message_iter_init(reply, &it);
+    dbus_message_iter_recurse(&it, &list);
+    while (dbus_message_iter_get_arg_type(&list) == DBUS_TYPE_ARRAY) {
+        count++;
+        dbus_message_iter_next(&list);
+    }
+    dbus_message_unref(reply);
+    return count;
+}
+
+/* Asks ListPending until it lists n (again 1 ms after each shorter or failed
+ * answer, for at most 60 s). */
+static int run_list_pending(uint32_t n)
+{
+    DBusConnection *conn = connect_bus();
+    uint64_t start = now_ns(), asks = 0;
+    int64_t count = -1;
+
+    while (now_ns() - start < 60ull * 1000000000ull) {
+        asks++;
+        count = list_pending_once(conn);
+        if (count == (int64_t)n)
+            break;
+        struct timespec pause = { 0, 1000000 };
+        nanosleep(&pause, NULL);
+    }
+    disconnect_bus(conn);
+    if (count != (int64_t)n) {
+        fprintf(stderr, "list-pending: the daemon lists %" PRId64
+                " notifications after 60 s, not %" PRIu32 "\n", count, n);
+        return 1;
+    }
+    printf("{\"mode\":\"list-pending\",\"n\":%" PRIu32 ",\"asks\":%" PRIu64
+           ",\"total_ns\":%" PRIu64 "}\n", n, asks, now_ns() - start);
+    fflush(stdout);
+    return 0;
+}
+
 /* ----------------------------------------------------------------- spawn */
 
 /* Runs argv to its end n times (after 3 unmeasured runs), output to
@@ -589,7 +660,7 @@ int run_notification_mode(const char *mode, int argc, char **argv)
         strcmp(mode, "action-listen") != 0 &&
         strcmp(mode, "respond-listen") != 0 && strcmp(mode, "churn") != 0 &&
         strcmp(mode, "schedule") != 0 && strcmp(mode, "throughput") != 0 &&
-        strcmp(mode, "spawn") != 0)
+        strcmp(mode, "spawn") != 0 && strcmp(mode, "list-pending") != 0)
         return -1;
 
     if (strcmp(mode, "throughput") == 0) {
@@ -602,6 +673,8 @@ int run_notification_mode(const char *mode, int argc, char **argv)
         return usage_error(mode);
     if (strcmp(mode, "spawn") == 0)
         return argc < 2 ? usage_error(mode) : run_spawn((uint32_t)n, argv + 1);
+    if (strcmp(mode, "list-pending") == 0)
+        return argc != 1 ? usage_error(mode) : run_list_pending((uint32_t)n);
     if (strcmp(mode, "schedule") == 0) {
         if (argc != 2)
             return usage_error(mode);

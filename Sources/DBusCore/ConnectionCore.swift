@@ -150,6 +150,8 @@ final class ConnectionCore: @unchecked Sendable {
             }
         case .failure(let failure):
             message = makeError(failure)
+        case .message(let built):
+            return built.message
         }
         guard let message else { return nil }
         dbus_message_set_reply_serial(message, serial)

@@ -26,6 +26,8 @@ public final class DBusMethodCall: Sendable {
     enum Answer: Sendable {
         case values([DBusValue])
         case failure(DBusFailure)
+        /// A reply already built and checked (``reply(_:)-(DBusDictionaryList)``).
+        case message(OutgoingMessage)
     }
 
     init(
@@ -69,6 +71,21 @@ public final class DBusMethodCall: Sendable {
         answer(.values(values))
     }
 
+    /// Answers with a list of dictionaries written in wire form, for a method whose output is one `aa{sv}`.
+    ///
+    /// libdbus checks the whole message before it is sent, as it checks what it receives; when the check fails, the
+    /// call is left unanswered and this throws, so that the caller can answer it value by value instead.
+    ///
+    /// - Throws: ``DBusFailure`` (`InvalidArgs`) when the method's output is not `aa{sv}` or the list is not valid.
+    public func reply(_ list: DBusDictionaryList) throws(DBusFailure) {
+        guard outputSignature == "aa{sv}" else {
+            throw .invalidArgs("\(interface).\(member) declares a reply of signature '\(outputSignature)', not 'aa{sv}'")
+        }
+        let message = try ConnectionCore.makeMethodReturn(
+            signature: outputSignature, body: list.body, serial: replySerial, to: sender)
+        if !answer(.message(OutgoingMessage(message))) { OutgoingMessage(message).release() }
+    }
+
     /// Answers with typed values.
     public func reply(with values: any DBusArgument...) {
         reply(values.map(\.dbusValue))
@@ -84,11 +101,14 @@ public final class DBusMethodCall: Sendable {
         fail(DBusFailure(name: name, message: message))
     }
 
-    private func answer(_ answer: Answer) {
+    /// Sends `answer` unless the call was answered before; returns whether it was sent.
+    @discardableResult
+    private func answer(_ answer: Answer) -> Bool {
         let first = answered.withLock { done -> Bool in
             defer { done = true }
             return !done
         }
         if first { send(answer) }
+        return first
     }
 }

@@ -82,7 +82,10 @@ extension ConnectionCore {
             sender: sender, path: path, interface: target.interface.name, member: member, arguments: arguments,
             replySerial: serial, expectsReply: expectsReply, outputSignature: target.method.outputSignature
         ) { [self] answer in
-            guard expectsReply else { return }
+            guard expectsReply else {
+                if case .message(let built) = answer { built.release() }
+                return
+            }
             // Marshalled on the answering thread: the loop only sends it, and the answer's values are released as
             // soon as `reply` returns, not later on the loop thread.
             guard let message = Self.makeAnswer(answer, serial: serial, to: sender) else { return }

@@ -78,15 +78,15 @@ enum BridgeInterface {
                             + "(scheduling ones included: fire-date, time-zone, in, calendar, repeat), and "
                             + "next-fire-date (x seconds since 1970).")
                 ) { call in
-                    await answerListing(call, core) { () async throws(DBusFailure) in
-                        try await core.listPending(call.arguments[0], caller: call.sender)
+                    await answerListing(call, core) { (inWireForm) async throws(DBusFailure) in
+                        try await core.listPending(call.arguments[0], caller: call.sender, inWireForm: inWireForm)
                     }
                 },
                 .deferred(
                     "ListDelivered", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
                     annotations: doc("Showing notifications the filter selects: their id and the keys Post took.")
                 ) { call in
-                    await answerListing(call, core) { () async throws(DBusFailure) in
+                    await answerListing(call, core) { _ async throws(DBusFailure) in
                         try await core.listDelivered(call.arguments[0], caller: call.sender)
                     }
                 },
@@ -219,22 +219,34 @@ enum BridgeInterface {
     /// the heap's free pages back to the system. Building and marshalling 10,000 notifications takes about 25 MB that
     /// the allocator would otherwise keep resident for good.
     private static func answerListing(
-        _ call: DBusMethodCall, _ core: DaemonCore, _ body: () async throws(DBusFailure) -> [DBusValue]
+        _ call: DBusMethodCall, _ core: DaemonCore,
+        _ body: (_ inWireForm: Bool) async throws(DBusFailure) -> DaemonCore.Listing
     ) async {
         await core.restored()
         // The reply is marshalled inside `reply`, and the listing is released when this returns.
-        func reply() async -> Int {
+        func reply(inWireForm: Bool) async -> Int {
             do {
-                let listed = try await body()
-                call.reply(listed)
-                guard case .array(_, let elements)? = listed.first else { return 0 }
-                return elements.count
+                switch try await body(inWireForm) {
+                case .values(let elements):
+                    call.reply([.array(element: "a{sv}", elements)])
+                    return elements.count
+                case .wire(let list, let count):
+                    do {
+                        try call.reply(list)
+                    } catch {
+                        core.logger.error(
+                            "a listing copied from the stored notifications is not valid; built again from their content",
+                            metadata: ["error": "\(error.message)"])
+                        return await reply(inWireForm: false)
+                    }
+                    return count
+                }
             } catch {
                 call.fail(error)
                 return 0
             }
         }
-        if await reply() >= largeListing { HeapTrim.releaseFreePages() }
+        if await reply(inWireForm: true) >= largeListing { HeapTrim.releaseFreePages() }
     }
 
     private static func doc(_ text: String) -> [DBusAnnotation] {

@@ -20,7 +20,8 @@ extension DaemonCore {
         let appName = content.appName ?? defaultAppName
         let notification = ScheduledNotification(
             id: id, appName: appName, trigger: trigger,
-            payload: ScheduledPost(content: content, route: route, poster: poster, hints: hints), scheduledAt: Date(),
+            payload: ScheduledPost(content: content, route: route, poster: poster, hints: hints, trigger: trigger),
+            scheduledAt: Date(),
             timeZoneIdentifier: await scheduler.timeZone.identifier)
         let previous = table[id]
         var entry = previous.map { previous in

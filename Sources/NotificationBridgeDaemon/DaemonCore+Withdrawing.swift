@@ -51,37 +51,63 @@ extension DaemonCore {
         return changes
     }
 
-    func listDelivered(_ filterValue: DBusValue, caller: String) throws(DBusFailure) -> [DBusValue] {
+    /// The showing notifications `filterValue` selects for `caller` (`ListDelivered`).
+    func listDelivered(_ filterValue: DBusValue, caller: String) throws(DBusFailure) -> Listing {
         try checkRunning()
         let filter = try NotificationFilter(filterValue)
-        let notifications = selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
-            NotificationCoding.encode(id: id, content: entry.content, route: Self.listedRoute(entry.route))
-        }
-        return [.array(element: "a{sv}", notifications)]
+        return .values(selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
+            NotificationCoding.encode(id: id, content: entry.content, route: entry.route.listed)
+        })
     }
 
-    func listPending(_ filterValue: DBusValue, caller: String) async throws(DBusFailure) -> [DBusValue] {
+    /// The scheduled notifications `filterValue` selects for `caller`, earliest first (`ListPending`).
+    ///
+    /// Each is copied from the keys it keeps in wire form (``ScheduledPost/wireListing``), with its id and next fire
+    /// date added, so that listing 10,000 takes milliseconds. Every value is built instead when one has no such keys
+    /// (stored by an earlier version), and with `inWireForm: false`: for when libdbus finds the copied list invalid,
+    /// which only a damaged store could cause.
+    func listPending(_ filterValue: DBusValue, caller: String, inWireForm: Bool = true)
+        async throws(DBusFailure) -> Listing
+    {
         try checkRunning()
         let filter = try NotificationFilter(filterValue)
-        let notifications = await scheduler.pending().filter { pending in
+        let selected = await scheduler.pending().filter { pending in
             let notification = pending.notification
             return table[notification.id]?.isScheduled == true
                 && filter.selects(
                     appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
                     content: notification.payload.content, caller: caller)
-        }.map { pending in
-            let post = pending.notification.payload
-            return NotificationCoding.encode(
-                id: pending.notification.id, content: post.content, route: Self.listedRoute(post.route),
-                nextFireDate: pending.nextFireDate, trigger: pending.notification.trigger)
         }
-        return [.array(element: "a{sv}", notifications)]
+        if inWireForm {
+            var list = DBusDictionaryList()
+            var copied = true
+            for pending in selected {
+                let notification = pending.notification
+                let extra = NotificationCoding.listedEntries(id: notification.id, nextFireDate: pending.nextFireDate)
+                guard let stored = notification.payload.wireListing,
+                    (try? list.append(DBusWireDictionary(bytes: stored.bytes), adding: extra)) != nil
+                else {
+                    copied = false
+                    break
+                }
+            }
+            if copied { return .wire(list, count: selected.count) }
+        }
+        return .values(selected.map { pending in
+            let notification = pending.notification
+            return NotificationCoding.encode(
+                id: notification.id, content: notification.payload.content,
+                route: notification.payload.route.listed, nextFireDate: pending.nextFireDate,
+                trigger: notification.trigger)
+        })
     }
 
-    /// The route as listings show it: `nil` for the posting connection.
-    private static func listedRoute(_ route: ResponseRoute) -> ResponseRoute? {
-        if case .poster = route { return nil }
-        return route
+    /// A listing as ``listPending(_:caller:inWireForm:)`` makes it.
+    enum Listing: Sendable {
+        /// Written in wire form.
+        case wire(DBusDictionaryList, count: Int)
+        /// Built value by value.
+        case values([DBusValue])
     }
 
     /// The live notifications the filter selects for `caller` among those `include` accepts, by id.

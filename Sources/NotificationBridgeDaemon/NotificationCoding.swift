@@ -9,15 +9,38 @@ enum NotificationCoding {
         id: String, content: NotificationContent, route: ResponseRoute?, nextFireDate: Date? = nil,
         trigger: NotificationTrigger? = nil
     ) -> DBusValue {
+        ListedNotification(
+            id: id, post: post(content: content, route: route, trigger: trigger),
+            nextFireSeconds: nextFireDate.map(nextFireSeconds)
+        ).value
+    }
+
+    /// The keys a scheduled notification is listed with, but for its id and next fire date: what does not change
+    /// while it waits, so that a listing can carry it in wire form (``DBusWireDictionary``).
+    static func postEntries(content: NotificationContent, route: ResponseRoute?, trigger: NotificationTrigger)
+        throws(DBusFailure) -> DBusWireDictionary
+    {
+        try DBusWireDictionary(post(content: content, route: route, trigger: trigger).entries.values)
+    }
+
+    /// The entries a listing adds to ``postEntries(content:route:trigger:)``.
+    static func listedEntries(id: String, nextFireDate: Date) -> [(key: String, value: DBusValue)] {
+        [(ListedKeys.id.name, .string(id)), (ListedKeys.nextFireDate.name, .int64(nextFireSeconds(nextFireDate)))]
+    }
+
+    private static func nextFireSeconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.up))
+    }
+
+    private static func post(content: NotificationContent, route: ResponseRoute?, trigger: NotificationTrigger?)
+        -> NotificationPost
+    {
         let postRoute: PostRoute? =
             switch route {
             case .command(let argv)?: .command(argv)
             case .application(_, let action)?: .application(action: action)
             case .poster?, nil: nil
             }
-        let post = NotificationPost(content: content, route: postRoute, schedule: trigger.flatMap(PostSchedule.init))
-        return ListedNotification(
-            id: id, post: post, nextFireSeconds: nextFireDate.map { Int64($0.timeIntervalSince1970.rounded(.up)) }
-        ).value
+        return NotificationPost(content: content, route: postRoute, schedule: trigger.flatMap(PostSchedule.init))
     }
 }

@@ -16,6 +16,12 @@ enum ResponseRoute: Sendable, Hashable {
         case .application: "app-action"
         }
     }
+
+    /// The route as listings show it: `nil` for the posting connection.
+    var listed: ResponseRoute? {
+        if case .poster = self { return nil }
+        return self
+    }
 }
 
 /// Stored with scheduled notifications: `{"poster": ":1.42"}`, `{"exec": [argv]}` or

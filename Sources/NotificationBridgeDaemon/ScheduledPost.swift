@@ -10,8 +10,15 @@ struct ScheduledPost: Codable, Sendable {
     var poster: String
     /// `Post`'s `hints`, kept in D-Bus wire form (a message whose body is the one `a{sv}`); `nil` for none.
     var wireHints: [UInt8]? = nil
+    /// The keys `ListPending` lists it with, but for its id and next fire date, in wire form
+    /// (``DBusWireDictionary``), so that a listing of thousands is copied rather than built; `nil` in what an
+    /// earlier version stored.
+    var wireListing: RowBytes? = nil
 
-    init(content: NotificationContent, route: ResponseRoute, poster: String, hints: [String: DBusValue] = [:]) {
+    init(
+        content: NotificationContent, route: ResponseRoute, poster: String, hints: [String: DBusValue] = [:],
+        trigger: NotificationTrigger
+    ) {
         self.content = content
         self.route = route
         self.poster = poster
@@ -19,6 +26,8 @@ struct ScheduledPost: Codable, Sendable {
             wireHints = try? DBusWire.encodeSignal(
                 path: "/", interface: "io.github.NotificationBridge1", member: "Hints", arguments: [.vardict(hints)])
         }
+        wireListing = try? RowBytes(
+            NotificationCoding.postEntries(content: content, route: route.listed, trigger: trigger).bytes)
     }
 
     /// The hints to send when it fires.

@@ -30,6 +30,7 @@ final class RowEncodingNode {
         case double(Double)
         case float(Float)
         case string(String)
+        case bytes([UInt8])
         case node(RowEncodingNode)
     }
 
@@ -85,6 +86,7 @@ final class RowEncodingNode {
         case .double: 8
         case .float: 4
         case .string(let text): text.utf8.count
+        case .bytes(let bytes): bytes.count
         case .node(let node): node.valueLength
         }
     }
@@ -114,6 +116,7 @@ final class RowEncodingNode {
         case .double(let number): appendLittleEndian(number.bitPattern, to: &output)
         case .float(let number): appendLittleEndian(number.bitPattern, to: &output)
         case .string(let text): output += text.utf8
+        case .bytes(let bytes): output += bytes
         case .node(let node): node.writeValue(to: &output)
         }
     }

@@ -8,7 +8,7 @@
 /// - an unkeyed container: its elements' frames one after the other;
 /// - a single value: a `Bool` as one byte (0 or 1), a signed integer as a zigzag varint, an unsigned one as a varint,
 ///   a `Double` or `Float` as its IEEE bit pattern in little-endian order (8 or 4 bytes), a `String` as its UTF-8
-///   bytes.
+///   bytes, a ``RowBytes`` as its bytes.
 ///
 /// A frame is ``null`` alone, or ``present``, the value's length as a varint and the value. Lengths make every frame
 /// skippable, so that a reader looks keys up in any order and ignores the ones it does not know.

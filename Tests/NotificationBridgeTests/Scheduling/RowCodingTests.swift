@@ -25,6 +25,9 @@ struct RowCodingTests {
         var largest = Int64.max
         var plain = -42
         var bytes: [UInt8] = [0, 1, 127, 128, 255]
+        var kept = RowBytes([0, 1, 127, 128, 255])
+        var keptEmpty = RowBytes([])
+        var keptMissing: RowBytes? = nil
         var unsigned = UInt64.max
         var ratio = -0.0
         var tiny = Double.leastNonzeroMagnitude
@@ -47,6 +50,19 @@ struct RowCodingTests {
         let bytes = try RowEncoder().encode(value)
         #expect(RowDecoder.isBinaryRow(bytes))
         #expect(try RowDecoder().decode(Everything.self, from: bytes) == value)
+    }
+
+    @Test("bytes kept as they are cost their length and a frame in a row, and come back through JSON too")
+    func keptBytes() throws {
+        struct Holder: Codable, Equatable {
+            var message: RowBytes
+        }
+        let holder = Holder(message: RowBytes((0..<300).map { UInt8(truncatingIfNeeded: $0 * 7) }))
+        let bytes = try RowEncoder().encode(holder)
+        // The version byte, the key, and a frame of one marker and a two-byte length.
+        #expect(bytes.count == 1 + 1 + "message".utf8.count + 1 + 2 + 300)
+        #expect(try RowDecoder().decode(Holder.self, from: bytes) == holder)
+        #expect(try JSONDecoder().decode(Holder.self, from: JSONEncoder().encode(holder)) == holder)
     }
 
     @Test("the store's own values come back as they went in")

@@ -1,0 +1,53 @@
+internal import CDBus
+
+extension ConnectionCore {
+    /// A method return around a body already in wire form, checked by libdbus as it checks a received message.
+    ///
+    /// The header is written here (the [header fields](https://dbus.freedesktop.org/doc/dbus-specification.html#message-protocol-header-fields)
+    /// a return carries: the serial it answers, its destination, its body's signature) and libdbus reads the whole
+    /// message back, so nothing reaches the bus that libdbus would not have built itself.
+    ///
+    /// - Throws: ``DBusFailure`` (`InvalidArgs`) with libdbus's reason when the body does not match `signature`.
+    static func makeMethodReturn(signature: String, body: [UInt8], serial: UInt32, to destination: String)
+        throws(DBusFailure) -> OpaquePointer
+    {
+        var header = WireWriter()
+        header.byte(WireWriter.nativeByteOrder)
+        header.byte(UInt8(CDBUS_MESSAGE_TYPE_METHOD_RETURN))
+        header.byte(UInt8(DBUS_HEADER_FLAG_NO_REPLY_EXPECTED))
+        header.byte(1)  // protocol version
+        header.uint32(UInt32(body.count))
+        // Any serial will do for a return, which nothing answers; libdbus keeps the one a message already has.
+        header.uint32(1)
+        header.uint32(0)
+        let fieldsStart = header.bytes.count
+        header.pad(to: 8)
+        header.byte(UInt8(DBUS_HEADER_FIELD_REPLY_SERIAL))
+        _ = header.variant(.uint32(serial))
+        if !destination.isEmpty {
+            header.pad(to: 8)
+            header.byte(UInt8(DBUS_HEADER_FIELD_DESTINATION))
+            _ = header.variant(.string(destination))
+        }
+        header.pad(to: 8)
+        header.byte(UInt8(DBUS_HEADER_FIELD_SIGNATURE))
+        header.signature("g")
+        header.signature(signature)
+        header.patch(UInt32(header.bytes.count - fieldsStart), at: fieldsStart - 4)
+        header.pad(to: 8)
+        let message = header.bytes + body
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let built = message.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                dbus_message_demarshal(chars.baseAddress, Int32(chars.count), &error)
+            }
+        }
+        guard let built else {
+            throw .invalidArgs("the reply written in wire form is not valid: "
+                + (string(error.message) ?? "libdbus gives no reason"))
+        }
+        return built
+    }
+}
