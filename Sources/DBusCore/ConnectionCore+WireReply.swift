@@ -3,9 +3,9 @@ internal import CDBus
 extension ConnectionCore {
     /// A method return around a body already in wire form, checked by libdbus as it checks a received message.
     ///
-    /// The header is written here (the [header fields](https://dbus.freedesktop.org/doc/dbus-specification.html#message-protocol-header-fields)
-    /// a return carries: the serial it answers, its destination, its body's signature) and libdbus reads the whole
-    /// message back, so nothing reaches the bus that libdbus would not have built itself.
+    /// The header is written here, with the fields a return carries (the serial it answers, its destination, its
+    /// body's signature: <https://dbus.freedesktop.org/doc/dbus-specification.html#message-protocol-header-fields>),
+    /// and libdbus reads the whole message back, so nothing reaches the bus that libdbus would not have built itself.
     ///
     /// - Throws: ``DBusFailure`` (`InvalidArgs`) with libdbus's reason when the body does not match `signature`.
     static func makeMethodReturn(signature: String, body: [UInt8], serial: UInt32, to destination: String)

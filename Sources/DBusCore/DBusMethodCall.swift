@@ -79,7 +79,8 @@ public final class DBusMethodCall: Sendable {
     /// - Throws: ``DBusFailure`` (`InvalidArgs`) when the method's output is not `aa{sv}` or the list is not valid.
     public func reply(_ list: DBusDictionaryList) throws(DBusFailure) {
         guard outputSignature == "aa{sv}" else {
-            throw .invalidArgs("\(interface).\(member) declares a reply of signature '\(outputSignature)', not 'aa{sv}'")
+            throw .invalidArgs(
+                "\(interface).\(member) declares a reply of signature '\(outputSignature)', not 'aa{sv}'")
         }
         let message = try ConnectionCore.makeMethodReturn(
             signature: outputSignature, body: list.body, serial: replySerial, to: sender)

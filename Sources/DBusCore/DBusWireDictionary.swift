@@ -1,8 +1,9 @@
 /// One `a{sv}` kept in D-Bus wire form, so that a long reply can carry it again without building it value by value
 /// (see ``DBusDictionaryList``).
 ///
-/// The bytes are a whole message whose body is the dictionary, as ``DBusWire/encodeSignal(path:interface:member:arguments:)``
-/// makes it: they can be stored and read back as they are, and say their own byte order.
+/// The bytes are a whole message whose body is the dictionary, as
+/// ``DBusWire/encodeSignal(path:interface:member:arguments:)`` makes it: they can be stored and read back as they
+/// are, and say their own byte order.
 public struct DBusWireDictionary: Sendable, Hashable {
     /// The message holding the dictionary.
     public let bytes: [UInt8]

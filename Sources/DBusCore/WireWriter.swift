@@ -1,8 +1,10 @@
 /// Writes values in D-Bus wire form, in this machine's byte order, aligned from the start of the message being
-/// written (the [marshalling rules](https://dbus.freedesktop.org/doc/dbus-specification.html#message-protocol-marshaling)).
+/// written (the marshalling rules:
+/// <https://dbus.freedesktop.org/doc/dbus-specification.html#message-protocol-marshaling>).
 ///
 /// Only what ``DBusDictionaryList`` needs: basic values, variants of basic values, and the frame of arrays and
-/// dictionary entries. libdbus checks the whole message when it is read back (``ConnectionCore/makeMessage(_:)``).
+/// dictionary entries. libdbus checks the whole message when it is read back
+/// (``ConnectionCore/makeMethodReturn(signature:body:serial:to:)``).
 struct WireWriter {
     static let littleEndian = UInt8(ascii: "l")
     static let nativeByteOrder = 1.littleEndian == 1 ? littleEndian : UInt8(ascii: "B")

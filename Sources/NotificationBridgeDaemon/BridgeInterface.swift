@@ -235,7 +235,7 @@ enum BridgeInterface {
                         try call.reply(list)
                     } catch {
                         core.logger.error(
-                            "a listing copied from the stored notifications is not valid; built again from their content",
+                            "a listing copied from kept wire forms is not valid; built again from the content",
                             metadata: ["error": "\(error.message)"])
                         return await reply(inWireForm: false)
                     }

@@ -114,7 +114,8 @@ import Testing
             var list = DBusDictionaryList()
             try list.append(DBusWireDictionary(Self.second), adding: [])
             let failure = try #require(throws: DBusFailure.self) {
-                try list.append(DBusWireDictionary(Self.first), adding: [("key", .string("a1")), ("tags", .strings(["a"]))])
+                try list.append(
+                    DBusWireDictionary(Self.first), adding: [("key", .string("a1")), ("tags", .strings(["a"]))])
             }
             #expect(failure.message.contains("'tags'"))
             #expect(failure.message.contains("'as'"))

@@ -25,7 +25,8 @@ struct PendingListingTests {
     static func listing(_ setup: SchedulingTests.Setup) async throws -> [[String: DBusValue]] {
         let reply = try await setup.client.call(
             destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-            method: "ListPending", arguments: [.vardict([FilterKeys.appName.name: .string("Agenda")])], timeout: .seconds(20))
+            method: "ListPending", arguments: [.vardict([FilterKeys.appName.name: .string("Agenda")])],
+            timeout: .seconds(20))
         guard case .array(_, let items)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
         return try items.map { item in
             guard let entries = item.stringKeyedEntries else { throw TestSupportError("not an a{sv}: \(item)") }
@@ -95,7 +96,7 @@ struct PendingListingTests {
             daemon = try await setup.startDaemon()
             #expect(try await Self.listing(setup) == before)
             let log = setup.logText
-            #expect(log.contains("built again from their content"), "\(log)")
+            #expect(log.contains("built again from the content"), "\(log)")
         }
     }
 }
