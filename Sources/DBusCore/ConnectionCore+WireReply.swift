@@ -35,19 +35,10 @@ extension ConnectionCore {
         header.signature(signature)
         header.patch(UInt32(header.bytes.count - fieldsStart), at: fieldsStart - 4)
         header.pad(to: 8)
-        let message = header.bytes + body
-        var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        let built = message.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                dbus_message_demarshal(chars.baseAddress, Int32(chars.count), &error)
-            }
+        do {
+            return try DBusWire.demarshal(header.bytes + body)
+        } catch {
+            throw .invalidArgs("the reply written in wire form is not valid: \(error.message)")
         }
-        guard let built else {
-            throw .invalidArgs("the reply written in wire form is not valid: "
-                + (string(error.message) ?? "libdbus gives no reason"))
-        }
-        return built
     }
 }

@@ -49,6 +49,16 @@ public enum DBusWire {
         default:
             break
         }
+        let message = try demarshal(bytes)
+        defer { dbus_message_unref(message) }
+        let signature = ConnectionCore.string(dbus_message_get_signature(message)) ?? ""
+        return (signature, try MessageCodec.values(of: message))
+    }
+
+    /// The message `bytes` hold, read and checked by libdbus as it reads what it receives; the caller owns it.
+    ///
+    /// - Throws: ``DBusFailure`` with libdbus's error name and reason when the bytes are not a valid message.
+    static func demarshal(_ bytes: [UInt8]) throws(DBusFailure) -> OpaquePointer {
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
@@ -62,9 +72,7 @@ public enum DBusWire {
                 name: ConnectionCore.string(error.name) ?? DBusFailure.Name.invalidArgs,
                 message: ConnectionCore.string(error.message) ?? "not a valid D-Bus message")
         }
-        defer { dbus_message_unref(message) }
-        let signature = ConnectionCore.string(dbus_message_get_signature(message)) ?? ""
-        return (signature, try MessageCodec.values(of: message))
+        return message
     }
 
     /// How many bytes at the start of `bytes` make one whole message, `0` when more are needed, or throws when the
