@@ -114,6 +114,7 @@ BENCH_BUILD := -c release $(if $(STATIC),--static-swift-stdlib --scratch-path .b
 bench: deps $(BASELINE)
 	$(SWIFT) build $(BENCH_BUILD) --product notification-bridged
 	$(SWIFT) build $(BENCH_BUILD) --product notification-bridge
+	$(SWIFT) build $(BENCH_BUILD) --product notification-terminal-server
 	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
 	$(SWIFT) build $(BENCH_BUILD) --product bench-idle-floor
 	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \

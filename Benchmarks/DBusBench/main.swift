@@ -37,6 +37,7 @@ func run() async throws {
         ).run()
         await client.close()
         await serverConnection.close()
+        rows += try await SizeSuite(options: options).run()
         return rows
     }
     let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
