@@ -27,6 +27,16 @@ public struct ListedNotification: Sendable, Hashable {
     /// Keys this version does not know (from a newer daemon) are kept in ``entries``; the post then holds the
     /// title, the body and the app name only.
     public init?(_ value: DBusValue) {
+        // What this version's daemon lists: read once, as Post's keys are read.
+        if let reader = try? VariantDictionary(value, place: "listed notification", keys: ListedKeys.all),
+            let id = try? reader.decode(ListedKeys.id), let post = try? NotificationPost(reading: reader)
+        {
+            self.id = id
+            self.post = post
+            nextFireSeconds = (try? reader.decode(ListedKeys.nextFireDate)) ?? nil
+            entries = reader.entries
+            return
+        }
         guard let received = WireEntries(value), let id = received[ListedKeys.id] else { return nil }
         self.id = id
         nextFireSeconds = received[ListedKeys.nextFireDate]

@@ -8,7 +8,13 @@ extension NotificationPost {
     ///   `'local'`.
     /// - Throws: `InvalidArgument` for anything that is wrong, saying what to change.
     package init(decoding value: DBusValue, currentZoneName: String? = nil) throws(DBusFailure) {
-        let reader = try VariantDictionary(value, place: "notification", keys: PostKeys.all)
+        try self.init(reading: VariantDictionary(value, place: "notification", keys: PostKeys.all),
+            currentZoneName: currentZoneName)
+    }
+
+    /// Reads the `Post` keys of a dictionary whose keys `reader` has already checked (a listed notification's,
+    /// which adds its own); see ``init(decoding:currentZoneName:)``.
+    package init(reading reader: VariantDictionary, currentZoneName: String? = nil) throws(DBusFailure) {
         schedule = try PostSchedule(reader, currentZoneName: currentZoneName)
         content = try ContentEntries.content(reader)
         replaces = try reader.decode(PostKeys.replaces)

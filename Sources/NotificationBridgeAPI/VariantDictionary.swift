@@ -13,7 +13,10 @@ package struct VariantDictionary {
     ///
     /// - Throws: `InvalidArgument` for a value that is not `a{sv}`, a key given twice or a key not in `keys`.
     package init(_ value: DBusValue, place: String, keys: [BridgeKeyInfo]) throws(DBusFailure) {
-        try self.init(value, place: place, known: keys.map(\.name))
+        // Looked up in the table itself: no list of names is made unless a key is unknown.
+        try self.init(value, place: place, isKnown: { name in keys.contains { $0.name == name } }) {
+            keys.map(\.name)
+        }
     }
 
     /// Takes the entries of an `a{sv}` value.
@@ -22,6 +25,12 @@ package struct VariantDictionary {
     ///   a misspelling of one of them.
     /// - Throws: `InvalidArgument` for a value that is not `a{sv}`, a key given twice or an unknown key.
     package init(_ value: DBusValue, place: String, known: [String]) throws(DBusFailure) {
+        try self.init(value, place: place, isKnown: known.contains) { known }
+    }
+
+    private init(
+        _ value: DBusValue, place: String, isKnown: (String) -> Bool, known: () -> [String]
+    ) throws(DBusFailure) {
         guard case .dictionary(let key, let value, let entries) = value, key == "s", value == "v" else {
             let actual = value.signature.rawValue
             throw BridgeError.invalid(
@@ -34,8 +43,8 @@ package struct VariantDictionary {
             guard values.updateValue(entry.value.unwrappedVariant, forKey: name) == nil else {
                 throw BridgeError.invalid("\(place) has key \(quotedForMessage(name)) twice; give each key once")
             }
-            guard known.contains(name) else {
-                throw BridgeError.invalid(Self.unknownKeyMessage(name, place: place, known: known))
+            guard isKnown(name) else {
+                throw BridgeError.invalid(Self.unknownKeyMessage(name, place: place, known: known()))
             }
         }
         self.place = place
@@ -77,6 +86,9 @@ package struct VariantDictionary {
 
     /// The keys present.
     package var keys: Dictionary<String, DBusValue>.Keys { values.keys }
+
+    /// Every entry, values without their variants.
+    package var entries: [String: DBusValue] { values }
 
     /// A boolean key read by name (for dictionaries whose keys have no table here).
     package func boolean(_ key: String) throws(DBusFailure) -> Bool? {
