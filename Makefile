@@ -117,8 +117,10 @@ bench: deps $(BASELINE)
 	$(SWIFT) build $(BENCH_BUILD) --product notification-terminal-server
 	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
 	$(SWIFT) build $(BENCH_BUILD) --product bench-idle-floor
+	$(SWIFT) build $(BENCH_BUILD) --product bench-send-floor
 	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
 	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --floor $$bin/bench-idle-floor \
+	    --send-floor $$bin/bench-send-floor \
 	    $(if $(QUICK),--quick) \
 	    $(if $(STATIC),--json bench-results/bench-static.json)
 

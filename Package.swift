@@ -138,6 +138,12 @@ let package = Package(
             dependencies: ["CDBus", "CGIO", "CSQLite"],
             path: "Benchmarks/IdleFloor"
         ),
+        // The floor under `notification-bridge send`: a Swift program that makes the same call with libdbus alone.
+        .executableTarget(
+            name: "bench-send-floor",
+            dependencies: ["CDBus"],
+            path: "Benchmarks/SendFloor"
+        ),
 
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),

@@ -36,6 +36,7 @@ struct NotificationSuite {
         let spawns = String(options.processRuns)
         let dispatches = String(options.dispatches)
         let cli = [options.cli, "send", "Bench", "a notification from the benchmark"]
+        let sendFloor = options.sendFloor.isEmpty ? nil : [options.sendFloor, "Bench", "a notification from the benchmark"]
         let notifySend = ExecutableLookup.find("notify-send").map {
             [$0.path, "--app-name=Bench", "Bench", "a notification from the benchmark"]
         }
@@ -49,6 +50,7 @@ struct NotificationSuite {
 
         var rawNotify: [Latency] = [], library: [Latency] = [], libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
         var cliRuns: [Latency] = [], notifySendRuns: [Latency] = [], gdbusRuns: [Latency] = []
+        var sendFloorRuns: [Latency] = []
         var rawDispatch: [Latency] = [], libraryDispatch: [Latency] = [], daemonDispatch: [Latency] = []
         for round in 1...options.rounds {
             log("posting and dispatch: round \(round) of \(options.rounds)")
@@ -59,6 +61,7 @@ struct NotificationSuite {
             })
             daemonPost.append(try await baseline.latency(["post", posts]))
             cliRuns.append(try await baseline.latency(["spawn", spawns] + cli))
+            if let sendFloor { sendFloorRuns.append(try await baseline.latency(["spawn", spawns] + sendFloor)) }
             if let notifySend { notifySendRuns.append(try await baseline.latency(["spawn", spawns] + notifySend)) }
             if let gdbus { gdbusRuns.append(try await baseline.latency(["spawn", spawns] + gdbus)) }
 
@@ -94,6 +97,16 @@ struct NotificationSuite {
             }))
         if let notifySendLatency {
             rows.append(ResultRow(Self.processGroup, "notify-send", latency: notifySendLatency, floor: floor))
+        }
+        if !sendFloorRuns.isEmpty {
+            let sendFloorLatency = Latency.medianOfRounds(sendFloorRuns)
+            rows.append(ResultRow(
+                Self.processGroup, "the floor: the same Post from a Swift program on libdbus alone",
+                latency: sendFloorLatency, floor: floor,
+                note: notifySendLatency.map {
+                    String(format: "(%.2f× notify-send: the start of a Swift program, the bus's Hello, the Post)",
+                        sendFloorLatency.median / $0.median)
+                }))
         }
         if !gdbusRuns.isEmpty {
             rows.append(ResultRow(

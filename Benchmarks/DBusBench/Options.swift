@@ -5,6 +5,8 @@ struct Options: Sendable {
     var cli = ""
     /// `bench-idle-floor`, the floor under the idle daemon's memory; empty: not measured.
     var floor = ""
+    /// `bench-send-floor`, the floor under `notification-bridge send`; empty: not measured.
+    var sendFloor = ""
     var jsonPath = "bench-results/bench.json"
     var quick = false
     var rounds = 5
@@ -22,7 +24,7 @@ struct Options: Sendable {
     var idleSeconds = 10
 
     static let usage = """
-        usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
         """
 
     init(_ arguments: [String]) throws {
@@ -40,6 +42,7 @@ struct Options: Sendable {
             case "--daemon": daemon = value
             case "--cli": cli = value
             case "--floor": floor = value
+            case "--send-floor": sendFloor = value
             case "--json": jsonPath = value
             case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
             case "--churn": overrides.append((\.churn, try Self.count(argument, value)))
