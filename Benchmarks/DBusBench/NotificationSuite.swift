@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 
 /// Posting and response dispatch: the bridge's three ways in (Swift library, daemon over D-Bus, CLI) against raw
@@ -36,7 +37,10 @@ struct NotificationSuite {
         let spawns = String(options.processRuns)
         let dispatches = String(options.dispatches)
         let cli = [options.cli, "send", "Bench", "a notification from the benchmark"]
-        let sendFloor = options.sendFloor.isEmpty ? nil : [options.sendFloor, "Bench", "a notification from the benchmark"]
+        let sendFloor =
+            options.sendFloor.isEmpty
+            ? nil
+            : [options.sendFloor, PostKeys.title.name, "Bench", PostKeys.body.name, "a notification from the benchmark"]
         let notifySend = ExecutableLookup.find("notify-send").map {
             [$0.path, "--app-name=Bench", "Bench", "a notification from the benchmark"]
         }

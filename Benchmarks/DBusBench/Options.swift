@@ -24,7 +24,8 @@ struct Options: Sendable {
     var idleSeconds = 10
 
     static let usage = """
-        usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] \
+        [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
         """
 
     init(_ arguments: [String]) throws {

@@ -65,8 +65,8 @@ struct SizeSuite {
         else { return nil }
         let field = try await ProcessRunner.run(
             ["dpkg-deb", "--field", "\(folder)/\(name)", "Installed-Size"], timeout: .seconds(30))
-        guard field.status == 0, let kibibytes = Double(field.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return nil }
+        let text = field.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard field.status == 0, let kibibytes = Double(text) else { return nil }
         return (name, kibibytes * 1024)
     }
 }

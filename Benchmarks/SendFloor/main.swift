@@ -1,8 +1,9 @@
 // The floor under `notification-bridge send TITLE BODY`: a Swift program built like the CLI that does what it does on
-// the wire and nothing else. It connects to the session bus (libdbus), calls the daemon's
-// `Post({'title': TITLE, 'body': BODY})`, waits for the id it answers, and exits. `dbus-bench` times it from spawn to
-// exit beside the CLI and `notify-send`, so that what the CLI adds to the start of a Swift program and its two calls
-// (the bus's `Hello`, then `Post`) is what lies between the two rows. Usage: bench-send-floor TITLE BODY
+// the wire and nothing else. It connects to the session bus (libdbus), calls the daemon's `Post` with the string
+// entries it is given (the benchmark gives the title and the body, under the contract's key names), waits for the id
+// it answers, and exits. `dbus-bench` times it from spawn to exit beside the CLI and `notify-send`, so that what the
+// CLI adds to the start of a Swift program and its two calls (the bus's `Hello`, then `Post`) is what lies between
+// the two rows. Usage: bench-send-floor KEY VALUE [KEY VALUE...]
 import CDBus
 
 #if canImport(Glibc)
@@ -22,7 +23,9 @@ func fail(_ message: String) -> Never {
 func appendEntry(_ dictionary: inout DBusMessageIter, _ key: String, _ text: String) {
     var entry = DBusMessageIter()
     var variant = DBusMessageIter()
-    guard dbus_message_iter_open_container(&dictionary, CDBUS_TYPE_DICT_ENTRY, nil, &entry) != 0 else { fail("no memory") }
+    guard dbus_message_iter_open_container(&dictionary, CDBUS_TYPE_DICT_ENTRY, nil, &entry) != 0 else {
+        fail("no memory")
+    }
     key.withCString { key in
         var pointer: UnsafePointer<CChar>? = key
         _ = dbus_message_iter_append_basic(&entry, CDBUS_TYPE_STRING, &pointer)
@@ -37,7 +40,7 @@ func appendEntry(_ dictionary: inout DBusMessageIter, _ key: String, _ text: Str
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: bench-send-floor TITLE BODY") }
+guard arguments.count >= 3, arguments.count % 2 == 1 else { fail("usage: bench-send-floor KEY VALUE [KEY VALUE...]") }
 
 var error = DBusError()
 dbus_error_init(&error)
@@ -49,8 +52,9 @@ var body = DBusMessageIter()
 var dictionary = DBusMessageIter()
 dbus_message_iter_init_append(call, &body)
 guard dbus_message_iter_open_container(&body, CDBUS_TYPE_ARRAY, "{sv}", &dictionary) != 0 else { fail("no memory") }
-appendEntry(&dictionary, "title", arguments[1])
-appendEntry(&dictionary, "body", arguments[2])
+for index in stride(from: 1, to: arguments.count, by: 2) {
+    appendEntry(&dictionary, arguments[index], arguments[index + 1])
+}
 _ = dbus_message_iter_close_container(&body, &dictionary)
 guard let reply = dbus_connection_send_with_reply_and_block(connection, call, 25_000, &error) else {
     fail("Post failed: \(error.message.map { String(cString: $0) } ?? "no reason given")")
