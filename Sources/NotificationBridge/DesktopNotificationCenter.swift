@@ -394,9 +394,8 @@ public actor DesktopNotificationCenter {
         try await ensureServer()
         let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()
-        let replaced = router.notification(id: id)
         let encoded = encoder.encode(
-            content, category: category, replacesID: replaced?.serverID ?? 0, senderPID: Int64(getpid()),
+            content, category: category, replacesID: router.serverID(of: id) ?? 0, senderPID: Int64(getpid()),
             extraHints: hints)
         notifiesInFlight += 1
         let sentAt = ContinuousClock.now

@@ -5,49 +5,57 @@ import NotificationModel
 /// Each quirk is read from the server's name and vendor, so that a server that is not listed gets the behaviour the
 /// specification describes.
 extension NotificationServerInfo {
-    private var identity: (name: String, vendor: String) { (name.lowercased(), vendor.lowercased()) }
+    /// Whether the server's name is `lowercased`, in any case: compared byte by byte, with no lowercased copy made
+    /// (the encoder asks several of these for every notification).
+    private func nameIs(_ lowercased: String) -> Bool { Self.equalIgnoringASCIICase(name, lowercased) }
+
+    /// Whether the server's vendor is `lowercased`, in any case.
+    private func vendorIs(_ lowercased: String) -> Bool { Self.equalIgnoringASCIICase(vendor, lowercased) }
+
+    private static func equalIgnoringASCIICase(_ text: String, _ lowercased: String) -> Bool {
+        text.utf8.elementsEqual(lowercased.utf8) { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z") ~= byte ? byte + 32 : byte) == expected
+        }
+    }
 
     /// The most buttons the server shows, where it is known to show few (GNOME Shell shows three); `nil` when the
     /// server shows every action.
     public var maximumButtons: Int? {
-        switch identity.name {
-        case "gnome-shell": 3
-        default: nil
-        }
+        nameIs("gnome-shell") ? 3 : nil
     }
 
     /// Whether the server shows the actions as a list with the first one already chosen, so that one confirming
     /// click picks it: lxqt-notificationd 1.2 turns more than three actions into a combo box with an OK button.
     /// (dunst's menu also opens on its first line, but dunst orders the lines itself: the bridge cannot choose it.)
-    public var preselectsFirstAction: Bool { identity.name == "lxqt-notificationd" }
+    public var preselectsFirstAction: Bool { nameIs("lxqt-notificationd") }
 
     /// The bus name of the process that shows the notifications, where that is not the process that owns
     /// `org.freedesktop.Notifications`: GNOME Shell's gjs service `org.gnome.Shell.Notifications` owns the name and
     /// forwards to the shell, `org.gnome.Shell`. When the service restarts alone, the shell keeps showing what was
     /// posted through it; `nil` for every other server.
     public var displayBusName: String? {
-        identity.name == "gnome-shell" ? "org.gnome.Shell" : nil
+        nameIs("gnome-shell") ? "org.gnome.Shell" : nil
     }
 
     /// Whether the server sends `NotificationClosed` when a notification expires. notification-daemon lets an
     /// expired bubble vanish without a word, and SwayNotificationCenter moves it to its control centre without one,
     /// so the bridge ends such notifications itself, once their ``lifetime(of:)`` has passed (and closes them there).
     public var reportsExpiry: Bool {
-        !(identity.name == "notification daemon" && identity.vendor == "gnome")
-            && identity.name != "swaynotificationcenter"
+        !(nameIs("notification daemon") && vendorIs("gnome"))
+            && !nameIs("swaynotificationcenter")
     }
 
     /// Whether the server reports its close button (X) as an expiry (reason 1) instead of a dismissal (reason 2), as
     /// mate-notification-daemon does: there a close with reason 1 before the notification's ``lifetime(of:)`` has
     /// passed is the user's.
     public var reportsCloseButtonAsExpiry: Bool {
-        identity.name == "notification daemon" && identity.vendor == "mate"
+        nameIs("notification daemon") && vendorIs("mate")
     }
 
     /// The timeout the server applies to a notification that asks for the server's default, where the bridge needs
     /// it (notification-daemon and mate-notification-daemon: 7 seconds); `nil` elsewhere.
     public var defaultTimeout: Duration? {
-        identity.name == "notification daemon" ? .seconds(7) : nil
+        nameIs("notification daemon") ? .seconds(7) : nil
     }
 
     /// How long a notification posted with `timeout` stays before the server expires it, or `nil` when it never

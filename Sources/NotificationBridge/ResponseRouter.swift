@@ -75,8 +75,14 @@ struct ResponseRouter: Sendable {
         serverIDs[id].flatMap { posted[$0] }
     }
 
+    /// The server's id for the notification with bridge id `id`, if it is followed; the notification is not copied.
+    func serverID(of id: String) -> UInt32? {
+        guard let serverID = serverIDs[id], posted.index(forKey: serverID) != nil else { return nil }
+        return serverID
+    }
+
     /// Whether a notification with server id `serverID` is followed.
-    func follows(serverID: UInt32) -> Bool { posted[serverID] != nil }
+    func follows(serverID: UInt32) -> Bool { posted.index(forKey: serverID) != nil }
 
     /// Every followed notification.
     var all: [PostedNotification] { Array(posted.values) }
