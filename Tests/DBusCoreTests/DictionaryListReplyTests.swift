@@ -134,4 +134,60 @@ import Testing
             #expect(try await answer == [.string("still answered")])
         }
     }
+
+    /// Bytes changed anywhere in a kept dictionary, as a damaged store might give them: each list is refused as it is
+    /// built or by libdbus's check, and the call is answered otherwise, or it arrives as one dictionary. Nothing
+    /// malformed reaches the bus, and the process goes on.
+    @Test func damagedKeptFormsAreRefusedOrArriveWhole() async throws {
+        try await Self.withListObject { _, calls, client in
+            let kept = try DBusWireDictionary(Self.first).bytes
+            var random = SplitMix64(seed: 0x6e62_6c69_7374)
+            var (arrived, refused) = (0, 0)
+            for _ in 0..<300 {
+                var damaged = kept
+                for _ in 0..<(1 + random.next() % 4) {
+                    damaged[Int(random.next() % UInt64(damaged.count))] = UInt8(truncatingIfNeeded: random.next())
+                }
+                async let reply = Self.callList(from: client)
+                let call = try await calls.first(waitingFor: "the List call")
+                var list = DBusDictionaryList()
+                do {
+                    try list.append(DBusWireDictionary(bytes: damaged), adding: [("key", .string("k"))])
+                    try call.reply(list)
+                } catch {
+                    refused += 1
+                    #expect(!call.isAnswered)
+                    call.reply([.array(element: "a{sv}", [])])
+                    #expect(try await reply == [.array(element: "a{sv}", [])])
+                    continue
+                }
+                arrived += 1
+                guard case .array(_, let elements)? = try await reply.first, elements.count == 1 else {
+                    Issue.record("an accepted list did not arrive as one dictionary")
+                    continue
+                }
+                #expect(elements[0].stringKeyedEntries?["key"] == .variant(.string("k")))
+            }
+            // Both ways were taken: changes that keep the message valid, and changes that do not.
+            #expect(arrived > 0, "no damaged form was accepted")
+            #expect(refused > 0, "no damaged form was refused")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failure can be run again.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
 }
