@@ -4,30 +4,58 @@ import NotificationModel
 
 /// What the daemon keeps of a scheduled notification until it fires: what `Post` would have shown, where its
 /// responses go, and the connection that posted it (which owns it, as it owns the notifications it shows).
-struct ScheduledPost: Codable, Sendable {
-    var content: NotificationContent
-    var route: ResponseRoute
-    var poster: String
+///
+/// Its parts are kept out of line, in one immutable box: the scheduler and the daemon copy a pending notification
+/// as they restore, list and fire it, and a copy then costs one reference, not one for each string and array of the
+/// content (with 10,000 pending, that was most of the restore).
+struct ScheduledPost: Sendable {
+    private final class Parts: Sendable {
+        let content: NotificationContent
+        let route: ResponseRoute
+        let poster: String
+        let wireHints: [UInt8]?
+        let wireListing: RowBytes?
+
+        init(
+            content: NotificationContent, route: ResponseRoute, poster: String, wireHints: [UInt8]?,
+            wireListing: RowBytes?
+        ) {
+            self.content = content
+            self.route = route
+            self.poster = poster
+            self.wireHints = wireHints
+            self.wireListing = wireListing
+        }
+    }
+
+    private let parts: Parts
+
+    /// What it shows when it fires.
+    var content: NotificationContent { parts.content }
+    /// Where its responses go.
+    var route: ResponseRoute { parts.route }
+    /// The unique name of the connection that posted it.
+    var poster: String { parts.poster }
     /// `Post`'s `hints`, kept in D-Bus wire form (a message whose body is the one `a{sv}`); `nil` for none.
-    var wireHints: [UInt8]? = nil
+    var wireHints: [UInt8]? { parts.wireHints }
     /// The keys `ListPending` lists it with, but for its id and next fire date, in wire form
     /// (``DBusWireDictionary``), so that a listing of thousands is copied rather than built; `nil` in what an
     /// earlier version stored.
-    var wireListing: RowBytes? = nil
+    var wireListing: RowBytes? { parts.wireListing }
 
     init(
         content: NotificationContent, route: ResponseRoute, poster: String, hints: [String: DBusValue] = [:],
         trigger: NotificationTrigger
     ) {
-        self.content = content
-        self.route = route
-        self.poster = poster
-        if !hints.isEmpty {
-            wireHints = try? DBusWire.encodeSignal(
+        let wireHints =
+            hints.isEmpty
+            ? nil
+            : try? DBusWire.encodeSignal(
                 path: "/", interface: "io.github.NotificationBridge1", member: "Hints", arguments: [.vardict(hints)])
-        }
-        wireListing = try? RowBytes(
+        let wireListing = try? RowBytes(
             NotificationCoding.postEntries(content: content, route: route.listed, trigger: trigger).bytes)
+        parts = Parts(
+            content: content, route: route, poster: poster, wireHints: wireHints, wireListing: wireListing)
     }
 
     /// The hints to send when it fires.
@@ -41,6 +69,33 @@ struct ScheduledPost: Codable, Sendable {
             if case .variant(let inner) = entry.value { hints[name] = inner } else { hints[name] = entry.value }
         }
         return hints
+    }
+}
+
+/// Stored with the keys `content`, `route`, `poster`, `wireHints` and `wireListing`, as when its parts were its own
+/// properties.
+extension ScheduledPost: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case content, route, poster, wireHints, wireListing
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        parts = Parts(
+            content: try container.decode(NotificationContent.self, forKey: .content),
+            route: try container.decode(ResponseRoute.self, forKey: .route),
+            poster: try container.decode(String.self, forKey: .poster),
+            wireHints: try container.decodeIfPresent([UInt8].self, forKey: .wireHints),
+            wireListing: try container.decodeIfPresent(RowBytes.self, forKey: .wireListing))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(content, forKey: .content)
+        try container.encode(route, forKey: .route)
+        try container.encode(poster, forKey: .poster)
+        try container.encodeIfPresent(wireHints, forKey: .wireHints)
+        try container.encodeIfPresent(wireListing, forKey: .wireListing)
     }
 }
 
