@@ -29,8 +29,8 @@ extension DaemonCore {
             (entry.poster, entry.route, entry.content) = (poster, route, content)
             return entry
         } ?? TrackedNotification(
-            appName: appName, poster: poster, route: route, content: content, reportsDismissal: false,
-            phase: .pending)
+            appName: appName, poster: poster, route: route, sharing: notification.payload.contentBox,
+            reportsDismissal: false, phase: .pending)
         if case .ended = entry.phase { entry.phase = .pending }
         entry.isScheduled = true
         // In the table before the scheduler has it: a fire date that has passed fires while this waits on the
@@ -188,7 +188,7 @@ extension DaemonCore {
             let post = notification.payload
             var entry = table[notification.id] ?? TrackedNotification(
                 appName: notification.appName ?? defaultAppName, poster: post.poster, route: post.route,
-                content: post.content, reportsDismissal: false, phase: .pending)
+                sharing: post.contentBox, reportsDismissal: false, phase: .pending)
             entry.isScheduled = true
             table[notification.id] = entry
         }

@@ -10,7 +10,7 @@ import NotificationModel
 /// content (with 10,000 pending, that was most of the restore).
 struct ScheduledPost: Sendable {
     private final class Parts: Sendable {
-        let content: NotificationContent
+        let content: ImmutableBox<NotificationContent>
         let route: ResponseRoute
         let poster: String
         let wireHints: [UInt8]?
@@ -20,7 +20,7 @@ struct ScheduledPost: Sendable {
             content: NotificationContent, route: ResponseRoute, poster: String, wireHints: [UInt8]?,
             wireListing: RowBytes?
         ) {
-            self.content = content
+            self.content = ImmutableBox(content)
             self.route = route
             self.poster = poster
             self.wireHints = wireHints
@@ -31,7 +31,9 @@ struct ScheduledPost: Sendable {
     private let parts: Parts
 
     /// What it shows when it fires.
-    var content: NotificationContent { parts.content }
+    var content: NotificationContent { parts.content.value }
+    /// The same, as the box the daemon's table shares, so that a pending notification's content is held once.
+    var contentBox: ImmutableBox<NotificationContent> { parts.content }
     /// Where its responses go.
     var route: ResponseRoute { parts.route }
     /// The unique name of the connection that posted it.

@@ -64,10 +64,21 @@ struct TrackedNotification: Sendable {
         appName: String, poster: String, route: ResponseRoute, content: NotificationContent, reportsDismissal: Bool,
         phase: Phase
     ) {
+        self.init(
+            appName: appName, poster: poster, route: route, sharing: ImmutableBox(content),
+            reportsDismissal: reportsDismissal, phase: phase)
+    }
+
+    /// Tracks a notification whose content is already boxed elsewhere (a scheduled notification's, in the
+    /// scheduler): the box is shared, not copied.
+    init(
+        appName: String, poster: String, route: ResponseRoute, sharing content: ImmutableBox<NotificationContent>,
+        reportsDismissal: Bool, phase: Phase
+    ) {
         self.appName = appName
         self.poster = poster
         self.route = route
-        storedContent = ImmutableBox(content)
+        storedContent = content
         self.reportsDismissal = reportsDismissal
         self.phase = phase
     }
