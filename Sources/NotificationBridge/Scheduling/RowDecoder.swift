@@ -152,6 +152,9 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let bytes = decoding.bytes
         var index = decoding.range.lowerBound
         let end = decoding.range.upperBound
+        // An entry takes at least three bytes (a key's length, a frame's marker and length): room for them all at
+        // once, rather than growing the list entry by entry.
+        entries.entries.reserveCapacity(min(32, decoding.range.count / 3))
         while index < end {
             guard let length = RowFormat.readVarint(bytes, at: &index, end: end), length <= UInt64(end - index) else {
                 throw decoding.corrupted("a key is damaged")
