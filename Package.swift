@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeAPITests",
             dependencies: [
-                "NotificationBridgeAPI", "NotificationModel", "DBusCore",
+                "NotificationBridgeAPI", "NotificationModel", "DBusCore", "DBusTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -7,15 +7,13 @@ public struct DBusDictionaryList: Sendable {
     /// The body written so far. It starts where a message body does, 8-aligned, so offsets within it align as they
     /// will in the message.
     private var writer = WireWriter()
-    private var count = 0
+    /// How many dictionaries it holds.
+    public private(set) var count = 0
 
     /// An empty list.
     public init() {
         writer.uint32(0)
     }
-
-    /// How many dictionaries it holds.
-    public var isEmpty: Bool { count == 0 }
 
     /// Adds `dictionary` with `extra` entries after its own (each value a basic type: string, integer, double,
     /// boolean, object path).

@@ -230,7 +230,7 @@ enum BridgeInterface {
                 case .values(let elements):
                     call.reply([.array(element: "a{sv}", elements)])
                     return elements.count
-                case .wire(let list, let count):
+                case .wire(let list):
                     do {
                         try call.reply(list)
                     } catch {
@@ -239,7 +239,7 @@ enum BridgeInterface {
                             metadata: ["error": "\(error.message)"])
                         return await reply(inWireForm: false)
                     }
-                    return count
+                    return list.count
                 }
             } catch {
                 call.fail(error)

@@ -91,7 +91,7 @@ extension DaemonCore {
                     break
                 }
             }
-            if copied { return .wire(list, count: selected.count) }
+            if copied { return .wire(list) }
         }
         return .values(selected.map { pending in
             let notification = pending.notification
@@ -105,7 +105,7 @@ extension DaemonCore {
     /// A listing as ``listPending(_:caller:inWireForm:)`` makes it.
     enum Listing: Sendable {
         /// Written in wire form.
-        case wire(DBusDictionaryList, count: Int)
+        case wire(DBusDictionaryList)
         /// Built value by value.
         case values([DBusValue])
     }

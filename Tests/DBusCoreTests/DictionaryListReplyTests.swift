@@ -141,7 +141,7 @@ import Testing
     @Test func damagedKeptFormsAreRefusedOrArriveWhole() async throws {
         try await Self.withListObject { _, calls, client in
             let kept = try DBusWireDictionary(Self.first).bytes
-            var random = SplitMix64(seed: 0x6e62_6c69_7374)
+            var random = SeededGenerator(seed: 0x6e62_6c69_7374)
             var (arrived, refused) = (0, 0)
             for _ in 0..<300 {
                 var damaged = kept
@@ -175,19 +175,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64), so that a failure can be run again.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}

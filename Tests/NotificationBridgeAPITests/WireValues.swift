@@ -1,22 +1,16 @@
 import DBusCore
+import DBusTestSupport
 import NotificationBridgeAPI
 import NotificationModel
 
 /// Values of the interface's dictionaries drawn from a seed: each a value the wire can say (a sound path starts with
 /// `/`, instants are whole seconds, a text-input fallback belongs to a text-input action).
 struct WireValues {
-    private var state: UInt64
+    private var random: SeededGenerator
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))

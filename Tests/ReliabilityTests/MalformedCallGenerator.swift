@@ -1,4 +1,5 @@
 import DBusCore
+import DBusTestSupport
 import NotificationBridgeAPI
 
 /// Makes random calls of `io.github.NotificationBridge1`, each with the answer the daemon must give.

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -5,21 +6,9 @@ import Testing
 
 @Suite("The schedule queue")
 struct ScheduleQueueTests {
-    /// A deterministic generator, so a failure can be reproduced.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("10,000 random entries with random removals come out in fire-date order")
     func randomOrder() {
-        var random = SplitMix(state: 42)
+        var random = SeededGenerator(seed: 42)
         var queue = ScheduleQueue<Int>()
         var expected: [String: Date] = [:]
         for index in 0..<10_000 {
@@ -76,7 +65,7 @@ struct ScheduleQueueTests {
     // machines that run the tests are shared and noisy.
     @Test("10,000 inserts, then 10,000 removals by id, give back each value and leave the heap whole and empty")
     func manyInsertsAndRemovalsByID() {
-        var random = SplitMix(state: 7)
+        var random = SeededGenerator(seed: 7)
         var queue = ScheduleQueue<Int>()
         for index in 0..<10_000 {
             queue.insert(
