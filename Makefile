@@ -107,9 +107,9 @@ $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $(BASELINE_SOURCES) \
 	    $$(pkg-config --libs dbus-1)
 
-# QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: the Swift runtime and Foundation linked
-# statically (in .build-static), as a package may ship them. Results: bench-results/bench.json.
-BENCH_BUILD := -c release $(if $(STATIC),--static-swift-stdlib --scratch-path .build-static)
+# QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: built as the .deb ships the programs (the Swift
+# runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json.
+BENCH_BUILD := -c release $(if $(STATIC),$(shell packaging/release-build-flags.sh))
 
 bench: deps $(BASELINE)
 	$(SWIFT) build $(BENCH_BUILD) --product notification-bridged

@@ -32,8 +32,8 @@ if "$SWIFT" package dump-package | grep '"notification-terminal-server"' >/dev/n
     PRODUCTS+=(notification-terminal-server)
 fi
 
-# Immediate binding, so the GOT is read-only after start-up (lintian's hardening-no-bindnow).
-BUILD_FLAGS=(-c release --static-swift-stdlib -Xlinker -z -Xlinker now)
+# The flags of the shipped programs, which `make bench STATIC=1` measures too.
+read -r -a BUILD_FLAGS <<<"-c release $(packaging/release-build-flags.sh)"
 for product in "${PRODUCTS[@]}"; do
     echo "build-deb: building $product (release, static Swift standard library)"
     "$SWIFT" build "${BUILD_FLAGS[@]}" --product "$product"

@@ -15,6 +15,13 @@ public struct DBusDictionaryList: Sendable {
         writer.uint32(0)
     }
 
+    /// An empty list with room for about `bytes` bytes of dictionaries (what their ``DBusWireDictionary/bytes``
+    /// come to, plus their added entries), so that a long list is written without being moved as it grows.
+    public init(reservingCapacity bytes: Int) {
+        writer.reserveCapacity(4 + bytes)
+        writer.uint32(0)
+    }
+
     /// Adds `dictionary` with `extra` entries after its own (each value a basic type: string, integer, double,
     /// boolean, object path).
     ///

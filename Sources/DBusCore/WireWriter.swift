@@ -16,8 +16,7 @@ struct WireWriter {
     }
 
     mutating func pad(to alignment: Int) {
-        let target = Self.aligned(bytes.count, to: alignment)
-        if target > bytes.count { bytes.append(contentsOf: repeatElement(0, count: target - bytes.count)) }
+        while bytes.count % alignment != 0 { bytes.append(0) }
     }
 
     mutating func byte(_ value: UInt8) {
@@ -59,6 +58,11 @@ struct WireWriter {
             bytes.append(contentsOf: utf8)
         }
         bytes.append(0)
+    }
+
+    /// Makes room for `count` bytes in all, so that writing up to that many does not copy what was written.
+    mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(count)
     }
 
     /// Drops what was written after the first `count` bytes.

@@ -73,13 +73,15 @@ extension DaemonCore {
         let filter = try NotificationFilter(filterValue)
         let selected = await scheduler.pending().filter { pending in
             let notification = pending.notification
-            return table[notification.id]?.isScheduled == true
+            return table.isScheduled(notification.id)
                 && filter.selects(
                     appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
                     content: notification.payload.content, caller: caller)
         }
         if inWireForm {
-            var list = DBusDictionaryList()
+            // Each kept form is a whole message: its header makes up for the id and date added.
+            var list = DBusDictionaryList(
+                reservingCapacity: selected.reduce(0) { $0 + ($1.notification.payload.wireListing?.bytes.count ?? 0) })
             var copied = true
             for pending in selected {
                 let notification = pending.notification

@@ -29,6 +29,12 @@ struct NotificationTable: Sendable {
         }
     }
 
+    /// Whether the entry `id` is scheduled (``TrackedNotification/isScheduled``), read without copying the entry.
+    func isScheduled(_ id: String) -> Bool {
+        guard let index = entries.index(forKey: id) else { return false }
+        return entries.values[index].isScheduled
+    }
+
     /// Changes the entry `id` in place, if there is one.
     mutating func update(_ id: String, _ change: (inout TrackedNotification) -> Void) {
         guard var entry = entries[id] else { return }

@@ -66,6 +66,43 @@ struct PendingListingTests {
         }
     }
 
+    @Test("a filter by thread or category lists the pending notifications of that thread or category alone")
+    func filteredByThreadAndCategory() async throws {
+        try await SchedulingTests.withSetup { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            _ = try await setup.gdbus(
+                "RegisterCategory", "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]", "{}")
+            let posts: [(title: String, extra: String)] = [
+                ("Daily one", "'thread': <'daily'>"),
+                ("Weekly", "'thread': <'weekly'>, 'category': <'org.example.reminder'>"),
+                ("Daily two", "'thread': <'daily'>, 'category': <'org.example.reminder'>"),
+                ("Plain", "'urgency': <'low'>"),
+            ]
+            for (title, extra) in posts {
+                _ = try postedID(try await setup.gdbus(
+                    "Post", "{'title': <'\(title)'>, 'app-name': <'Agenda'>, 'in': <3600.0>, \(extra)}"))
+            }
+            func titles(_ filter: [String: DBusValue]) async throws -> Set<String> {
+                let reply = try await setup.client.call(
+                    destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    method: "ListPending",
+                    arguments: [.vardict(filter.merging([FilterKeys.appName.name: .string("Agenda")]) { $1 })])
+                guard case .array(_, let items)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
+                return Set(items.compactMap { $0.stringKeyedEntries?[PostKeys.title.name]?.unwrappedVariant.stringValue })
+            }
+            #expect(try await titles([:]) == ["Daily one", "Weekly", "Daily two", "Plain"])
+            #expect(try await titles([FilterKeys.thread.name: .string("daily")]) == ["Daily one", "Daily two"])
+            #expect(
+                try await titles([FilterKeys.category.name: .string("org.example.reminder")]) == ["Weekly", "Daily two"])
+            #expect(
+                try await titles([
+                    FilterKeys.thread.name: .string("daily"), FilterKeys.category.name: .string("org.example.reminder"),
+                ]) == ["Daily two"])
+            #expect(try await titles([FilterKeys.thread.name: .string("monthly")]).isEmpty)
+        }
+    }
+
     @Test("a damaged kept form is listed as built from the content, the same keys, and the daemon says so")
     func damagedKeptFormFallsBack() async throws {
         try await SchedulingTests.withSetup { setup in

@@ -179,29 +179,44 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// - Throws: ``StoreDatabase/Unreadable`` for a damaged file or a row that cannot be decoded, ``SQLiteFailure``
     ///   for an I/O error.
     static func decodeState(of database: StoreDatabase) throws -> State {
-        // Rows written before the binary form are JSON.
-        let decoder = RowDecoder()
-        let jsonDecoder = JSONDecoder()
-        func decode<Value: Decodable>(_ type: Value.Type, _ table: StoreDatabase.Table) throws -> [(String, Value)] {
-            try database.rows(of: table).map { row in
+        var state = State()
+        let pending = try decodeRows(ScheduledNotification<Payload>.self, of: database, .pending)
+        state.pending.reserveCapacity(pending.count)
+        for (_, notification) in pending { state.pending[notification.id] = notification }
+        state.categories = Dictionary(try decodeRows(Category.self, of: database, .categories)) { _, last in last }
+        state.delivered = Dictionary(try decodeRows(Route.self, of: database, .delivered)) { _, last in last }
+        return state
+    }
+
+    /// The rows of `table`, decoded in their order; thousands of them on a few threads at once.
+    ///
+    /// - Throws: ``StoreDatabase/Unreadable`` naming the first row that cannot be decoded.
+    private static func decodeRows<Value: Decodable & Sendable>(
+        _ type: Value.Type, of database: StoreDatabase, _ table: StoreDatabase.Table
+    ) throws -> [(String, Value)] {
+        let chunks = ChunkedWork.map(try database.rows(of: table), minimumPerThread: 2_000) { rows in
+            // Rows written before the binary form are JSON.
+            let decoder = RowDecoder()
+            let jsonDecoder = JSONDecoder()
+            var decoded: [(String, Value)] = []
+            decoded.reserveCapacity(rows.count)
+            for row in rows {
                 do {
                     let value =
                         RowDecoder.isBinaryRow(row.body)
                         ? try decoder.decode(Value.self, from: row.body)
                         : try jsonDecoder.decode(Value.self, from: Data(row.body))
-                    return (row.id, value)
+                    decoded.append((row.id, value))
                 } catch {
-                    throw StoreDatabase.Unreadable(
-                        reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))")
+                    return Result<[(String, Value)], StoreDatabase.Unreadable>.failure(StoreDatabase.Unreadable(
+                        reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))"))
                 }
             }
+            return .success(decoded)
         }
-        var state = State()
-        for (_, notification) in try decode(ScheduledNotification<Payload>.self, .pending) {
-            state.pending[notification.id] = notification
-        }
-        state.categories = Dictionary(try decode(Category.self, .categories)) { _, last in last }
-        state.delivered = Dictionary(try decode(Route.self, .delivered)) { _, last in last }
-        return state
+        guard chunks.count > 1 else { return try chunks[0].get() }
+        var all: [(String, Value)] = []
+        for chunk in chunks { all += try chunk.get() }
+        return all
     }
 }

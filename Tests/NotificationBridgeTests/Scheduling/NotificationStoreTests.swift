@@ -271,6 +271,36 @@ struct NotificationStoreTests {
         #expect(Store.defaultDirectory(environment: [:]).hasSuffix("/.local/state/notification-bridge"))
     }
 
+    @Test("thousands of rows are read back whole and in order, and a damaged one among them is the one named")
+    func manyRows() throws {
+        let directory = TemporaryDirectory()
+        let count = 5_000
+        var stored = Store.State()
+        do {
+            let store = try Store(directory: directory.path)
+            let changes: [Store.Change] = (0..<count).map { index in
+                var notification = Self.notification
+                notification.id = "n\(index)"
+                notification.payload.title = "Message \(index)"
+                notification.scheduledAt = Date(timeIntervalSince1970: 1_750_000_000 + Double(index))
+                stored.pending[notification.id] = notification
+                return .schedule(notification)
+            }
+            try store.apply(changes)
+            store.close()
+        }
+        #expect(try Store(directory: directory.path).takeOpenedState() == stored)
+
+        // A row far into the table: with more than one processor, read by a thread other than the caller's.
+        let database = try SQLiteConnection(path: directory.path + "/state.db")
+        try database.execute("UPDATE pending SET body = x'01ff' WHERE id = 'n4321'")
+        database.close()
+        let store = try Store(directory: directory.path, now: Date(timeIntervalSince1970: 1_735_787_045))
+        #expect(store.takeOpenedState() == Store.State())
+        let reason = store.movedAside.first?.reason ?? "nothing moved aside"
+        #expect(reason.contains("the row 'n4321' of the table pending"), "\(reason)")
+    }
+
     @Test("1,000 posts in a row, each durable before the next, with the state growing to 1,000 notifications")
     func thousandPosts() throws {
         let directory = TemporaryDirectory()
