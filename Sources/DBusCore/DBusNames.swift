@@ -17,36 +17,51 @@ public enum DBusNames {
     /// Whether `name` is a valid interface name (also the rule for error names): two or more dot-separated elements
     /// of `[A-Za-z_][A-Za-z0-9_]*`, at most 255 bytes.
     public static func isValidInterface(_ name: String) -> Bool {
-        let utf8 = Array(name.utf8)
+        let utf8 = name.utf8
         guard !utf8.isEmpty, utf8.count <= 255 else { return false }
-        let elements = utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard elements.count >= 2 else { return false }
-        return elements.allSatisfy { element in
-            guard let first = element.first, isNameByte(first, allowDigit: false) else { return false }
-            return element.allSatisfy { isNameByte($0, allowDigit: true) }
-        }
+        return isDotted(utf8, start: { isNameByte($0, allowDigit: false) }, rest: { isNameByte($0, allowDigit: true) })
     }
 
     /// Whether `name` is a valid member (method, signal or property) name.
     public static func isValidMember(_ name: String) -> Bool {
-        let utf8 = Array(name.utf8)
+        let utf8 = name.utf8
         guard let first = utf8.first, utf8.count <= 255, isNameByte(first, allowDigit: false) else { return false }
         return utf8.allSatisfy { isNameByte($0, allowDigit: true) }
     }
 
     /// Whether `name` is a valid bus name: a unique name (`:1.42`) or a well-known name (`org.example.App`).
     public static func isValidBusName(_ name: String) -> Bool {
-        let utf8 = Array(name.utf8)
+        let utf8 = name.utf8
         guard !utf8.isEmpty, utf8.count <= 255 else { return false }
-        let unique = utf8.first == UInt8(ascii: ":")
-        let body = unique ? utf8.dropFirst() : utf8[...]
-        let elements = body.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard elements.count >= 2 else { return false }
-        return elements.allSatisfy { element in
-            guard let first = element.first else { return false }
-            if !unique, !(isNameByte(first, allowDigit: false) || first == UInt8(ascii: "-")) { return false }
-            return element.allSatisfy { isNameByte($0, allowDigit: true) || $0 == UInt8(ascii: "-") }
+        let rest = { (byte: UInt8) in isNameByte(byte, allowDigit: true) || byte == UInt8(ascii: "-") }
+        if utf8.first == UInt8(ascii: ":") {
+            // The elements of a unique name may start with a digit.
+            return isDotted(utf8.dropFirst(), start: rest, rest: rest)
         }
+        return isDotted(
+            utf8, start: { isNameByte($0, allowDigit: false) || $0 == UInt8(ascii: "-") }, rest: rest)
+    }
+
+    /// Whether `bytes` are two or more elements separated by dots, none empty, each a `start` byte then `rest` bytes:
+    /// read once, without copying the name or splitting it (every call a connection makes checks its names).
+    private static func isDotted<Bytes: Sequence<UInt8>>(
+        _ bytes: Bytes, start: (UInt8) -> Bool, rest: (UInt8) -> Bool
+    ) -> Bool {
+        var elements = 1
+        var atElementStart = true
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard !atElementStart else { return false }
+                elements += 1
+                atElementStart = true
+            } else if atElementStart {
+                guard start(byte) else { return false }
+                atElementStart = false
+            } else {
+                guard rest(byte) else { return false }
+            }
+        }
+        return !atElementStart && elements >= 2
     }
 
     static func checkBusName(_ name: String) throws(DBusFailure) {

@@ -35,6 +35,10 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible, Expres
 
     /// Whether the signature holds exactly one complete type.
     public var isSingleCompleteType: Bool {
+        // One byte, as most element types are: a basic type or a variant, with nothing to parse.
+        if rawValue.utf8.count == 1, let code = rawValue.utf8.first {
+            return Self.isBasic(code) || code == UInt8(ascii: "v")
+        }
         let utf8 = Array(rawValue.utf8)
         guard !utf8.isEmpty, let end = try? Self.endOfCompleteType(utf8, from: 0, arrays: 0, structs: 0) else {
             return false
@@ -70,10 +74,17 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible, Expres
         }
     }
 
-    private static let basicCodes: Set<UInt8> = Set("ybnqiuxtdsogh".utf8)
 
     /// Whether `code` is the type code of a basic (non-container) type.
-    static func isBasic(_ code: UInt8) -> Bool { basicCodes.contains(code) }
+    static func isBasic(_ code: UInt8) -> Bool {
+        switch code {
+        case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "i"),
+            UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "s"),
+            UInt8(ascii: "o"), UInt8(ascii: "g"), UInt8(ascii: "h"):
+            true
+        default: false
+        }
+    }
 
     private static func endOfCompleteType(
         _ utf8: [UInt8], from start: Int, arrays: Int, structs: Int
@@ -83,13 +94,13 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible, Expres
         }
         let code = utf8[start]
         switch code {
-        case _ where basicCodes.contains(code), UInt8(ascii: "v"):
+        case _ where isBasic(code), UInt8(ascii: "v"):
             return start + 1
         case UInt8(ascii: "a"):
             guard arrays < 32 else { throw .invalidSignature("arrays nest deeper than 32 levels") }
             if start + 1 < utf8.count, utf8[start + 1] == UInt8(ascii: "{") {
                 var index = start + 2
-                guard index < utf8.count, basicCodes.contains(utf8[index]) else {
+                guard index < utf8.count, isBasic(utf8[index]) else {
                     throw .invalidSignature("a dictionary key must be a basic type (at byte \(index))")
                 }
                 index += 1

@@ -113,7 +113,26 @@ extension DBusValue {
     /// - Throws: `DBusFailure` with `InvalidArgs` saying which part is wrong.
     public func validate() throws(DBusFailure) {
         try validate(depth: 0)
-        try checkSignature()
+        if isContainer { try checkSignature() }
+    }
+
+    /// Whether this is an array, a dictionary or a structure: the values whose signature can break a limit (a basic
+    /// value's or a variant's is one valid byte).
+    private var isContainer: Bool {
+        switch self {
+        case .array, .dictionary, .structure: true
+        default: false
+        }
+    }
+
+    /// The length of ``signatureText``, counted without writing it.
+    var signatureLength: Int {
+        switch self {
+        case .array(let element, _): 1 + element.rawValue.utf8.count
+        case .dictionary(let key, let value, _): 3 + key.rawValue.utf8.count + value.rawValue.utf8.count
+        case .structure(let fields): fields.reduce(2) { $0 + $1.signatureLength }
+        default: 1
+        }
     }
 
     /// libdbus does not check the nesting and length limits of what it appends, so a value breaking them would make
@@ -130,7 +149,7 @@ extension DBusValue {
         guard depth <= 64 else { throw .invalidArgs("values nest deeper than 64 containers") }
         switch self {
         case .string(let text):
-            guard !text.utf8.contains(0) else {
+            guard !text.containsNUL else {
                 throw .invalidArgs("a D-Bus string cannot contain a NUL character; remove it")
             }
         case .array(let element, let values):
@@ -159,7 +178,7 @@ extension DBusValue {
             for field in fields { try field.validate(depth: depth + 1) }
         case .variant(let inner):
             try inner.validate(depth: depth + 1)
-            try inner.checkSignature()
+            if inner.isContainer { try inner.checkSignature() }
         default:
             break
         }
@@ -180,10 +199,18 @@ extension [DBusValue] {
     /// - Throws: `DBusFailure` with `InvalidArgs` saying which part is wrong.
     func validateMessageBody() throws(DBusFailure) {
         for value in self { try value.validate() }
-        let length = reduce(0) { $0 + $1.signatureText.utf8.count }
+        let length = reduce(0) { $0 + $1.signatureLength }
         guard length <= DBusSignature.maximumLength else {
             throw .invalidArgs("the arguments' signature is \(length) bytes long; at most "
                 + "\(DBusSignature.maximumLength) are allowed: send fewer values, or group them in an array")
         }
+    }
+}
+
+extension String {
+    /// Whether the text holds a NUL byte, which no D-Bus string may: one pass over its bytes in place, where
+    /// `utf8.contains(0)` steps through an iterator byte by byte.
+    var containsNUL: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(0) } ?? utf8.contains(0)
     }
 }

@@ -145,6 +145,10 @@ public actor DesktopNotificationCenter {
     /// The user's notification settings, when ``Configuration/settingsLocation`` asks for them.
     let settings: CachedSettings?
     private var nextNumber: UInt64 = 1
+    /// This process's id, read once: every `Notify` carries it (`sender-pid`), and every id the center makes starts
+    /// with it.
+    private let processID = Int64(getpid())
+    private lazy var idPrefix = "\(processID)-"
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -395,7 +399,7 @@ public actor DesktopNotificationCenter {
         let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()
         let encoded = encoder.encode(
-            content, category: category, replacesID: router.serverID(of: id) ?? 0, senderPID: Int64(getpid()),
+            content, category: category, replacesID: router.serverID(of: id) ?? 0, senderPID: processID,
             extraHints: hints)
         notifiesInFlight += 1
         let sentAt = ContinuousClock.now
@@ -475,7 +479,7 @@ public actor DesktopNotificationCenter {
             adoptFromPortal(id: id, content: content, category: category, handler: handler)
             return
         }
-        let encoded = encoder.encode(content, category: category, senderPID: Int64(getpid()))
+        let encoded = encoder.encode(content, category: category, senderPID: processID)
         router.follow(PostedNotification(
             id: id, serverID: serverID, content: content, category: category, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
@@ -489,7 +493,7 @@ public actor DesktopNotificationCenter {
 
     func makeID() -> String {
         defer { nextNumber += 1 }
-        return "\(getpid())-\(nextNumber)"
+        return idPrefix + String(nextNumber)
     }
 
     /// Closes a delivered notification; a response waiting for the screen to unlock is dropped with it.
@@ -759,7 +763,7 @@ public actor DesktopNotificationCenter {
         ])
         for var notification in outstanding {
             let encoded = encoder.encode(
-                notification.content, category: notification.category, senderPID: Int64(getpid()),
+                notification.content, category: notification.category, senderPID: processID,
                 extraHints: notification.hints)
             if closesShownCopies {
                 // Replacing the copy would keep it in place, but GNOME Shell 43 then drops the buttons of a banner on

@@ -7,11 +7,23 @@ struct PostedNotification: Sendable {
     let id: String
     /// The server's current id for it.
     var serverID: UInt32
-    var content: NotificationContent
-    var category: NotificationCategory?
+    var content: NotificationContent {
+        get { parts.content }
+        set { parts = Parts(content: newValue, category: category, hints: hints, encoded: encoded) }
+    }
+    var category: NotificationCategory? {
+        get { parts.category }
+        set { parts = Parts(content: content, category: newValue, hints: hints, encoded: encoded) }
+    }
     /// The caller's own server hints, sent again when the server restarts.
-    var hints: [String: DBusValue] = [:]
-    var encoded: NotifyEncoder.Encoded
+    var hints: [String: DBusValue] {
+        get { parts.hints }
+        set { parts = Parts(content: content, category: category, hints: newValue, encoded: encoded) }
+    }
+    var encoded: NotifyEncoder.Encoded {
+        get { parts.encoded }
+        set { parts = Parts(content: content, category: category, hints: hints, encoded: newValue) }
+    }
     /// The user acted on it: a close that follows is not a dismissal.
     var acted = false
     /// The bridge asked the server to close it.
@@ -22,6 +34,40 @@ struct PostedNotification: Sendable {
     var serverOwner: String?
     /// When it was sent to the server (its timeout runs from then).
     var sentAt: ContinuousClock.Instant = .now
+
+    /// What was posted, out of line and replaced whole when it changes (only when the server restarts): the router's
+    /// table moves and copies a few words per notification where it moved the content, the category and the encoded
+    /// request (the table grows with every notification on the screen, and a signal copies its notification out).
+    private final class Parts: Sendable {
+        let content: NotificationContent
+        let category: NotificationCategory?
+        let hints: [String: DBusValue]
+        let encoded: NotifyEncoder.Encoded
+
+        init(
+            content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
+            encoded: NotifyEncoder.Encoded
+        ) {
+            self.content = content
+            self.category = category
+            self.hints = hints
+            self.encoded = encoded
+        }
+    }
+
+    private var parts: Parts
+
+    init(
+        id: String, serverID: UInt32, content: NotificationContent, category: NotificationCategory?,
+        hints: [String: DBusValue] = [:], encoded: NotifyEncoder.Encoded, serverOwner: String? = nil,
+        sentAt: ContinuousClock.Instant = .now
+    ) {
+        self.id = id
+        self.serverID = serverID
+        parts = Parts(content: content, category: category, hints: hints, encoded: encoded)
+        self.serverOwner = serverOwner
+        self.sentAt = sentAt
+    }
 }
 
 /// What a server signal means for a posted notification.

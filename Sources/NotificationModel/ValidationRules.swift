@@ -19,7 +19,9 @@ enum ValidationRules {
     static func checkText(_ text: String, field: String, limit: Int) throws(NotificationValidationError) {
         let byteCount = text.utf8.count
         guard byteCount <= limit else { throw .textTooLong(field: field, byteCount: byteCount, limit: limit) }
-        guard !text.utf8.contains(0) else { throw .containsNUL(field: field) }
+        // In place where the bytes are contiguous (they are, for any native string): no iterator byte by byte.
+        let hasNUL = text.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? text.utf8.contains(0)
+        guard !hasNUL else { throw .containsNUL(field: field) }
     }
 
     /// Checks an optional text that, when set, must not be empty (a `nil` says "unset" unambiguously).

@@ -130,10 +130,15 @@ import Testing
     }
 
     @Test func busNamesFollowTheSpecification() {
-        for valid in [":1.42", "org.example.App", "org.example-dash.App_2", ":a.b", "a.b"] {
+        let longest = "org." + String(repeating: "a", count: 251)
+        for valid in [":1.42", "org.example.App", "org.example-dash.App_2", ":a.b", "a.b", ":1.-2", "-a.b", longest] {
             #expect(DBusNames.isValidBusName(valid), "\(valid) is valid")
         }
-        for invalid in ["", "org", ":1", "1org.example", "org..example", "org.example.", "org.ex ample", "org.é.x"] {
+        let invalids = [
+            "", "org", ":1", "1org.example", "org..example", "org.example.", "org.ex ample", "org.é.x", ".org.example",
+            ":.1", ":1.42.", ":", "org.1example", longest + "a",
+        ]
+        for invalid in invalids {
             #expect(!DBusNames.isValidBusName(invalid), "\(invalid) is invalid")
         }
     }
