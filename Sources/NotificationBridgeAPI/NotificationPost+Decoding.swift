@@ -5,16 +5,20 @@ extension NotificationPost {
     /// Reads a `Post` dictionary, checking every key and how the keys go together.
     ///
     /// - Parameter currentZoneName: the identifier of the user's time zone, which `time-zone` may give as well as
-    ///   `'local'`.
+    ///   `'local'`; asked for only when the dictionary has a `time-zone` (finding it reads the system's settings).
     /// - Throws: `InvalidArgument` for anything that is wrong, saying what to change.
-    package init(decoding value: DBusValue, currentZoneName: String? = nil) throws(DBusFailure) {
+    package init(
+        decoding value: DBusValue, currentZoneName: @autoclosure () -> String? = nil
+    ) throws(DBusFailure) {
         try self.init(reading: VariantDictionary(value, place: "notification", keys: PostKeys.all),
-            currentZoneName: currentZoneName)
+            currentZoneName: currentZoneName())
     }
 
     /// Reads the `Post` keys of a dictionary whose keys `reader` has already checked (a listed notification's,
     /// which adds its own); see ``init(decoding:currentZoneName:)``.
-    package init(reading reader: VariantDictionary, currentZoneName: String? = nil) throws(DBusFailure) {
+    package init(
+        reading reader: VariantDictionary, currentZoneName: @autoclosure () -> String? = nil
+    ) throws(DBusFailure) {
         schedule = try PostSchedule(reader, currentZoneName: currentZoneName)
         content = try ContentEntries.content(reader)
         replaces = try reader.decode(PostKeys.replaces)

@@ -4,9 +4,10 @@ import NotificationModel
 extension PostSchedule {
     /// The schedule the scheduling keys of a `Post` describe, or `nil` when there are none.
     ///
-    /// - Parameter currentZoneName: the name of the user's zone (`Europe/Paris`), which `time-zone` may give too.
+    /// - Parameter currentZoneName: the name of the user's zone (`Europe/Paris`), which `time-zone` may give too;
+    ///   asked for only when there is a `time-zone`.
     /// - Throws: `InvalidArgument` for keys that do not go together, and for a time that never comes.
-    init?(_ reader: VariantDictionary, currentZoneName: String?) throws(DBusFailure) {
+    init?(_ reader: VariantDictionary, currentZoneName: () -> String?) throws(DBusFailure) {
         if let calendar = try Self.calendar(reader) {
             self = calendar
             return
@@ -111,11 +112,11 @@ extension PostSchedule {
     /// Whether `time-zone` asks for a wall-clock time that follows the user's zone.
     ///
     /// The zone's own name (as `TZ` gives it) counts as following it too.
-    private static func followsTimeZone(_ reader: VariantDictionary, currentZoneName: String?) throws(DBusFailure)
-        -> Bool
+    private static func followsTimeZone(_ reader: VariantDictionary, currentZoneName: () -> String?)
+        throws(DBusFailure) -> Bool
     {
         guard let zone = try reader.decode(PostKeys.timeZone) else { return false }
-        guard PostKeys.followingZoneNames.contains(zone.lowercased()) || zone == currentZoneName else {
+        guard PostKeys.followingZoneNames.contains(zone.lowercased()) || zone == currentZoneName() else {
             throw reader.invalid(PostKeys.timeZone, "is \(quotedForMessage(zone)); use 'local' (the user's zone, "
                 + "followed when it changes); for a time in a fixed zone give 'fire-date' as seconds since 1970 "
                 + "without 'time-zone'")

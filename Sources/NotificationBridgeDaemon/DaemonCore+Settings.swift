@@ -14,12 +14,12 @@ extension DaemonCore {
 
     func getSettings(_ app: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        return [app.isEmpty ? await globalSettings().value : await settings.record(for: app).entries.value]
+        return [app.isEmpty ? await globalSettings().value : await settings.store.record(for: app).entries.value]
     }
 
     func listSettings() async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        return [.array(element: "a{sv}", await settings.records().map(\.entries.value))]
+        return [.array(element: "a{sv}", await settings.store.records().map(\.entries.value))]
     }
 
     func setSettings(_ app: String, _ value: DBusValue) async throws(DBusFailure) {
@@ -33,7 +33,9 @@ extension DaemonCore {
                     + "'\(SettingsKeys.doNotDisturb.name)' may be set without one")
         }
         do {
-            try await settings.apply(change, to: app.isEmpty ? nil : app)
+            try await settings.store.apply(change, to: app.isEmpty ? nil : app)
+            // A Post that follows at once sees the change, whenever the store's report of it comes.
+            settings.forget(app.isEmpty ? nil : app)
         } catch {
             switch error.kind {
             case .invalidApp: throw BridgeError.invalid(error.description)
@@ -46,7 +48,7 @@ extension DaemonCore {
     /// Announces the settings of `app` (`nil`: the global ones) with `SettingsChanged`, unless they are what was
     /// announced last.
     func settingsChanged(app: String?) async {
-        let entries = app == nil ? await globalSettings() : await settings.record(for: app ?? "").entries
+        let entries = app == nil ? await globalSettings() : await settings.store.record(for: app ?? "").entries
         let key = app ?? ""
         guard announcedSettings[key] != entries else { return }
         announcedSettings[key] = entries
@@ -56,13 +58,11 @@ extension DaemonCore {
     }
 
     /// What the user's settings make of `content` on its way to the server; the app is listed among those that
-    /// posted.
+    /// posted (the first time it posts, and again after the settings changed).
     ///
     /// - Throws: `Error.NotAllowed`, saying which setting and how to change it, when nothing may be shown.
     func allowedBySettings(_ content: NotificationContent) async throws(DBusFailure) -> NotificationContent {
         let app = settingsApp(of: content)
-        let settings = self.settings
-        jobs.yield { await settings.note(app) }
         let record = await settings.record(for: app)
         do {
             let center = self.center
@@ -76,7 +76,7 @@ extension DaemonCore {
 
     /// The settings of no app in particular: do-not-disturb, and where the settings are kept.
     private func globalSettings() async -> WireEntries {
-        let record = await settings.record(for: "")
+        let record = await settings.store.record(for: "")
         var global = WireEntries()
         global[SettingsKeys.doNotDisturb] = record.doNotDisturb
         global[SettingsKeys.source] = record.source

@@ -22,8 +22,8 @@ actor DaemonCore {
 
     let connection: DBusConnection
     let center: DesktopNotificationCenter
-    /// The user's notification settings, per app.
-    let settings: NotificationSettingsStore
+    /// The user's notification settings, per app, as a Post reads them (the store itself is `settings.store`).
+    let settings: CachedSettings
     let activations: ApplicationActivations
     let logger: Logger
     let defaultAppName: String
@@ -49,7 +49,7 @@ actor DaemonCore {
     private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
-        connection: DBusConnection, center: DesktopNotificationCenter, settings: NotificationSettingsStore,
+        connection: DBusConnection, center: DesktopNotificationCenter, settings: CachedSettings,
         activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<ScheduledPost>,
         jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
     ) {

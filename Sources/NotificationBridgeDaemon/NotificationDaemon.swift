@@ -88,9 +88,10 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
         let commits = DurableCommits(
             directory: configuration.stateDirectory ?? DaemonStore.defaultDirectory(), logger: logger)
-        let settings: NotificationSettingsStore
+        let settings: CachedSettings
         do {
-            settings = try await openSettings()
+            // Kept in memory between changes: a Post reads them without a trip to the settings' thread.
+            settings = CachedSettings(try await openSettings())
         } catch {
             await center.stop()
             await close(connection, system)

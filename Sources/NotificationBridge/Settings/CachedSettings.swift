@@ -1,12 +1,15 @@
 import NotificationBridgeAPI
 import Synchronization
 
-/// The user's settings as an app's center reads them on every post: kept in memory once read, and read again from
-/// the ``NotificationSettingsStore`` when the store reports a change, so that a post in the steady state costs no hop
-/// to the store's thread.
+/// The user's settings as a center or the daemon reads them on every post: kept in memory once read, and read again
+/// from the ``NotificationSettingsStore`` when the store reports a change, so that a post in the steady state costs no
+/// hop to the store's thread.
 package final class CachedSettings: Sendable {
     /// The store behind the cache.
     package let store: NotificationSettingsStore
+    /// The store's changes, each passed on once the cache has forgotten what it changed (the app, or `nil` for the
+    /// settings of every app), so that whoever follows them reads the new settings.
+    package let changes: AsyncStream<String?>
     private let state = Shared()
     private let follower: Task<Void, Never>
 
@@ -24,18 +27,34 @@ package final class CachedSettings: Sendable {
         var generation = 0
     }
 
-    /// Follows `store`'s changes; the store's ``NotificationSettingsStore/changes`` has no other reader.
+    /// Follows `store`'s changes: read ``changes`` instead of the store's ``NotificationSettingsStore/changes``, which
+    /// has no other reader.
     package init(_ store: NotificationSettingsStore) {
         self.store = store
+        let (changes, sink) = AsyncStream<String?>.makeStream()
+        self.changes = changes
         let state = self.state
         follower = Task {
             for await app in store.changes {
                 state.withLock { state in
                     state.generation += 1
-                    // A global change (do-not-disturb) is in every app's record.
+                    // A global change (do-not-disturb) is in every app's record; so is a change of which apps are
+                    // listed, which an edit of the file by hand may be.
                     if let app { state.records[app] = nil } else { state.records.removeAll() }
+                    if app == nil { state.noted.removeAll() }
                 }
+                sink.yield(app)
             }
+            sink.finish()
+        }
+    }
+
+    /// Forgets what is kept of `app`'s settings (`nil`: every app's), for a change made through this process: the
+    /// next read sees it without waiting for the store's report of it.
+    package func forget(_ app: String?) {
+        state.withLock { state in
+            state.generation += 1
+            if let app { state.records[app] = nil } else { state.records.removeAll() }
         }
     }
 
