@@ -8,6 +8,9 @@ package final class SQLiteConnection {
     private var handle: OpaquePointer?
     /// The database file.
     package let path: String
+    /// `BEGIN IMMEDIATE` and `COMMIT`, prepared at their first use and kept until the connection closes: every
+    /// transaction runs both, and parsing them anew each time was a good part of a small one.
+    private var keptStatements: [String: OpaquePointer] = [:]
 
     /// Opens (and creates, if needed) the database at `path`.
     ///
@@ -38,6 +41,8 @@ package final class SQLiteConnection {
 
     /// Closes the connection; statements still alive keep it until they are released. Later calls fail.
     package func close() {
+        for statement in keptStatements.values { sqlite3_finalize(statement) }
+        keptStatements = [:]
         sqlite3_close_v2(handle)
         handle = nil
     }
@@ -46,6 +51,25 @@ package final class SQLiteConnection {
     package func execute(_ sql: String) throws(SQLiteFailure) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw failure(code, "running \(sql)") }
+    }
+
+    /// Runs a statement that takes no parameters and returns no rows, prepared the first time and kept.
+    private func runKept(_ sql: String) throws(SQLiteFailure) {
+        let statement: OpaquePointer
+        if let kept = keptStatements[sql] {
+            statement = kept
+        } else {
+            var prepared: OpaquePointer?
+            let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+            guard code == SQLITE_OK, let prepared else { throw failure(code, "preparing \(sql)") }
+            keptStatements[sql] = prepared
+            statement = prepared
+        }
+        let code = sqlite3_step(statement)
+        // The failure is read before the reset, which would report it again but may change the message.
+        let failed = code == SQLITE_DONE ? nil : failure(code, "running \(sql)")
+        sqlite3_reset(statement)
+        if let failed { throw failed }
     }
 
     /// Prepares a statement to run any number of times.
@@ -71,10 +95,10 @@ package final class SQLiteConnection {
     package func transaction<Result>(
         _ body: () throws(SQLiteFailure) -> Result
     ) throws(SQLiteFailure) -> Result {
-        try execute("BEGIN IMMEDIATE")
+        try runKept("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try runKept("COMMIT")
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }

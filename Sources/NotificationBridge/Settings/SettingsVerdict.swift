@@ -51,7 +51,8 @@ extension AppSettingsRecord {
         _ content: NotificationContent, sessionLocked: Bool, serverName: @Sendable () async -> String
     ) async throws(NotificationNotAllowedError) -> NotificationContent {
         let allowed = effective
-        let command = "notification-bridge settings \(shellWord(app))"
+        // Written only for a refusal: a notification that passes, as most do, needs no quoting of the app's name.
+        var command: String { "notification-bridge settings \(shellWord(app))" }
         guard allowed.isAllowed else {
             throw NotificationNotAllowedError(
                 app: app,
