@@ -2,7 +2,8 @@
 ///
 /// Keys: `title`, `body`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label), `sound`,
 /// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
-/// optional when decoding and takes the initializer's default; unset optional fields are left out when encoding.
+/// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
+/// initializer's default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
     private enum CodingKeys: String, CodingKey {
         case title
@@ -50,7 +51,7 @@ extension NotificationContent: Codable {
         )
     }
 
-    /// Encodes every set field.
+    /// Encodes the title, the body, and every field that is set and not at its default.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
@@ -60,15 +61,15 @@ extension NotificationContent: Codable {
         try container.encodeIfPresent(icon, forKey: .icon)
         try container.encodeIfPresent(image, forKey: .image)
         try container.encodeIfPresent(defaultActionLabel, forKey: .defaultActionLabel)
-        try container.encode(sound, forKey: .sound)
-        try container.encode(userInfo, forKey: .userInfo)
+        if sound != .default { try container.encode(sound, forKey: .sound) }
+        if !userInfo.isEmpty { try container.encode(userInfo, forKey: .userInfo) }
         try container.encodeIfPresent(categoryID, forKey: .categoryID)
         try container.encodeIfPresent(threadID, forKey: .threadID)
-        try container.encode(urgency, forKey: .urgency)
-        try container.encode(timeout, forKey: .timeout)
-        try container.encode(isResident, forKey: .isResident)
-        try container.encode(isTransient, forKey: .isTransient)
+        if urgency != .normal { try container.encode(urgency, forKey: .urgency) }
+        if timeout != .serverDefault { try container.encode(timeout, forKey: .timeout) }
+        if isResident { try container.encode(isResident, forKey: .isResident) }
+        if isTransient { try container.encode(isTransient, forKey: .isTransient) }
         try container.encodeIfPresent(badge, forKey: .badge)
-        try container.encode(actions, forKey: .actions)
+        if !actions.isEmpty { try container.encode(actions, forKey: .actions) }
     }
 }

@@ -62,6 +62,22 @@ struct NotificationContentCodingTests {
         }
     }
 
+    @Test("fields at the initializer's default are left out when encoding, and read back as that default")
+    func leavesOutDefaults() throws {
+        let content = NotificationContent(title: "t", body: "b")
+        let json = try encodedJSON(content)
+        guard case .object(let members) = json else {
+            Issue.record("content should encode as an object, got \(json)")
+            return
+        }
+        #expect(Set(members.keys) == ["title", "body"])
+        #expect(try roundTrip(content) == content)
+        // One field off its default is written alone.
+        let low = try encodedJSON(NotificationContent(title: "t", urgency: .low))
+        #expect(low["urgency"] == "low")
+        #expect(low["sound"] == nil)
+    }
+
     @Test("decoding an empty object gives the initializer's defaults")
     func decodesDefaults() throws {
         #expect(try decode(NotificationContent.self, from: "{}") == NotificationContent())
