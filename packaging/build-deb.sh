@@ -52,7 +52,7 @@ for product in "${PRODUCTS[@]}"; do
     install -D -m 0755 "$BIN/$product" "$ROOT/usr/bin/$product"
     # Symbols only: the Swift metadata sections the runtime reads stay.
     strip --strip-unneeded --remove-section=.comment --remove-section=.note "$ROOT/usr/bin/$product"
-    if ldd "$ROOT/usr/bin/$product" | grep -q 'libswift'; then
+    if ldd "$ROOT/usr/bin/$product" | grep 'libswift' >/dev/null; then
         die "$product still links a Swift runtime library dynamically: $(ldd "$ROOT/usr/bin/$product" | grep libswift)"
     fi
 done
@@ -181,7 +181,8 @@ SHLIBS_DEPENDS=$(cd "$SHLIBDEPS_DIR" && dpkg-shlibdeps -O "${PRODUCTS[@]/#/$ROOT
 # which dpkg-shlibdeps does not look at (it reads symbols), so an older libc6 would be accepted and the programs
 # would not start ("version `GLIBC_ABI_DT_RELR' not found").
 for program in "${PRODUCTS[@]}"; do
-    if readelf -V "$ROOT/usr/bin/$program" | grep -q 'GLIBC_ABI_DT_RELR'; then
+    # Not grep -q, for the reason given above: readelf's SIGPIPE would make the test false under pipefail.
+    if readelf -V "$ROOT/usr/bin/$program" | grep 'GLIBC_ABI_DT_RELR' >/dev/null; then
         NEEDED=$(sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p' <<<"$SHLIBS_DEPENDS")
         if [ -z "$NEEDED" ] || dpkg --compare-versions "$NEEDED" lt 2.36; then
             SHLIBS_DEPENDS=$(sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/' <<<"$SHLIBS_DEPENDS")

@@ -7,19 +7,11 @@ struct PostedNotification: Sendable {
     let id: String
     /// The server's current id for it.
     var serverID: UInt32
-    var content: NotificationContent {
-        get { parts.content }
-        set { parts = Parts(content: newValue, category: category, hints: hints, encoded: encoded) }
-    }
-    var category: NotificationCategory? {
-        get { parts.category }
-        set { parts = Parts(content: content, category: newValue, hints: hints, encoded: encoded) }
-    }
+    var content: NotificationContent { parts.content }
+    var category: NotificationCategory? { parts.category }
     /// The caller's own server hints, sent again when the server restarts.
-    var hints: [String: DBusValue] {
-        get { parts.hints }
-        set { parts = Parts(content: content, category: category, hints: newValue, encoded: encoded) }
-    }
+    var hints: [String: DBusValue] { parts.hints }
+    /// The `Notify` request, encoded again for the server that replaces a restarted one.
     var encoded: NotifyEncoder.Encoded {
         get { parts.encoded }
         set { parts = Parts(content: content, category: category, hints: hints, encoded: newValue) }
@@ -35,9 +27,10 @@ struct PostedNotification: Sendable {
     /// When it was sent to the server (its timeout runs from then).
     var sentAt: ContinuousClock.Instant = .now
 
-    /// What was posted, out of line and replaced whole when it changes (only when the server restarts): the router's
-    /// table moves and copies a few words per notification where it moved the content, the category and the encoded
-    /// request (the table grows with every notification on the screen, and a signal copies its notification out).
+    /// What was posted, out of line and replaced whole when its encoding changes (when the server restarts): the
+    /// router's table moves and copies a few words per notification where it moved the content, the category and the
+    /// encoded request (the table grows with every notification on the screen, and a signal copies its notification
+    /// out).
     private final class Parts: Sendable {
         let content: NotificationContent
         let category: NotificationCategory?
