@@ -11,6 +11,8 @@ final class ConnectionCore: @unchecked Sendable {
     let loop: EventLoop
     let uniqueName: String
     let status: ConnectionStatus
+    /// Where method handlers run.
+    let handlerThread: DBusConnection.HandlerThread
 
     var subscriptions: [UInt64: Subscription] = [:]
     var nextSubscriptionID: UInt64 = 1
@@ -34,10 +36,14 @@ final class ConnectionCore: @unchecked Sendable {
         let handler: DBusMethod.Handler
     }
 
-    init(connection: OpaquePointer, loop: EventLoop, status: ConnectionStatus) {
+    init(
+        connection: OpaquePointer, loop: EventLoop, status: ConnectionStatus,
+        handlerThread: DBusConnection.HandlerThread
+    ) {
         self.connection = connection
         self.loop = loop
         self.status = status
+        self.handlerThread = handlerThread
         self.uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         (incomingStream, incomingCalls) = AsyncStream.makeStream(of: IncomingCall.self, bufferingPolicy: .unbounded)
         dbus_connection_add_filter(connection, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque(), nil)
@@ -76,7 +82,7 @@ final class ConnectionCore: @unchecked Sendable {
         guard !serving else { return }
         serving = true
         let stream = incomingStream
-        Task {
+        Task(executorPreference: handlerThread == .connection ? loop : nil) {
             for await incoming in stream {
                 switch incoming.handler {
                 case .returning(let handler):

@@ -24,6 +24,17 @@ public final class DBusConnection: Sendable {
         case address(String)
     }
 
+    /// Where the handlers of the methods a connection exports run (one at a time, in arrival order, either way).
+    public enum HandlerThread: Sendable, Hashable {
+        /// Swift's default executor: a handler that blocks or computes for long holds up no other message of the
+        /// connection.
+        case shared
+        /// The connection's own thread: a call reaches its handler, and the answer leaves, without waking another
+        /// thread. For a program whose handlers never block and which runs its own work there too
+        /// (`withTaskExecutorPreference(connection.executor)`), such as a daemon that answers calls and little else.
+        case connection
+    }
+
     let loop: EventLoop
     let core: ConnectionCore
     private let status: ConnectionStatus
@@ -44,8 +55,13 @@ public final class DBusConnection: Sendable {
 
     /// Connects to a bus and registers with it (`Hello`).
     ///
+    /// - Parameters:
+    ///   - bus: the bus.
+    ///   - handlerThread: where the handlers of exported methods run (see ``HandlerThread``).
     /// - Throws: ``DBusFailure`` carrying libdbus's error name and message when the bus cannot be reached.
-    public static func connect(to bus: Bus = .session) async throws -> DBusConnection {
+    public static func connect(
+        to bus: Bus = .session, handlersRunOn handlerThread: HandlerThread = .shared
+    ) async throws -> DBusConnection {
         let loop = try EventLoop()
         let status = ConnectionStatus()
         let core: ConnectionCore = try await withCheckedThrowingContinuation { continuation in
@@ -62,7 +78,8 @@ public final class DBusConnection: Sendable {
                 }
                 dbus_connection_set_exit_on_disconnect(connection, 0)
                 let watches = WatchSet(connection: connection)
-                let core = ConnectionCore(connection: connection, loop: loop, status: status)
+                let core = ConnectionCore(
+                    connection: connection, loop: loop, status: status, handlerThread: handlerThread)
                 watches.onShutdown = { core.shutdown() }
                 continuation.resume(returning: core)
                 return watches
