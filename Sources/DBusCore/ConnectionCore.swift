@@ -14,7 +14,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// Where method handlers run.
     let handlerThread: DBusConnection.HandlerThread
 
-    var subscriptions: [UInt64: Subscription] = [:]
+    /// Signal subscriptions in the order they were made (their ids increase), which is the order each signal is
+    /// handed to them.
+    var subscriptions: [(id: UInt64, subscription: Subscription)] = []
     var nextSubscriptionID: UInt64 = 1
     /// Owners of well-known names that subscriptions use as sender, with how many subscriptions use each.
     var trackedOwners: [String: (owner: String?, users: Int)] = [:]
@@ -63,9 +65,9 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     private func finishEverything() {
-        let ending = subscriptions.values
+        let ending = subscriptions
         subscriptions.removeAll()
-        for subscription in ending { subscription.finish() }
+        for entry in ending { entry.subscription.finish() }
         // libdbus leaves calls waiting when the connection is closed from this side: fail them, or their callers wait
         // forever.
         let waiting = waitingCalls.values
@@ -223,8 +225,7 @@ final class ConnectionCore: @unchecked Sendable {
         {
             trackedOwners[name]?.owner = newOwner.isEmpty ? nil : newOwner
         }
-        for id in subscriptions.keys.sorted() {
-            guard let subscription = subscriptions[id] else { continue }
+        for (_, subscription) in subscriptions {
             let owner = subscription.rule.sender.flatMap { trackedOwners[$0]?.owner }
             if subscription.rule.matches(signal, senderOwner: owner) {
                 subscription.deliver(signal)

@@ -294,12 +294,12 @@ public final class DBusConnection: Sendable {
         let (id, startsTracking) = try await perform { core -> (UInt64, Bool) in
             let id = core.nextSubscriptionID
             core.nextSubscriptionID += 1
-            core.subscriptions[id] = ConnectionCore.Subscription(
+            core.subscriptions.append((id, ConnectionCore.Subscription(
                 rule: rule,
                 deliver: { signal in
                     if let element = transform(signal) { continuation.yield(element) }
                 },
-                finish: { continuation.finish() })
+                finish: { continuation.finish() })))
             guard let trackedSender else { return (id, false) }
             let existing = core.trackedOwners[trackedSender]
             core.trackedOwners[trackedSender] = (existing?.owner, (existing?.users ?? 0) + 1)
@@ -341,7 +341,8 @@ public final class DBusConnection: Sendable {
     private func unsubscribe(_ id: UInt64, rule: DBusMatchRule, trackedSender: String?) {
         let core = self.core
         loop.submit {
-            guard core.subscriptions.removeValue(forKey: id) != nil else { return }
+            guard let index = core.subscriptions.firstIndex(where: { $0.id == id }) else { return }
+            core.subscriptions.remove(at: index)
             var rules = [rule]
             if let trackedSender, let tracked = core.trackedOwners[trackedSender] {
                 if tracked.users <= 1 {
