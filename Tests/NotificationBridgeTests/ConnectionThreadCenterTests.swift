@@ -27,8 +27,8 @@ import Testing
                 unblock.wait()
             }
 
-            let (first, firstServed) = try await fixture.post(BridgeFixture.content(title: "first"))
-            let (second, secondServed) = try await fixture.post(BridgeFixture.content(title: "second"))
+            let (first, firstServed) = try await fixture.post(BridgeFixture.content(title: "Ann"))
+            let (second, secondServed) = try await fixture.post(BridgeFixture.content(title: "Bob"))
             try await fixture.server.invokeAction(id: firstServed.id, key: "delete")
             try await fixture.server.invokeAction(id: secondServed.id, key: "delete")
             try await started.first(waitingFor: "the first handler to start")
@@ -44,7 +44,7 @@ import Testing
                 unblock.signal()
                 unblock.signal()
             }
-            _ = try await fixture.center.post(BridgeFixture.content(title: "third"))
+            _ = try await fixture.center.post(BridgeFixture.content(title: "Cy"))
             watchdog.cancel()
             let postWaited = freedByWatchdog.load(ordering: .relaxed)
             #expect(
