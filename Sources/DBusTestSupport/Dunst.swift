@@ -169,7 +169,9 @@ public final class Dunst: Sendable {
             try await Task.sleep(for: .milliseconds(20))
             if lastMenu.contains(where: { $0.contains(actionLabel) }) { return }
             guard ContinuousClock.now < deadline else {
-                throw TestSupportError("dunst's menu never listed '\(actionLabel)'; it showed \(lastMenu)")
+                throw TestSupportError(
+                    "dunst's menu never listed '\(actionLabel)'; it showed \(lastMenu); dunst's log ends: "
+                        + String(log.suffix(2_000)))
             }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -65,12 +65,6 @@ public actor DesktopNotificationCenter {
         public var settingsLocation: NotificationSettingsLocation? = .automatic
         /// The folder of the bridge's own settings file; `nil` for `$XDG_CONFIG_HOME/notification-bridge`.
         public var settingsDirectory: String?
-        /// Whether the center's own work (the server's signals, closing after an action, expiries, the server's
-        /// restarts) runs on its connection's thread (`connection.executor`) instead of Swift's default executor: no
-        /// other thread is woken between a signal's arrival and its handling, and the calls that work makes leave
-        /// from the thread that sends them. Handlers still run on the default executor, off that thread. For a
-        /// program that runs its own work on the connection's thread too, as the daemon does.
-        public var runsOnConnectionThread: Bool = false
 
         /// Makes a configuration.
         public init(
@@ -223,7 +217,7 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        session = Task(executorPreference: configuration.runsOnConnectionThread ? connection.executor : nil) {
+        session = Task {
             await withDiscardingTaskGroup { group in
                 for await job in jobs { group.addTask(operation: job) }
                 group.cancelAll()
@@ -680,7 +674,6 @@ public actor DesktopNotificationCenter {
         let activator = self.activator
         let continuation = responseContinuation
         let events = configuration.deliversResponsesAsEvents ? eventContinuation : nil
-        let offConnectionThread = configuration.runsOnConnectionThread
         let logger = self.logger
         logger.debug("response", metadata: [
             "notification.id": "\(notification.id)", "notification.action": "\(actionID)",
@@ -698,9 +691,6 @@ public actor DesktopNotificationCenter {
             }
             if let events {
                 events.yield(.responded(response))
-            } else if let handler, offConnectionThread {
-                // App code, which may block: never on the connection's thread. Awaited, so handlers stay in order.
-                await Task(executorPreference: globalConcurrentExecutor) { await handler(response) }.value
             } else if let handler {
                 await handler(response)
             } else {

@@ -49,20 +49,13 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     ///   serving. A missing notification server is not an error: the daemon serves, keeps scheduled notifications,
     ///   and shows them once a server appears.
     public func run() async throws {
+        let logger = configuration.logger
         let connection: DBusConnection
         do {
-            connection = try await DBusConnection.connect(to: configuration.bus, handlersRunOn: .connection)
+            connection = try await DBusConnection.connect(to: configuration.bus)
         } catch {
             throw DaemonError.cannotConnect("\(error)")
         }
-        // The daemon's work runs on the connection's thread, where calls arrive and answers leave: a Post wakes no
-        // other thread but the one that writes the store. Nothing there waits long: the store's writes, app launches,
-        // prompts, commands and the settings file each have a thread of their own.
-        try await withTaskExecutorPreference(connection.executor) { try await run(on: connection) }
-    }
-
-    private func run(on connection: DBusConnection) async throws {
-        let logger = configuration.logger
         var system: DBusConnection?
         if let systemBus = configuration.systemBus { system = try? await DBusConnection.connect(to: systemBus) }
         let center: DesktopNotificationCenter
@@ -75,7 +68,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             centerConfiguration.startsWithoutServer = true
             centerConfiguration.promptSearchPath = configuration.promptSearchPath
             centerConfiguration.deliversResponsesAsEvents = true
-            centerConfiguration.runsOnConnectionThread = true
             centerConfiguration.serverTimeout = configuration.serverTimeout
             // The daemon runs on the host and follows the server's ids: never the portal's path.
             centerConfiguration.path = .freedesktop

@@ -36,9 +36,7 @@ struct BridgeFixture: Sendable {
 
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile, promptCommand: [String]? = nil,
-        categories: [NotificationCategory] = [message()],
-        configure: (inout DesktopNotificationCenter.Configuration) -> Void = { _ in },
-        _ body: (BridgeFixture) async throws -> T
+        categories: [NotificationCategory] = [message()], _ body: (BridgeFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -47,10 +45,9 @@ struct BridgeFixture: Sendable {
             try await server.start(on: serverConnection, profile: profile)
             let connection = try await bus.connect()
             // A prompt command is always set, so no zenity on the test machine changes what the tests see.
-            var configuration = configuration(on: bus, promptCommand: promptCommand ?? ["/bin/false"])
-            configure(&configuration)
             let center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: nil, configuration)
+                connection: connection, systemConnection: nil,
+                configuration(on: bus, promptCommand: promptCommand ?? ["/bin/false"]))
             try await center.setNotificationCategories(categories)
             let fixture = BridgeFixture(
                 bus: bus, server: server, serverEvents: events, center: center, connection: connection)
