@@ -31,7 +31,9 @@ public final class DBusConnection: Sendable {
         case shared
         /// The connection's own thread: a call reaches its handler, and the answer leaves, without waking another
         /// thread. For a program whose handlers never block and which runs its own work there too
-        /// (`withTaskExecutorPreference(connection.executor)`), such as a daemon that answers calls and little else.
+        /// (`withTaskExecutorPreference(connection.executor)`). A handler may then run before the consumers of
+        /// signal streams have taken signals the bus delivered ahead of its call: a program whose calls depend on
+        /// those signals must order the two itself.
         case connection
     }
 
