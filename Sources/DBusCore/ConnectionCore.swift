@@ -11,8 +11,6 @@ final class ConnectionCore: @unchecked Sendable {
     let loop: EventLoop
     let uniqueName: String
     let status: ConnectionStatus
-    /// Where method handlers run.
-    let handlerThread: DBusConnection.HandlerThread
 
     /// Signal subscriptions in the order they were made (their ids increase), which is the order each signal is
     /// handed to them.
@@ -38,14 +36,10 @@ final class ConnectionCore: @unchecked Sendable {
         let handler: DBusMethod.Handler
     }
 
-    init(
-        connection: OpaquePointer, loop: EventLoop, status: ConnectionStatus,
-        handlerThread: DBusConnection.HandlerThread
-    ) {
+    init(connection: OpaquePointer, loop: EventLoop, status: ConnectionStatus) {
         self.connection = connection
         self.loop = loop
         self.status = status
-        self.handlerThread = handlerThread
         self.uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         (incomingStream, incomingCalls) = AsyncStream.makeStream(of: IncomingCall.self, bufferingPolicy: .unbounded)
         dbus_connection_add_filter(connection, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque(), nil)
@@ -84,7 +78,7 @@ final class ConnectionCore: @unchecked Sendable {
         guard !serving else { return }
         serving = true
         let stream = incomingStream
-        Task(executorPreference: handlerThread == .connection ? loop : nil) {
+        Task {
             for await incoming in stream {
                 switch incoming.handler {
                 case .returning(let handler):

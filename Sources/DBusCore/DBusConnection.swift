@@ -24,19 +24,6 @@ public final class DBusConnection: Sendable {
         case address(String)
     }
 
-    /// Where the handlers of the methods a connection exports run (one at a time, in arrival order, either way).
-    public enum HandlerThread: Sendable, Hashable {
-        /// Swift's default executor: a handler that blocks or computes for long holds up no other message of the
-        /// connection.
-        case shared
-        /// The connection's own thread: a call reaches its handler, and the answer leaves, without waking another
-        /// thread. For a program whose handlers never block and which runs its own work there too
-        /// (`withTaskExecutorPreference(connection.executor)`). A handler may then run before the consumers of
-        /// signal streams have taken signals the bus delivered ahead of its call: a program whose calls depend on
-        /// those signals must order the two itself.
-        case connection
-    }
-
     let loop: EventLoop
     let core: ConnectionCore
     private let status: ConnectionStatus
@@ -57,13 +44,8 @@ public final class DBusConnection: Sendable {
 
     /// Connects to a bus and registers with it (`Hello`).
     ///
-    /// - Parameters:
-    ///   - bus: the bus.
-    ///   - handlerThread: where the handlers of exported methods run (see ``HandlerThread``).
     /// - Throws: ``DBusFailure`` carrying libdbus's error name and message when the bus cannot be reached.
-    public static func connect(
-        to bus: Bus = .session, handlersRunOn handlerThread: HandlerThread = .shared
-    ) async throws -> DBusConnection {
+    public static func connect(to bus: Bus = .session) async throws -> DBusConnection {
         let loop = try EventLoop()
         let status = ConnectionStatus()
         let core: ConnectionCore = try await withCheckedThrowingContinuation { continuation in
@@ -80,8 +62,7 @@ public final class DBusConnection: Sendable {
                 }
                 dbus_connection_set_exit_on_disconnect(connection, 0)
                 let watches = WatchSet(connection: connection)
-                let core = ConnectionCore(
-                    connection: connection, loop: loop, status: status, handlerThread: handlerThread)
+                let core = ConnectionCore(connection: connection, loop: loop, status: status)
                 watches.onShutdown = { core.shutdown() }
                 continuation.resume(returning: core)
                 return watches
