@@ -33,7 +33,8 @@ guard sqlite3_open(folder + "/floor.sqlite", &database) == SQLITE_OK,
         nil, nil, nil) == SQLITE_OK
 else { fail("cannot open a database in \(folder)") }
 
-let watched = g_file_new_for_path(folder)
+// Through the local file system, as the daemon watches its settings file: no GVfs client on the bus.
+let watched = g_vfs_get_file_for_path(g_vfs_get_local(), folder)
 guard let monitor = g_file_monitor_directory(watched, G_FILE_MONITOR_NONE, nil, nil) else {
     fail("cannot watch \(folder)")
 }

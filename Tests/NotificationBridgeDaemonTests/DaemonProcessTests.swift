@@ -133,6 +133,36 @@ struct DaemonProcessTests {
         }
     }
 
+    @Test("the daemon is one connection on its bus: watching the settings file connects no GVfs client, so no gvfsd")
+    func oneConnection() async throws {
+        // The session's services, as a desktop session has them: where gvfs is installed, its daemon would start.
+        let sessionServices = URL(fileURLWithPath: "/usr/share/dbus-1/services")
+        try await Self.withServer(serviceDirectories: [sessionServices]) { bus, client in
+            let log = Self.logFile()
+            defer { try? FileManager.default.removeItem(at: log) }
+            let daemon = try await Self.start(on: bus, client: client, log: log)
+            defer { daemon.stop() }
+            // A Post reads the user's settings: by its answer the settings file is watched.
+            _ = try await client.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "Post", arguments: [.vardict([PostKeys.title.name: .string("Watched")])]
+            ).decode(String.self)
+            let names = try await client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                method: "ListNames"
+            ).decode([String].self)
+            var daemonConnections: [String] = []
+            for name in names where name.hasPrefix(":") {
+                // A connection may leave between the listing and the question.
+                if (try? await client.processID(of: name)) == UInt32(daemon.pid) { daemonConnections.append(name) }
+            }
+            #expect(try await !client.nameHasOwner("org.gtk.vfs.Daemon"), "gvfsd was started")
+            #expect(
+                daemonConnections.count == 1,
+                "the daemon's connections: \(daemonConnections); log: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
     @Test("when the bus goes away the daemon exits non-zero and says why")
     func busGoesAway() async throws {
         try await Self.withServer { bus, client in

@@ -37,7 +37,9 @@ final class SettingsKeyFile {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         if !directory.isEmpty { g_mkdir_with_parents(directory, 0o700) }
         contents = read()
-        let file = g_file_new_for_path(path)
+        // The local file system's GVfs, not the default one: where gvfs is installed, the default connects to the
+        // session bus and starts gvfsd there, a process and a connection for nothing but watching a local file.
+        let file = g_vfs_get_file_for_path(g_vfs_get_local(), path)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil)
         if let monitor {
