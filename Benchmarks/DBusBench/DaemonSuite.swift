@@ -182,13 +182,16 @@ struct DaemonSuite {
         // client with nothing but libdbus sees it; then one listing read through the library.
         var owned: [Double] = []
         var answered: [Double] = []
+        var listings: [Double] = []
         var libraryListings: [Double] = []
+        var floors: [ListingFloor] = []
         var idleRows: [ResultRow] = []
         var shortAnswers = 0.0
         for attempt in 1...options.rounds {
             log("daemon start-up with \(options.pending) pending: \(attempt) of \(options.rounds)")
             let status = daemon.stop()
             if status != 0 { log("the daemon did not stop cleanly: exit status \(status.map(String.init) ?? "unknown")") }
+            floors.append(try await listingFloor())
             let started = monotonicNanoseconds()
             daemon = try await startDaemon(stateHome)
             owned.append(daemon.startNanoseconds)
@@ -206,6 +209,8 @@ struct DaemonSuite {
             }
             answered.append(Double(monotonicNanoseconds() - started))
             shortAnswers += number(listed, "asks") - 1
+            listings.append(number(
+                try await baseline.run(["list-pending", String(options.pending)], timeout: .seconds(90)), "total_ns"))
             let reading = monotonicNanoseconds()
             let count = try await listPending()
             libraryListings.append(Double(monotonicNanoseconds() - reading))
@@ -223,6 +228,20 @@ struct DaemonSuite {
             note: shortAnswers == 0 ? nil : "(\(Int(shortAnswers)) earlier ListPending answers over \(options.rounds) "
                 + "starts listed fewer: the daemon answers before it has restored them)"))
         rows.append(ResultRow(
+            Self.memoryGroup, "the floor: a C server on libdbus alone, start → it lists them all", unit: .nanoseconds,
+            median: medianOf(floors.map(\.answered)),
+            note: "(dbus-raw-baseline serve-listing in the daemon's place: the same keys and values, built with "
+                + "libdbus when asked, nothing read from disk)"))
+        rows.append(ResultRow(
+            Self.memoryGroup, "ListPending lists them all, daemon started (libdbus client)", unit: .nanoseconds,
+            median: medianOf(listings)))
+        rows.append(ResultRow(
+            Self.memoryGroup, "the same from the C server, the list built when asked", unit: .nanoseconds,
+            median: medianOf(floors.map(\.running))))
+        rows.append(ResultRow(
+            Self.memoryGroup, "the same from the C server, the list built before it is asked", unit: .nanoseconds,
+            median: medianOf(floors.map(\.prebuilt)), note: "(copied for each call: the bus and the client alone)"))
+        rows.append(ResultRow(
             Self.memoryGroup, "ListPending of them all read through the library, daemon started", unit: .nanoseconds,
             median: medianOf(libraryListings),
             note: "(BridgeProxy.listPending: the call, and each notification read into a ListedNotification)"))
@@ -236,6 +255,59 @@ struct DaemonSuite {
     }
 
     private static let leavingConnections = 100
+
+    /// What listing them all costs a C server with nothing but libdbus, in nanoseconds.
+    private struct ListingFloor {
+        /// From its spawn to the first answer that lists them all.
+        var answered: Double
+        /// One more listing, the list built when asked.
+        var running: Double
+        /// A listing from a server that built the list before it was asked.
+        var prebuilt: Double
+    }
+
+    /// The floor under listing the pending notifications: `dbus-raw-baseline serve-listing` in the daemon's place (call
+    /// it while the daemon is stopped), listed by the same libdbus client as the daemon; it leaves the name free.
+    private func listingFloor() async throws -> ListingFloor {
+        let count = String(options.pending)
+        func listed() async throws -> Double {
+            number(try await baseline.run(["list-pending", count], timeout: .seconds(90)), "total_ns")
+        }
+        /// Runs the C server with `arguments` for `body`, then stops it.
+        func serving<T>(_ arguments: [String], _ body: () async throws -> T) async throws -> T {
+            // Its `ready` is not needed: the client asks again until the name is served.
+            let quiet = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            defer { close(quiet) }
+            let server = try ChildProcess.spawn(
+                [baseline.path, "serve-listing", count] + arguments, environment: bus.environment,
+                standardOutput: quiet)
+            do {
+                let result = try await body()
+                try await stopOwner(server)
+                return result
+            } catch {
+                server.stop(grace: .seconds(1))
+                throw error
+            }
+        }
+        let started = monotonicNanoseconds()
+        let (answered, running) = try await serving([]) {
+            _ = try await listed()
+            return (Double(monotonicNanoseconds() - started), try await listed())
+        }
+        let prebuilt = try await serving(["prebuilt"]) { try await listed() }
+        return ListingFloor(answered: answered, running: running, prebuilt: prebuilt)
+    }
+
+    /// Stops a process that owns the daemon's name and returns once the bus has freed the name.
+    private func stopOwner(_ owner: ChildProcess) async throws {
+        let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
+        owner.stop(grace: .seconds(1))
+        guard try await client.nameHasOwner(BridgeAPI.busName) else { return }
+        try await withTimeout(.seconds(10), waitingFor: "the name to be free") {
+            for await owner in owners where owner == nil { return }
+        }
+    }
 
     /// The daemon's CPU time per connection that joins the bus and leaves without calling it, in nanoseconds.
     private func cpuPerConnectionLeaving(_ daemon: DaemonProcess) async throws -> Double {

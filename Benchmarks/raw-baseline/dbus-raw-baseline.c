@@ -57,8 +57,10 @@ static void usage(const char *argv0)
             "       %s schedule N SECONDS\n"
             "       %s throughput CLIENTS N\n"
             "       %s spawn N PROGRAM [ARG...]\n"
-            "       %s list-pending N\n",
-            argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0);
+            "       %s list-pending N\n"
+            "       %s serve-listing N [prebuilt]\n",
+            argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0,
+            argv0);
     exit(2);
 }
 

@@ -1,7 +1,8 @@
 /*
  * The notification modes of dbus-raw-baseline: raw libdbus clients of a
  * notification server (org.freedesktop.Notifications) and of the bridge's
- * daemon (io.github.NotificationBridge1), plus a process timer.
+ * daemon (io.github.NotificationBridge1), a server in the daemon's place
+ * for its listing, and a process timer.
  *
  * They are the floor and the yardstick for the bridge's own benchmarks:
  * what a client costs with nothing but libdbus between it and the bus.
@@ -641,6 +642,109 @@ static int run_spawn(uint32_t n, char **argv)
     return 0;
 }
 
+/* ------------------------------------------------------- serve-listing */
+
+/* One notification as the daemon lists those of `schedule`: the keys and
+ * value types of its ListPending answer, with an id of 16 hex digits. */
+static void append_listed(DBusMessageIter *list, uint32_t index)
+{
+    const char *app = "NotificationBridge", *title = "Bench";
+    const char *body = "a notification from the benchmark";
+    const char *urgency = "normal", *user_info = "{}";
+    double in_seconds = 31536000;
+    dbus_bool_t no = FALSE;
+    dbus_int32_t timeout = -1;
+    dbus_int64_t next_fire = 1800000000 + (dbus_int64_t)index;
+    char id_text[17];
+    const char *id = id_text;
+    DBusMessageIter dict;
+
+    snprintf(id_text, sizeof id_text, "%016" PRIx64,
+             (uint64_t)index * UINT64_C(0x9E3779B97F4A7C15));
+    open_container(list, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    append_entry(&dict, "app-name", "s", &app);
+    append_entry(&dict, "body", "s", &body);
+    append_entry(&dict, "in", "d", &in_seconds);
+    append_entry(&dict, "resident", "b", &no);
+    append_entry(&dict, "timeout", "i", &timeout);
+    append_entry(&dict, "title", "s", &title);
+    append_entry(&dict, "transient", "b", &no);
+    append_entry(&dict, "urgency", "s", &urgency);
+    append_entry(&dict, "user-info", "s", &user_info);
+    append_entry(&dict, "id", "s", &id);
+    append_entry(&dict, "next-fire-date", "x", &next_fire);
+    close_container(list, &dict);
+}
+
+/* A method return holding n listed notifications, with no reply serial or
+ * destination yet. */
+static DBusMessage *new_listing(uint32_t n)
+{
+    DBusMessage *reply = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN);
+    DBusMessageIter it, list;
+
+    if (reply == NULL)
+        die_oom();
+    dbus_message_iter_init_append(reply, &it);
+    open_container(&it, DBUS_TYPE_ARRAY, "a{sv}", &list);
+    for (uint32_t i = 0; i < n; i++)
+        append_listed(&list, i);
+    close_container(&it, &list);
+    return reply;
+}
+
+/* In the daemon's place: takes its name and answers every ListPending with
+ * n notifications, the list built with libdbus for each call, or, with
+ * `prebuilt`, built once before the name is taken and copied for each call
+ * (then what is left is the bus and the client). Prints `ready` once it
+ * owns the name or waits in its queue; runs until the bus goes or it is
+ * killed. */
+static int run_serve_listing(uint32_t n, int prebuilt)
+{
+    DBusConnection *conn = connect_bus();
+    DBusMessage *built = prebuilt ? new_listing(n) : NULL;
+    DBusError err;
+
+    int owner;
+
+    dbus_error_init(&err);
+    /* Queued behind an owner that is leaving, as the daemon would be. */
+    owner = dbus_bus_request_name(conn, BRIDGE_NAME, 0, &err);
+    if (owner != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER &&
+        owner != DBUS_REQUEST_NAME_REPLY_IN_QUEUE) {
+        fprintf(stderr, "serve-listing: cannot own %s: %s\n", BRIDGE_NAME,
+                dbus_error_is_set(&err) ? err.message : "refused");
+        dbus_error_free(&err);
+        return 1;
+    }
+    printf("ready\n");
+    fflush(stdout);
+    while (dbus_connection_read_write(conn, -1)) {
+        DBusMessage *call;
+
+        while ((call = dbus_connection_pop_message(conn)) != NULL) {
+            if (dbus_message_is_method_call(call, BRIDGE_IFACE, "ListPending")) {
+                DBusMessage *reply = built ? dbus_message_copy(built)
+                                           : new_listing(n);
+
+                if (reply == NULL ||
+                    !dbus_message_set_reply_serial(
+                        reply, dbus_message_get_serial(call)) ||
+                    !dbus_message_set_destination(
+                        reply, dbus_message_get_sender(call)) ||
+                    !dbus_connection_send(conn, reply, NULL))
+                    die_oom();
+                dbus_message_unref(reply);
+            }
+            dbus_message_unref(call);
+        }
+    }
+    if (built != NULL)
+        dbus_message_unref(built);
+    disconnect_bus(conn);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static int usage_error(const char *mode)
@@ -660,7 +764,8 @@ int run_notification_mode(const char *mode, int argc, char **argv)
         strcmp(mode, "action-listen") != 0 &&
         strcmp(mode, "respond-listen") != 0 && strcmp(mode, "churn") != 0 &&
         strcmp(mode, "schedule") != 0 && strcmp(mode, "throughput") != 0 &&
-        strcmp(mode, "spawn") != 0 && strcmp(mode, "list-pending") != 0)
+        strcmp(mode, "spawn") != 0 && strcmp(mode, "list-pending") != 0 &&
+        strcmp(mode, "serve-listing") != 0)
         return -1;
 
     if (strcmp(mode, "throughput") == 0) {
@@ -675,6 +780,11 @@ int run_notification_mode(const char *mode, int argc, char **argv)
         return argc < 2 ? usage_error(mode) : run_spawn((uint32_t)n, argv + 1);
     if (strcmp(mode, "list-pending") == 0)
         return argc != 1 ? usage_error(mode) : run_list_pending((uint32_t)n);
+    if (strcmp(mode, "serve-listing") == 0) {
+        if (argc == 2 && strcmp(argv[1], "prebuilt") == 0)
+            return run_serve_listing((uint32_t)n, 1);
+        return argc != 1 ? usage_error(mode) : run_serve_listing((uint32_t)n, 0);
+    }
     if (strcmp(mode, "schedule") == 0) {
         if (argc != 2)
             return usage_error(mode);
