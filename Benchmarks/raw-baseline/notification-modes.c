@@ -719,7 +719,9 @@ static int run_serve_listing(uint32_t n, int prebuilt)
     }
     printf("ready\n");
     fflush(stdout);
-    while (dbus_connection_read_write(conn, -1)) {
+    /* Calls read while RequestName was waiting for its reply are queued
+     * already: take what is queued before blocking for more. */
+    do {
         DBusMessage *call;
 
         while ((call = dbus_connection_pop_message(conn)) != NULL) {
@@ -738,7 +740,7 @@ static int run_serve_listing(uint32_t n, int prebuilt)
             }
             dbus_message_unref(call);
         }
-    }
+    } while (dbus_connection_read_write(conn, -1));
     if (built != NULL)
         dbus_message_unref(built);
     disconnect_bus(conn);
