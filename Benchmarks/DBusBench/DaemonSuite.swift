@@ -282,7 +282,7 @@ struct DaemonSuite {
                 throw BenchError("listing from the C server: \(error)")
             }
         }
-        /// Runs the C server with `arguments` for `body`, then stops it.
+        // Runs the C server with `arguments` for `body`, then stops it.
         func serving<T>(_ arguments: [String], _ body: () async throws -> T) async throws -> T {
             // Its `ready` is not needed: the client asks again until the name is served.
             let quiet = open("/dev/null", O_WRONLY | O_CLOEXEC)

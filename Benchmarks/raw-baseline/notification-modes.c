@@ -725,7 +725,8 @@ static int run_serve_listing(uint32_t n, int prebuilt)
         DBusMessage *call;
 
         while ((call = dbus_connection_pop_message(conn)) != NULL) {
-            if (dbus_message_is_method_call(call, BRIDGE_IFACE, "ListPending")) {
+            if (dbus_message_is_method_call(call, BRIDGE_IFACE,
+                                            "ListPending")) {
                 DBusMessage *reply = built ? dbus_message_copy(built)
                                            : new_listing(n);
 
@@ -785,7 +786,8 @@ int run_notification_mode(const char *mode, int argc, char **argv)
     if (strcmp(mode, "serve-listing") == 0) {
         if (argc == 2 && strcmp(argv[1], "prebuilt") == 0)
             return run_serve_listing((uint32_t)n, 1);
-        return argc != 1 ? usage_error(mode) : run_serve_listing((uint32_t)n, 0);
+        return argc != 1 ? usage_error(mode)
+                         : run_serve_listing((uint32_t)n, 0);
     }
     if (strcmp(mode, "schedule") == 0) {
         if (argc != 2)
