@@ -704,7 +704,6 @@ static int run_serve_listing(uint32_t n, int prebuilt)
     DBusConnection *conn = connect_bus();
     DBusMessage *built = prebuilt ? new_listing(n) : NULL;
     DBusError err;
-
     int owner;
 
     dbus_error_init(&err);
@@ -725,17 +724,29 @@ static int run_serve_listing(uint32_t n, int prebuilt)
         DBusMessage *call;
 
         while ((call = dbus_connection_pop_message(conn)) != NULL) {
+            DBusMessage *reply = NULL;
+
             if (dbus_message_is_method_call(call, BRIDGE_IFACE,
                                             "ListPending")) {
-                DBusMessage *reply = built ? dbus_message_copy(built)
-                                           : new_listing(n);
-
+                reply = built ? dbus_message_copy(built) : new_listing(n);
                 if (reply == NULL ||
                     !dbus_message_set_reply_serial(
                         reply, dbus_message_get_serial(call)) ||
                     !dbus_message_set_destination(
-                        reply, dbus_message_get_sender(call)) ||
-                    !dbus_connection_send(conn, reply, NULL))
+                        reply, dbus_message_get_sender(call)))
+                    die_oom();
+            } else if (dbus_message_get_type(call) ==
+                           DBUS_MESSAGE_TYPE_METHOD_CALL &&
+                       !dbus_message_get_no_reply(call)) {
+                /* No caller is left waiting for its timeout. */
+                reply = dbus_message_new_error(
+                    call, DBUS_ERROR_UNKNOWN_METHOD,
+                    "serve-listing answers ListPending alone");
+                if (reply == NULL)
+                    die_oom();
+            }
+            if (reply != NULL) {
+                if (!dbus_connection_send(conn, reply, NULL))
                     die_oom();
                 dbus_message_unref(reply);
             }
