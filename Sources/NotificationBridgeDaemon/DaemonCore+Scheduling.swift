@@ -184,6 +184,7 @@ extension DaemonCore {
         }
         await restoreDelivered()
         let saved = state.pending.values.sorted { $0.scheduledAt < $1.scheduledAt }
+        table.reserveCapacity(adding: saved.count)
         for notification in saved {
             let post = notification.payload
             var entry = table[notification.id] ?? TrackedNotification(

@@ -29,6 +29,11 @@ struct NotificationTable: Sendable {
         }
     }
 
+    /// Makes room for `count` more entries, so that restoring thousands does not grow the table step by step.
+    mutating func reserveCapacity(adding count: Int) {
+        entries.reserveCapacity(entries.count + count)
+    }
+
     /// Whether the entry `id` is scheduled (``TrackedNotification/isScheduled``), read without copying the entry.
     func isScheduled(_ id: String) -> Bool {
         guard let index = entries.index(forKey: id) else { return false }

@@ -12,18 +12,16 @@ package struct ScheduleQueue<Value> {
         package let id: String
         /// When the entry is due.
         package let fireDate: Date
-        /// What the caller stored with it.
-        package var value: Value { storage.value }
-        /// The value, out of line: the heap moves entries at every insertion and removal, and with thousands of
-        /// notifications pending an entry of a few words moves much faster, and takes much less room, than the value.
-        private let storage: ImmutableBox<Value>
+        /// What the caller stored with it. The heap moves entries at every insertion and removal: a value of a few
+        /// words (one reference, as ``ScheduledNotification`` is) keeps that quick with thousands pending.
+        package let value: Value
         /// Insertion order, to break ties between equal fire dates.
         fileprivate let sequence: UInt64
 
         fileprivate init(id: String, fireDate: Date, value: Value, sequence: UInt64) {
             self.id = id
             self.fireDate = fireDate
-            storage = ImmutableBox(value)
+            self.value = value
             self.sequence = sequence
         }
 
@@ -62,6 +60,12 @@ package struct ScheduleQueue<Value> {
     /// The entries from the earliest fire date to the latest (O(n log n)).
     package func sortedEntries() -> [Entry] {
         heap.sorted { $0.precedes($1) }
+    }
+
+    /// Makes room for `count` entries in all, so that adding thousands at once does not grow the queue step by step.
+    package mutating func reserveCapacity(_ count: Int) {
+        heap.reserveCapacity(count)
+        positions.reserveCapacity(count)
     }
 
     /// Adds an entry, replacing any entry with the same id.

@@ -10,29 +10,80 @@ import NotificationModel
 /// Encoded with the keys `id`, `app-name`, `trigger`, `payload`, `scheduled-at` and `last-fired-at` (seconds since
 /// 1970-01-01T00:00:00Z), and `time-zone` (an IANA zone name).
 package struct ScheduledNotification<Payload> {
+    /// The stored parts, out of line in one object: the store, the scheduler and the daemon copy a notification as
+    /// they restore, queue, list and fire it, and with thousands pending a copy must cost one reference, not one for
+    /// each string of the notification. Never changed: a change replaces it.
+    @usableFromInline
+    final class Parts {
+        @usableFromInline let id: String
+        @usableFromInline let appName: String?
+        @usableFromInline let trigger: NotificationTrigger
+        @usableFromInline let payload: Payload
+        @usableFromInline let scheduledAt: Date
+        @usableFromInline let lastFiredAt: Date?
+        @usableFromInline let timeZoneIdentifier: String?
+
+        init(
+            id: String, appName: String?, trigger: NotificationTrigger, payload: Payload, scheduledAt: Date,
+            lastFiredAt: Date?, timeZoneIdentifier: String?
+        ) {
+            self.id = id
+            self.appName = appName
+            self.trigger = trigger
+            self.payload = payload
+            self.scheduledAt = scheduledAt
+            self.lastFiredAt = lastFiredAt
+            self.timeZoneIdentifier = timeZoneIdentifier
+        }
+    }
+
+    @usableFromInline
+    var parts: Parts
+
     /// The notification's id, unique among the scheduled notifications.
-    package var id: String
+    package var id: String {
+        @inlinable get { parts.id }
+        set { change(id: newValue) }
+    }
 
     /// The posting application's name, for ``Scheduler/withdrawAll(appName:)``; `nil` when unknown.
-    package var appName: String?
+    package var appName: String? {
+        @inlinable get { parts.appName }
+        set { change(appName: .some(newValue)) }
+    }
 
     /// When the notification fires.
-    package var trigger: NotificationTrigger
+    package var trigger: NotificationTrigger {
+        @inlinable get { parts.trigger }
+        set { change(trigger: newValue) }
+    }
 
     /// What the owner stored with the notification.
-    package var payload: Payload
+    package var payload: Payload {
+        @inlinable get { parts.payload }
+        set { change(payload: newValue) }
+    }
 
     /// When the notification was scheduled: time intervals count from it, calendar matches fire after it.
-    package var scheduledAt: Date
+    package var scheduledAt: Date {
+        @inlinable get { parts.scheduledAt }
+        set { change(scheduledAt: newValue) }
+    }
 
     /// When the notification was last delivered; `nil` if never. Its next occurrence is the first one after this.
-    package var lastFiredAt: Date?
+    package var lastFiredAt: Date? {
+        @inlinable get { parts.lastFiredAt }
+        set { change(lastFiredAt: .some(newValue)) }
+    }
 
     /// The zone in which ``scheduledAt`` and ``lastFiredAt`` were taken, as an IANA name.
     ///
     /// For a trigger that follows the time zone, a different zone at restore time means the user's zone changed
     /// while nothing was running: the scheduler moves the two times to the same wall-clock times in the new zone.
-    package var timeZoneIdentifier: String?
+    package var timeZoneIdentifier: String? {
+        @inlinable get { parts.timeZoneIdentifier }
+        set { change(timeZoneIdentifier: .some(newValue)) }
+    }
 
     /// Makes a scheduled notification; ``Scheduler/schedule(id:appName:trigger:payload:)`` makes them for new
     /// notifications.
@@ -45,19 +96,48 @@ package struct ScheduledNotification<Payload> {
         lastFiredAt: Date? = nil,
         timeZoneIdentifier: String? = nil
     ) {
-        self.id = id
-        self.appName = appName
-        self.trigger = trigger
-        self.payload = payload
-        self.scheduledAt = scheduledAt
-        self.lastFiredAt = lastFiredAt
-        self.timeZoneIdentifier = timeZoneIdentifier
+        parts = Parts(
+            id: id, appName: appName, trigger: trigger, payload: payload, scheduledAt: scheduledAt,
+            lastFiredAt: lastFiredAt, timeZoneIdentifier: timeZoneIdentifier)
+    }
+
+    /// Replaces the parts with a copy that has the values given (an optional part: `.some(nil)` to clear it).
+    private mutating func change(
+        id: String? = nil, appName: String?? = nil, trigger: NotificationTrigger? = nil, payload: Payload? = nil,
+        scheduledAt: Date? = nil, lastFiredAt: Date?? = nil, timeZoneIdentifier: String?? = nil
+    ) {
+        parts = Parts(
+            id: id ?? parts.id, appName: appName ?? parts.appName, trigger: trigger ?? parts.trigger,
+            payload: payload ?? parts.payload, scheduledAt: scheduledAt ?? parts.scheduledAt,
+            lastFiredAt: lastFiredAt ?? parts.lastFiredAt,
+            timeZoneIdentifier: timeZoneIdentifier ?? parts.timeZoneIdentifier)
     }
 }
 
 extension ScheduledNotification: Sendable where Payload: Sendable {}
-extension ScheduledNotification: Equatable where Payload: Equatable {}
-extension ScheduledNotification: Hashable where Payload: Hashable {}
+// Never changed once made: as safe to share as the values it holds.
+extension ScheduledNotification.Parts: @unchecked Sendable where Payload: Sendable {}
+
+extension ScheduledNotification: Equatable where Payload: Equatable {
+    package static func == (left: Self, right: Self) -> Bool {
+        left.parts === right.parts
+            || (left.id == right.id && left.appName == right.appName && left.trigger == right.trigger
+                && left.payload == right.payload && left.scheduledAt == right.scheduledAt
+                && left.lastFiredAt == right.lastFiredAt && left.timeZoneIdentifier == right.timeZoneIdentifier)
+    }
+}
+
+extension ScheduledNotification: Hashable where Payload: Hashable {
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(appName)
+        hasher.combine(trigger)
+        hasher.combine(payload)
+        hasher.combine(scheduledAt)
+        hasher.combine(lastFiredAt)
+        hasher.combine(timeZoneIdentifier)
+    }
+}
 
 extension ScheduledNotification: Codable where Payload: Codable {
     private enum CodingKeys: String, CodingKey {

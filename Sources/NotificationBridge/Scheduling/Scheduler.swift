@@ -114,6 +114,7 @@ package actor Scheduler<Payload: Sendable> {
     package func restore(_ notifications: [ScheduledNotification<Payload>]) -> ScheduleRestoreReport<Payload> {
         var report = ScheduleRestoreReport<Payload>()
         followWallClockSteps()
+        queue.reserveCapacity(queue.count + notifications.count)
         for var notification in notifications {
             do throws(TriggerValidationError) {
                 try notification.trigger.validate()
@@ -121,10 +122,14 @@ package actor Scheduler<Payload: Sendable> {
                 report.rejected.append((notification, error))
                 continue
             }
-            if let identifier = notification.timeZoneIdentifier, let zone = TimeZoneRules(identifier: identifier) {
+            let current = evaluator.timeZone.identifier
+            // Most were saved in the current zone: neither moved nor changed, so that no copy is made.
+            if let identifier = notification.timeZoneIdentifier, identifier != current,
+                let zone = TimeZoneRules(identifier: identifier)
+            {
                 moveToCurrentZone(&notification, from: zone)
             }
-            notification.timeZoneIdentifier = evaluator.timeZone.identifier
+            if notification.timeZoneIdentifier != current { notification.timeZoneIdentifier = current }
             queue.remove(id: notification.id)
             if enqueue(notification) == nil { report.finished.append(notification) }
         }
