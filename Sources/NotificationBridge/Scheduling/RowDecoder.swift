@@ -69,18 +69,24 @@ struct RowDecoding: Decoder {
     func frame(
         at index: inout Int, end: Int, parentPath: [any CodingKey], key: (any CodingKey)?
     ) throws -> RowDecoding {
+        let frame = try readFrame(at: &index, end: end)
+        return RowDecoding(bytes: bytes, range: frame.value, isNull: frame.isNull, parentPath: parentPath, key: key)
+    }
+
+    /// Where the value of the frame at `index` lies, and whether it is `nil`; moves `index` past the frame.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the frame is damaged or runs past `end`.
+    func readFrame(at index: inout Int, end: Int) throws -> (value: Range<Int>, isNull: Bool) {
         guard index < end else { throw corrupted("a value is cut short") }
         let marker = bytes[index]
         index += 1
-        if marker == RowFormat.null {
-            return RowDecoding(bytes: bytes, range: index..<index, isNull: true, parentPath: parentPath, key: key)
-        }
+        if marker == RowFormat.null { return (index..<index, true) }
         guard marker == RowFormat.present, let length = RowFormat.readVarint(bytes, at: &index, end: end),
             length <= UInt64(end - index)
         else { throw corrupted("a value's frame is damaged") }
         let start = index
         index += Int(length)
-        return RowDecoding(bytes: bytes, range: start..<index, isNull: false, parentPath: parentPath, key: key)
+        return (start..<index, false)
     }
 
     func corrupted(_ what: String) -> DecodingError {
@@ -137,7 +143,7 @@ struct RowDecoding: Decoder {
 struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// Where each entry's key and frame lie; found once, when the container is made.
     private final class Entries {
-        var entries: [(key: Range<Int>, frame: Range<Int>)] = []
+        var entries: [(key: Range<Int>, value: Range<Int>, isNull: Bool)] = []
         /// Where the last lookup stopped: keys are mostly asked for in the order they were written.
         var cursor = 0
     }
@@ -161,9 +167,8 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             let key = index..<(index + Int(length))
             index += Int(length)
-            let frameStart = index
-            _ = try decoding.frame(at: &index, end: end, parentPath: codingPath, key: nil)
-            entries.entries.append((key, frameStart..<index))
+            let frame = try decoding.readFrame(at: &index, end: end)
+            entries.entries.append((key, frame.value, frame.isNull))
         }
     }
 
@@ -176,25 +181,25 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var name = key.stringValue
         let count = entries.entries.count
         guard count > 0 else { return nil }
-        let found: Range<Int>? = name.withUTF8 { wanted in
+        let found: (value: Range<Int>, isNull: Bool)? = name.withUTF8 { wanted in
             decoding.bytes.withUnsafeBufferPointer { bytes in
                 for step in 0..<count {
                     let position = (entries.cursor + step) % count
-                    let (stored, frame) = entries.entries[position]
+                    let (stored, value, isNull) = entries.entries[position]
                     guard stored.count == wanted.count else { continue }
                     if wanted.isEmpty
                         || memcmp(bytes.baseAddress! + stored.lowerBound, wanted.baseAddress!, wanted.count) == 0
                     {
                         entries.cursor = position + 1 == count ? 0 : position + 1
-                        return frame
+                        return (value, isNull)
                     }
                 }
                 return nil
             }
         }
         guard let found else { return nil }
-        var index = found.lowerBound
-        return try decoding.frame(at: &index, end: found.upperBound, parentPath: codingPath, key: key)
+        return RowDecoding(
+            bytes: decoding.bytes, range: found.value, isNull: found.isNull, parentPath: codingPath, key: key)
     }
 
     private func value(_ key: Key) throws -> RowDecoding {
