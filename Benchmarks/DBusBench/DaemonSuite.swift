@@ -208,6 +208,7 @@ struct DaemonSuite {
                     + log.split(separator: "\n").suffix(15).joined(separator: "\n"))
             }
             answered.append(Double(monotonicNanoseconds() - started))
+            try floors.last?.check(against: number(listed, "bytes"))
             shortAnswers += number(listed, "asks") - 1
             do {
                 listings.append(number(
@@ -269,15 +270,29 @@ struct DaemonSuite {
         var running: Double
         /// A listing from a server that built the list before it was asked.
         var prebuilt: Double
+        /// The size of its reply.
+        var bytes: Double
+
+        /// Fails unless a reply of `daemonBytes` is the same listing: only the header's names may differ (the bus
+        /// numbers its connections), by a few bytes.
+        func check(against daemonBytes: Double) throws {
+            guard abs(daemonBytes - bytes) > 16 else { return }
+            throw BenchError("the C server's listing is \(Int(bytes)) bytes and the daemon's \(Int(daemonBytes)): "
+                + "it is no floor until serve-listing (Benchmarks/raw-baseline) lists the keys and values the "
+                + "daemon lists")
+        }
     }
 
     /// The floor under listing the pending notifications: `dbus-raw-baseline serve-listing` in the daemon's place (call
     /// it while the daemon is stopped), listed by the same libdbus client as the daemon; it leaves the name free.
     private func listingFloor() async throws -> ListingFloor {
         let count = String(options.pending)
+        var bytes = 0.0
         func listed() async throws -> Double {
             do {
-                return number(try await baseline.run(["list-pending", count], timeout: .seconds(90)), "total_ns")
+                let listing = try await baseline.run(["list-pending", count], timeout: .seconds(90))
+                bytes = number(listing, "bytes")
+                return number(listing, "total_ns")
             } catch {
                 throw BenchError("listing from the C server: \(error)")
             }
@@ -309,7 +324,7 @@ struct DaemonSuite {
             _ = try await listed()
             return try await listed()
         }
-        return ListingFloor(answered: answered, running: running, prebuilt: prebuilt)
+        return ListingFloor(answered: answered, running: running, prebuilt: prebuilt, bytes: bytes)
     }
 
     /// Stops a process that owns the daemon's name and returns once the bus has freed the name.

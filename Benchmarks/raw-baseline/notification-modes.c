@@ -531,8 +531,10 @@ static int run_throughput(uint32_t clients, uint32_t n)
 
 /* ListPending({'app-name': 'NotificationBridge'}): how many notifications it
  * lists (each element looked at, as a client reading them would), or -1
- * when the call fails, quietly: the daemon may not be serving yet. */
-static int64_t list_pending_once(DBusConnection *conn)
+ * when the call fails, quietly: the daemon may not be serving yet. The reply
+ * is left in *kept when it lists `want`, for its size to be read untimed. */
+static int64_t list_pending_once(DBusConnection *conn, int64_t want,
+                                 DBusMessage **kept)
 {
     DBusMessageIter it, filter, list;
     DBusMessage *reply, *msg = dbus_message_new_method_call(
@@ -565,7 +567,10 @@ static int64_t list_pending_once(DBusConnection *conn)
         count++;
         dbus_message_iter_next(&list);
     }
-    dbus_message_unref(reply);
+    if (count == want)
+        *kept = reply;
+    else
+        dbus_message_unref(reply);
     return count;
 }
 
@@ -574,25 +579,35 @@ static int64_t list_pending_once(DBusConnection *conn)
 static int run_list_pending(uint32_t n)
 {
     DBusConnection *conn = connect_bus();
-    uint64_t start = now_ns(), asks = 0;
+    DBusMessage *reply = NULL;
+    uint64_t start = now_ns(), asks = 0, total;
     int64_t count = -1;
+    char *marshalled;
+    int bytes = 0;
 
     while (now_ns() - start < 60ull * 1000000000ull) {
         asks++;
-        count = list_pending_once(conn);
+        count = list_pending_once(conn, n, &reply);
         if (count == (int64_t)n)
             break;
         struct timespec pause = { 0, 1000000 };
         nanosleep(&pause, NULL);
     }
+    total = now_ns() - start;
     disconnect_bus(conn);
     if (count != (int64_t)n) {
         fprintf(stderr, "list-pending: the daemon lists %" PRId64
                 " notifications after 60 s, not %" PRIu32 "\n", count, n);
         return 1;
     }
+    /* The whole message's size, so that a listing from the C server can be
+     * checked to carry what the daemon's does. */
+    if (!dbus_message_marshal(reply, &marshalled, &bytes))
+        die_oom();
+    free(marshalled);
+    dbus_message_unref(reply);
     printf("{\"mode\":\"list-pending\",\"n\":%" PRIu32 ",\"asks\":%" PRIu64
-           ",\"total_ns\":%" PRIu64 "}\n", n, asks, now_ns() - start);
+           ",\"total_ns\":%" PRIu64 ",\"bytes\":%d}\n", n, asks, total, bytes);
     fflush(stdout);
     return 0;
 }
