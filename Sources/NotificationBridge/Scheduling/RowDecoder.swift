@@ -5,7 +5,13 @@ import Musl
 #endif
 
 /// Decodes a `Codable` value from the store's binary row form (``RowFormat``).
-package struct RowDecoder {
+///
+/// One decoder reads equal strings as one string: the rows of thousands of notifications repeat their app's name,
+/// their category and the like, and each would otherwise be a copy of its own in memory. Use one decoder per thread.
+package final class RowDecoder {
+    /// The strings read so far that were worth sharing.
+    private var strings: Set<String> = []
+
     package init() {}
 
     /// Whether `bytes` are a binary row (and not JSON).
@@ -20,13 +26,41 @@ package struct RowDecoder {
                 .init(codingPath: [], debugDescription: "not a binary row: it starts with \(bytes.first ?? 0)"))
         }
         return try Value(
-            from: RowDecoding(bytes: bytes, range: 1..<bytes.count, isNull: false, parentPath: [], key: nil))
+            from: RowDecoding(
+                row: Row(bytes: bytes, decoder: self), range: 1..<bytes.count, isNull: false, parentPath: [], key: nil))
+    }
+
+    /// Strings longer than this are rarely repeated: a notification's text.
+    private static let longestShared = 64
+    /// How many strings are kept for sharing, at most.
+    private static let sharedCapacity = 4096
+
+    /// `string`, or the equal string read before; strings short enough to be stored inline (15 UTF-8 bytes) are never
+    /// copies, and are returned as they are.
+    func shared(_ string: String) -> String {
+        let length = string.utf8.count
+        guard length > 15, length <= Self.longestShared else { return string }
+        if let index = strings.firstIndex(of: string) { return strings[index] }
+        if strings.count < Self.sharedCapacity { strings.insert(string) }
+        return string
+    }
+}
+
+/// The bytes of one row, and the decoder reading it.
+final class Row {
+    let bytes: [UInt8]
+    let decoder: RowDecoder
+
+    init(bytes: [UInt8], decoder: RowDecoder) {
+        self.bytes = bytes
+        self.decoder = decoder
     }
 }
 
 /// The `Decoder` of one value: the bytes of the whole row and the range of this value in them.
 struct RowDecoding: Decoder {
-    let bytes: [UInt8]
+    let row: Row
+    var bytes: [UInt8] { row.bytes }
     let range: Range<Int>
     let isNull: Bool
     /// The path of the container this value is in, and its key there: the path is put together only when asked for
@@ -35,8 +69,8 @@ struct RowDecoding: Decoder {
     let key: (any CodingKey)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(bytes: [UInt8], range: Range<Int>, isNull: Bool, parentPath: [any CodingKey], key: (any CodingKey)?) {
-        self.bytes = bytes
+    init(row: Row, range: Range<Int>, isNull: Bool, parentPath: [any CodingKey], key: (any CodingKey)?) {
+        self.row = row
         self.range = range
         self.isNull = isNull
         self.parentPath = parentPath
@@ -70,7 +104,7 @@ struct RowDecoding: Decoder {
         at index: inout Int, end: Int, parentPath: [any CodingKey], key: (any CodingKey)?
     ) throws -> RowDecoding {
         let frame = try readFrame(at: &index, end: end)
-        return RowDecoding(bytes: bytes, range: frame.value, isNull: frame.isNull, parentPath: parentPath, key: key)
+        return RowDecoding(row: row, range: frame.value, isNull: frame.isNull, parentPath: parentPath, key: key)
     }
 
     /// Where the value of the frame at `index` lies, and whether it is `nil`; moves `index` past the frame.
@@ -103,7 +137,7 @@ struct RowDecoding: Decoder {
 
     func decodeString() throws -> String {
         try requireValue(of: String.self)
-        return String(decoding: bytes[range], as: UTF8.self)
+        return row.decoder.shared(String(decoding: bytes[range], as: UTF8.self))
     }
 
     func decodeDouble() throws -> Double { Double(bitPattern: try bitPattern(UInt64.self, of: Double.self)) }
@@ -199,7 +233,7 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         guard let found else { return nil }
         return RowDecoding(
-            bytes: decoding.bytes, range: found.value, isNull: found.isNull, parentPath: codingPath, key: key)
+            row: decoding.row, range: found.value, isNull: found.isNull, parentPath: codingPath, key: key)
     }
 
     private func value(_ key: Key) throws -> RowDecoding {
