@@ -183,7 +183,8 @@ extension DaemonCore {
             }
         }
         await restoreDelivered()
-        let saved = state.pending.values.sorted { $0.scheduledAt < $1.scheduledAt }
+        // By id where the times are equal, so that they fire in the same order after every restart.
+        let saved = state.pending.values.sorted { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
         table.reserveCapacity(adding: saved.count)
         for notification in saved {
             let post = notification.payload

@@ -128,14 +128,15 @@ final class StoreDatabase {
         connection.close()
     }
 
-    /// Every row of `table`, oldest first (pending ones by the time they were scheduled).
+    /// Every row of `table`, in the order they were last written: the order the table keeps them in, read straight
+    /// through (ordering pending ones by their time would read them through the index, and sort again those
+    /// scheduled at the same time).
     ///
     /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
     func rows(of table: Table) throws -> [(id: String, body: [UInt8])] {
-        let order = table == .pending ? "scheduled_at, id" : "rowid"
         var rows: [(id: String, body: [UInt8])] = []
         do throws(SQLiteFailure) {
-            let query = try connection.prepare("SELECT id, body FROM \(table.rawValue) ORDER BY \(order)")
+            let query = try connection.prepare("SELECT id, body FROM \(table.rawValue) ORDER BY rowid")
             while try query.step() {
                 rows.append((query.text(at: 0) ?? "", query.blob(at: 1)))
             }
