@@ -79,9 +79,12 @@ extension DaemonCore {
                     content: notification.payload.content, caller: caller)
         }
         if inWireForm {
-            // Each kept form is a whole message: its header makes up for the id and date added.
+            // Room for each kept form and the id and date added (under 96 bytes), so that the list is never moved as
+            // it grows.
             var list = DBusDictionaryList(
-                reservingCapacity: selected.reduce(0) { $0 + ($1.notification.payload.wireListing?.bytes.count ?? 0) })
+                reservingCapacity: selected.reduce(0) {
+                    $0 + ($1.notification.payload.wireListing?.bytes.count ?? 0) + 96
+                })
             var copied = true
             for pending in selected {
                 let notification = pending.notification
