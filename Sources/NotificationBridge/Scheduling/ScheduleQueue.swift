@@ -63,9 +63,12 @@ package struct ScheduleQueue<Value> {
     }
 
     /// Makes room for `count` entries in all, so that adding thousands at once does not grow the queue step by step.
+    ///
+    /// Room is added at least by doubling, as appending does: a queue asked for one more entry at a time (one
+    /// notification scheduled after another) is then not copied whole each time.
     package mutating func reserveCapacity(_ count: Int) {
-        heap.reserveCapacity(count)
-        positions.reserveCapacity(count)
+        if count > heap.capacity { heap.reserveCapacity(Swift.max(count, 2 * heap.capacity)) }
+        if count > positions.capacity { positions.reserveCapacity(Swift.max(count, 2 * positions.capacity)) }
     }
 
     /// Adds an entry, replacing any entry with the same id.
