@@ -117,6 +117,9 @@ package struct ScheduleQueue<Value> {
         return ids.compactMap { remove(id: $0) }.sorted { $0.precedes($1) }
     }
 
+    /// How many entries fit before the queue must grow; for tests.
+    var capacity: Int { heap.capacity }
+
     /// Whether the heap order and the id index agree with each other; for tests.
     func checkInvariants() -> Bool {
         guard positions.count == heap.count else { return false }

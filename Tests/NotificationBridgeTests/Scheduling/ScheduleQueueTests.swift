@@ -77,4 +77,18 @@ struct ScheduleQueueTests {
         }
         #expect(queue.isEmpty && queue.checkInvariants())
     }
+
+    @Test("asked for room one entry at a time, as each scheduled Post asks, the queue grows by doubling, not by one")
+    func roomOneAtATime() {
+        var queue = ScheduleQueue<Int>()
+        var capacities: Set<Int> = []
+        for index in 0..<10_000 {
+            queue.reserveCapacity(queue.count + 1)
+            queue.insert(id: "n\(index)", fireDate: Date(timeIntervalSince1970: Double(index)), value: index)
+            capacities.insert(queue.capacity)
+        }
+        // Doubling up to 10,000 takes 14 sizes; growing to the size asked for, each a copy of the whole queue, 10,000.
+        #expect(capacities.count <= 20, "the queue took \(capacities.count) sizes on its way to 10,000 entries")
+        #expect(queue.count == 10_000 && queue.checkInvariants())
+    }
 }
