@@ -187,12 +187,12 @@ extension DaemonCore {
         let saved = state.pending.values.sorted { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
         table.reserveCapacity(adding: saved.count)
         for notification in saved {
-            let post = notification.payload
-            var entry = table[notification.id] ?? TrackedNotification(
-                appName: notification.appName ?? defaultAppName, poster: post.poster, route: post.route,
-                sharing: post.contentBox, reportsDismissal: false, phase: .pending)
-            entry.isScheduled = true
-            table[notification.id] = entry
+            table.markScheduled(notification.id) {
+                let post = notification.payload
+                return TrackedNotification(
+                    appName: notification.appName ?? defaultAppName, poster: post.poster, route: post.route,
+                    sharing: post.contentBox, reportsDismissal: false, phase: .pending)
+            }
         }
         let report = await scheduler.restore(saved)
         let dropped = report.finished.map(\.id) + report.rejected.map(\.notification.id)
