@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "notification-bridged",
             dependencies: [
-                "NotificationBridgeDaemon", "EventLoopExecutor",
+                "NotificationBridgeDaemon", "EventLoopExecutor", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -135,7 +135,7 @@ let package = Package(
         // place outside their seams), and nothing else.
         .executableTarget(
             name: "bench-idle-floor",
-            dependencies: ["CDBus", "CGIO", "CSQLite"],
+            dependencies: ["CDBus", "CGIO", "CSQLite", "CLinux"],
             path: "Benchmarks/IdleFloor"
         ),
         // The floor under `notification-bridge send`: a Swift program that makes the same call with libdbus alone.

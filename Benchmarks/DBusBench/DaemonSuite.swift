@@ -126,7 +126,7 @@ struct DaemonSuite {
 
         // Idle: started, answered one call, settled.
         _ = try await listPending()
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(for: IdleAnchors.settle)
         let idleRSS = try daemon.memory.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,

@@ -11,7 +11,9 @@ struct IdleAnchors {
     let options: Options
     let group: String
 
-    private static let settle = Duration.milliseconds(500)
+    /// How long a program is left without work before its memory is read: past the second after which the daemon
+    /// lets go of its code pages.
+    static let settle = Duration.seconds(2)
 
     /// One row per anchor that could run; an anchor that cannot is said in the log, and left out.
     func run() async -> [ResultRow] {

@@ -46,6 +46,8 @@ final class EventLoop: @unchecked Sendable {
         var boottime = DeadlineQueue()
         /// The eventfd has been written and the loop has not read it yet: another write would only wake it twice.
         var rung = false
+        /// Run each time the loop has been without work this long (nanoseconds) after a spell of it.
+        var whenQuiet: (delay: Int64, body: @Sendable () -> Void)?
 
         /// Marks the bell rung and says whether the caller must ring it (it was quiet).
         mutating func ringIfQuiet() -> Bool {
@@ -118,24 +120,49 @@ final class EventLoop: @unchecked Sendable {
         if ring { ringBell() }
     }
 
+    /// Has `body` run on the loop's thread each time `delay` nanoseconds have passed without a job after some ran:
+    /// once after each spell of work, never while the loop stays idle. Replaces the one set before.
+    func whenQuiet(afterNanoseconds delay: Int64, _ body: @escaping @Sendable () -> Void) {
+        let current = isCurrent
+        let ring = state.withLock { state in
+            state.whenQuiet = (max(0, delay), body)
+            return !current && state.ringIfQuiet()
+        }
+        if ring { ringBell() }
+    }
+
     /// Runs jobs on the calling thread until the process exits.
     func run() -> Never {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         var armed: (monotonic: Int64?, boottime: Int64?) = (nil, nil)
         var events = [epoll_event](repeating: epoll_event(), count: 8)
         var batch: [Job] = []
+        // When the last job ran, on the monotonic clock, if the quiet that follows has not been marked yet.
+        var lastWork: Int64?
         while true {
-            let deadlines = state.withLock { state in
+            let now = TimerClock.monotonic.now
+            var (deadlines, quiet) = state.withLock { state in
                 batch.append(contentsOf: state.ready)
                 state.ready.removeAll(keepingCapacity: true)
-                state.monotonic.removeDue(at: TimerClock.monotonic.now, into: &batch)
+                state.monotonic.removeDue(at: now, into: &batch)
                 state.boottime.removeDue(at: TimerClock.boottime.now, into: &batch)
-                return (state.monotonic.earliest, state.boottime.earliest)
+                return ((state.monotonic.earliest, state.boottime.earliest), state.whenQuiet)
             }
             if !batch.isEmpty {
                 for job in batch { run(job) }
                 batch.removeAll(keepingCapacity: true)
+                if quiet != nil { lastWork = TimerClock.monotonic.now }
                 continue
+            }
+            if let quiet, let last = lastWork {
+                let due = last + quiet.delay
+                if due <= now {
+                    lastWork = nil
+                    quiet.body()
+                    continue
+                }
+                // The monotonic timer wakes the loop for whichever comes first.
+                deadlines.0 = min(deadlines.0 ?? due, due)
             }
             if deadlines.0 != armed.monotonic {
                 arm(monotonicTimer, at: deadlines.0)

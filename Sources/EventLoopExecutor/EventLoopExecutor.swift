@@ -49,6 +49,14 @@ public enum EventLoopExecutor {
         loop.run()
     }
 
+    /// Runs `body` on the loop's thread each time no job has run for `delay` after some did: once after each spell
+    /// of work, and never while the process stays idle, which therefore still makes no wake-ups. Replaces the
+    /// `body` set before.
+    public static func whenQuiet(for delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        let (seconds, attoseconds) = delay.components
+        loop.whenQuiet(afterNanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, body)
+    }
+
     struct Factory: ExecutorFactory {
         static var mainExecutor: any MainExecutor { EventLoopExecutor.main }
         static var defaultExecutor: any TaskExecutor { EventLoopExecutor.global }

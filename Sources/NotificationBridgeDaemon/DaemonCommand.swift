@@ -25,9 +25,11 @@ public struct DaemonUsageError: Error, Sendable, CustomStringConvertible {
 /// - Parameters:
 ///   - arguments: the arguments after the program name: `--name value` and `--name=value` both work.
 ///   - logger: the logger to use; its level is set from `--log-level`.
+///   - whenServing: called once the daemon serves (``DaemonConfiguration/whenServing``).
 /// - Throws: ``DaemonUsageError`` for an unknown option, a missing or bad value, or an extra argument.
 public func buildDaemon(
-    arguments: [String], logger: Logger = Logger(label: "io.github.NotificationBridge")
+    arguments: [String], logger: Logger = Logger(label: "io.github.NotificationBridge"),
+    whenServing: (@Sendable () -> Void)? = nil
 ) throws(DaemonUsageError) -> DaemonCommand {
     let commandLine: DaemonCommandLine
     do {
@@ -40,7 +42,8 @@ public func buildDaemon(
         }
         throw DaemonUsageError(description: DaemonCommandLine.fullMessage(for: error))
     }
-    let configuration = commandLine.apply(to: DaemonConfiguration(logger: logger))
+    var configuration = commandLine.apply(to: DaemonConfiguration(logger: logger))
+    configuration.whenServing = whenServing
     let daemon = NotificationDaemon(configuration: configuration)
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(

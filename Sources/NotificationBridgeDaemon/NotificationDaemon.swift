@@ -191,6 +191,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
             "server.name": "\(server.name)", "server.version": "\(server.version)",
         ])
+        configuration.whenServing?()
 
         let ending = DaemonServices.EndingCell()
         var services: [any Service] = [

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+internal import CLinux
 import EventLoopExecutor
 import Logging
 import NotificationBridgeDaemon
@@ -29,7 +30,12 @@ func fail(_ text: String, status: Int32) -> Never {
 
 let command: DaemonCommand
 do {
-    command = try buildDaemon(arguments: Array(CommandLine.arguments.dropFirst()))
+    // Once it serves, each time it has had nothing to do for a second after some work (start-up's first), the
+    // daemon lets go of its code pages: the kernel maps back in what the next call runs, and the rest, most of what
+    // start-up mapped in, stays out.
+    command = try buildDaemon(arguments: Array(CommandLine.arguments.dropFirst())) {
+        EventLoopExecutor.whenQuiet(for: .seconds(1)) { _ = nb_release_program_pages() }
+    }
 } catch {
     // The argument parser's message: what was wrong, the usage line, where to read more.
     fail(error.description, status: 2)

@@ -162,6 +162,39 @@ struct DaemonProcessTests {
         }
     }
 
+    @Test("a second after its last work the daemon lets go of its code, and maps back in what a later call runs")
+    func codeReleasedWhenQuiet() async throws {
+        try await Self.withServer { bus, client in
+            let log = Self.logFile()
+            defer { try? FileManager.default.removeItem(at: log) }
+            let daemon = try await Self.start(on: bus, client: client, log: log)
+            defer { daemon.stop() }
+            _ = try await BridgeProxy(connection: client).listCategories()
+            // Start-up maps in most of the program's code (a debug build: 70% of it); once let go, what stays is
+            // what has run since.
+            try await Self.expectCodeReleased(by: daemon, after: "start-up")
+            let id = try await client.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: "Post", arguments: [.vardict([PostKeys.title.name: .string("After the let-go")])]
+            ).decode(String.self)
+            #expect(!id.isEmpty)
+            try await Self.expectCodeReleased(by: daemon, after: "a Post")
+        }
+    }
+
+    /// Waits up to 10 s for at most a quarter of the code of the process `child` to be resident.
+    private static func expectCodeReleased(by child: ChildProcess, after work: String) async throws {
+        var code = try ProgramCode(of: child.pid)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while code.resident > code.size / 4, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            code = try ProgramCode(of: child.pid)
+        }
+        #expect(
+            code.resident <= code.size / 4,
+            "\(code.resident / 1024) KiB of the daemon's \(code.size / 1024) KiB of code are resident 10 s after \(work)")
+    }
+
     @Test("when the bus goes away the daemon exits non-zero and says why")
     func busGoesAway() async throws {
         try await Self.withServer { bus, client in
@@ -176,6 +209,31 @@ struct DaemonProcessTests {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             #expect(status == 1, "log: \(text)")
             #expect(text.contains("notification-bridged: the connection to the session bus closed"), "log: \(text)")
+        }
+    }
+}
+
+/// How much of a process's program file is mapped without write access (its code and read-only data), and how much
+/// of that is resident, from `/proc/PID/smaps`.
+private struct ProgramCode {
+    var size = 0
+    var resident = 0
+
+    init(of pid: pid_t) throws {
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        let smaps = try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)
+        var inProgramCode = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), fields.count >= 5 {
+                // A mapping's first line: range, permissions, offset, device, inode, path.
+                inProgramCode = fields.count >= 6 && fields[5...].joined(separator: " ") == program
+                    && !fields[1].contains("w")
+            } else if inProgramCode, fields.count == 3, fields[2] == "kB" {
+                let bytes = (Int(fields[1]) ?? 0) * 1024
+                if fields[0] == "Size:" { size += bytes }
+                if fields[0] == "Rss:" { resident += bytes }
+            }
         }
     }
 }
