@@ -161,6 +161,8 @@ struct DaemonSuite {
         log("daemon memory: \(options.pending) pending notifications")
         let schedule = try await baseline.run(
             ["schedule", String(options.pending), "31536000"], timeout: .seconds(900))
+        // Read as the idle daemon's is, once it has settled: as a user sees it between notifications.
+        try await Task.sleep(for: IdleAnchors.settle)
         let pendingRSS = try daemon.memory.residentBytes()
         let pendingBreakdown = daemon.memory.note
         let fullPending = options.pending >= 10_000
@@ -251,6 +253,7 @@ struct DaemonSuite {
             Self.memoryGroup, "ListPending of them all read through the library, daemon started", unit: .nanoseconds,
             median: medianOf(libraryListings),
             note: "(BridgeProxy.listPending: the call, and each notification read into a ListedNotification)"))
+        try await Task.sleep(for: IdleAnchors.settle)
         let restartedRSS = try daemon.memory.residentBytes()
         rows.append(ResultRow(
             Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
