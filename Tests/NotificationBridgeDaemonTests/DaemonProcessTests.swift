@@ -60,6 +60,19 @@ struct DaemonProcessTests {
         return child
     }
 
+    /// Runs `body` with the built daemon started on a private bus with a scripted server, and stops it after.
+    private static func withDaemon(
+        _ body: (PrivateBus, DBusConnection, ChildProcess, URL) async throws -> Void
+    ) async throws {
+        try await withServer { bus, client in
+            let log = logFile()
+            defer { try? FileManager.default.removeItem(at: log) }
+            let daemon = try await start(on: bus, client: client, log: log)
+            defer { daemon.stop() }
+            try await body(bus, client, daemon, log)
+        }
+    }
+
     @Test("gdbus call on the name starts the daemon through its D-Bus activation file")
     func activation() async throws {
         let executable = try await PackageFiles.daemonExecutable()
@@ -164,11 +177,7 @@ struct DaemonProcessTests {
 
     @Test("a second after its last work the daemon lets go of its code, and maps back in what a later call runs")
     func codeReleasedWhenQuiet() async throws {
-        try await Self.withServer { bus, client in
-            let log = Self.logFile()
-            defer { try? FileManager.default.removeItem(at: log) }
-            let daemon = try await Self.start(on: bus, client: client, log: log)
-            defer { daemon.stop() }
+        try await Self.withDaemon { _, client, daemon, _ in
             _ = try await BridgeProxy(connection: client).listCategories()
             // Start-up maps in most of the program's code (a debug build: 70% of it); once let go, what stays is
             // what has run since.
@@ -197,11 +206,7 @@ struct DaemonProcessTests {
 
     @Test("when the bus goes away the daemon exits non-zero and says why")
     func busGoesAway() async throws {
-        try await Self.withServer { bus, client in
-            let log = Self.logFile()
-            defer { try? FileManager.default.removeItem(at: log) }
-            let daemon = try await Self.start(on: bus, client: client, log: log)
-            defer { daemon.stop() }
+        try await Self.withDaemon { bus, client, daemon, log in
             // Answered once the daemon has opened its state (which lives in the bus's folder, removed with it).
             _ = try await BridgeProxy(connection: client).listCategories()
             bus.stop()
