@@ -20,23 +20,27 @@ extension DaemonCore {
         let appName = content.appName ?? defaultAppName
         let notification = ScheduledNotification(
             id: id, appName: appName, trigger: trigger,
-            payload: ScheduledPost(content: content, route: route, poster: poster, hints: hints, trigger: trigger),
+            payload: PendingPost(
+                ScheduledPost(content: content, route: route, poster: poster, hints: hints, trigger: trigger)),
             scheduledAt: Date(),
             timeZoneIdentifier: await scheduler.timeZone.identifier)
         let previous = table[id]
         var entry = previous.map { previous in
             var entry = previous
-            (entry.poster, entry.route, entry.content) = (poster, route, content)
+            (entry.poster, entry.route) = (poster, route)
+            // What the server shows stays described by its own content until the replacement fires.
+            if !entry.isOnServer { entry.share(notification.payload.selection) }
             return entry
         } ?? TrackedNotification(
-            appName: appName, poster: poster, route: route, sharing: notification.payload.contentBox,
+            appName: appName, poster: poster, route: route, sharing: notification.payload.selection,
             reportsDismissal: false, phase: .pending)
         if case .ended = entry.phase { entry.phase = .pending }
         entry.isScheduled = true
         // In the table before the scheduler has it: a fire date that has passed fires while this waits on the
         // scheduler, and the firing must find it.
         table[id] = entry
-        let report = await scheduler.restore([notification])
+        // The scheduler keeps what selects it; its post goes to the store, and is read back from there when it fires.
+        let report = await scheduler.restore([notification.replacingPayload(with: notification.payload.inStore)])
         if !report.finished.isEmpty || !report.rejected.isEmpty {
             table[id] = previous
             throw BridgeError.invalid("the notification's fire date never comes; give a later 'fire-date' or 'in'")
@@ -65,18 +69,44 @@ extension DaemonCore {
 
     /// Shows a scheduled notification that came due, through the same path as an immediate `Post`, then records its
     /// progress (a crash in between shows it again at the next start rather than never).
-    func fired(_ firing: ScheduledFiring<ScheduledPost>) async {
-        let notification = firing.notification
-        let id = notification.id
+    func fired(_ pending: ScheduledFiring<PendingPost>) async {
+        let id = pending.notification.id
         // Withdrawn while the firing was on its way, or the daemon is stopping (it fires again at the next start).
-        guard !stopping, let entry = table[id], entry.isScheduled else { return }
+        guard !stopping, table[id]?.isScheduled == true, let post = await storedPost(id),
+            !stopping, table[id]?.isScheduled == true
+        else { return }
+        let firing = pending.replacingPayload(with: post)
         if firing.nextFireDate == nil { table.update(id) { $0.isScheduled = false } }
-        if handToForegroundApp(id, notification.payload) {
-            table.update(id) { $0.phase = .handedToApp(notification.payload) }
+        if handToForegroundApp(id, post) {
+            table.update(id) { $0.phase = .handedToApp(post) }
             recordFired(firing)
             return
         }
         await showScheduled(firing)
+    }
+
+    /// The post of the scheduled notification `id`, read back from the store; `nil`, with the notification dropped,
+    /// when the store has none (its `Post` failed to save it, and it is being withdrawn) or cannot read it.
+    private func storedPost(_ id: String) async -> ScheduledPost? {
+        let failure: NotificationStoreError?
+        do throws(NotificationStoreError) {
+            if let post = try await commits.storedPost(id: id) { return post }
+            failure = nil
+        } catch {
+            failure = error
+        }
+        guard table[id]?.isScheduled == true else { return nil }
+        if let failure {
+            logger.error("cannot read a scheduled notification back from the state; it is dropped", metadata: [
+                "notification.id": "\(id)", "error": "\(failure)",
+            ])
+        } else {
+            logger.notice("a scheduled notification came due that was never saved; it is dropped", metadata: [
+                "notification.id": "\(id)"
+            ])
+        }
+        commits.submit(await unschedule(id, why: "could not be read from the state"))
+        return nil
     }
 
     /// Hands a scheduled notification to the server; without a server it waits for one.
@@ -143,7 +173,11 @@ extension DaemonCore {
     /// Records that a firing was shown: a one-shot notification is no longer scheduled, a repeating one moved on.
     func recordFired(_ firing: ScheduledFiring<ScheduledPost>) {
         let id = firing.notification.id
-        commits.submit([firing.nextFireDate == nil ? .unschedule(id: id) : .schedule(firing.notification)])
+        commits.submit([
+            firing.nextFireDate == nil
+                ? .unschedule(id: id)
+                : .schedule(firing.notification.replacingPayload(with: PendingPost(firing.notification.payload)))
+        ])
     }
 
     /// A notification server appeared: shows what came due while there was none, oldest first.
@@ -191,7 +225,7 @@ extension DaemonCore {
                 let post = notification.payload
                 return TrackedNotification(
                     appName: notification.appName ?? defaultAppName, poster: post.poster, route: post.route,
-                    sharing: post.contentBox, reportsDismissal: false, phase: .pending)
+                    sharing: post.selection, reportsDismissal: false, phase: .pending)
             }
         }
         let report = await scheduler.restore(saved)

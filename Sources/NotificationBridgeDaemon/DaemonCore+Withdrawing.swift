@@ -62,10 +62,12 @@ extension DaemonCore {
 
     /// The scheduled notifications `filterValue` selects for `caller`, earliest first (`ListPending`).
     ///
-    /// Each is copied from the keys it keeps in wire form (``ScheduledPost/wireListing``), with its id and next fire
-    /// date added, so that listing 10,000 takes milliseconds. Every value is built instead when one has no such keys
-    /// (stored by an earlier version), and with `inWireForm: false`: for when libdbus finds the copied list invalid,
-    /// which only a damaged store could cause.
+    /// The daemon keeps in memory only what selects them (``PendingPost``). Each is copied from the keys its row keeps
+    /// in wire form (``ScheduledPost/wireListing``), read from the store in one pass, with its id and next fire date
+    /// added, so that listing 10,000 takes milliseconds. Every value is built from its content instead when one has no
+    /// such keys (stored by an earlier version), and with `inWireForm: false`: for when libdbus finds the copied list
+    /// invalid, which only a damaged store could cause. A notification the store has no row for (withdrawn meanwhile,
+    /// or never saved) is not listed.
     func listPending(_ filterValue: DBusValue, caller: String, inWireForm: Bool = true)
         async throws(DBusFailure) -> Listing
     {
@@ -76,21 +78,24 @@ extension DaemonCore {
             return table.isScheduled(notification.id)
                 && filter.selects(
                     appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
-                    content: notification.payload.content, caller: caller)
+                    content: notification.payload.selection.value, caller: caller)
         }
+        guard !selected.isEmpty else { return .values([]) }
         if inWireForm {
+            let stored = try await listedForms()
+            let listed = selected.filter { stored[$0.notification.id] != nil }
             // Room for each kept form and the id and date added (under 96 bytes), so that the list is never moved as
             // it grows.
             var list = DBusDictionaryList(
-                reservingCapacity: selected.reduce(0) {
-                    $0 + ($1.notification.payload.wireListing?.bytes.count ?? 0) + 96
+                reservingCapacity: listed.reduce(0) {
+                    $0 + (stored[$1.notification.id]?.wireListing?.bytes.count ?? 0) + 96
                 })
             var copied = true
-            for pending in selected {
+            for pending in listed {
                 let notification = pending.notification
                 let extra = NotificationCoding.listedEntries(id: notification.id, nextFireDate: pending.nextFireDate)
-                guard let stored = notification.payload.wireListing,
-                    (try? list.append(DBusWireDictionary(bytes: stored.bytes), adding: extra)) != nil
+                guard let form = stored[notification.id]?.wireListing,
+                    (try? list.append(DBusWireDictionary(bytes: form.bytes), adding: extra)) != nil
                 else {
                     copied = false
                     break
@@ -98,13 +103,34 @@ extension DaemonCore {
             }
             if copied { return .wire(list) }
         }
-        return .values(selected.map { pending in
+        var values: [DBusValue] = []
+        for pending in selected {
             let notification = pending.notification
-            return NotificationCoding.encode(
-                id: notification.id, content: notification.payload.content,
-                route: notification.payload.route.listed, nextFireDate: pending.nextFireDate,
-                trigger: notification.trigger)
-        })
+            guard let post = try await listedPost(notification.id) else { continue }
+            values.append(
+                NotificationCoding.encode(
+                    id: notification.id, content: post.content, route: post.route.listed,
+                    nextFireDate: pending.nextFireDate, trigger: notification.trigger))
+        }
+        return .values(values)
+    }
+
+    /// The listing forms of the scheduled notifications, from the store.
+    private func listedForms() async throws(DBusFailure) -> [String: ListedForm] {
+        do throws(NotificationStoreError) {
+            return try await commits.storedListings()
+        } catch {
+            throw storeFailure(error)
+        }
+    }
+
+    /// The post of the scheduled notification `id`, from the store; `nil` when it has none.
+    private func listedPost(_ id: String) async throws(DBusFailure) -> ScheduledPost? {
+        do throws(NotificationStoreError) {
+            return try await commits.storedPost(id: id)
+        } catch {
+            throw storeFailure(error)
+        }
     }
 
     /// A listing as ``listPending(_:caller:inWireForm:)`` makes it.

@@ -30,7 +30,7 @@ actor DaemonCore {
     /// Scheduled notifications, categories and routes, written off the actors.
     let commits: DurableCommits
     /// Fires scheduled notifications into ``fired(_:)``.
-    let scheduler: Scheduler<ScheduledPost>
+    let scheduler: Scheduler<PendingPost>
     /// Work that must not hold up a call: each job runs as a child of the daemon's task group.
     let jobs: AsyncStream<@Sendable () async -> Void>.Continuation
 
@@ -50,7 +50,7 @@ actor DaemonCore {
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, settings: CachedSettings,
-        activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<ScheduledPost>,
+        activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<PendingPost>,
         jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
     ) {
         self.commits = commits

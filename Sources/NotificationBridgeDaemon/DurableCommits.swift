@@ -127,6 +127,33 @@ final class DurableCommits: Sendable {
         try? await submit([]).wait()
     }
 
+    /// The whole post of the scheduled notification `id` as the store has it, read once everything submitted so far
+    /// is written; `nil` when the store has none (it was never saved, or is withdrawn).
+    ///
+    /// Read on the caller's thread: one row, which the store's page cache usually holds.
+    ///
+    /// - Throws: ``NotificationStoreError`` when the row or the file cannot be read, or the store is closed.
+    func storedPost(id: String) async throws(NotificationStoreError) -> ScheduledPost? {
+        try await openStore().readPending(PayloadOfRow<ScheduledPost>.self, id: id)?.payload
+    }
+
+    /// The keys every scheduled notification is listed with, as the store keeps them, by id, read once everything
+    /// submitted so far is written; a row that cannot be read is left out.
+    ///
+    /// - Throws: ``NotificationStoreError`` when the file cannot be read, or the store is closed.
+    func storedListings() async throws(NotificationStoreError) -> [String: ListedForm] {
+        try await openStore().readPending(PayloadOfRow<ListedForm>.self).mapValues(\.payload)
+    }
+
+    /// The store, once what was submitted before is written.
+    private func openStore() async throws(NotificationStoreError) -> DaemonStore {
+        await flush()
+        guard let store = queue.withLock({ $0.isClosed ? nil : $0.store }) else {
+            throw .closed(directory: directory)
+        }
+        return store
+    }
+
     /// Writes what was submitted, then lets the directory go: later commits fail with
     /// ``NotificationStoreError/closed(directory:)``, and another daemon may take the directory over.
     func close() async {

@@ -82,8 +82,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let activator = AppActivator(
             connection: connection, applicationDirectories: configuration.applicationDirectories)
         let activations = ApplicationActivations(activator: activator, logger: logger)
-        let (firings, firingSink) = AsyncStream<ScheduledFiring<ScheduledPost>>.makeStream()
-        let scheduler = Scheduler<ScheduledPost>(logger: logger) { firingSink.yield($0) }
+        let (firings, firingSink) = AsyncStream<ScheduledFiring<PendingPost>>.makeStream()
+        let scheduler = Scheduler<PendingPost>(logger: logger) { firingSink.yield($0) }
         let (jobs, jobSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
         // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
         let commits = DurableCommits(
@@ -141,7 +141,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     /// calls, the center's events, the scheduler's firings, the bus's news, app activations, each a service of one
     /// `ServiceGroup` (see ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order.
     private func serve(
-        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<ScheduledPost>>,
+        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<PendingPost>>,
         jobs: AsyncStream<@Sendable () async -> Void>, on connection: DBusConnection, system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger

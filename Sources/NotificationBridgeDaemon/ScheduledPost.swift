@@ -2,12 +2,13 @@ import DBusCore
 import NotificationBridge
 import NotificationModel
 
-/// What the daemon keeps of a scheduled notification until it fires: what `Post` would have shown, where its
-/// responses go, and the connection that posted it (which owns it, as it owns the notifications it shows).
+/// What a scheduled notification shows when it fires: what `Post` would have shown, where its responses go, and the
+/// connection that posted it (which owns it, as it owns the notifications it shows). The store keeps it whole; the
+/// daemon keeps a ``PendingPost`` in memory, and reads this back when the notification fires.
 ///
-/// Its parts are kept out of line, in one immutable box: the scheduler and the daemon copy a pending notification
-/// as they restore, list and fire it, and a copy then costs one reference, not one for each string and array of the
-/// content (with 10,000 pending, that was most of the restore).
+/// Its parts are kept out of line, in one immutable box: the daemon copies a fired notification's post as it shows
+/// it, hands it to its app or keeps it for a server, and a copy costs one reference, not one for each string and array
+/// of the content.
 struct ScheduledPost: Sendable {
     private final class Parts: Sendable {
         let content: ImmutableBox<NotificationContent>
@@ -101,6 +102,6 @@ extension ScheduledPost: Codable {
     }
 }
 
-/// What the daemon keeps of a notification that is showing, so that after a restart the response to it still reaches
-/// its command, its app, or the connection attached as its app (see ``DeliveredPost``).
-typealias DaemonStore = NotificationStore<ScheduledPost, NotificationCategory, DeliveredPost>
+/// The daemon's state on disk: its scheduled notifications (a ``ScheduledPost`` each, read back in memory as a
+/// ``PendingPost``), its categories, and where the responses of the notifications it shows go (``DeliveredPost``).
+typealias DaemonStore = NotificationStore<PendingPost, NotificationCategory, DeliveredPost>

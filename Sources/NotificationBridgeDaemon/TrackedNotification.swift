@@ -37,7 +37,8 @@ struct TrackedNotification: Sendable {
     var poster: String
     /// Where its responses go.
     var route: ResponseRoute
-    /// What it shows (or will show, when it fires).
+    /// What it shows. Until a scheduled one is shown, only what selects it (its category and thread, see
+    /// ``PendingPost/selection``): the rest is in the store until it fires.
     var content: NotificationContent {
         get { storedContent.value }
         set { storedContent = ImmutableBox(newValue) }
@@ -69,7 +70,7 @@ struct TrackedNotification: Sendable {
             reportsDismissal: reportsDismissal, phase: phase)
     }
 
-    /// Tracks a notification whose content is already boxed elsewhere (a scheduled notification's, in the
+    /// Tracks a notification whose content is already boxed elsewhere (a scheduled notification's selection, in the
     /// scheduler): the box is shared, not copied.
     init(
         appName: String, poster: String, route: ResponseRoute, sharing content: ImmutableBox<NotificationContent>,
@@ -81,6 +82,11 @@ struct TrackedNotification: Sendable {
         storedContent = content
         self.reportsDismissal = reportsDismissal
         self.phase = phase
+    }
+
+    /// Takes a content boxed elsewhere, shared rather than copied.
+    mutating func share(_ content: ImmutableBox<NotificationContent>) {
+        storedContent = content
     }
 
     /// Whether the server shows it, or is about to.

@@ -5,7 +5,7 @@
 /// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
-    private enum CodingKeys: String, CodingKey {
+    fileprivate enum CodingKeys: String, CodingKey {
         case title
         case body
         case appName = "app-name"
@@ -71,5 +71,23 @@ extension NotificationContent: Codable {
         if isTransient { try container.encode(isTransient, forKey: .isTransient) }
         try container.encodeIfPresent(badge, forKey: .badge)
         if !actions.isEmpty { try container.encode(actions, forKey: .actions) }
+    }
+}
+
+/// What selects a notification among others, its category and thread, read from an encoded ``NotificationContent``
+/// without the rest of it: for a store that keeps thousands of notifications and reads each whole only when it is due.
+package struct NotificationContentSelection: Decodable, Sendable {
+    /// The content's ``NotificationContent/categoryID``.
+    package var categoryID: String?
+    /// The content's ``NotificationContent/threadID``.
+    package var threadID: String?
+
+    /// Reads the two fields from what ``NotificationContent/encode(to:)`` wrote.
+    ///
+    /// - Throws: `DecodingError` when the value is not a keyed container, or a field is not a string.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: NotificationContent.CodingKeys.self)
+        categoryID = try container.decodeIfPresent(String.self, forKey: .categoryID)
+        threadID = try container.decodeIfPresent(String.self, forKey: .threadID)
     }
 }

@@ -45,6 +45,7 @@ final class StoreDatabase {
     private let puts: [Table: SQLiteStatement]
     private let deletes: [Table: SQLiteStatement]
     private let trimDelivered: SQLiteStatement
+    private let pendingBody: SQLiteStatement
 
     /// Opens the file at `path`, creating the tables in a new one.
     ///
@@ -101,6 +102,7 @@ final class StoreDatabase {
             trimDelivered = try connection.prepare(
                 "DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY rowid "
                     + "LIMIT max(0, (SELECT count(*) FROM delivered) - ?1))")
+            pendingBody = try connection.prepare("SELECT body FROM pending WHERE id = ?1")
         } catch let failure as SQLiteFailure where failure.code.meansDamagedFile {
             connection.close()
             throw Unreadable(reason: "\(failure.message) (\(failure.code))")
@@ -135,16 +137,37 @@ final class StoreDatabase {
     /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
     func rows(of table: Table) throws -> [(id: String, body: [UInt8])] {
         var rows: [(id: String, body: [UInt8])] = []
+        try forEachRow(of: table) { rows.append(($0, $1)) }
+        return rows
+    }
+
+    /// Hands each row of `table` to `body` as it is read, in the order of ``rows(of:)``, without keeping them.
+    ///
+    /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
+    func forEachRow(of table: Table, _ body: (_ id: String, _ body: [UInt8]) -> Void) throws {
         do throws(SQLiteFailure) {
             let query = try connection.prepare("SELECT id, body FROM \(table.rawValue) ORDER BY rowid")
             while try query.step() {
-                rows.append((query.text(at: 0) ?? "", query.blob(at: 1)))
+                body(query.text(at: 0) ?? "", query.blob(at: 1))
             }
         } catch {
             guard error.code.meansDamagedFile else { throw error }
             throw Unreadable(reason: "\(error.message) (\(error.code))")
         }
-        return rows
+    }
+
+    /// The body of the scheduled notification `id`; `nil` when there is none.
+    ///
+    /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
+    func pendingBody(id: String) throws -> [UInt8]? {
+        defer { pendingBody.reset() }
+        do throws(SQLiteFailure) {
+            try pendingBody.bind(id, at: 1)
+            return try pendingBody.step() ? pendingBody.blob(at: 0) : nil
+        } catch {
+            guard error.code.meansDamagedFile else { throw error }
+            throw Unreadable(reason: "\(error.message) (\(error.code))")
+        }
     }
 
     /// Adds or replaces a scheduled notification's row.

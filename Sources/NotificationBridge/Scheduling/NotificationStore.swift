@@ -108,19 +108,7 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// - Throws: ``NotificationStoreError/closed(directory:)`` after ``close()``,
     ///   ``NotificationStoreError/cannotRead(path:failure:)`` when a row or the file cannot be read.
     package func readState() throws(NotificationStoreError) -> State {
-        try inner.withLock { inner throws(NotificationStoreError) in
-            guard let database = inner.database else { throw .closed(directory: directory) }
-            do {
-                return try Self.decodeState(of: database)
-            } catch let failure as SQLiteFailure {
-                throw .cannotRead(path: databasePath, failure: failure)
-            } catch {
-                let reason = (error as? StoreDatabase.Unreadable)?.reason ?? "\(error)"
-                throw .cannotRead(
-                    path: databasePath,
-                    failure: SQLiteFailure(code: .corrupt, message: reason, operation: "reading the state"))
-            }
-        }
+        try reading { database throws in try Self.decodeState(of: database) }
     }
 
     /// Records one change durably.
@@ -195,18 +183,12 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         _ type: Value.Type, of database: StoreDatabase, _ table: StoreDatabase.Table
     ) throws -> [(String, Value)] {
         let chunks = ChunkedWork.map(try database.rows(of: table), minimumPerThread: 2_000) { rows in
-            // Rows written before the binary form are JSON.
             let decoder = RowDecoder()
-            let jsonDecoder = JSONDecoder()
             var decoded: [(String, Value)] = []
             decoded.reserveCapacity(rows.count)
             for row in rows {
                 do {
-                    let value =
-                        RowDecoder.isBinaryRow(row.body)
-                        ? try decoder.decode(Value.self, from: row.body)
-                        : try jsonDecoder.decode(Value.self, from: Data(row.body))
-                    decoded.append((row.id, value))
+                    decoded.append((row.id, try decodeRow(Value.self, from: row.body, with: decoder)))
                 } catch {
                     return Result<[(String, Value)], StoreDatabase.Unreadable>.failure(StoreDatabase.Unreadable(
                         reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))"))

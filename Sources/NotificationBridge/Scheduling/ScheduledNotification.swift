@@ -101,6 +101,14 @@ package struct ScheduledNotification<Payload> {
             lastFiredAt: lastFiredAt, timeZoneIdentifier: timeZoneIdentifier)
     }
 
+    /// The same notification with `payload` in place of its own: for an owner that keeps only part of its payloads in
+    /// memory, and reads the rest back from the store when it needs it.
+    package func replacingPayload<Other>(with payload: Other) -> ScheduledNotification<Other> {
+        ScheduledNotification<Other>(
+            id: id, appName: appName, trigger: trigger, payload: payload, scheduledAt: scheduledAt,
+            lastFiredAt: lastFiredAt, timeZoneIdentifier: timeZoneIdentifier)
+    }
+
     /// Replaces the parts with a copy that has the values given (an optional part: `.some(nil)` to clear it).
     private mutating func change(
         id: String? = nil, appName: String?? = nil, trigger: NotificationTrigger? = nil, payload: Payload? = nil,
@@ -225,6 +233,16 @@ package struct ScheduledFiring<Payload> {
         self.occurrence = occurrence
         self.firedAt = firedAt
         self.nextFireDate = nextFireDate
+    }
+}
+
+extension ScheduledFiring {
+    /// The same delivery of the notification with `payload` in place of its own (see
+    /// ``ScheduledNotification/replacingPayload(with:)``).
+    package func replacingPayload<Other>(with payload: Other) -> ScheduledFiring<Other> {
+        ScheduledFiring<Other>(
+            notification: notification.replacingPayload(with: payload), occurrence: occurrence, firedAt: firedAt,
+            nextFireDate: nextFireDate)
     }
 }
 

@@ -1,0 +1,63 @@
+import FoundationEssentials
+
+/// Reading single scheduled notifications back, for an owner that keeps only part of each in memory.
+extension NotificationStore {
+    /// The row of the scheduled notification `id`, read as `Value`: the whole ``ScheduledNotification``, or a type that
+    /// reads only the keys it needs (the row's form lets a reader skip the others without reading them).
+    ///
+    /// Reads what is in the database: a change still on its way to ``apply(_:keepingDelivered:)`` is not there yet.
+    ///
+    /// - Returns: `nil` when no scheduled notification has that id.
+    /// - Throws: ``NotificationStoreError/closed(directory:)`` after ``close()``,
+    ///   ``NotificationStoreError/cannotRead(path:failure:)`` when the row or the file cannot be read as `Value`.
+    package func readPending<Value: Decodable>(_ type: Value.Type, id: String) throws(NotificationStoreError) -> Value? {
+        try reading { database throws in
+            guard let body = try database.pendingBody(id: id) else { return nil }
+            do {
+                return try Self.decodeRow(Value.self, from: body, with: RowDecoder())
+            } catch {
+                throw StoreDatabase.Unreadable(reason: "the row '\(id)' of the table pending: \(Self.describe(error))")
+            }
+        }
+    }
+
+    /// Every scheduled notification's row read as `Value`, by id, in one pass over the table; a row that cannot be
+    /// read as `Value` is left out.
+    ///
+    /// - Throws: As ``readPending(_:id:)``, for the file.
+    package func readPending<Value: Decodable>(_ type: Value.Type) throws(NotificationStoreError) -> [String: Value] {
+        try reading { database throws in
+            let decoder = RowDecoder()
+            var values: [String: Value] = [:]
+            try database.forEachRow(of: .pending) { id, body in
+                values[id] = try? Self.decodeRow(Value.self, from: body, with: decoder)
+            }
+            return values
+        }
+    }
+
+    /// Runs `body` on the open database under the store's lock, turning its failures into the store's errors.
+    func reading<Answer>(_ body: (StoreDatabase) throws -> Answer) throws(NotificationStoreError) -> Answer {
+        try inner.withLock { inner throws(NotificationStoreError) in
+            guard let database = inner.database else { throw .closed(directory: directory) }
+            do {
+                return try body(database)
+            } catch let failure as SQLiteFailure {
+                throw .cannotRead(path: databasePath, failure: failure)
+            } catch {
+                let reason = (error as? StoreDatabase.Unreadable)?.reason ?? "\(error)"
+                throw .cannotRead(
+                    path: databasePath,
+                    failure: SQLiteFailure(code: .corrupt, message: reason, operation: "reading the state"))
+            }
+        }
+    }
+
+    /// The value of one row's `body`: the binary form, or JSON in rows written before it.
+    static func decodeRow<Value: Decodable>(
+        _ type: Value.Type, from body: [UInt8], with decoder: RowDecoder
+    ) throws -> Value {
+        RowDecoder.isBinaryRow(body)
+            ? try decoder.decode(Value.self, from: body) : try JSONDecoder().decode(Value.self, from: Data(body))
+    }
+}

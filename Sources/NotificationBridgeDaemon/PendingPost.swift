@@ -1,0 +1,99 @@
+import NotificationBridge
+import NotificationModel
+
+/// What the daemon keeps in memory of a scheduled notification until it fires: who posted it, where its responses
+/// go, and what a filter or `RemoveCategory` selects it by (its category and thread). The rest of its
+/// ``ScheduledPost`` (the content, the hints, the keys a listing copies) is read back from the store when it fires or
+/// is listed: with thousands pending, each costs a few words, not its whole content.
+///
+/// A new one carries its whole post until the store has written it (``post``); the scheduler and the daemon's table
+/// keep the form without it (``inStore``). A row of the store is a ``ScheduledPost``'s: reading one as a
+/// `PendingPost` skips what it does not keep.
+struct PendingPost: Sendable {
+    private final class Summary: Sendable {
+        let poster: String
+        let route: ResponseRoute
+        let selection: ImmutableBox<NotificationContent>
+
+        init(poster: String, route: ResponseRoute, categoryID: String?, threadID: String?) {
+            self.poster = poster
+            self.route = route
+            selection =
+                categoryID == nil && threadID == nil
+                ? PendingPost.noSelection : ImmutableBox(NotificationContent(categoryID: categoryID, threadID: threadID))
+        }
+    }
+
+    /// The selection of the many notifications with neither a category nor a thread, shared.
+    private static let noSelection = ImmutableBox(NotificationContent())
+
+    private let summary: Summary
+
+    /// The whole post, until the store has it; `nil` in the form the scheduler keeps (``inStore``).
+    let post: ScheduledPost?
+
+    /// A new scheduled notification's post, whole, for the store to write.
+    init(_ post: ScheduledPost) {
+        summary = Summary(
+            poster: post.poster, route: post.route, categoryID: post.content.categoryID,
+            threadID: post.content.threadID)
+        self.post = post
+    }
+
+    private init(summary: Summary) {
+        self.summary = summary
+        post = nil
+    }
+
+    /// The same notification without its post, which from now on only the store holds.
+    var inStore: PendingPost { PendingPost(summary: summary) }
+
+    /// The unique name of the connection that posted it.
+    var poster: String { summary.poster }
+    /// Where its responses go.
+    var route: ResponseRoute { summary.route }
+    /// Its category and thread as a content with nothing else set, shared with the daemon's table until it is shown.
+    var selection: ImmutableBox<NotificationContent> { summary.selection }
+}
+
+/// Written as its ``ScheduledPost``; read back as the summary alone.
+extension PendingPost: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case content, route, poster
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let selection = try container.decode(NotificationContentSelection.self, forKey: .content)
+        summary = Summary(
+            poster: try container.decode(String.self, forKey: .poster),
+            route: try container.decode(ResponseRoute.self, forKey: .route),
+            categoryID: selection.categoryID, threadID: selection.threadID)
+        post = nil
+    }
+
+    /// - Throws: `EncodingError.invalidValue` for the form without its post: what the store has is never written
+    ///   again from it.
+    func encode(to encoder: any Encoder) throws {
+        guard let post else {
+            throw EncodingError.invalidValue(
+                self,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "a scheduled notification kept without its post; read it from the store"))
+        }
+        try post.encode(to: encoder)
+    }
+}
+
+/// The payload of a scheduled notification's row, read without the rest of the row.
+struct PayloadOfRow<Payload: Decodable>: Decodable {
+    let payload: Payload
+}
+
+/// The keys a scheduled notification is listed with, as its row keeps them (``ScheduledPost/wireListing``), read
+/// without the rest of its post.
+struct ListedForm: Decodable, Sendable {
+    /// `nil` in a row written by an earlier version, which kept no such form.
+    let wireListing: RowBytes?
+}
