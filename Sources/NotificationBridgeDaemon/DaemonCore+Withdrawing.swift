@@ -83,18 +83,19 @@ extension DaemonCore {
         guard !selected.isEmpty else { return .values([]) }
         if inWireForm {
             let stored = try await listedForms()
+            // Without a row: withdrawn meanwhile, or never saved.
             let listed = selected.filter { stored[$0.notification.id] != nil }
             // Room for each kept form and the id and date added (under 96 bytes), so that the list is never moved as
             // it grows.
             var list = DBusDictionaryList(
                 reservingCapacity: listed.reduce(0) {
-                    $0 + (stored[$1.notification.id]?.wireListing?.bytes.count ?? 0) + 96
+                    $0 + ((stored[$1.notification.id] ?? nil)?.bytes.count ?? 0) + 96
                 })
             var copied = true
             for pending in listed {
                 let notification = pending.notification
                 let extra = NotificationCoding.listedEntries(id: notification.id, nextFireDate: pending.nextFireDate)
-                guard let form = stored[notification.id]?.wireListing,
+                guard let form = stored[notification.id] ?? nil,
                     (try? list.append(DBusWireDictionary(bytes: form.bytes), adding: extra)) != nil
                 else {
                     copied = false
@@ -116,7 +117,7 @@ extension DaemonCore {
     }
 
     /// The listing forms of the scheduled notifications, from the store.
-    private func listedForms() async throws(DBusFailure) -> [String: ListedForm] {
+    private func listedForms() async throws(DBusFailure) -> [String: RowBytes?] {
         do throws(NotificationStoreError) {
             return try await commits.storedListings()
         } catch {

@@ -137,12 +137,13 @@ final class DurableCommits: Sendable {
         try await openStore().readPending(PayloadOfRow<ScheduledPost>.self, id: id)?.payload
     }
 
-    /// The keys every scheduled notification is listed with, as the store keeps them, by id, read once everything
-    /// submitted so far is written; a row that cannot be read is left out.
+    /// The keys every scheduled notification is listed with, as the store keeps them in wire form
+    /// (``ScheduledPost/wireListing``), by id, read once everything submitted so far is written: `nil` for one that
+    /// has no such form (written by an earlier version, or damaged).
     ///
     /// - Throws: ``NotificationStoreError`` when the file cannot be read, or the store is closed.
-    func storedListings() async throws(NotificationStoreError) -> [String: ListedForm] {
-        try await openStore().readPending(PayloadOfRow<ListedForm>.self).mapValues(\.payload)
+    func storedListings() async throws(NotificationStoreError) -> [String: RowBytes?] {
+        try await openStore().readPendingBytes(inPayloadAt: [ScheduledPost.wireListingKey])
     }
 
     /// The store, once what was submitted before is written.

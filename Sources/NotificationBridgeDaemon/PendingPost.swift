@@ -90,10 +90,3 @@ extension PendingPost: Codable {
 struct PayloadOfRow<Payload: Decodable>: Decodable {
     let payload: Payload
 }
-
-/// The keys a scheduled notification is listed with, as its row keeps them (``ScheduledPost/wireListing``), read
-/// without the rest of its post.
-struct ListedForm: Decodable, Sendable {
-    /// `nil` in a row written by an earlier version, which kept no such form.
-    let wireListing: RowBytes?
-}

@@ -61,6 +61,9 @@ struct ScheduledPost: Sendable {
             content: content, route: route, poster: poster, wireHints: wireHints, wireListing: wireListing)
     }
 
+    /// The key its row keeps ``wireListing`` under.
+    static var wireListingKey: String { CodingKeys.wireListing.stringValue }
+
     /// The hints to send when it fires.
     var hints: [String: DBusValue] {
         guard let wireHints, let body = try? DBusWire.decodeArguments(from: wireHints),

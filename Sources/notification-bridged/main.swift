@@ -28,6 +28,12 @@ func fail(_ text: String, status: Int32) -> Never {
     exit(status)
 }
 
+// Every block of 128 KiB or more is a mapping of its own, given back to the system when freed. glibc starts there,
+// then raises the threshold past each large block freed (up to 32 MiB) so that the next of that size comes from the
+// heap: the megabytes of a listing of thousands would then stay in the heap after each reply, among small blocks
+// that keep their pages resident (3.6 MB more after the second listing of 10,000, 7.2 MB after the fourth).
+_ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+
 let command: DaemonCommand
 do {
     // Once it serves, each time it has had nothing to do for a second after some work (start-up's first), the

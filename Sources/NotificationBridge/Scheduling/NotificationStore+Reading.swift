@@ -21,16 +21,20 @@ extension NotificationStore {
         }
     }
 
-    /// Every scheduled notification's row read as `Value`, by id, in one pass over the table; a row that cannot be
-    /// read as `Value` is left out.
+    /// The bytes of the value at `path` in the payload of every scheduled notification's row, by id, in one pass over
+    /// the table: a value the owner keeps ready to use (a ``RowBytes``), read without decoding anything else of the
+    /// rows. `path` names a key of the payload's keyed container, then a key of that key's value, and so on (see
+    /// ``RowFormat/valueRange(at:in:)``).
     ///
+    /// - Returns: By id, the bytes, or `nil` for a row without that value (one written as JSON by an older version,
+    ///   or a damaged one): decode that row whole with ``readPending(_:id:)`` instead.
     /// - Throws: As ``readPending(_:id:)``, for the file.
-    package func readPending<Value: Decodable>(_ type: Value.Type) throws(NotificationStoreError) -> [String: Value] {
-        try reading { database throws in
-            let decoder = RowDecoder()
-            var values: [String: Value] = [:]
+    package func readPendingBytes(inPayloadAt path: [String]) throws(NotificationStoreError) -> [String: RowBytes?] {
+        let path = [ScheduledNotification<Payload>.payloadKey] + path
+        return try reading { database throws in
+            var values: [String: RowBytes?] = [:]
             try database.forEachRow(of: .pending) { id, body in
-                values[id] = try? Self.decodeRow(Value.self, from: body, with: decoder)
+                values[id] = .some(RowFormat.valueRange(at: path, in: body).map { RowBytes(Array(body[$0])) })
             }
             return values
         }

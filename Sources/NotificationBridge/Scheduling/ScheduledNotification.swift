@@ -158,6 +158,9 @@ extension ScheduledNotification: Codable where Payload: Codable {
         case timeZoneIdentifier = "time-zone"
     }
 
+    /// The key its payload is stored under.
+    static var payloadKey: String { CodingKeys.payload.stringValue }
+
     /// Decodes a scheduled notification; `app-name`, `last-fired-at` and `time-zone` may be missing.
     ///
     /// - Throws: `DecodingError` when a required key is missing or a value has the wrong form.

@@ -52,8 +52,8 @@ struct NotificationStoreReadingTests {
         #expect(try store.readPending(TitleOnly.self, id: "a") == nil)
     }
 
-    @Test("every row is read in one pass; a row that cannot be read as the type asked for is left out, not fatal")
-    func allRows() throws {
+    @Test("a value kept in every payload is read from all rows in one pass; a row without it reads as nil")
+    func bytesOfAllRows() throws {
         let directory = NotificationStoreTests.TemporaryDirectory()
         let store = try Store(directory: directory.path)
         defer { store.close() }
@@ -61,10 +61,11 @@ struct NotificationStoreReadingTests {
         let database = try #require(store.inner.withLock { $0.database })
         try database.putPending(id: "broken", scheduledAt: 0, body: [RowFormat.version, 0xFF, 0xFF])
 
-        let titles = try store.readPending(TitleOnly.self)
-        #expect(titles.count == 300)
-        #expect(titles["n42"] == TitleOnly(title: "Title 42"))
-        #expect(titles["broken"] == nil)
+        let titles = try store.readPendingBytes(inPayloadAt: ["title"])
+        #expect(titles.count == 301)
+        #expect(titles["n42"] == .some(RowBytes(Array("Title 42".utf8))))
+        #expect(titles["broken"] == .some(nil))
+        #expect(try store.readPendingBytes(inPayloadAt: ["no-such-key"])["n1"] == .some(nil))
         #expect(throws: NotificationStoreError.self) { try store.readPending(TitleOnly.self, id: "broken") }
     }
 
