@@ -10,50 +10,41 @@ import NotificationModel
 /// keep the form without it (``inStore``). A row of the store is a ``ScheduledPost``'s: reading one as a
 /// `PendingPost` skips what it does not keep.
 struct PendingPost: Sendable {
-    private final class Summary: Sendable {
-        let poster: String
-        let route: ResponseRoute
-        let selection: ImmutableBox<NotificationContent>
-
-        init(poster: String, route: ResponseRoute, categoryID: String?, threadID: String?) {
-            self.poster = poster
-            self.route = route
-            selection =
-                categoryID == nil && threadID == nil
-                ? PendingPost.noSelection : ImmutableBox(NotificationContent(categoryID: categoryID, threadID: threadID))
-        }
-    }
+    /// The unique name of the connection that posted it.
+    let poster: String
+    /// Where its responses go.
+    let route: ResponseRoute
+    /// Its category and thread as a content with nothing else set, shared with the daemon's table until it is shown.
+    let selection: ImmutableBox<NotificationContent>
+    /// The whole post, until the store has it; `nil` in the form the scheduler keeps (``inStore``).
+    let post: ScheduledPost?
 
     /// The selection of the many notifications with neither a category nor a thread, shared.
     private static let noSelection = ImmutableBox(NotificationContent())
 
-    private let summary: Summary
-
-    /// The whole post, until the store has it; `nil` in the form the scheduler keeps (``inStore``).
-    let post: ScheduledPost?
-
     /// A new scheduled notification's post, whole, for the store to write.
     init(_ post: ScheduledPost) {
-        summary = Summary(
+        self.init(
             poster: post.poster, route: post.route, categoryID: post.content.categoryID,
-            threadID: post.content.threadID)
+            threadID: post.content.threadID, post: post)
+    }
+
+    private init(poster: String, route: ResponseRoute, categoryID: String?, threadID: String?, post: ScheduledPost?) {
+        self.poster = poster
+        self.route = route
+        selection =
+            categoryID == nil && threadID == nil
+            ? Self.noSelection : ImmutableBox(NotificationContent(categoryID: categoryID, threadID: threadID))
         self.post = post
     }
 
-    private init(summary: Summary) {
-        self.summary = summary
-        post = nil
+    private init(without post: PendingPost) {
+        (poster, route, selection) = (post.poster, post.route, post.selection)
+        self.post = nil
     }
 
     /// The same notification without its post, which from now on only the store holds.
-    var inStore: PendingPost { PendingPost(summary: summary) }
-
-    /// The unique name of the connection that posted it.
-    var poster: String { summary.poster }
-    /// Where its responses go.
-    var route: ResponseRoute { summary.route }
-    /// Its category and thread as a content with nothing else set, shared with the daemon's table until it is shown.
-    var selection: ImmutableBox<NotificationContent> { summary.selection }
+    var inStore: PendingPost { PendingPost(without: self) }
 }
 
 /// Written as its ``ScheduledPost``; read back as the summary alone.
@@ -65,11 +56,10 @@ extension PendingPost: Codable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let selection = try container.decode(NotificationContentSelection.self, forKey: .content)
-        summary = Summary(
+        self.init(
             poster: try container.decode(String.self, forKey: .poster),
             route: try container.decode(ResponseRoute.self, forKey: .route),
-            categoryID: selection.categoryID, threadID: selection.threadID)
-        post = nil
+            categoryID: selection.categoryID, threadID: selection.threadID, post: nil)
     }
 
     /// - Throws: `EncodingError.invalidValue` for the form without its post: what the store has is never written

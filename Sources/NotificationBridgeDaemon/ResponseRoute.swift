@@ -5,8 +5,9 @@ enum ResponseRoute: Sendable, Hashable {
     /// A command started with `posix_spawn` (never a shell): argv, program first.
     case command([String])
     /// `org.freedesktop.Application.ActivateAction` on the app with this desktop id; `action` `nil` means the chosen
-    /// action's own id.
-    case application(desktopEntry: String, action: String?)
+    /// action's own id. Out of line (`indirect`): a route is then as wide as one string, in every entry of the
+    /// daemon's table.
+    indirect case application(desktopEntry: String, action: String?)
 
     /// A name for logs.
     var kind: String {

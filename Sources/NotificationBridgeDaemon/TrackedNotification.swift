@@ -10,8 +10,8 @@ import NotificationModel
 struct TrackedNotification: Sendable {
     /// Where a notification is in its life.
     ///
-    /// The cases that carry a whole notification hold it out of line (`indirect`), so that every entry of the table
-    /// is not as large as the largest case: with thousands pending, that is megabytes.
+    /// The cases that carry something hold it out of line (`indirect`), so that every entry of the table is not as
+    /// large as the largest case: with thousands pending, that is megabytes.
     enum Phase: Sendable {
         /// Scheduled, not shown yet: the scheduler holds it.
         case pending
@@ -26,9 +26,9 @@ struct TrackedNotification: Sendable {
         case showing
         /// The server closed it after an action whose response is still to come (the prompt for typed text is open,
         /// or the response waits for the session to unlock); the text says how it closed.
-        case responding(String)
+        indirect case responding(String)
         /// It ended; the text says how, for calls that name it later ("was withdrawn", "expired", …).
-        case ended(String)
+        indirect case ended(String)
     }
 
     /// The app it was posted under; it owns the notification.

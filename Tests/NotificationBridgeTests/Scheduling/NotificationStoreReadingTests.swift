@@ -52,19 +52,33 @@ struct NotificationStoreReadingTests {
         #expect(try store.readPending(TitleOnly.self, id: "a") == nil)
     }
 
+    /// A payload with bytes kept ready to use, as the daemon keeps a notification's listing.
+    struct Memo: Codable, Sendable {
+        var text: String
+        var kept: RowBytes
+    }
+
     @Test("a value kept in every payload is read from all rows in one pass; a row without it reads as nil")
     func bytesOfAllRows() throws {
         let directory = NotificationStoreTests.TemporaryDirectory()
-        let store = try Store(directory: directory.path)
+        let store = try NotificationStore<Memo, NotificationCategory, NotificationStoreTests.Route>(
+            directory: directory.path)
         defer { store.close() }
-        try store.apply((0..<300).map { .schedule(Self.notification("n\($0)", title: "Title \($0)")) })
+        try store.apply(
+            (0..<300).map { number in
+                .schedule(
+                    ScheduledNotification(
+                        id: "n\(number)", trigger: .timeInterval(seconds: 600),
+                        payload: Memo(text: "memo \(number)", kept: RowBytes([UInt8(number % 256), 0xFF])),
+                        scheduledAt: Date(timeIntervalSince1970: 1_750_000_000)))
+            })
         let database = try #require(store.inner.withLock { $0.database })
         try database.putPending(id: "broken", scheduledAt: 0, body: [RowFormat.version, 0xFF, 0xFF])
 
-        let titles = try store.readPendingBytes(inPayloadAt: ["title"])
-        #expect(titles.count == 301)
-        #expect(titles["n42"] == .some(RowBytes(Array("Title 42".utf8))))
-        #expect(titles["broken"] == .some(nil))
+        let kept = try store.readPendingBytes(inPayloadAt: ["kept"])
+        #expect(kept.count == 301)
+        #expect(kept["n42"] == .some(RowBytes([42, 0xFF])))
+        #expect(kept["broken"] == .some(nil))
         #expect(try store.readPendingBytes(inPayloadAt: ["no-such-key"])["n1"] == .some(nil))
         #expect(throws: NotificationStoreError.self) { try store.readPending(TitleOnly.self, id: "broken") }
     }
