@@ -50,7 +50,8 @@ actor DaemonCore {
 
     init(
         connection: DBusConnection, center: DesktopNotificationCenter, settings: CachedSettings,
-        activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits, scheduler: Scheduler<PendingPost>,
+        activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits,
+        scheduler: Scheduler<PendingPost>,
         jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
     ) {
         self.commits = commits

@@ -63,6 +63,16 @@ final class DurableCommits: Sendable {
         var isClosed = false
         /// Whether the last write failed: the next failure is not logged again, the next success is.
         var isFailing = false
+        /// How many submitted changes that write a scheduled notification's row are not written yet, by id: a read
+        /// of that row waits for them, a read of any other does not.
+        var unwrittenRows: [String: Int] = [:]
+
+        mutating func count(_ changes: [DaemonStore.Change], by step: Int) {
+            for case .schedule(let notification) in changes {
+                let count = unwrittenRows[notification.id, default: 0] + step
+                unwrittenRows[notification.id] = count > 0 ? count : nil
+            }
+        }
     }
 
     /// The state directory.
@@ -107,6 +117,7 @@ final class DurableCommits: Sendable {
         let (isClosed, startsWriter) = queue.withLock { queue -> (Bool, Bool) in
             if queue.isClosed { return (true, false) }
             queue.batches.append((changes, commit))
+            queue.count(changes, by: 1)
             defer { queue.writerStarted = true }
             return (false, !queue.writerStarted)
         }
@@ -127,28 +138,30 @@ final class DurableCommits: Sendable {
         try? await submit([]).wait()
     }
 
-    /// The whole post of the scheduled notification `id` as the store has it, read once everything submitted so far
-    /// is written; `nil` when the store has none (it was never saved, or is withdrawn).
+    /// The whole post of the scheduled notification `id` as the store has it, read once what was submitted for it is
+    /// written; `nil` when the store has none (it was never saved, or is withdrawn).
     ///
     /// Read on the caller's thread: one row, which the store's page cache usually holds.
     ///
     /// - Throws: ``NotificationStoreError`` when the row or the file cannot be read, or the store is closed.
     func storedPost(id: String) async throws(NotificationStoreError) -> ScheduledPost? {
-        try await openStore().readPending(PayloadOfRow<ScheduledPost>.self, id: id)?.payload
+        try await openStore(awaiting: { $0[id] != nil }).readPending(PayloadOfRow<ScheduledPost>.self, id: id)?.payload
     }
 
     /// The keys every scheduled notification is listed with, as the store keeps them in wire form
-    /// (``ScheduledPost/wireListing``), by id, read once everything submitted so far is written: `nil` for one that
-    /// has no such form (written by an earlier version, or damaged).
+    /// (``ScheduledPost/wireListing``), by id, read once every scheduled notification submitted is written: `nil` for
+    /// one that has no such form (written by an earlier version, or damaged).
     ///
     /// - Throws: ``NotificationStoreError`` when the file cannot be read, or the store is closed.
     func storedListings() async throws(NotificationStoreError) -> [String: RowBytes?] {
-        try await openStore().readPendingBytes(inPayloadAt: [ScheduledPost.wireListingKey])
+        try await openStore(awaiting: { !$0.isEmpty }).readPendingBytes(inPayloadAt: [ScheduledPost.wireListingKey])
     }
 
-    /// The store, once what was submitted before is written.
-    private func openStore() async throws(NotificationStoreError) -> DaemonStore {
-        await flush()
+    /// The store, once what was submitted before is written when `mustWait` says so of the rows not written yet.
+    private func openStore(
+        awaiting mustWait: ([String: Int]) -> Bool
+    ) async throws(NotificationStoreError) -> DaemonStore {
+        if queue.withLock({ mustWait($0.unwrittenRows) }) { await flush() }
         guard let store = queue.withLock({ $0.isClosed ? nil : $0.store }) else {
             throw .closed(directory: directory)
         }
@@ -197,6 +210,9 @@ final class DurableCommits: Sendable {
                 result = .failure(error)
             }
             report(result)
+            queue.withLock { queue in
+                for batch in batches { queue.count(batch.changes, by: -1) }
+            }
             for batch in batches { batch.commit.finish(result) }
         }
     }

@@ -48,7 +48,7 @@ struct StoredPostTests {
         }
     }
 
-    @Test("a pending notification whose stored content cannot be read is dropped when due, named in the log; others fire")
+    @Test("a pending notification whose stored content cannot be read is dropped when due, and named in the log")
     func unreadableContentIsDropped() async throws {
         try await SchedulingTests.withSetup { setup in
             var daemon = try await setup.startDaemon()

@@ -10,7 +10,9 @@ extension NotificationStore {
     /// - Returns: `nil` when no scheduled notification has that id.
     /// - Throws: ``NotificationStoreError/closed(directory:)`` after ``close()``,
     ///   ``NotificationStoreError/cannotRead(path:failure:)`` when the row or the file cannot be read as `Value`.
-    package func readPending<Value: Decodable>(_ type: Value.Type, id: String) throws(NotificationStoreError) -> Value? {
+    package func readPending<Value: Decodable>(
+        _ type: Value.Type, id: String
+    ) throws(NotificationStoreError) -> Value? {
         try reading { database throws in
             guard let body = try database.pendingBody(id: id) else { return nil }
             do {
