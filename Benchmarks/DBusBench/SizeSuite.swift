@@ -1,14 +1,15 @@
 import DBusTestSupport
 import Foundation
 
-/// What a package of the bridge installs: its three programs stripped as `packaging/build-deb.sh` strips them, and,
-/// when `make deb` has built one, the `.deb`'s own installed size. The programs are the ones this run measures: only
-/// with `STATIC=1` are they linked as the package links them.
+/// What a package of the bridge installs: its two programs stripped as `packaging/build-deb.sh` strips them (the
+/// third command, `notification-terminal-server`, is a link to the daemon's program), and, when `make deb` has built
+/// one, the `.deb`'s own installed size. The programs are the ones this run measures: only with `STATIC=1` are they
+/// linked as the package links them.
 struct SizeSuite {
     let options: Options
 
     private static let group = "installed size"
-    private static let programs = ["notification-bridged", "notification-bridge", "notification-terminal-server"]
+    private static let programs = ["notification-bridged", "notification-bridge"]
     private static let target = 10e6
 
     func run() async throws -> [ResultRow] {
@@ -39,9 +40,9 @@ struct SizeSuite {
         }
         var rows = [
             ResultRow(
-                Self.group, "the three programs, stripped", unit: .bytes, median: total,
+                Self.group, "the programs, stripped", unit: .bytes, median: total,
                 target: linksRuntime ? nil : .init(text: "≤ 10 MB", met: total <= Self.target),
-                note: "(" + parts.joined(separator: ", ")
+                note: "(" + parts.joined(separator: ", ") + "; notification-terminal-server is a link to the first"
                     + (linksRuntime
                         ? "; linked to the shared Swift runtime, which a package would ship too: STATIC=1 measures "
                             + "them as the .deb has them)"

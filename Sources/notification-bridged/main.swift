@@ -4,9 +4,19 @@ import Glibc
 import Musl
 #endif
 internal import CLinux
+import Dispatch
 import EventLoopExecutor
 import Logging
 import NotificationBridgeDaemon
+import TerminalNotificationServer
+
+// One program for two: started as notification-terminal-server (the package installs that name as a link to this
+// program), it is the terminal notification server, on Swift's default executors as that program has them. Two
+// static programs would each carry the Swift runtime and FoundationEssentials: 14 MB more in the package.
+if CommandLine.arguments.first?.split(separator: "/").last == "notification-terminal-server" {
+    Task { await TerminalServerCommand.runProgram() }
+    dispatchMain()
+}
 
 // The thin command: logs go to standard error (the journal, under systemd); everything else is in the library.
 LoggingSystem.bootstrap(StreamLogHandler.standardError)

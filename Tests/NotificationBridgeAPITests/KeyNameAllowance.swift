@@ -260,7 +260,7 @@ struct KeyNameAllowance {
             "Sources/notification-bridge/SendCommand.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
             "option and value names, and help text"),
         KeyNameAllowance(
-            "Sources/notification-terminal-server/TerminalServerCommand.swift", [ResponseKeys.text.name],
+            "Sources/TerminalNotificationServer/TerminalServerCommand.swift", [ResponseKeys.text.name],
             "a value name"),
         KeyNameAllowance(
             "Sources/TerminalNotificationServer/TerminalCommand.swift", [ResponseKeys.action.name],

@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationServerKit
+import Testing
 
 /// The built programs of this package, next to the test bundle (building the tests builds every product).
 enum BuiltProgram {
@@ -12,6 +13,39 @@ enum BuiltProgram {
             throw TestSupportError("\(name) is not built in \(folder.path); run 'swift build --build-tests' first")
         }
         return path
+    }
+
+    /// How the terminal server is started.
+    enum TerminalServerForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// As the package installs it: a link named `notification-terminal-server` to the daemon's program.
+        case installed = "the daemon's program, started under the terminal server's name"
+        /// Its own program, as `swift run` and the demo start it.
+        case ownProgram = "its own program"
+
+        var testDescription: String { rawValue }
+
+        /// The path to start.
+        func path() throws -> String {
+            switch self {
+            case .ownProgram: return try BuiltProgram.path("notification-terminal-server")
+            case .installed: return try BuiltProgram.installedLink()
+            }
+        }
+    }
+
+    /// A link named `notification-terminal-server` to the built daemon, in a folder of its own, as the package
+    /// installs it.
+    private static func installedLink() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nb-installed-\(getpid())")
+        let link = folder.appendingPathComponent("notification-terminal-server").path
+        if FileManager.default.fileExists(atPath: link) { return link }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try path("notification-bridged"))
+        } catch where FileManager.default.fileExists(atPath: link) {
+            // Made meanwhile by another test.
+        }
+        return link
     }
 }
 
@@ -39,7 +73,7 @@ final class TerminalServerProcess: @unchecked Sendable {
     /// Starts the server with `arguments` and returns once it owns `org.freedesktop.Notifications`.
     static func start(
         on bus: PrivateBus, watcher: DBusConnection, arguments: [String] = [],
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:], form: BuiltProgram.TerminalServerForm = .installed
     ) async throws -> TerminalServerProcess {
         let owners = try await watcher.nameOwnerChanges(of: NotificationServer.busName)
         let previous = try await watcher.nameOwner(of: NotificationServer.busName)
@@ -54,7 +88,7 @@ final class TerminalServerProcess: @unchecked Sendable {
                 close(writeEnd)
             }
             child = try ChildProcess.spawn(
-                [try BuiltProgram.path("notification-terminal-server"), "--address", bus.address] + arguments,
+                [try form.path(), "--address", bus.address] + arguments,
                 environment: bus.environment.merging(extra) { $1 }, standardInput: inputEnds[0],
                 standardOutput: writeEnd)
         }
@@ -123,11 +157,13 @@ struct TerminalServerFixture: Sendable {
     let signals: AsyncStream<DBusSignal>
 
     static func with<T: Sendable>(
-        arguments: [String] = ["--color", "never"], _ body: (TerminalServerFixture) async throws -> T
+        arguments: [String] = ["--color", "never"], form: BuiltProgram.TerminalServerForm = .installed,
+        _ body: (TerminalServerFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let client = try await bus.connect()
-            let server = try await TerminalServerProcess.start(on: bus, watcher: client, arguments: arguments)
+            let server = try await TerminalServerProcess.start(
+                on: bus, watcher: client, arguments: arguments, form: form)
             let owner = try await client.nameOwner(of: NotificationServer.busName)
             let signals = try await client.signals(
                 matching: DBusMatchRule(sender: owner, path: NotificationServer.objectPath))

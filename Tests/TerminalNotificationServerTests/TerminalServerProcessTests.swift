@@ -5,12 +5,15 @@ import NotificationServerKit
 import Testing
 
 /// The built `notification-terminal-server` on a private bus, driven through its input as a user (or a script)
-/// drives it, and checked through its output and the signals a client receives.
+/// drives it, and checked through its output and the signals a client receives. It is started as the package
+/// installs it, a link to the daemon's program; the first test starts its own program too.
 @Suite("notification-terminal-server", .serialized)
 struct TerminalServerProcessTests {
-    @Test("it owns org.freedesktop.Notifications and advertises what it supports")
-    func ownsTheName() async throws {
-        try await TerminalServerFixture.with { fixture in
+    @Test(
+        "it owns org.freedesktop.Notifications and advertises what it supports",
+        arguments: BuiltProgram.TerminalServerForm.allCases)
+    func ownsTheName(_ form: BuiltProgram.TerminalServerForm) async throws {
+        try await TerminalServerFixture.with(form: form) { fixture in
             let owner = try #require(try await fixture.client.nameOwner(of: NotificationServer.busName))
             #expect(try await fixture.client.processID(of: owner) == UInt32(fixture.server.child.pid))
             let capabilities = try await fixture.client.call(

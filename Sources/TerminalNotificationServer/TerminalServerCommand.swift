@@ -2,12 +2,12 @@ import ArgumentParser
 import DBusCore
 import FoundationEssentials
 import Glibc
-import TerminalNotificationServer
 
-/// `notification-terminal-server`: the command line.
-@main
-struct TerminalServerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `notification-terminal-server`: the command line. One program runs it (`TerminalServerCommand.main()`) and
+/// the daemon's program does too, when it is started under this name (the package installs it as a link to
+/// `notification-bridged`).
+public struct TerminalServerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "notification-terminal-server",
         abstract: "A desktop notification server that shows notifications in this terminal.",
         discussion: """
@@ -44,13 +44,15 @@ struct TerminalServerCommand: AsyncParsableCommand {
                 + "an empty text marks none.", valueName: "text"))
     var destructiveMarker = TerminalServerConfiguration.defaultDestructiveMarker
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         if let address, address.isEmpty || !address.contains(":") {
             throw ValidationError("--address '\(address)' is not a D-Bus address; it looks like unix:path=/run/…")
         }
     }
 
-    func run() async throws {
+    public func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = TerminalServerConfiguration(
             bus: address.map(DBusConnection.Bus.address) ?? .session, replacesRunningServer: replace,
@@ -75,6 +77,17 @@ struct TerminalServerCommand: AsyncParsableCommand {
             printError("the bus closed")
             throw ExitCode.failure
         }
+    }
+}
+
+extension TerminalServerCommand {
+    /// Parses the process's command line, runs the server, and exits with its status: a program's whole life, on
+    /// Swift's default executors.
+    public static func runProgram() async -> Never {
+        // The async `main()`, not the synchronous one of `ParsableCommand`, which cannot run an async command.
+        let main: () async -> Void = Self.main
+        await main()
+        Glibc.exit(0)
     }
 }
 
