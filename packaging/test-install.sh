@@ -135,6 +135,9 @@ version=$(in_root notification-bridge --version)
 [ "$version" = "$(dpkg-deb --field "$DEB" Version | sed 's/-[^-]*$//')" ] \
     || die "notification-bridge --version says '$version'"
 [ "$(in_root notification-bridged --version)" = "notification-bridged $version" ] || die "notification-bridged --version"
+# A link to the daemon's program, which is the terminal server when started under that name.
+grep -q 'USAGE: notification-terminal-server' <<<"$(in_root notification-terminal-server --help)" \
+    || die "notification-terminal-server --help does not show the terminal server's usage"
 # The session bus the Depends asked for brought systemd: it checks the user unit as it would load it.
 if [ -x "$ROOT/usr/bin/systemd-analyze" ]; then
     install -d -m 0700 "$ROOT/tmp/runtime"
