@@ -95,7 +95,8 @@ extension DaemonCore {
         } catch {
             failure = error
         }
-        guard table[id]?.isScheduled == true else { return nil }
+        // Withdrawn meanwhile, or the store closed as the daemon stops: nothing to drop.
+        guard !stopping, table[id]?.isScheduled == true else { return nil }
         if let failure {
             logger.error("cannot read a scheduled notification back from the state; it is dropped", metadata: [
                 "notification.id": "\(id)", "error": "\(failure)",
