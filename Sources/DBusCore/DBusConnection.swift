@@ -71,7 +71,7 @@ public final class DBusConnection: Sendable {
         return DBusConnection(loop: loop, core: core, status: status)
     }
 
-    private static func open(_ bus: Bus, _ error: inout DBusError) -> OpaquePointer? {
+    static func open(_ bus: Bus, _ error: inout DBusError) -> OpaquePointer? {
         switch bus {
         case .session:
             return dbus_bus_get_private(DBUS_BUS_SESSION, &error)

@@ -19,8 +19,11 @@ public struct BridgeProxy: Sendable {
     /// waits without a bound.
     public var timeout: Duration
 
+    /// How long a call may take unless the proxy is given another ``timeout``: libdbus's own default.
+    public static let defaultTimeout: Duration = .seconds(25)
+
     /// A proxy of the daemon on `connection`.
-    public init(connection: DBusConnection, timeout: Duration = .seconds(25)) {
+    public init(connection: DBusConnection, timeout: Duration = defaultTimeout) {
         self.connection = connection
         self.timeout = timeout
     }

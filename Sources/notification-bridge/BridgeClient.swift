@@ -12,13 +12,19 @@ struct BridgeClient {
     static func connect() async throws -> BridgeClient {
         do {
             return BridgeClient(proxy: BridgeProxy(connection: try await DBusConnection.connect(to: .session)))
-        } catch let failure as DBusFailure {
-            throw CLIFailure(
-                "notification-bridge: cannot connect to the session bus (\(failure.message)); run it inside a desktop "
-                    + "session, or set DBUS_SESSION_BUS_ADDRESS")
         } catch {
-            throw CLIFailure("notification-bridge: cannot connect to the session bus (\(error))")
+            throw cannotConnect(error)
         }
+    }
+
+    /// The line a user sees when the session bus cannot be reached.
+    static func cannotConnect(_ error: any Error) -> CLIFailure {
+        guard let failure = error as? DBusFailure else {
+            return CLIFailure("notification-bridge: cannot connect to the session bus (\(error))")
+        }
+        return CLIFailure(
+            "notification-bridge: cannot connect to the session bus (\(failure.message)); run it inside a desktop "
+                + "session, or set DBUS_SESSION_BUS_ADDRESS")
     }
 
     /// Calls the daemon through the proxy, turning its failures into ``CLIFailure``s.

@@ -19,7 +19,12 @@ enum Main {
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.first == ExecFilter.flag { return ExecFilter.run(arguments) }
         if let plain = PlainSend(arguments) {
-            runToEnd { _ = try await SendCommand.post(plain.request) }
+            do {
+                try plain.post()
+                return ExitStatus.success
+            } catch {
+                return status(for: error)
+            }
         }
         do {
             var command = try NotificationBridgeCommand.parseSelectedSubcommand(NotifySendHints.rewrite(arguments))
