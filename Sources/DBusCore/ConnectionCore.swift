@@ -196,6 +196,13 @@ final class ConnectionCore: @unchecked Sendable {
         pointer.map { String(cString: $0) }
     }
 
+    /// libdbus's `error` as a ``DBusFailure``; `name` and `message` where libdbus set none.
+    static func failure(
+        _ error: DBusError, name: String = DBusFailure.Name.failed, message: String
+    ) -> DBusFailure {
+        DBusFailure(name: string(error.name) ?? name, message: string(error.message) ?? message)
+    }
+
     private func handleSignal(_ message: OpaquePointer) {
         let interface = Self.string(dbus_message_get_interface(message)) ?? ""
         let member = Self.string(dbus_message_get_member(message)) ?? ""

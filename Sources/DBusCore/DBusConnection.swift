@@ -54,10 +54,8 @@ public final class DBusConnection: Sendable {
                 dbus_error_init(&error)
                 defer { dbus_error_free(&error) }
                 guard let connection = open(bus, &error) else {
-                    let failure = DBusFailure(
-                        name: ConnectionCore.string(error.name) ?? DBusFailure.Name.failed,
-                        message: ConnectionCore.string(error.message) ?? "cannot connect to the bus")
-                    continuation.resume(throwing: failure)
+                    continuation.resume(
+                        throwing: ConnectionCore.failure(error, message: "cannot connect to the bus"))
                     return nil
                 }
                 dbus_connection_set_exit_on_disconnect(connection, 0)
@@ -150,10 +148,7 @@ public final class DBusConnection: Sendable {
         destination: String?, path: DBusObjectPath, interface: String?, method: String,
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws -> DBusReply {
-        if let destination { try DBusNames.checkBusName(destination) }
-        if let interface { try DBusNames.checkInterface(interface) }
-        try DBusNames.checkMember(method)
-        try arguments.validateMessageBody()
+        try Self.checkCall(destination: destination, interface: interface, method: method, arguments: arguments)
         let milliseconds = Self.milliseconds(timeout)
         let box = PendingCallBox()
         let core = self.core
@@ -212,6 +207,19 @@ public final class DBusConnection: Sendable {
         }
         // A closed connection would drop the message without a word.
         guard accepted else { throw DBusFailure.disconnected() }
+    }
+
+    /// Checks what a method call is made of before anything is sent: names the specification allows, and values that
+    /// form a message body.
+    ///
+    /// - Throws: ``DBusFailure`` (`InvalidArgs`) saying which part is wrong.
+    static func checkCall(
+        destination: String?, interface: String?, method: String, arguments: [DBusValue]
+    ) throws(DBusFailure) {
+        if let destination { try DBusNames.checkBusName(destination) }
+        if let interface { try DBusNames.checkInterface(interface) }
+        try DBusNames.checkMember(method)
+        try arguments.validateMessageBody()
     }
 
     static func milliseconds(_ duration: Duration) -> Int32 {

@@ -21,10 +21,7 @@ extension DBusConnection {
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) throws(OneShotFailure) -> [DBusValue] {
         do {
-            try DBusNames.checkBusName(destination)
-            try DBusNames.checkInterface(interface)
-            try DBusNames.checkMember(method)
-            try arguments.validateMessageBody()
+            try checkCall(destination: destination, interface: interface, method: method, arguments: arguments)
         } catch {
             throw .failed(error)
         }
@@ -32,7 +29,7 @@ extension DBusConnection {
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         guard let connection = open(bus, &error) else {
-            throw .cannotConnect(failure(error, else: "cannot connect to the bus"))
+            throw .cannotConnect(ConnectionCore.failure(error, message: "cannot connect to the bus"))
         }
         dbus_connection_set_exit_on_disconnect(connection, 0)
         defer {
@@ -50,7 +47,7 @@ extension DBusConnection {
         }
         guard let reply = dbus_connection_send_with_reply_and_block(connection, message, milliseconds(timeout), &error)
         else {
-            throw .failed(failure(error, else: "\(method) failed"))
+            throw .failed(ConnectionCore.failure(error, message: "\(method) failed"))
         }
         defer { dbus_message_unref(reply) }
         do {
@@ -58,12 +55,5 @@ extension DBusConnection {
         } catch {
             throw .failed(error)
         }
-    }
-
-    /// libdbus's error as a ``DBusFailure``; `fallback` when it set none.
-    private static func failure(_ error: DBusError, else fallback: String) -> DBusFailure {
-        DBusFailure(
-            name: ConnectionCore.string(error.name) ?? DBusFailure.Name.failed,
-            message: ConnectionCore.string(error.message) ?? fallback)
     }
 }

@@ -68,9 +68,8 @@ public enum DBusWire {
             }
         }
         guard let message else {
-            throw DBusFailure(
-                name: ConnectionCore.string(error.name) ?? DBusFailure.Name.invalidArgs,
-                message: ConnectionCore.string(error.message) ?? "not a valid D-Bus message")
+            throw ConnectionCore.failure(
+                error, name: DBusFailure.Name.invalidArgs, message: "not a valid D-Bus message")
         }
         return message
     }
