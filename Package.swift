@@ -128,7 +128,8 @@ let package = Package(
         .executableTarget(
             name: "dbus-bench",
             dependencies: [
-                "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
+                "CDBus", "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI",
+                "NotificationModel",
             ],
             path: "Benchmarks/DBusBench"
         ),

@@ -25,12 +25,16 @@ struct CoreSuite {
         defer { server.stop(grace: .seconds(1)) }
         _ = try serverOutput.nextLine(within: .seconds(10), waitingFor: "the C server to be ready")
         let connection = try await bus.connect()
+        let asyncFloor = try RawConnectionThread(address: bus.address)
+        defer { asyncFloor.stop() }
 
-        var rawCall: [Latency] = [], swiftCall: [Latency] = [], executorCall: [Latency] = []
+        var rawCall: [Latency] = [], asyncFloorCall: [Latency] = [], swiftCall: [Latency] = []
+        var executorCall: [Latency] = []
         var rawReceive: [Double] = [], swiftReceive: [Double] = [], swiftEmit: [Double] = []
         for round in 1...options.rounds {
             log("DBusCore: round \(round) of \(options.rounds)")
             rawCall.append(try await baseline.latency(["call", String(options.calls)]))
+            asyncFloorCall.append(try await floorRoundTrips(asyncFloor, count: options.calls))
             swiftCall.append(try await roundTrips(connection, count: options.calls))
             executorCall.append(try await withTaskExecutorPreference(connection.executor) {
                 try await roundTrips(connection, count: options.calls)
@@ -42,6 +46,7 @@ struct CoreSuite {
         await connection.close()
 
         let floor = Latency.medianOfRounds(rawCall)
+        let asyncCall = Latency.medianOfRounds(asyncFloorCall)
         let call = Latency.medianOfRounds(swiftCall)
         let onExecutor = Latency.medianOfRounds(executorCall)
         let rawRate = medianOf(rawReceive)
@@ -49,6 +54,9 @@ struct CoreSuite {
         let emit = medianOf(swiftEmit)
         return [
             ResultRow(Self.group, "raw libdbus Echo call (floor)", latency: floor, floor: floor),
+            ResultRow(
+                Self.group, "the floor of an async call", latency: asyncCall, floor: floor,
+                note: "(the same call on a thread of its own, awaited by a task: the two hand-offs of any async API)"),
             ResultRow(
                 Self.group, "DBusCore call", latency: call, floor: floor,
                 target: .init(text: "≤ 1.15× raw", met: call.median / floor.median <= 1.15)),
@@ -80,6 +88,21 @@ struct CoreSuite {
                 destination: Self.benchName, path: Self.benchPath, interface: Self.benchInterface, method: "Echo",
                 with: payload)
             guard try reply.decode(String.self) == payload else { throw BenchError("Echo returned another string") }
+            samples.append(Double(monotonicNanoseconds() - start))
+        }
+        return Latency(samples: samples)
+    }
+
+    /// The C client's calls, made by a task through ``RawConnectionThread``.
+    private func floorRoundTrips(_ floor: RawConnectionThread, count: Int) async throws -> Latency {
+        let payload = String(repeating: "x", count: 16)
+        for _ in 0..<options.warmUp { _ = try await floor.run { try RawConnectionThread.echo($0, payload) } }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = monotonicNanoseconds()
+            let echoed = try await floor.run { try RawConnectionThread.echo($0, payload) }
+            guard echoed == payload else { throw BenchError("Echo returned another string") }
             samples.append(Double(monotonicNanoseconds() - start))
         }
         return Latency(samples: samples)

@@ -29,6 +29,9 @@ struct NotificationSuite {
         let open = NotificationAction(id: "open", title: "Open", activation: .background)
         try await center.setNotificationCategories([NotificationCategory(id: "bench", actions: [open])])
         let handled = HandlerClock()
+        let asyncFloor = try RawConnectionThread(address: bus.address)
+        defer { asyncFloor.stop() }
+        try await asyncFloor.run { try RawConnectionThread.watchActions($0) }
         await center.setHandler(forAction: "open", inCategory: "bench") { _ in
             handled.handlerStarted()
         }
@@ -52,13 +55,14 @@ struct NotificationSuite {
             ]
         }
 
-        var rawNotify: [Latency] = [], library: [Latency] = [], libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
+        var rawNotify: [Latency] = [], asyncNotify: [Latency] = [], library: [Latency] = [], libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
         var cliRuns: [Latency] = [], notifySendRuns: [Latency] = [], gdbusRuns: [Latency] = []
         var sendFloorRuns: [Latency] = []
-        var rawDispatch: [Latency] = [], libraryDispatch: [Latency] = [], daemonDispatch: [Latency] = []
+        var rawDispatch: [Latency] = [], asyncDispatch: [Latency] = [], libraryDispatch: [Latency] = [], daemonDispatch: [Latency] = []
         for round in 1...options.rounds {
             log("posting and dispatch: round \(round) of \(options.rounds)")
             rawNotify.append(try await baseline.latency(["notify", posts]))
+            asyncNotify.append(try await floorPosts(asyncFloor, count: options.posts))
             library.append(try await libraryPosts(center, count: options.posts))
             libraryOnLoop.append(try await withTaskExecutorPreference(connection.executor) {
                 try await libraryPosts(center, count: options.posts)
@@ -71,17 +75,22 @@ struct NotificationSuite {
 
             _ = server.takeEmitted()
             rawDispatch.append(try await receiveLatency(["action-listen", dispatches]))
+            asyncDispatch.append(try await floorDispatches(asyncFloor, handled, count: options.dispatches))
             libraryDispatch.append(try await libraryDispatches(center, handled, count: options.dispatches))
             daemonDispatch.append(try await receiveLatency(["respond-listen", dispatches]))
         }
         await center.stop()
 
         let floor = Latency.medianOfRounds(rawNotify)
+        let asyncFloorPost = Latency.medianOfRounds(asyncNotify)
         let libraryPost = Latency.medianOfRounds(library)
         let onLoop = Latency.medianOfRounds(libraryOnLoop)
         let daemon = Latency.medianOfRounds(daemonPost)
         var rows = [
             ResultRow(Self.group, "raw libdbus Notify (the floor)", latency: floor, floor: floor),
+            ResultRow(
+                Self.group, "the floor of an async call", latency: asyncFloorPost, floor: floor,
+                note: "(the same Notify on a thread of its own, awaited by a task: the two hand-offs of any async API)"),
             ResultRow(
                 Self.group, "Swift library: center.post", latency: libraryPost, floor: floor,
                 target: .init(text: "≤ 1.10× raw", met: libraryPost.median / floor.median <= 1.10)),
@@ -117,12 +126,17 @@ struct NotificationSuite {
                 Self.processGroup, "gdbus call … Post", latency: .medianOfRounds(gdbusRuns), floor: floor))
         }
         let dispatchFloor = Latency.medianOfRounds(rawDispatch)
+        let asyncDispatchFloor = Latency.medianOfRounds(asyncDispatch)
         let libraryHandler = Latency.medianOfRounds(libraryDispatch)
         let daemonSignal = Latency.medianOfRounds(daemonDispatch)
         rows += [
             ResultRow(
                 Self.dispatchGroup, "raw libdbus: ActionInvoked received (floor)", latency: dispatchFloor,
                 floor: dispatchFloor),
+            ResultRow(
+                Self.dispatchGroup, "the floor of an async handler", latency: asyncDispatchFloor,
+                floor: dispatchFloor,
+                note: "(the same signal read on a thread of its own, which starts a task: the hand-off of any async API)"),
             ResultRow(
                 Self.dispatchGroup, "Swift library: handler runs", latency: libraryHandler, floor: dispatchFloor,
                 target: .init(text: "≤ 1.2× raw", met: libraryHandler.median / dispatchFloor.median <= 1.2)),
@@ -144,6 +158,41 @@ struct NotificationSuite {
             let start = monotonicNanoseconds()
             try await center.post(content)
             samples.append(Double(monotonicNanoseconds() - start))
+        }
+        return Latency(samples: samples)
+    }
+
+    /// The C client's `Notify`, made by a task through ``RawConnectionThread``.
+    private func floorPosts(_ floor: RawConnectionThread, count: Int) async throws -> Latency {
+        for _ in 0..<options.warmUp { _ = try await floor.run { try RawConnectionThread.notify($0, withAction: false) } }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = monotonicNanoseconds()
+            _ = try await floor.run { try RawConnectionThread.notify($0, withAction: false) }
+            samples.append(Double(monotonicNanoseconds() - start))
+        }
+        return Latency(samples: samples)
+    }
+
+    /// As ``libraryDispatches(_:_:count:)``, with the C client's `Notify` and its wait for `ActionInvoked` made on
+    /// ``RawConnectionThread``'s thread, which starts a task for each signal; the task is the handler.
+    private func floorDispatches(
+        _ floor: RawConnectionThread, _ handled: HandlerClock, count: Int
+    ) async throws -> Latency {
+        var samples: [Double] = []
+        _ = server.takeEmitted()
+        try await handled.bounded(by: .seconds(10), waitingFor: "the async floor's task to start") {
+            for _ in 0..<count {
+                let id = try await floor.run { try RawConnectionThread.notify($0, withAction: true) }
+                floor.submit { connection in
+                    guard RawConnectionThread.awaitAction(connection, id: id, within: .seconds(10)) else { return }
+                    Task.detached { handled.handlerStarted() }
+                }
+                let at = try await handled.time { try server.invoke(id: id, key: "open") }
+                let emitted = server.takeEmitted()
+                samples.append(Double(at) - Double(emitted.last ?? at))
+            }
         }
         return Latency(samples: samples)
     }

@@ -189,10 +189,7 @@ public final class DBusConnection: Sendable {
     public func send(
         destination: String?, path: DBusObjectPath, interface: String?, method: String, arguments: [DBusValue] = []
     ) throws {
-        if let destination { try DBusNames.checkBusName(destination) }
-        if let interface { try DBusNames.checkInterface(interface) }
-        try DBusNames.checkMember(method)
-        try arguments.validateMessageBody()
+        try Self.checkCall(destination: destination, interface: interface, method: method, arguments: arguments)
         let core = self.core
         let accepted = loop.submit {
             guard let message = ConnectionCore.makeMethodCall(

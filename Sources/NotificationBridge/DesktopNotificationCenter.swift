@@ -601,10 +601,9 @@ public actor DesktopNotificationCenter {
     private func closeAfterAction(_ notification: PostedNotification) {
         guard !notification.content.isResident else { return }
         router.markCloseRequested(id: notification.id)
-        let server = self.server
-        let serverID = notification.serverID
-        // The server may have closed it already, which makes this call fail harmlessly.
-        work.yield { try? await server.closeNotification(serverID) }
+        // The server may have closed it already, which makes the call fail harmlessly: no answer is waited for, so
+        // the handler is not held up by a task that waits on the server.
+        try? server.requestClose(notification.serverID)
     }
 
     /// Opens the prompt for a text-input action; the user may take minutes, so it does not hold up other signals.

@@ -45,6 +45,16 @@ package struct FreedesktopNotifications: Sendable {
         _ = try await call("CloseNotification", [.uint32(id)])
     }
 
+    /// Asks the server to close a notification, and returns once the call is queued: no answer is asked for, so none
+    /// is waited on. For a close whose outcome changes nothing, as one that the server may have made already.
+    ///
+    /// - Throws: ``DBusFailure`` (`Disconnected`) once the connection is closed.
+    package func requestClose(_ id: UInt32) throws {
+        try connection.send(
+            destination: Self.busName, path: Self.path, interface: Self.interface, method: "CloseNotification",
+            arguments: [.uint32(id)])
+    }
+
     /// Reads the server's name, version and capabilities.
     package func serverInfo() async throws -> NotificationServerInfo {
         let capabilities = try await call("GetCapabilities").decode([String].self)

@@ -136,6 +136,9 @@ struct KeyNameAllowance {
             "freedesktop hint names the CLI takes with --hint"),
         KeyNameAllowance("Sources/notification-bridge/HintSpec+Keys.swift", hints, "freedesktop hint names (--hint)"),
         KeyNameAllowance(
+            "Benchmarks/DBusBench/AsyncFloor.swift", [PostKeys.urgency.name],
+            "the freedesktop hint of the raw Notify the benchmark's floor sends"),
+        KeyNameAllowance(
             "Sources/NotificationServerKit/NotificationServer+Interface.swift",
             [
                 PostKeys.actions.name, PostKeys.body.name, PostKeys.hints.name, ListedKeys.id.name,
