@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// A task hands the thread its work (a call made with libdbus's blocking call) and is resumed on Swift's pool when
 /// the reply is in; a signal read on the thread starts a task on the pool. A C client that blocks its only thread
-/// pays neither hand-off; an async API that keeps its caller's thread free pays both, whatever it does besides. What
-/// lies between this floor and raw libdbus is the price of `async`; what lies above it is the library's own.
+/// pays neither hand-off; a library whose connection one thread owns, and whose callers are tasks that must not
+/// block, pays them whatever else it does. What lies between this floor and raw libdbus is the price of those
+/// hand-offs; what lies above it is the library's own work.
 final class RawConnectionThread: @unchecked Sendable {
     /// Owned by `thread`: no other thread uses it once `init` returns.
     private let connection: OpaquePointer

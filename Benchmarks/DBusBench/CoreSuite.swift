@@ -56,7 +56,7 @@ struct CoreSuite {
             ResultRow(Self.group, "raw libdbus Echo call (floor)", latency: floor, floor: floor),
             ResultRow(
                 Self.group, "the floor of an async call", latency: asyncCall, floor: floor,
-                note: "(the same call on a thread of its own, awaited by a task: the two hand-offs of any async API)"),
+                note: "(the same call made on a thread that owns the connection, awaited by a task: the hand-offs alone)"),
             ResultRow(
                 Self.group, "DBusCore call", latency: call, floor: floor,
                 target: .init(text: "≤ 1.15× raw", met: call.median / floor.median <= 1.15)),

@@ -90,7 +90,7 @@ struct NotificationSuite {
             ResultRow(Self.group, "raw libdbus Notify (the floor)", latency: floor, floor: floor),
             ResultRow(
                 Self.group, "the floor of an async call", latency: asyncFloorPost, floor: floor,
-                note: "(the same Notify on a thread of its own, awaited by a task: the two hand-offs of any async API)"),
+                note: "(the same Notify made on a thread that owns the connection, awaited by a task: the hand-offs alone)"),
             ResultRow(
                 Self.group, "Swift library: center.post", latency: libraryPost, floor: floor,
                 target: .init(text: "≤ 1.10× raw", met: libraryPost.median / floor.median <= 1.10)),
@@ -136,7 +136,7 @@ struct NotificationSuite {
             ResultRow(
                 Self.dispatchGroup, "the floor of an async handler", latency: asyncDispatchFloor,
                 floor: dispatchFloor,
-                note: "(the same signal read on a thread of its own, which starts a task: the hand-off of any async API)"),
+                note: "(the same signal read on a thread that owns the connection, which starts a task: the hand-off alone)"),
             ResultRow(
                 Self.dispatchGroup, "Swift library: handler runs", latency: libraryHandler, floor: dispatchFloor,
                 target: .init(text: "≤ 1.2× raw", met: libraryHandler.median / dispatchFloor.median <= 1.2)),
