@@ -104,8 +104,8 @@ BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
 
 $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1) -o $@ $(BASELINE_SOURCES) \
-	    $$(pkg-config --libs dbus-1)
+	$(CC) -O2 -std=c11 -Wall -Wextra $$(pkg-config --cflags dbus-1 sqlite3) -o $@ $(BASELINE_SOURCES) \
+	    $$(pkg-config --libs dbus-1 sqlite3)
 
 # QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: built as the .deb ships the programs (the Swift
 # runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json.

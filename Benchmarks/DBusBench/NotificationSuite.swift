@@ -32,6 +32,8 @@ struct NotificationSuite {
         let asyncFloor = try RawConnectionThread(address: bus.address)
         defer { asyncFloor.stop() }
         try await asyncFloor.run { try RawConnectionThread.watchActions($0) }
+        let postFloor = try startPostFloor()
+        defer { postFloor.stop(grace: .seconds(1)) }
         await center.setHandler(forAction: "open", inCategory: "bench") { _ in
             handled.handlerStarted()
         }
@@ -55,6 +57,7 @@ struct NotificationSuite {
             ]
         }
 
+        var postFloorPost: [Latency] = []
         var rawNotify: [Latency] = [], asyncNotify: [Latency] = [], library: [Latency] = [], libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
         var cliRuns: [Latency] = [], notifySendRuns: [Latency] = [], gdbusRuns: [Latency] = []
         var sendFloorRuns: [Latency] = []
@@ -68,6 +71,7 @@ struct NotificationSuite {
                 try await libraryPosts(center, count: options.posts)
             })
             daemonPost.append(try await baseline.latency(["post", posts]))
+            postFloorPost.append(try await baseline.latency(["post", posts, Self.postFloorName]))
             cliRuns.append(try await baseline.latency(["spawn", spawns] + cli))
             if let sendFloor { sendFloorRuns.append(try await baseline.latency(["spawn", spawns] + sendFloor)) }
             if let notifySend { notifySendRuns.append(try await baseline.latency(["spawn", spawns] + notifySend)) }
@@ -100,6 +104,10 @@ struct NotificationSuite {
             ResultRow(
                 Self.group, "daemon Post, libdbus client", latency: daemon, floor: floor,
                 target: .init(text: "≤ 2.2× raw", met: daemon.median / floor.median <= 2.2)),
+            ResultRow(
+                Self.group, "the floor: Post to a C server on libdbus and SQLite", latency: .medianOfRounds(postFloorPost),
+                floor: floor,
+                note: "(dbus-raw-baseline serve-post: reads the title and body, Notify, one row committed, the reply)"),
         ]
         let cliLatency = Latency.medianOfRounds(cliRuns)
         let notifySendLatency = notifySendRuns.isEmpty ? nil : Latency.medianOfRounds(notifySendRuns)
@@ -146,6 +154,29 @@ struct NotificationSuite {
                 note: "two hops (server → daemon → client) against the floor's one"),
         ]
         return rows
+    }
+
+    /// The bus name `dbus-raw-baseline serve-post` answers `Post` under, beside the daemon's.
+    static let postFloorName = "io.github.NotificationBridge.PostFloor"
+
+    /// Starts `dbus-raw-baseline serve-post`, the floor under the daemon's `Post`, with a database of its own.
+    private func startPostFloor() throws -> ChildProcess {
+        let directory = bus.directory.appendingPathComponent("post-floor")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (output, writeEnd) = try LineReader.pipe()
+        let server: ChildProcess
+        do {
+            defer { close(writeEnd) }
+            server = try ChildProcess.spawn(
+                [baseline.path, "serve-post", directory.path], environment: bus.environment, standardOutput: writeEnd)
+        }
+        do {
+            _ = try output.nextLine(within: .seconds(10), waitingFor: "the C Post server to be ready")
+        } catch {
+            server.stop(grace: .seconds(1))
+            throw error
+        }
+        return server
     }
 
     /// Sequential posts from an ordinary task, as an app makes them; each sample is one `post` call.

@@ -31,4 +31,20 @@ void print_latency(const char *mode, uint64_t *samples, uint32_t n);
  * status; argv starts after the mode name. */
 int run_notification_mode(const char *mode, int argc, char **argv);
 
+/* Sends `msg` (and unrefs it), waits for the reply and checks its
+ * signature. Returns the reply, or NULL after saying why. */
+DBusMessage *call(DBusConnection *conn, DBusMessage *msg, const char *what,
+                  const char *signature);
+
+/* Notify as libnotify sends it, with this summary and body (and the one
+ * action of the benchmark's clicks when `with_action`). */
+DBusMessage *new_notify_text(int with_action, const char *summary,
+                             const char *body);
+
+/* serve-post DIR (post-floor.c): the floor under the daemon's Post. */
+int run_serve_post(const char *directory);
+
+/* The bus name serve-post answers under. */
+#define POST_FLOOR_NAME "io.github.NotificationBridge.PostFloor"
+
 #endif

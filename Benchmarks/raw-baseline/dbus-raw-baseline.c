@@ -54,13 +54,15 @@ static void usage(const char *argv0)
             "       %s emit N\n"
             "       %s count N\n"
             "       %s notify|post|action-listen|respond-listen|churn N\n"
+            "       %s post N NAME\n"
             "       %s schedule N SECONDS\n"
             "       %s throughput CLIENTS N\n"
             "       %s spawn N PROGRAM [ARG...]\n"
             "       %s list-pending N\n"
-            "       %s serve-listing N [prebuilt]\n",
+            "       %s serve-listing N [prebuilt]\n"
+            "       %s serve-post DIRECTORY\n",
             argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0,
-            argv0);
+            argv0, argv0, argv0);
     exit(2);
 }
 
