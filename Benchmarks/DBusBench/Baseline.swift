@@ -19,6 +19,26 @@ struct Baseline: Sendable {
         return object
     }
 
+    /// Starts a mode that prints `ready` once it serves (a server, a receiver), and returns once it has; the caller
+    /// stops it. Its later output, if any, is read from the returned reader.
+    ///
+    /// - Throws: when it cannot start, or says nothing for 10 s (it is stopped then).
+    func start(_ arguments: [String], waitingFor what: String) throws -> (ChildProcess, LineReader) {
+        let (output, writeEnd) = try LineReader.pipe()
+        let child: ChildProcess
+        do {
+            defer { close(writeEnd) }
+            child = try ChildProcess.spawn([path] + arguments, environment: environment, standardOutput: writeEnd)
+        }
+        do {
+            _ = try output.nextLine(within: .seconds(10), waitingFor: what)
+        } catch {
+            child.stop(grace: .seconds(1))
+            throw error
+        }
+        return (child, output)
+    }
+
     /// A mode that prints `median_ns` and `p99_ns`.
     func latency(_ arguments: [String]) async throws -> Latency {
         let object = try await run(arguments)

@@ -15,15 +15,8 @@ struct CoreSuite {
     private static let group = "DBusCore (C echo server)"
 
     func run() async throws -> [ResultRow] {
-        let (serverOutput, writeEnd) = try LineReader.pipe()
-        let server: ChildProcess
-        do {
-            defer { close(writeEnd) }
-            server = try ChildProcess.spawn(
-                [baseline.path, "serve"], environment: bus.environment, standardOutput: writeEnd)
-        }
+        let (server, _) = try baseline.start(["serve"], waitingFor: "the C server to be ready")
         defer { server.stop(grace: .seconds(1)) }
-        _ = try serverOutput.nextLine(within: .seconds(10), waitingFor: "the C server to be ready")
         let connection = try await bus.connect()
         let asyncFloor = try RawConnectionThread(address: bus.address)
         defer { asyncFloor.stop() }
@@ -129,15 +122,8 @@ struct CoreSuite {
 
     /// Emits `count` signals with DBusCore to a C receiver and returns the receiver's signals per second.
     private func emitRate(_ connection: DBusConnection, count: Int) async throws -> Double {
-        let (reader, writeEnd) = try LineReader.pipe()
-        let receiver: ChildProcess
-        do {
-            defer { close(writeEnd) }
-            receiver = try ChildProcess.spawn(
-                [baseline.path, "count", String(count)], environment: bus.environment, standardOutput: writeEnd)
-        }
+        let (receiver, reader) = try baseline.start(["count", String(count)], waitingFor: "the C receiver to be ready")
         defer { receiver.stop(grace: .seconds(1)) }
-        _ = try reader.nextLine(within: .seconds(10), waitingFor: "the C receiver to be ready")
         for n in 0..<UInt32(count) {
             try connection.emit(
                 path: Self.benchPath, interface: Self.benchInterface, member: "Tick", arguments: [.uint32(n)])

@@ -163,20 +163,7 @@ struct NotificationSuite {
     private func startPostFloor() throws -> ChildProcess {
         let directory = bus.directory.appendingPathComponent("post-floor")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (output, writeEnd) = try LineReader.pipe()
-        let server: ChildProcess
-        do {
-            defer { close(writeEnd) }
-            server = try ChildProcess.spawn(
-                [baseline.path, "serve-post", directory.path], environment: bus.environment, standardOutput: writeEnd)
-        }
-        do {
-            _ = try output.nextLine(within: .seconds(10), waitingFor: "the C Post server to be ready")
-        } catch {
-            server.stop(grace: .seconds(1))
-            throw error
-        }
-        return server
+        return try baseline.start(["serve-post", directory.path], waitingFor: "the C Post server to be ready").0
     }
 
     /// Sequential posts from an ordinary task, as an app makes them; each sample is one `post` call.

@@ -41,6 +41,16 @@ DBusMessage *call(DBusConnection *conn, DBusMessage *msg, const char *what,
 DBusMessage *new_notify_text(int with_action, const char *summary,
                              const char *body);
 
+/* Owns `name` (waiting in line behind its owner when `queued`), prints
+ * `ready`, and answers the method calls that reach `conn` until the bus
+ * goes away. `answer` makes the reply to a call of its own and returns
+ * NULL for any other; each of those that wants a reply gets UnknownMethod
+ * with the message `refusal`. Returns 1, after saying why, when the name
+ * is not had; 0 when the bus went away. */
+int serve_calls(DBusConnection *conn, const char *mode, const char *name,
+                int queued, DBusMessage *(*answer)(DBusMessage *, void *),
+                void *context, const char *refusal);
+
 /* serve-post DIR (post-floor.c): the floor under the daemon's Post. */
 int run_serve_post(const char *directory);
 

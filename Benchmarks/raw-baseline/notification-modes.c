@@ -724,19 +724,20 @@ static DBusMessage *new_listing(uint32_t n)
  * (then what is left is the bus and the client). Prints `ready` once it
  * owns the name or waits in its queue; runs until the bus goes or it is
  * killed. */
-static int run_serve_listing(uint32_t n, int prebuilt)
+/* Declared in baseline.h. */
+int serve_calls(DBusConnection *conn, const char *mode, const char *name,
+                int queued, DBusMessage *(*answer)(DBusMessage *, void *),
+                void *context, const char *refusal)
 {
-    DBusConnection *conn = connect_bus();
-    DBusMessage *built = prebuilt ? new_listing(n) : NULL;
     DBusError err;
     int owner;
 
     dbus_error_init(&err);
-    /* Queued behind an owner that is leaving, as the daemon would be. */
-    owner = dbus_bus_request_name(conn, BRIDGE_NAME, 0, &err);
+    owner = dbus_bus_request_name(
+        conn, name, queued ? 0 : DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
     if (owner != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER &&
-        owner != DBUS_REQUEST_NAME_REPLY_IN_QUEUE) {
-        fprintf(stderr, "serve-listing: cannot own %s: %s\n", BRIDGE_NAME,
+        !(queued && owner == DBUS_REQUEST_NAME_REPLY_IN_QUEUE)) {
+        fprintf(stderr, "%s: cannot own %s: %s\n", mode, name,
                 dbus_error_is_set(&err) ? err.message : "refused");
         dbus_error_free(&err);
         return 1;
@@ -749,24 +750,14 @@ static int run_serve_listing(uint32_t n, int prebuilt)
         DBusMessage *call;
 
         while ((call = dbus_connection_pop_message(conn)) != NULL) {
-            DBusMessage *reply = NULL;
+            DBusMessage *reply = answer(call, context);
 
-            if (dbus_message_is_method_call(call, BRIDGE_IFACE,
-                                            "ListPending")) {
-                reply = built ? dbus_message_copy(built) : new_listing(n);
-                if (reply == NULL ||
-                    !dbus_message_set_reply_serial(
-                        reply, dbus_message_get_serial(call)) ||
-                    !dbus_message_set_destination(
-                        reply, dbus_message_get_sender(call)))
-                    die_oom();
-            } else if (dbus_message_get_type(call) ==
-                           DBUS_MESSAGE_TYPE_METHOD_CALL &&
-                       !dbus_message_get_no_reply(call)) {
+            if (reply == NULL &&
+                dbus_message_get_type(call) == DBUS_MESSAGE_TYPE_METHOD_CALL &&
+                !dbus_message_get_no_reply(call)) {
                 /* No caller is left waiting for its timeout. */
                 reply = dbus_message_new_error(
-                    call, DBUS_ERROR_UNKNOWN_METHOD,
-                    "serve-listing answers ListPending alone");
+                    call, DBUS_ERROR_UNKNOWN_METHOD, refusal);
                 if (reply == NULL)
                     die_oom();
             }
@@ -778,10 +769,43 @@ static int run_serve_listing(uint32_t n, int prebuilt)
             dbus_message_unref(call);
         }
     } while (dbus_connection_read_write(conn, -1));
-    if (built != NULL)
-        dbus_message_unref(built);
-    disconnect_bus(conn);
     return 0;
+}
+
+struct listing {
+    uint32_t n;
+    DBusMessage *built; /* NULL: built for each call */
+};
+
+static DBusMessage *answer_listing(DBusMessage *call, void *context)
+{
+    struct listing *listing = context;
+    DBusMessage *reply;
+
+    if (!dbus_message_is_method_call(call, BRIDGE_IFACE, "ListPending"))
+        return NULL;
+    reply = listing->built ? dbus_message_copy(listing->built)
+                           : new_listing(listing->n);
+    if (reply == NULL ||
+        !dbus_message_set_reply_serial(reply, dbus_message_get_serial(call)) ||
+        !dbus_message_set_destination(reply, dbus_message_get_sender(call)))
+        die_oom();
+    return reply;
+}
+
+static int run_serve_listing(uint32_t n, int prebuilt)
+{
+    DBusConnection *conn = connect_bus();
+    struct listing listing = { n, prebuilt ? new_listing(n) : NULL };
+    /* Queued behind an owner that is leaving, as the daemon would be. */
+    int status = serve_calls(conn, "serve-listing", BRIDGE_NAME, 1,
+                             answer_listing, &listing,
+                             "serve-listing answers ListPending alone");
+
+    if (listing.built != NULL)
+        dbus_message_unref(listing.built);
+    disconnect_bus(conn);
+    return status;
 }
 
 /* ------------------------------------------------------------------ main */

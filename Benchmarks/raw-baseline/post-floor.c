@@ -118,10 +118,17 @@ static void read_texts(DBusMessage *call, const char **title,
     }
 }
 
-/* The reply to one Post: its id, or an error saying what failed. */
-static DBusMessage *answer_post(DBusConnection *conn, struct store *st,
-                                DBusMessage *post, uint64_t serial)
+struct post_server {
+    DBusConnection *conn;
+    struct store store;
+    uint64_t serial;
+};
+
+/* The reply to a Post, its id or an error saying what failed; NULL for
+ * any other call. */
+static DBusMessage *answer_post(DBusMessage *post, void *context)
 {
+    struct post_server *server = context;
     const char *title, *body;
     char id[64], route[512];
     const char *id_text = id;
@@ -129,18 +136,21 @@ static DBusMessage *answer_post(DBusConnection *conn, struct store *st,
     DBusMessageIter it;
     DBusMessage *shown, *reply;
 
+    if (!dbus_message_is_method_call(post, BRIDGE_IFACE, "Post"))
+        return NULL;
     read_texts(post, &title, &body);
-    shown = call(conn, new_notify_text(0, title, body), "Notify", "u");
+    shown = call(server->conn, new_notify_text(0, title, body), "Notify",
+                 "u");
     if (shown == NULL)
         return dbus_message_new_error(post, DBUS_ERROR_FAILED,
                                       "the notification server failed");
     dbus_message_iter_init(shown, &it);
     dbus_message_iter_get_basic(&it, &server_id);
     dbus_message_unref(shown);
-    snprintf(id, sizeof id, "floor-%" PRIu64, serial);
+    snprintf(id, sizeof id, "floor-%" PRIu64, ++server->serial);
     snprintf(route, sizeof route, "{\"poster\":\"%s\",\"server\":%u}",
              dbus_message_get_sender(post), (unsigned)server_id);
-    if (keep_route(st, id, route) != 0)
+    if (keep_route(&server->store, id, route) != 0)
         return dbus_message_new_error(post, DBUS_ERROR_FAILED,
                                       "the route was not kept");
     reply = dbus_message_new_method_return(post);
@@ -153,52 +163,18 @@ static DBusMessage *answer_post(DBusConnection *conn, struct store *st,
 
 int run_serve_post(const char *directory)
 {
-    struct store st = { 0 };
-    DBusConnection *conn;
-    DBusError err;
-    uint64_t serial = 0;
-    int owner;
+    struct post_server server = { 0 };
+    int status;
 
-    if (open_store(&st, directory) != 0)
+    if (open_store(&server.store, directory) != 0)
         return 1;
-    conn = connect_bus();
-    dbus_error_init(&err);
-    owner = dbus_bus_request_name(conn, POST_FLOOR_NAME,
-                                  DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
-    if (owner != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
-        fprintf(stderr, "serve-post: cannot own %s: %s\n", POST_FLOOR_NAME,
-                dbus_error_is_set(&err) ? err.message : "taken");
-        dbus_error_free(&err);
-        return 1;
-    }
-    printf("ready\n");
-    fflush(stdout);
-    do {
-        DBusMessage *msg;
-
-        while ((msg = dbus_connection_pop_message(conn)) != NULL) {
-            DBusMessage *reply = NULL;
-
-            if (dbus_message_is_method_call(msg, BRIDGE_IFACE, "Post"))
-                reply = answer_post(conn, &st, msg, ++serial);
-            else if (dbus_message_get_type(msg) ==
-                         DBUS_MESSAGE_TYPE_METHOD_CALL &&
-                     !dbus_message_get_no_reply(msg))
-                reply = dbus_message_new_error(
-                    msg, DBUS_ERROR_UNKNOWN_METHOD,
-                    "serve-post answers Post alone");
-            if (reply != NULL) {
-                if (!dbus_connection_send(conn, reply, NULL))
-                    die_oom();
-                dbus_message_unref(reply);
-            }
-            dbus_message_unref(msg);
-        }
-    } while (dbus_connection_read_write(conn, -1));
-    disconnect_bus(conn);
-    sqlite3_finalize(st.begin);
-    sqlite3_finalize(st.insert);
-    sqlite3_finalize(st.commit);
-    sqlite3_close(st.db);
-    return 0;
+    server.conn = connect_bus();
+    status = serve_calls(server.conn, "serve-post", POST_FLOOR_NAME, 0,
+                         answer_post, &server, "serve-post answers Post alone");
+    disconnect_bus(server.conn);
+    sqlite3_finalize(server.store.begin);
+    sqlite3_finalize(server.store.insert);
+    sqlite3_finalize(server.store.commit);
+    sqlite3_close(server.store.db);
+    return status;
 }
