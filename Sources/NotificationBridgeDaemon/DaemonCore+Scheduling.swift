@@ -218,8 +218,12 @@ extension DaemonCore {
             }
         }
         await restoreDelivered()
-        // By id where the times are equal, so that they fire in the same order after every restart.
-        let saved = state.pending.values.sorted { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
+        // By id where the times are equal, so that they fire in the same order after every restart. Sorted by the
+        // times copied out beside each notification, the ids compared only where the times are equal: with
+        // thousands pending, reading each comparison's two times through the notifications took most of the sort.
+        let saved = state.pending.values.map { (at: $0.scheduledAt, notification: $0) }
+            .sorted { $0.at != $1.at ? $0.at < $1.at : $0.notification.id < $1.notification.id }
+            .map(\.notification)
         table.reserveCapacity(adding: saved.count)
         for notification in saved {
             table.markScheduled(notification.id) {

@@ -49,7 +49,7 @@ struct PendingPost: Sendable {
 
 /// Written as its ``ScheduledPost``; read back as the summary alone.
 extension PendingPost: Codable {
-    private enum CodingKeys: String, CodingKey {
+    fileprivate enum CodingKeys: String, CodingKey {
         case content, route, poster
     }
 
@@ -73,6 +73,18 @@ extension PendingPost: Codable {
                     debugDescription: "a scheduled notification kept without its post; read it from the store"))
         }
         try post.encode(to: encoder)
+    }
+}
+
+/// Read by hand at start-up: the same keys as `init(from:)`.
+extension PendingPost: RowReadable {
+    init(fields: RowFields) throws {
+        let content = try fields.fields(CodingKeys.content.stringValue)
+        self.init(
+            poster: try fields.string(CodingKeys.poster.stringValue),
+            route: try ResponseRoute(fields: fields.fields(CodingKeys.route.stringValue)),
+            categoryID: try content.optionalString(NotificationContentSelection.categoryKey),
+            threadID: try content.optionalString(NotificationContentSelection.threadKey), post: nil)
     }
 }
 

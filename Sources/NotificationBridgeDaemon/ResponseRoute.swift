@@ -1,3 +1,5 @@
+import NotificationBridge
+
 /// Where a notification's responses go: exactly one place, chosen when it is posted.
 enum ResponseRoute: Sendable, Hashable {
     /// The connection that posted it (`Responded` sent to it alone) and any `WaitForResponse` call for its id.
@@ -44,6 +46,9 @@ extension ResponseRoute: Codable {
         }
     }
 
+    /// What a stored route with none of its keys lacks.
+    private static let noRoute = "a route needs 'poster', 'exec' or 'app-action'"
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let poster = try container.decodeIfPresent(String.self, forKey: .poster) {
@@ -55,7 +60,22 @@ extension ResponseRoute: Codable {
         } else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "a route needs 'poster', 'exec' or 'app-action'"))
+                    codingPath: decoder.codingPath, debugDescription: Self.noRoute))
+        }
+    }
+
+    /// Read by hand, as part of a ``PendingPost``: the same keys as `init(from:)`.
+    init(fields: RowFields) throws {
+        if let poster = try fields.optionalString(CodingKeys.poster.stringValue) {
+            self = .poster(poster)
+        } else if let argv = try fields.decodeIfPresent([String].self, CodingKeys.exec.stringValue) {
+            self = .command(argv)
+        } else if let application = try fields.optionalFields(CodingKeys.appAction.stringValue) {
+            self = .application(
+                desktopEntry: try application.string(Application.CodingKeys.desktopEntry.stringValue),
+                action: try application.optionalString(Application.CodingKeys.action.stringValue))
+        } else {
+            throw fields.corrupted(Self.noRoute)
         }
     }
 

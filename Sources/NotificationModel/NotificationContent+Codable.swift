@@ -82,6 +82,17 @@ package struct NotificationContentSelection: Decodable, Sendable {
     /// The content's ``NotificationContent/threadID``.
     package var threadID: String?
 
+    /// The key of ``categoryID`` in what ``NotificationContent/encode(to:)`` writes.
+    package static var categoryKey: String { NotificationContent.CodingKeys.categoryID.stringValue }
+    /// The key of ``threadID`` in what ``NotificationContent/encode(to:)`` writes.
+    package static var threadKey: String { NotificationContent.CodingKeys.threadID.stringValue }
+
+    /// The two fields.
+    package init(categoryID: String?, threadID: String?) {
+        self.categoryID = categoryID
+        self.threadID = threadID
+    }
+
     /// Reads the two fields from what ``NotificationContent/encode(to:)`` wrote.
     ///
     /// - Throws: `DecodingError` when the value is not a keyed container, or a field is not a string.

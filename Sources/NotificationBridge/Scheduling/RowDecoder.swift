@@ -17,7 +17,7 @@ package final class RowDecoder {
     /// Whether `bytes` are a binary row (and not JSON).
     package static func isBinaryRow(_ bytes: [UInt8]) -> Bool { bytes.first == RowFormat.version }
 
-    /// The value of the row `bytes`.
+    /// The value of the row `bytes`: read by hand when `Value` is ``RowReadable``, else through `Codable`.
     ///
     /// - Throws: `DecodingError` when the bytes are not a binary row or do not hold a `Value`.
     package func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
@@ -25,9 +25,9 @@ package final class RowDecoder {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "not a binary row: it starts with \(bytes.first ?? 0)"))
         }
-        return try Value(
-            from: RowDecoding(
-                row: Row(bytes: bytes, decoder: self), range: 1..<bytes.count, isNull: false, parentPath: [], key: nil))
+        return try RowDecoding(
+            row: Row(bytes: bytes, decoder: self), range: 1..<bytes.count, isNull: false, parentPath: [], key: nil
+        ).decode(Value.self)
     }
 
     /// Strings longer than this are rarely repeated: a notification's text.
@@ -175,83 +175,26 @@ struct RowDecoding: Decoder {
 }
 
 struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// Where each entry's key and frame lie; found once, when the container is made.
-    private final class Entries {
-        var entries: [(key: Range<Int>, value: Range<Int>, isNull: Bool)] = []
-        /// Where the last lookup stopped: keys are mostly asked for in the order they were written.
-        var cursor = 0
-    }
-
-    private let decoding: RowDecoding
-    private let entries = Entries()
+    private let fields: RowFields
     let codingPath: [any CodingKey]
 
     init(_ decoding: RowDecoding) throws {
-        self.decoding = decoding
+        fields = try RowFields(decoding)
         codingPath = decoding.codingPath
-        let bytes = decoding.bytes
-        var index = decoding.range.lowerBound
-        let end = decoding.range.upperBound
-        // An entry takes at least three bytes (a key's length, a frame's marker and length): room for them all at
-        // once, rather than growing the list entry by entry.
-        entries.entries.reserveCapacity(min(32, decoding.range.count / 3))
-        while index < end {
-            guard let length = RowFormat.readVarint(bytes, at: &index, end: end), length <= UInt64(end - index) else {
-                throw decoding.corrupted("a key is damaged")
-            }
-            let key = index..<(index + Int(length))
-            index += Int(length)
-            let frame = try decoding.readFrame(at: &index, end: end)
-            entries.entries.append((key, frame.value, frame.isNull))
-        }
     }
 
-    var allKeys: [Key] {
-        entries.entries.compactMap { Key(stringValue: String(decoding: decoding.bytes[$0.key], as: UTF8.self)) }
-    }
+    var allKeys: [Key] { fields.names.compactMap { Key(stringValue: $0) } }
 
     /// The value of `key`'s entry; `nil` when it has none.
-    private func lookUp(_ key: Key) throws -> RowDecoding? {
-        var name = key.stringValue
-        let count = entries.entries.count
-        guard count > 0 else { return nil }
-        let found: (value: Range<Int>, isNull: Bool)? = name.withUTF8 { wanted in
-            decoding.bytes.withUnsafeBufferPointer { bytes in
-                for step in 0..<count {
-                    let position = (entries.cursor + step) % count
-                    let (stored, value, isNull) = entries.entries[position]
-                    guard stored.count == wanted.count else { continue }
-                    if wanted.isEmpty
-                        || memcmp(bytes.baseAddress! + stored.lowerBound, wanted.baseAddress!, wanted.count) == 0
-                    {
-                        entries.cursor = position + 1 == count ? 0 : position + 1
-                        return (value, isNull)
-                    }
-                }
-                return nil
-            }
-        }
-        guard let found else { return nil }
-        return RowDecoding(
-            row: decoding.row, range: found.value, isNull: found.isNull, parentPath: codingPath, key: key)
-    }
+    private func lookUp(_ key: Key) -> RowDecoding? { fields.entry(key.stringValue, key: key) }
 
-    private func value(_ key: Key) throws -> RowDecoding {
-        guard let value = try lookUp(key) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
-        }
-        return value
-    }
+    private func value(_ key: Key) throws -> RowDecoding { try fields.value(key.stringValue, key: key) }
 
     /// The value of `key`, or `nil` when it has none or holds `nil`: one lookup, where the protocol's default makes
     /// three.
-    private func presentValue(_ key: Key) throws -> RowDecoding? {
-        guard let value = try lookUp(key), !value.isNull else { return nil }
-        return value
-    }
+    private func presentValue(_ key: Key) throws -> RowDecoding? { fields.presentValue(key.stringValue, key: key) }
 
-    func contains(_ key: Key) -> Bool { (try? lookUp(key)) != nil }
+    func contains(_ key: Key) -> Bool { lookUp(key) != nil }
     func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key).decodeBool() }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key).decodeString() }
@@ -314,7 +257,7 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder {
         guard let key = Key(stringValue: RowSuperKey.key.stringValue) else {
-            throw decoding.corrupted("no superclass value")
+            throw fields.corrupted("no superclass value")
         }
         return try value(key)
     }

@@ -148,7 +148,7 @@ extension ScheduledNotification: Hashable where Payload: Hashable {
 }
 
 extension ScheduledNotification: Codable where Payload: Codable {
-    private enum CodingKeys: String, CodingKey {
+    fileprivate enum CodingKeys: String, CodingKey {
         case id
         case appName = "app-name"
         case trigger
@@ -188,6 +188,23 @@ extension ScheduledNotification: Codable where Payload: Codable {
         try container.encode(scheduledAt.timeIntervalSince1970, forKey: .scheduledAt)
         try container.encodeIfPresent(lastFiredAt?.timeIntervalSince1970, forKey: .lastFiredAt)
         try container.encodeIfPresent(timeZoneIdentifier, forKey: .timeZoneIdentifier)
+    }
+}
+
+/// Read by hand at start-up, when thousands are read at once: the same keys as `init(from:)`, the trigger still read
+/// through `Codable`.
+extension ScheduledNotification: RowReadable where Payload: RowReadable & Codable {
+    package init(fields: RowFields) throws {
+        self.init(
+            id: try fields.string(CodingKeys.id.stringValue),
+            appName: try fields.optionalString(CodingKeys.appName.stringValue),
+            trigger: try fields.decode(NotificationTrigger.self, CodingKeys.trigger.stringValue),
+            payload: try Payload(fields: fields.fields(CodingKeys.payload.stringValue)),
+            scheduledAt: Date(timeIntervalSince1970: try fields.double(CodingKeys.scheduledAt.stringValue)),
+            lastFiredAt: try fields.optionalDouble(CodingKeys.lastFiredAt.stringValue)
+                .map(Date.init(timeIntervalSince1970:)),
+            timeZoneIdentifier: try fields.optionalString(CodingKeys.timeZoneIdentifier.stringValue)
+        )
     }
 }
 
