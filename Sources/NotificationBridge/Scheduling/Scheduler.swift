@@ -114,7 +114,8 @@ package actor Scheduler<Payload: Sendable> {
     package func restore(_ notifications: [ScheduledNotification<Payload>]) -> ScheduleRestoreReport<Payload> {
         var report = ScheduleRestoreReport<Payload>()
         followWallClockSteps()
-        queue.reserveCapacity(queue.count + notifications.count)
+        var changes: [(id: String, entry: (fireDate: Date, value: ScheduledNotification<Payload>)?)] = []
+        changes.reserveCapacity(notifications.count)
         for var notification in notifications {
             do throws(TriggerValidationError) {
                 try notification.trigger.validate()
@@ -130,9 +131,14 @@ package actor Scheduler<Payload: Sendable> {
                 moveToCurrentZone(&notification, from: zone)
             }
             if notification.timeZoneIdentifier != current { notification.timeZoneIdentifier = current }
-            queue.remove(id: notification.id)
-            if enqueue(notification) == nil { report.finished.append(notification) }
+            if let next = nextFireDate(of: notification) {
+                changes.append((notification.id, (next, notification)))
+            } else {
+                changes.append((notification.id, nil))
+                report.finished.append(notification)
+            }
         }
+        queue.apply(changes)
         fireDueAndArm()
         return report
     }
@@ -234,15 +240,16 @@ package actor Scheduler<Payload: Sendable> {
     /// - Returns: The occurrence, or `nil` when the trigger has none left and the notification was not queued.
     @discardableResult
     private func enqueue(_ notification: ScheduledNotification<Payload>) -> Date? {
-        guard
-            let next = evaluator.nextFireDate(
-                after: notification.lastFiredAt ?? .distantPast,
-                for: notification.trigger,
-                anchor: notification.scheduledAt
-            )
-        else { return nil }
+        guard let next = nextFireDate(of: notification) else { return nil }
         queue.insert(id: notification.id, fireDate: next, value: notification)
         return next
+    }
+
+    /// When `notification` is next due; `nil` when it will never be.
+    private func nextFireDate(of notification: ScheduledNotification<Payload>) -> Date? {
+        evaluator.nextFireDate(
+            after: notification.lastFiredAt ?? .distantPast, for: notification.trigger,
+            anchor: notification.scheduledAt)
     }
 
     /// Moves the times of a wall-clock trigger from `zone` to the same wall-clock times in the current zone.

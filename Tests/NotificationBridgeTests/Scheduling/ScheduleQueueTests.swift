@@ -91,4 +91,39 @@ struct ScheduleQueueTests {
         #expect(capacities.count <= 20, "the queue took \(capacities.count) sizes on its way to 10,000 entries")
         #expect(queue.count == 10_000 && queue.checkInvariants())
     }
+
+    @Test(
+        "many changes at once leave what one by one would (ids repeated, removals, ties, entries already queued)",
+        arguments: [0, 300, 5_000])
+    func changesAtOnce(alreadyQueued: Int) {
+        var random = SeededGenerator(seed: UInt64(alreadyQueued) + 3)
+        var atOnce = ScheduleQueue<Int>()
+        var oneByOne = ScheduleQueue<Int>()
+        for index in 0..<alreadyQueued {
+            let date = Date(timeIntervalSince1970: Double(Int.random(in: 0..<500, using: &random)))
+            atOnce.insert(id: "n\(index)", fireDate: date, value: index)
+            oneByOne.insert(id: "n\(index)", fireDate: date, value: index)
+        }
+        // Few distinct dates, so that ties are common; ids drawn from a range that overlaps what is queued and repeats.
+        let changes: [(id: String, entry: (fireDate: Date, value: Int)?)] = (0..<4_000).map { value in
+            let id = "n\(Int.random(in: 0..<6_000, using: &random))"
+            guard Int.random(in: 0..<5, using: &random) > 0 else { return (id, nil) }
+            return (id, (Date(timeIntervalSince1970: Double(Int.random(in: 0..<500, using: &random))), value))
+        }
+        atOnce.apply(changes)
+        for (id, entry) in changes {
+            if let entry {
+                oneByOne.insert(id: id, fireDate: entry.fireDate, value: entry.value)
+            } else {
+                oneByOne.remove(id: id)
+            }
+        }
+        #expect(atOnce.checkInvariants())
+        #expect(atOnce.count == oneByOne.count)
+        var popped: [(String, Int)] = []
+        var expected: [(String, Int)] = []
+        while let entry = atOnce.popFirst() { popped.append((entry.id, entry.value)) }
+        while let entry = oneByOne.popFirst() { expected.append((entry.id, entry.value)) }
+        #expect(popped.elementsEqual(expected) { $0 == $1 }, "the same entries, in the same order")
+    }
 }
