@@ -118,15 +118,24 @@ struct DaemonCommandLine: ParsableCommand {
         }
     }
 
+    /// The configuration of a command line without options, starting from `base`: what D-Bus activation and the
+    /// systemd unit start.
+    static func withoutOptions(_ base: DaemonConfiguration) -> DaemonConfiguration {
+        var configuration = base
+        configuration.replacesRunningDaemon = false
+        configuration.logger.logLevel = .info
+        return configuration
+    }
+
     /// The configuration the options ask for, starting from `base`.
     func apply(to base: DaemonConfiguration) -> DaemonConfiguration {
-        var configuration = base
-        configuration.replacesRunningDaemon = replace
+        var configuration = Self.withoutOptions(base)
+        if replace { configuration.replacesRunningDaemon = true }
         if let appName { configuration.defaultAppName = appName }
         if let destructiveOrder { configuration.rendering.destructiveOrder = destructiveOrder }
         if let destructiveMarker { configuration.rendering.destructiveMarker = destructiveMarker }
         if let promptCommand { configuration.promptCommand = [promptCommand] }
-        configuration.logger.logLevel = logLevel ?? .info
+        if let logLevel { configuration.logger.logLevel = logLevel }
         if let serverTimeout {
             // Whole milliseconds, rounded up: the bus counts in them, and a timeout must not round down to none.
             configuration.serverTimeout = .milliseconds(Int64((serverTimeout * 1000).rounded(.up)))
