@@ -49,7 +49,7 @@ struct PendingPost: Sendable {
 
 /// Written as its ``ScheduledPost``; read back as the summary alone.
 extension PendingPost: Codable {
-    fileprivate enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey {
         case content, route, poster
     }
 

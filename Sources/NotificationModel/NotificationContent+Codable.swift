@@ -87,12 +87,6 @@ package struct NotificationContentSelection: Decodable, Sendable {
     /// The key of ``threadID`` in what ``NotificationContent/encode(to:)`` writes.
     package static var threadKey: String { NotificationContent.CodingKeys.threadID.stringValue }
 
-    /// The two fields.
-    package init(categoryID: String?, threadID: String?) {
-        self.categoryID = categoryID
-        self.threadID = threadID
-    }
-
     /// Reads the two fields from what ``NotificationContent/encode(to:)`` wrote.
     ///
     /// - Throws: `DecodingError` when the value is not a keyed container, or a field is not a string.

@@ -176,11 +176,10 @@ struct RowDecoding: Decoder {
 
 struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let fields: RowFields
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { fields.codingPath }
 
     init(_ decoding: RowDecoding) throws {
         fields = try RowFields(decoding)
-        codingPath = decoding.codingPath
     }
 
     var allKeys: [Key] { fields.names.compactMap { Key(stringValue: $0) } }

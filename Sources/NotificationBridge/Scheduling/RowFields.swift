@@ -12,8 +12,6 @@ import Musl
 package final class RowFields {
     /// The row.
     private let row: Row
-    /// Where the container's entries lie in it.
-    private let range: Range<Int>
     /// Where the container is, for coding paths: put together only when an error or `Codable` asks for it.
     private let place: Place
     /// Where each entry's key and frame lie; found once, when the container is read.
@@ -46,7 +44,6 @@ package final class RowFields {
     private init(_ decoding: RowDecoding, place: Place) throws {
         try decoding.requireValue(of: RowFields.self)
         row = decoding.row
-        range = decoding.range
         self.place = place
         let bytes = decoding.bytes
         var index = decoding.range.lowerBound
