@@ -189,7 +189,7 @@ final class RawConnectionThread: @unchecked Sendable {
         }
     }
 
-    private static func appendEntry<T>(
+    private static func appendEntry<T: BitwiseCopyable>(
         _ dictionary: inout DBusMessageIter, _ key: String, _ signature: String, _ type: Int32, _ value: inout T
     ) {
         var entry = DBusMessageIter()

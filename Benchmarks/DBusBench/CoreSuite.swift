@@ -68,37 +68,21 @@ struct CoreSuite {
 
     private func roundTrips(_ connection: DBusConnection, count: Int) async throws -> Latency {
         let payload = String(repeating: "x", count: 16)
-        for _ in 0..<options.warmUp {
-            _ = try await connection.call(
-                destination: Self.benchName, path: Self.benchPath, interface: Self.benchInterface, method: "Echo",
-                with: payload)
-        }
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = monotonicNanoseconds()
+        return try await Latency.timing(count, warmUp: options.warmUp) {
             let reply = try await connection.call(
                 destination: Self.benchName, path: Self.benchPath, interface: Self.benchInterface, method: "Echo",
                 with: payload)
             guard try reply.decode(String.self) == payload else { throw BenchError("Echo returned another string") }
-            samples.append(Double(monotonicNanoseconds() - start))
         }
-        return Latency(samples: samples)
     }
 
     /// The C client's calls, made by a task through ``RawConnectionThread``.
     private func floorRoundTrips(_ floor: RawConnectionThread, count: Int) async throws -> Latency {
         let payload = String(repeating: "x", count: 16)
-        for _ in 0..<options.warmUp { _ = try await floor.run { try RawConnectionThread.echo($0, payload) } }
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = monotonicNanoseconds()
+        return try await Latency.timing(count, warmUp: options.warmUp) {
             let echoed = try await floor.run { try RawConnectionThread.echo($0, payload) }
             guard echoed == payload else { throw BenchError("Echo returned another string") }
-            samples.append(Double(monotonicNanoseconds() - start))
         }
-        return Latency(samples: samples)
     }
 
     /// Subscribes with DBusCore, asks the C server to emit `count` signals, and returns signals per second.

@@ -169,28 +169,14 @@ struct NotificationSuite {
     /// Sequential posts from an ordinary task, as an app makes them; each sample is one `post` call.
     private func libraryPosts(_ center: DesktopNotificationCenter, count: Int) async throws -> Latency {
         let content = NotificationContent(title: "Bench", body: "a notification from the benchmark")
-        for _ in 0..<options.warmUp { try await center.post(content) }
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = monotonicNanoseconds()
-            try await center.post(content)
-            samples.append(Double(monotonicNanoseconds() - start))
-        }
-        return Latency(samples: samples)
+        return try await Latency.timing(count, warmUp: options.warmUp) { try await center.post(content) }
     }
 
     /// The C client's `Notify`, made by a task through ``RawConnectionThread``.
     private func floorPosts(_ floor: RawConnectionThread, count: Int) async throws -> Latency {
-        for _ in 0..<options.warmUp { _ = try await floor.run { try RawConnectionThread.notify($0, withAction: false) } }
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = monotonicNanoseconds()
+        try await Latency.timing(count, warmUp: options.warmUp) {
             _ = try await floor.run { try RawConnectionThread.notify($0, withAction: false) }
-            samples.append(Double(monotonicNanoseconds() - start))
         }
-        return Latency(samples: samples)
     }
 
     /// As ``libraryDispatches(_:_:count:)``, with the C client's `Notify` and its wait for `ActionInvoked` made on

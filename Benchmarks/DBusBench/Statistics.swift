@@ -28,6 +28,21 @@ struct Latency: Sendable {
         self.p99 = p99
     }
 
+    /// Runs `operation` `warmUp` times unmeasured, then `count` times, each timed alone.
+    static func timing(
+        _ count: Int, warmUp: Int, _ operation: () async throws -> Void
+    ) async rethrows -> Latency {
+        for _ in 0..<warmUp { try await operation() }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = monotonicNanoseconds()
+            try await operation()
+            samples.append(Double(monotonicNanoseconds() - start))
+        }
+        return Latency(samples: samples)
+    }
+
     /// The median of each figure over rounds: one noisy round moves neither.
     static func medianOfRounds(_ rounds: [Latency]) -> Latency {
         Latency(median: medianOf(rounds.map(\.median)), p99: medianOf(rounds.map(\.p99)))
