@@ -51,6 +51,10 @@ int serve_calls(DBusConnection *conn, const char *mode, const char *name,
                 int queued, DBusMessage *(*answer)(DBusMessage *, void *),
                 void *context, const char *refusal);
 
+/* Reads every row of the daemon's `pending` table in the SQLite file
+ * `database` (kept-rows.c); returns how many, or -1 after saying why. */
+int64_t read_kept_rows(const char *database);
+
 /* serve-post DIR (post-floor.c): the floor under the daemon's Post. */
 int run_serve_post(const char *directory);
 

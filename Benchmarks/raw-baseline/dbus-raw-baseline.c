@@ -59,7 +59,7 @@ static void usage(const char *argv0)
             "       %s throughput CLIENTS N\n"
             "       %s spawn N PROGRAM [ARG...]\n"
             "       %s list-pending N\n"
-            "       %s serve-listing N [prebuilt]\n"
+            "       %s serve-listing N [prebuilt | rows DATABASE]\n"
             "       %s serve-post DIRECTORY\n",
             argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0, argv0,
             argv0, argv0, argv0);

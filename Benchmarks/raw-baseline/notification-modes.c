@@ -718,12 +718,6 @@ static DBusMessage *new_listing(uint32_t n)
     return reply;
 }
 
-/* In the daemon's place: takes its name and answers every ListPending with
- * n notifications, the list built with libdbus for each call, or, with
- * `prebuilt`, built once before the name is taken and copied for each call
- * (then what is left is the bus and the client). Prints `ready` once it
- * owns the name or waits in its queue; runs until the bus goes or it is
- * killed. */
 /* Declared in baseline.h. */
 int serve_calls(DBusConnection *conn, const char *mode, const char *name,
                 int queued, DBusMessage *(*answer)(DBusMessage *, void *),
@@ -774,7 +768,8 @@ int serve_calls(DBusConnection *conn, const char *mode, const char *name,
 
 struct listing {
     uint32_t n;
-    DBusMessage *built; /* NULL: built for each call */
+    DBusMessage *built;   /* NULL: built for each call */
+    const char *database; /* read at the first ListPending, then NULL */
 };
 
 static DBusMessage *answer_listing(DBusMessage *call, void *context)
@@ -784,6 +779,19 @@ static DBusMessage *answer_listing(DBusMessage *call, void *context)
 
     if (!dbus_message_is_method_call(call, BRIDGE_IFACE, "ListPending"))
         return NULL;
+    /* As the daemon: the name first, then what is kept, read once. */
+    if (listing->database != NULL) {
+        int64_t read = read_kept_rows(listing->database);
+
+        if (read != (int64_t)listing->n) {
+            if (read >= 0)
+                fprintf(stderr, "serve-listing: %s keeps %" PRId64
+                        " pending rows, not %" PRIu32 "\n",
+                        listing->database, read, listing->n);
+            exit(1);
+        }
+        listing->database = NULL;
+    }
     reply = listing->built ? dbus_message_copy(listing->built)
                            : new_listing(listing->n);
     if (reply == NULL ||
@@ -793,10 +801,19 @@ static DBusMessage *answer_listing(DBusMessage *call, void *context)
     return reply;
 }
 
-static int run_serve_listing(uint32_t n, int prebuilt)
+/* In the daemon's place: takes its name and answers every ListPending with
+ * n notifications, the list built with libdbus for each call, or, with
+ * `prebuilt`, built once before the name is taken and copied for each call
+ * (then what is left is the bus and the client). With `database`, the
+ * first ListPending reads first the n pending rows kept there, as the
+ * daemon reads its own once it has the name. Prints `ready` once it owns
+ * the name or waits in its queue; runs until the bus goes or it is killed.
+ */
+static int run_serve_listing(uint32_t n, int prebuilt, const char *database)
 {
     DBusConnection *conn = connect_bus();
-    struct listing listing = { n, prebuilt ? new_listing(n) : NULL };
+    struct listing listing = { n, prebuilt ? new_listing(n) : NULL,
+                               database };
     /* Queued behind an owner that is leaving, as the daemon would be. */
     int status = serve_calls(conn, "serve-listing", BRIDGE_NAME, 1,
                              answer_listing, &listing,
@@ -848,9 +865,11 @@ int run_notification_mode(const char *mode, int argc, char **argv)
         return argc != 1 ? usage_error(mode) : run_list_pending((uint32_t)n);
     if (strcmp(mode, "serve-listing") == 0) {
         if (argc == 2 && strcmp(argv[1], "prebuilt") == 0)
-            return run_serve_listing((uint32_t)n, 1);
+            return run_serve_listing((uint32_t)n, 1, NULL);
+        if (argc == 3 && strcmp(argv[1], "rows") == 0)
+            return run_serve_listing((uint32_t)n, 0, argv[2]);
         return argc != 1 ? usage_error(mode)
-                         : run_serve_listing((uint32_t)n, 0);
+                         : run_serve_listing((uint32_t)n, 0, NULL);
     }
     if (strcmp(mode, "schedule") == 0) {
         if (argc != 2)
