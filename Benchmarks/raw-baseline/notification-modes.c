@@ -805,8 +805,9 @@ static DBusMessage *answer_listing(DBusMessage *call, void *context)
  * n notifications, the list built with libdbus for each call, or, with
  * `prebuilt`, built once before the name is taken and copied for each call
  * (then what is left is the bus and the client). With `database`, the
- * first ListPending reads first the n pending rows kept there, as the
- * daemon reads its own once it has the name. Prints `ready` once it owns
+ * first ListPending is answered once the n pending rows kept there are
+ * read, as the daemon reads its own once it has the name (any other count
+ * ends the server, after saying so). Prints `ready` once it owns
  * the name or waits in its queue; runs until the bus goes or it is killed.
  */
 static int run_serve_listing(uint32_t n, int prebuilt, const char *database)
