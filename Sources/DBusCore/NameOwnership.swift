@@ -40,8 +40,8 @@ extension DBusConnection {
         case lost(String)
     }
 
-    private static let busName = "org.freedesktop.DBus"
-    private static let busPath: DBusObjectPath = "/org/freedesktop/DBus"
+    static let busName = "org.freedesktop.DBus"
+    static let busPath: DBusObjectPath = "/org/freedesktop/DBus"
 
     private func callBus(_ method: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
         try await call(

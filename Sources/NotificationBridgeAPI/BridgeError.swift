@@ -61,6 +61,10 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// being shown (the app's notifications are off, or shown in no way this server offers); the message says which
     /// setting, and how to change it.
     public static let notAllowed = BridgeError("NotAllowed")
+    /// `io.github.NotificationBridge1.Error.AccessDenied`: a sandboxed app (Flatpak, Snap) asked for what only the host
+    /// may do (run a command through `exec`) or acted on another app (its notifications, settings, categories or name);
+    /// the message says which, and what the app may do instead.
+    public static let accessDenied = BridgeError("AccessDenied")
 
     /// This error with a message, ready to throw or to send.
     public func failure(_ message: String) -> DBusFailure { DBusFailure(name: rawValue, message: message) }

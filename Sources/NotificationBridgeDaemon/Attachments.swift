@@ -18,6 +18,11 @@ struct Attachments: Sendable {
     /// The connection that counts for `appName`, if any.
     func current(for appName: String) -> Attachment? { byApp[appName]?.last }
 
+    /// The app names `connection` is attached as.
+    func names(of connection: String) -> [String] {
+        byApp.compactMap { name, list in list.contains { $0.connection == connection } ? name : nil }
+    }
+
     /// Attaches (or re-attaches, moving it last) a connection as `appName`.
     ///
     /// - Returns: `false` when too many apps are attached to take a new one.

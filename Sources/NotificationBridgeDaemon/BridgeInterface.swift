@@ -32,9 +32,9 @@ enum BridgeInterface {
                 DBusMethod(
                     "ListCategories", outputs: [.init("categories", "aa{sv}")],
                     annotations: doc("The registered categories: id, actions, minimal-actions, reports-dismissal.")
-                ) { _ in
+                ) { call in
                     await core.restored()
-                    return try await core.listCategories()
+                    return try await core.listCategories(caller: call.sender)
                 },
                 .deferred(
                     "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
@@ -138,7 +138,7 @@ enum BridgeInterface {
                             + "only do-not-disturb and source.")
                 ) { call in
                     await core.restored()
-                    return try await core.getSettings(call.arguments[0].stringValue ?? "")
+                    return try await core.getSettings(call.arguments[0].stringValue ?? "", caller: call.sender)
                 },
                 DBusMethod(
                     "SetSettings", inputs: [.init("app_id", "s"), .init("settings", "a{sv}")],
@@ -149,16 +149,17 @@ enum BridgeInterface {
                             + "for. Under GNOME the keys GNOME has are written to GNOME's settings.")
                 ) { call in
                     await core.restored()
-                    try await core.setSettings(call.arguments[0].stringValue ?? "", call.arguments[1])
+                    try await core.setSettings(
+                        call.arguments[0].stringValue ?? "", call.arguments[1], caller: call.sender)
                     return []
                 },
                 DBusMethod(
                     "ListSettings", outputs: [.init("settings", "aa{sv}")],
                     annotations: doc(
                         "The settings of every app that has posted or has settings, by app, with the key app-id added.")
-                ) { _ in
+                ) { call in
                     await core.restored()
-                    return try await core.listSettings()
+                    return try await core.listSettings(caller: call.sender)
                 },
                 DBusMethod(
                     "GetServerInformation", outputs: [.init("information", "a{sv}")],

@@ -8,11 +8,18 @@ import NotificationModel
 extension DaemonCore {
     /// `Attach(s app_name, a{sv} options)`: the caller is app `appName` from now until it leaves the bus or calls
     /// `Detach`; a second `Attach` updates the options.
-    func attach(appName: String, options: DBusValue, sender: String) throws(DBusFailure) -> [DBusValue] {
+    func attach(appName: String, options: DBusValue, sender: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         try Self.checkAppName(appName)
+        try checkAccess(toApp: appName, by: await peers.peer(of: sender), "attach as")
         let reader = try VariantDictionary(options, place: "options", keys: AttachOptionKeys.all)
         let foreground = try reader.decode(AttachOptionKeys.foreground) ?? false
+        let names = attachments.names(of: sender)
+        if !names.contains(appName), names.count >= Self.maximumAttachmentsPerConnection {
+            throw BridgeError.limitExceeded.failure(
+                "this connection is attached as \(names.count) apps, the most one connection may; call Detach for "
+                    + "those it no longer runs as")
+        }
         guard attachments.attach(.init(connection: sender, foreground: foreground), as: appName) else {
             throw DBusFailure(
                 name: BridgeError.limitExceeded,

@@ -151,15 +151,17 @@ extension DaemonCore {
     /// Answers `WaitForResponse` now with a kept response, or later when the user acts; fails it when the
     /// notification ends without a response. A call from another connection than the poster's, while the poster is
     /// connected, gets the response without its typed text.
-    func waitForResponse(_ call: DBusMethodCall) throws(DBusFailure) {
+    func waitForResponse(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         guard case .string(let id)? = call.arguments.first else { return }
         try NotificationID.check(id)
+        let peer = await peers.peer(of: call.sender)
         guard let entry = table[id] else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
         }
+        try checkAccess(to: id, entry, by: peer, "wait for")
         if var kept = entry.keptResponses.first {
             table.update(id) { $0.keptResponses.removeFirst() }
             answer(call, with: &kept)
@@ -182,11 +184,7 @@ extension DaemonCore {
                 message: "notification '\(id)' sends its responses to the app \(quotedForMessage(desktopEntry)); "
                     + "post without 'app-action' to wait for responses")
         }
-        guard table.waitCount < Self.maximumWaits else {
-            throw DBusFailure(
-                name: BridgeError.limitExceeded,
-                message: "\(Self.maximumWaits) WaitForResponse calls are already waiting; let some finish first")
-        }
+        try checkWaitLimits(call.sender, appName: entry.appName)
         table.update(id) { $0.waits.append(call) }
     }
 
@@ -194,6 +192,8 @@ extension DaemonCore {
     /// being sent to nobody.
     func connectionLeft(_ uniqueName: String) {
         attachments.remove(uniqueName)
+        peers.forget(uniqueName)
+        categoryRegistrants = categoryRegistrants.filter { $0.value != uniqueName }
         let affected = table.awaited.filter { table[$0]?.waits.contains { $0.sender == uniqueName } == true }
         for id in affected {
             table.update(id) { $0.waits.removeAll { $0.sender == uniqueName } }

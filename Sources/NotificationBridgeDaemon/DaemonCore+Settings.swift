@@ -12,19 +12,38 @@ extension DaemonCore {
         content.settingsApp(fallback: defaultAppName)
     }
 
-    func getSettings(_ app: String) async throws(DBusFailure) -> [DBusValue] {
+    func getSettings(_ app: String, caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
+        if !app.isEmpty { try checkAccess(toApp: app, by: await peers.peer(of: caller), "read the settings of") }
         return [app.isEmpty ? await globalSettings().value : await settings.store.record(for: app).entries.value]
     }
 
-    func listSettings() async throws(DBusFailure) -> [DBusValue] {
+    /// The settings of every app; a sandboxed app sees only its own.
+    func listSettings(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        return [.array(element: "a{sv}", await settings.store.records().map(\.entries.value))]
+        let peer = await peers.peer(of: caller)
+        let records = await settings.store.records().filter { record in
+            (try? checkAccess(toApp: record.app, by: peer, "list")) != nil
+        }
+        return [.array(element: "a{sv}", records.map(\.entries.value))]
     }
 
-    func setSettings(_ app: String, _ value: DBusValue) async throws(DBusFailure) {
+    /// `SetSettings`: the user's choices are made by the host (a settings app, the CLI); a sandboxed app may state
+    /// only what it asks for (`requested`), for itself.
+    func setSettings(_ app: String, _ value: DBusValue, caller: String) async throws(DBusFailure) {
         try checkRunning()
         let change = try SettingsChange(value)
+        let peer = await peers.peer(of: caller)
+        if peer.isSandboxed {
+            try checkAccess(toApp: app, by: peer, "change the settings of")
+            var choices = change
+            choices.requested = nil
+            if !choices.isEmpty {
+                throw Self.denied(
+                    peer, "cannot change the user's choices (only '\(SettingsKeys.requested.name)')",
+                    instead: "ask the user to change them in the settings, or with notification-bridge settings")
+            }
+        }
         var appChange = change
         appChange.doNotDisturb = nil
         if app.isEmpty, !appChange.isEmpty {

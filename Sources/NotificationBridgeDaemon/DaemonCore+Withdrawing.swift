@@ -12,11 +12,12 @@ extension DaemonCore {
         try checkRunning()
         let id = call.arguments.first?.stringValue ?? ""
         try NotificationID.check(id)
-        guard table[id] != nil else {
+        guard let entry = table[id] else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
         }
+        try checkAccess(to: id, entry, by: await peers.peer(of: call.sender), "withdraw")
         // Already gone is what was asked for.
         reply(call, after: commits.submit(await withdrawEntry(id)))
     }
@@ -24,7 +25,8 @@ extension DaemonCore {
     /// `WithdrawAll(a{sv} filter)`: returns the ids it withdrew.
     func withdrawAll(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let filter = try NotificationFilter(call.arguments[0])
+        var filter = try NotificationFilter(call.arguments[0])
+        try confine(&filter, to: await peers.peer(of: call.sender))
         let ids = selected(filter, caller: call.sender) { $0.isOnServer || $0.isScheduled }.map(\.id)
         var changes: [DaemonStore.Change] = []
         for id in ids { changes += await withdrawEntry(id) }
@@ -52,9 +54,10 @@ extension DaemonCore {
     }
 
     /// The showing notifications `filterValue` selects for `caller` (`ListDelivered`).
-    func listDelivered(_ filterValue: DBusValue, caller: String) throws(DBusFailure) -> Listing {
+    func listDelivered(_ filterValue: DBusValue, caller: String) async throws(DBusFailure) -> Listing {
         try checkRunning()
-        let filter = try NotificationFilter(filterValue)
+        var filter = try NotificationFilter(filterValue)
+        try confine(&filter, to: await peers.peer(of: caller))
         return .values(selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
             NotificationCoding.encode(id: id, content: entry.content, route: entry.route.listed)
         })
@@ -72,7 +75,8 @@ extension DaemonCore {
         async throws(DBusFailure) -> Listing
     {
         try checkRunning()
-        let filter = try NotificationFilter(filterValue)
+        var filter = try NotificationFilter(filterValue)
+        try confine(&filter, to: await peers.peer(of: caller))
         let selected = await scheduler.pending().filter { pending in
             let notification = pending.notification
             return table.isScheduled(notification.id)

@@ -19,6 +19,11 @@ import Synchronization
 actor DaemonCore {
     static let maximumWaits = 4096
     static let maximumCategories = NotificationLimits.maxCategories
+    /// Categories one connection may have registered (those still registered), so that one program cannot take them
+    /// all.
+    static let maximumCategoriesPerConnection = 128
+    /// Categories one sandboxed app may have registered.
+    static let maximumCategoriesPerSandboxedApp = 32
 
     let connection: DBusConnection
     let center: DesktopNotificationCenter
@@ -27,6 +32,10 @@ actor DaemonCore {
     let activations: ApplicationActivations
     let logger: Logger
     let defaultAppName: String
+    /// Who each calling connection is: the host, or a sandboxed app confined to its own notifications.
+    let peers: PeerDirectory
+    /// The connection that registered each category during this run, for the limit of each connection.
+    var categoryRegistrants: [String: String] = [:]
     /// Scheduled notifications, categories and routes, written off the actors.
     let commits: DurableCommits
     /// Fires scheduled notifications into ``fired(_:)``.
@@ -63,6 +72,7 @@ actor DaemonCore {
         self.defaultAppName = defaultAppName
         self.jobs = jobs
         self.logger = logger
+        self.peers = PeerDirectory(connection: connection, logger: logger)
     }
 
     /// Returns once ``restore()`` has brought back the last run's state. The daemon owns its name before it restores
@@ -124,16 +134,14 @@ actor DaemonCore {
 
     func registerCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
+        let peer = await peers.peer(of: call.sender)
         // DBusCore has checked the signature, so the three values are there, with these types.
         let arguments = call.arguments
-        let id = arguments[0].stringValue ?? ""
+        let id = try CategoryNamespace.registeredID(arguments[0].stringValue ?? "", for: peer)
         let category = try CategoryCoding.decode(id: id, actions: arguments[1], options: arguments[2])
         let registered = await center.notificationCategories()
-        if !registered.contains(where: { $0.id == id }), registered.count >= Self.maximumCategories {
-            throw DBusFailure(
-                name: BridgeError.limitExceeded,
-                message: "\(registered.count) categories are registered, the most allowed; remove unused ones with "
-                    + "RemoveCategory")
+        if !registered.contains(where: { $0.id == id }) {
+            try checkCategoryLimits(registered: registered, peer: peer, sender: call.sender)
         }
         do {
             try await center.register(category)
@@ -142,17 +150,46 @@ actor DaemonCore {
         } catch {
             throw BridgeError.invalid("\(error)")
         }
+        categoryRegistrants[id] = call.sender
         reply(call, after: commits.submit([.registerCategory(id: id, category)]))
         logger.debug("category registered", metadata: ["category.id": "\(id)"])
     }
 
+    /// Refuses a new category beyond the limits: of all, of the calling connection, of a sandboxed app.
+    private func checkCategoryLimits(
+        registered: [NotificationCategory], peer: Peer, sender: String
+    ) throws(DBusFailure) {
+        let howToFree = "remove unused ones with RemoveCategory (ListCategories lists them)"
+        if registered.count >= Self.maximumCategories {
+            throw BridgeError.limitExceeded.failure(
+                "\(registered.count) categories are registered, the most allowed; \(howToFree)")
+        }
+        let ofConnection = categoryRegistrants.values.lazy.filter { $0 == sender }.count
+        if ofConnection >= Self.maximumCategoriesPerConnection {
+            throw BridgeError.limitExceeded.failure(
+                "this connection has registered \(ofConnection) categories, the most one connection may; "
+                    + howToFree)
+        }
+        if let app = peer.confinedAppID {
+            let prefix = CategoryNamespace.prefix(of: app)
+            let ofApp = registered.lazy.filter { $0.id.hasPrefix(prefix) }.count
+            if ofApp >= Self.maximumCategoriesPerSandboxedApp {
+                throw BridgeError.limitExceeded.failure(
+                    "app \(quotedForMessage(app)) has \(ofApp) categories, the most a sandboxed app may; "
+                        + howToFree)
+            }
+        }
+    }
+
     func removeCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let id = call.arguments[0].stringValue ?? ""
+        let peer = await peers.peer(of: call.sender)
+        let id = try CategoryNamespace.registeredID(call.arguments[0].stringValue ?? "", for: peer)
         guard await center.notificationCategories().contains(where: { $0.id == id }) else {
             throw DBusFailure(
                 name: BridgeError.unknownCategory,
-                message: "category \(quotedForMessage(id)) is not registered; ListCategories shows the registered ones")
+                message: "category \(quotedForMessage(call.arguments[0].stringValue ?? "")) is not registered; "
+                    + "ListCategories shows the registered ones")
         }
         // A scheduled notification shows its category's actions when it fires: removing the category under it would
         // leave it nothing to show, so it is refused while any waits to be shown.
@@ -165,12 +202,15 @@ actor DaemonCore {
                     + (users.count > 10 ? ", …" : "") + "); withdraw them first with Withdraw, then remove it")
         }
         await center.removeCategory(id: id)
+        categoryRegistrants[id] = nil
         reply(call, after: commits.submit([.removeCategory(id: id)]))
     }
 
-    func listCategories() async throws(DBusFailure) -> [DBusValue] {
+    func listCategories(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        return [.array(element: "a{sv}", await center.notificationCategories().map(CategoryCoding.encode))]
+        let peer = await peers.peer(of: caller)
+        let categories = CategoryNamespace.visible(await center.notificationCategories(), to: peer)
+        return [.array(element: "a{sv}", categories.map(CategoryCoding.encode))]
     }
 
     // MARK: Posting
@@ -180,12 +220,16 @@ actor DaemonCore {
     func post(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         let sender = call.sender
-        let request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
+        let peer = await peers.peer(of: sender)
+        var request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
+        try confine(&request, givenAppName: request.givenAppName, to: peer)
         let content = request.content
         let category = await category(of: content)
         let route = request.route ?? .poster(sender)
         if case .application(_, nil) = route, let category { try Self.checkActionNames(of: category) }
-        if let replaces = request.replaces { try checkReplacement(of: replaces, appName: content.appName) }
+        if let replaces = request.replaces {
+            try checkReplacement(of: replaces, appName: content.appName, by: peer)
+        }
         let id = request.replaces ?? NotificationID.make()
         if let trigger = request.trigger {
             let commit = try await schedule(
@@ -360,7 +404,8 @@ actor DaemonCore {
     }
 
     /// A replacement must name a notification that is showing or scheduled, and be posted under the same app name.
-    private func checkReplacement(of id: String, appName: String?) throws(DBusFailure) {
+    private func checkReplacement(of id: String, appName: String?, by peer: Peer) throws(DBusFailure) {
+        if let previous = table[id] { try checkAccess(to: id, previous, by: peer, "replace") }
         guard let previous = table[id], previous.isOnServer || previous.isScheduled else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,

@@ -9,6 +9,8 @@ import NotificationModel
 /// and the trigger, counted from now in the user's zone.
 package struct PostRequest: Sendable {
     package var content: NotificationContent
+    /// The app name the notification itself gave, before the default was filled in.
+    var givenAppName: String?
     /// The route chosen by the notification itself, or `nil` for the posting connection.
     var route: ResponseRoute?
     var replaces: String?
@@ -25,6 +27,7 @@ package struct PostRequest: Sendable {
     package init(_ value: DBusValue, defaultAppName: String, now: Date = Date()) throws(DBusFailure) {
         let post = try NotificationPost(decoding: value, currentZoneName: SystemTimeZone.read().identifier)
         content = post.content
+        givenAppName = content.appName
         if content.appName == nil { content.appName = defaultAppName }
         switch post.route {
         case .command(let argv)?:

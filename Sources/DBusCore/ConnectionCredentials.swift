@@ -1,0 +1,50 @@
+/// What the bus knows of the process behind a connection (`GetConnectionCredentials`).
+///
+/// The bus reads these from the socket when the connection is made (`SO_PEERCRED`, `SO_PEERSEC`), so a peer cannot
+/// choose them. Each is `nil` when the bus did not report it.
+public struct ConnectionCredentials: Sendable, Hashable {
+    /// `ProcessID`: the process that opened the connection.
+    public var processID: UInt32?
+    /// `UnixUserID`: its user.
+    public var userID: UInt32?
+    /// `LinuxSecurityLabel`: its security label (AppArmor's or SELinux's), without the trailing NUL byte.
+    public var securityLabel: String?
+
+    /// Credentials as given.
+    public init(processID: UInt32? = nil, userID: UInt32? = nil, securityLabel: String? = nil) {
+        self.processID = processID
+        self.userID = userID
+        self.securityLabel = securityLabel
+    }
+
+    /// Reads the `a{sv}` the bus answers with; keys this type does not know are left out.
+    public init(_ value: DBusValue) {
+        let entries = value.stringKeyedEntries ?? [:]
+        if case .uint32(let pid)? = entries["ProcessID"]?.unwrappedVariant { processID = pid }
+        if case .uint32(let uid)? = entries["UnixUserID"]?.unwrappedVariant { userID = uid }
+        if case .array(_, let elements)? = entries["LinuxSecurityLabel"]?.unwrappedVariant {
+            let bytes = elements.compactMap { element -> UInt8? in
+                if case .byte(let byte) = element { return byte }
+                return nil
+            }
+            let text = bytes.prefix { $0 != 0 }
+            securityLabel = String(decoding: text, as: UTF8.self)
+        }
+    }
+}
+
+extension DBusConnection {
+    /// What the bus knows of the process behind the connection `name` (`GetConnectionCredentials`).
+    ///
+    /// - Throws: `DBusFailure` when `name` has no owner or the bus refuses.
+    public func credentials(of name: String) async throws -> ConnectionCredentials {
+        try DBusNames.checkBusName(name)
+        let reply = try await call(
+            destination: Self.busName, path: Self.busPath, interface: Self.busName,
+            method: "GetConnectionCredentials", arguments: [.string(name)])
+        guard let value = reply.first else {
+            throw DBusFailure(name: DBusFailure.Name.failed, message: "GetConnectionCredentials answered nothing")
+        }
+        return ConnectionCredentials(value)
+    }
+}

@@ -1,0 +1,103 @@
+import DBusCore
+import Glibc
+import Logging
+import Synchronization
+
+/// The peer behind each connection that calls the daemon, identified at its first call and remembered until it leaves
+/// the bus (a unique name is never given twice on one bus).
+///
+/// The bus tells the calling process's id (from the socket, which the caller cannot choose); the process's root shows
+/// whether Flatpak put it in a sandbox (`/proc/PID/root/.flatpak-info`); its AppArmor label and cgroup whether snapd
+/// did. A Flatpak app reaches the session bus through `xdg-dbus-proxy`, which Flatpak runs in the app's sandbox, so the
+/// process the bus names is the proxy, with the app's `/.flatpak-info`: this is how xdg-desktop-portal identifies it.
+///
+/// Anything that cannot be read is taken for a sandbox that could not be identified, never for the host: a process
+/// whose root the daemon cannot look into may act on no other app's notifications.
+final class PeerDirectory: Sendable {
+    private let connection: DBusConnection
+    /// Where the processes' files are read: `/proc`.
+    private let processRoot: String
+    private let logger: Logger
+    private let known = Mutex<[String: Peer]>([:])
+
+    init(connection: DBusConnection, processRoot: String = "/proc", logger: Logger) {
+        self.connection = connection
+        self.processRoot = processRoot
+        self.logger = logger
+    }
+
+    /// The peer behind the connection with unique name `sender`.
+    func peer(of sender: String) async -> Peer {
+        if let peer = known.withLock({ $0[sender] }) { return peer }
+        let peer = await identify(sender)
+        known.withLock { $0[sender] = peer }
+        if peer != .host {
+            logger.debug("a sandboxed peer", metadata: ["dbus.sender": "\(sender)", "peer": "\(peer.description)"])
+        }
+        return peer
+    }
+
+    /// Forgets a connection that left the bus.
+    func forget(_ sender: String) {
+        _ = known.withLock { $0.removeValue(forKey: sender) }
+    }
+
+    private func identify(_ sender: String) async -> Peer {
+        let credentials: ConnectionCredentials
+        do {
+            credentials = try await connection.credentials(of: sender)
+        } catch {
+            return .unidentified(kind: nil, why: "the bus did not say which process it is (\(error))")
+        }
+        guard let pid = credentials.processID, pid > 0 else {
+            return .unidentified(kind: nil, why: "the bus did not say which process it is")
+        }
+        let flatpakInfo: String?
+        switch Self.read("\(processRoot)/\(pid)/root/.flatpak-info") {
+        case .contents(let text): flatpakInfo = text
+        case .missing: flatpakInfo = nil
+        case .unreadable(let error):
+            return .unidentified(
+                kind: nil, why: "its root (\(processRoot)/\(pid)/root) cannot be read: \(String(cString: strerror(error)))")
+        }
+        let label = credentials.securityLabel ?? Self.read("\(processRoot)/\(pid)/attr/current").text
+        let cgroup = Self.read("\(processRoot)/\(pid)/cgroup").text
+        return PeerIdentification.peer(flatpakInfo: flatpakInfo, securityLabel: label, cgroup: cgroup)
+    }
+
+    /// What reading a small file gave.
+    enum FileRead {
+        case contents(String)
+        /// It does not exist (`ENOENT`, `ENOTDIR`).
+        case missing
+        /// Any other failure, with its `errno`.
+        case unreadable(Int32)
+
+        var text: String? {
+            if case .contents(let text) = self { return text }
+            return nil
+        }
+    }
+
+    /// Reads at most 64 KiB of a file.
+    static func read(_ path: String) -> FileRead {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            let error = errno
+            return error == ENOENT || error == ENOTDIR ? .missing : .unreadable(error)
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65536 {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .unreadable(errno)
+            }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        return .contents(String(decoding: bytes, as: UTF8.self))
+    }
+}
