@@ -36,6 +36,8 @@ extension DaemonCore {
                 instead: "leave 'app-name' out, or give its own app id \(quotedForMessage(app.id))")
         }
         if givenAppName == nil { request.content.appName = app.id }
+        // A Flatpak's desktop file is named by its app id: the server shows the app's name and icon from it.
+        if app.kind == .flatpak, request.content.desktopEntry == nil { request.content.desktopEntry = app.id }
         if let category = request.content.categoryID {
             request.content.categoryID = try CategoryNamespace.registeredID(category, for: peer)
         }

@@ -1,0 +1,131 @@
+import DBusCore
+import Foundation
+
+/// A Flatpak app's sandbox, built as Flatpak builds it, around a ``PrivateBus``: a root of its own made by `bwrap`
+/// (Debian's bubblewrap) with a `/.flatpak-info` naming the app, and the app's view of the session bus through
+/// `xdg-dbus-proxy --filter`, itself run in a `bwrap` with the same `/.flatpak-info`, so that what the bus says of the
+/// app's connection (its process is the proxy) leads to the app's id, as it does under Flatpak.
+///
+/// Programs run inside with ``run(_:timeout:)``; ``connect()`` gives the test process a connection through the same
+/// proxy, which the bus and its peers cannot tell from the app's own.
+public final class FlatpakSandbox: Sendable {
+    /// The app id the sandbox's `/.flatpak-info` names.
+    public let appID: String
+    /// The address of the proxied bus, as seen outside the sandbox.
+    public let outsideAddress: String
+    /// The folder of the sandbox's files (its `/.flatpak-info`, the proxy's socket).
+    public let directory: URL
+    private let proxy: ChildProcess
+
+    /// Where the proxied bus's socket appears inside the sandbox.
+    static let insideSocketFolder = "/run/flatpak/bus-proxy"
+
+    private init(appID: String, outsideAddress: String, directory: URL, proxy: ChildProcess) {
+        self.appID = appID
+        self.outsideAddress = outsideAddress
+        self.directory = directory
+        self.proxy = proxy
+    }
+
+    /// Why sandboxes cannot be built here (`bwrap` or `xdg-dbus-proxy` missing, or user namespaces refused), or `nil`
+    /// when they can. `make test` installs both programs.
+    public static let unavailableReason: String? = {
+        for program in ["bwrap", "xdg-dbus-proxy"] where ExecutableLookup.find(program) == nil {
+            return "\(program) is not installed ('make test' installs bubblewrap and xdg-dbus-proxy)"
+        }
+        let probe = try? ChildProcess.spawn(
+            ["bwrap"] + rootArguments + ["--", "/bin/true"],
+            standardOutput: open("/dev/null", O_WRONLY), standardError: open("/dev/null", O_WRONLY))
+        guard let probe, probe.waitBlocking(within: .seconds(10)) == 0 else {
+            return "bwrap cannot make a sandbox here (user namespaces are not available to this user)"
+        }
+        return nil
+    }()
+
+    /// The root every sandbox gets: the host's `/usr` and `/etc` read-only, as a Flatpak runtime's, a `/proc` and a
+    /// `/dev` of its own, in a PID namespace of its own.
+    private static let rootArguments = [
+        "--unshare-pid", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+        "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
+        "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+    ]
+
+    /// Builds the sandbox of `appID` on `bus` and starts its proxy, allowed to talk to the names in `talk` (and to own
+    /// those in `own`), as `flatpak run` with `--talk-name` and `--own-name` would.
+    ///
+    /// - Parameter flatpakInfo: the whole `/.flatpak-info`, when a test wants another than the usual one.
+    public static func start(
+        appID: String, on bus: PrivateBus, talk: [String], own: [String] = [], flatpakInfo: String? = nil
+    ) async throws -> FlatpakSandbox {
+        if let unavailableReason { throw TestSupportError(unavailableReason) }
+        let directory = bus.directory.appendingPathComponent("sandbox-\(appID)-\(UUID().uuidString.prefix(8))")
+        let proxyFolder = directory.appendingPathComponent("proxy")
+        try FileManager.default.createDirectory(at: proxyFolder, withIntermediateDirectories: true)
+        let info = directory.appendingPathComponent("flatpak-info")
+        try (flatpakInfo ?? """
+            [Application]
+            name=\(appID)
+            runtime=runtime/org.freedesktop.Platform/x86_64/23.08
+
+            [Instance]
+            instance-id=\(UInt32.random(in: 1...UInt32.max))
+
+            """).write(to: info, atomically: true, encoding: .utf8)
+        let socket = proxyFolder.appendingPathComponent("bus")
+        let policy = ["--filter"] + talk.map { "--talk=\($0)" } + own.map { "--own=\($0)" }
+        let proxy = try ChildProcess.spawn(
+            ["bwrap"] + rootArguments + [
+                "--ro-bind", info.path, "/.flatpak-info",
+                "--bind", bus.directory.path, bus.directory.path, "--bind", proxyFolder.path, proxyFolder.path,
+                "--", "xdg-dbus-proxy", bus.address, socket.path,
+            ] + policy,
+            standardOutput: open("/dev/null", O_WRONLY))
+        let sandbox = FlatpakSandbox(
+            appID: appID, outsideAddress: "unix:path=\(socket.path)", directory: directory, proxy: proxy)
+        do {
+            // The proxy makes its socket once it listens; it says nothing else when it is ready.
+            try await withTimeout(.seconds(20), waitingFor: "xdg-dbus-proxy to listen in the sandbox of \(appID)") {
+                while !FileManager.default.fileExists(atPath: socket.path) {
+                    if let status = proxy.poll() {
+                        throw TestSupportError("xdg-dbus-proxy in its sandbox ended with status \(status)")
+                    }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+        } catch {
+            sandbox.stop()
+            throw error
+        }
+        return sandbox
+    }
+
+    /// Runs `arguments` inside the sandbox, with the proxied bus as its session bus.
+    public func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+    ) async throws -> ProcessResult {
+        let bind = directory.appendingPathComponent("proxy").path
+        var inside = [
+            "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "container": "flatpak",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(Self.insideSocketFolder)/bus",
+        ]
+        inside.merge(environment) { $1 }
+        return try await ProcessRunner.run(
+            ["bwrap"] + Self.rootArguments + [
+                "--ro-bind", directory.appendingPathComponent("flatpak-info").path, "/.flatpak-info",
+                "--ro-bind", bind, Self.insideSocketFolder, "--clearenv",
+            ] + inside.sorted { $0.key < $1.key }.flatMap { ["--setenv", $0.key, $0.value] } + ["--"] + arguments,
+            timeout: timeout)
+    }
+
+    /// A connection to the proxied bus, made from the test process: the bus and the daemon see the proxy, so it counts
+    /// as the app's.
+    public func connect() async throws -> DBusConnection {
+        try await DBusConnection.connect(to: .address(outsideAddress))
+    }
+
+    /// Stops the proxy and removes the sandbox's files.
+    public func stop() {
+        proxy.stop(grace: .milliseconds(200))
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
