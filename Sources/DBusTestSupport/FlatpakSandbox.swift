@@ -62,15 +62,16 @@ public final class FlatpakSandbox: Sendable {
         let proxyFolder = directory.appendingPathComponent("proxy")
         try FileManager.default.createDirectory(at: proxyFolder, withIntermediateDirectories: true)
         let info = directory.appendingPathComponent("flatpak-info")
-        try (flatpakInfo ?? """
-            [Application]
-            name=\(appID)
-            runtime=runtime/org.freedesktop.Platform/x86_64/23.08
+        try
+            (flatpakInfo ?? """
+                [Application]
+                name=\(appID)
+                runtime=runtime/org.freedesktop.Platform/x86_64/23.08
 
-            [Instance]
-            instance-id=\(UInt32.random(in: 1...UInt32.max))
+                [Instance]
+                instance-id=\(UInt32.random(in: 1...UInt32.max))
 
-            """).write(to: info, atomically: true, encoding: .utf8)
+                """).write(to: info, atomically: true, encoding: .utf8)
         let socket = proxyFolder.appendingPathComponent("bus")
         let policy = ["--filter"] + talk.map { "--talk=\($0)" } + own.map { "--own=\($0)" }
         let proxy = try ChildProcess.spawn(

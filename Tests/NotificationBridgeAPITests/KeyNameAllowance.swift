@@ -114,6 +114,9 @@ struct KeyNameAllowance {
             "Sources/NotificationBridge/NotifyEncoder.swift", hints.filter { $0 != PostKeys.category.name },
             "freedesktop hint names (the category hint is only ever the caller's)"),
         KeyNameAllowance(
+            "Sources/NotificationBridgeDaemon/Peers/DaemonCore+Peers.swift", [PostKeys.category.name],
+            "the freedesktop category hint, one of those a sandboxed app may pass"),
+        KeyNameAllowance(
             "Tests/NotificationBridgeTests/ServerQuirkTests.swift", [PostKeys.category.name],
             "the freedesktop category hint a caller sets"),
         KeyNameAllowance(

@@ -83,13 +83,15 @@ struct ConnectionLimitTests {
             #expect(refused?.name == BridgeError.limitExceeded.rawValue, "\(String(describing: refused))")
             #expect(refused?.message.contains("Detach") == true)
             // Attaching again as a name it has is no new name.
-            #expect(await Self.failure {
-                try await fixture.call("Attach", [.string("App3"), .vardict([:])], from: greedy)
-            } == nil)
+            #expect(
+                await Self.failure {
+                    try await fixture.call("Attach", [.string("App3"), .vardict([:])], from: greedy)
+                } == nil)
             let other = try await fixture.bus.connect()
-            #expect(await Self.failure {
-                try await fixture.call("Attach", [.string("Mail"), .vardict([:])], from: other)
-            } == nil)
+            #expect(
+                await Self.failure {
+                    try await fixture.call("Attach", [.string("Mail"), .vardict([:])], from: other)
+                } == nil)
             await greedy.close()
             await other.close()
         }
@@ -109,10 +111,12 @@ struct ConnectionLimitTests {
             #expect(refused?.name == BridgeError.limitExceeded.rawValue, "\(String(describing: refused))")
             #expect(refused?.message.contains("RemoveCategory") == true)
             let other = try await fixture.bus.connect()
-            #expect(await Self.failure {
-                try await fixture.call(
-                    "RegisterCategory", [.string("message"), ActionList.plain(id: "open"), .vardict([:])], from: other)
-            } == nil)
+            #expect(
+                await Self.failure {
+                    try await fixture.call(
+                        "RegisterCategory", [.string("message"), ActionList.plain(id: "open"), .vardict([:])],
+                        from: other)
+                } == nil)
             // Once it has gone, its categories stay registered but no longer count against a connection.
             await greedy.close()
             await other.close()

@@ -34,11 +34,14 @@ struct SandboxedPeerTests {
     }
 
     /// Calls the daemon from inside the sandbox with `gdbus`, as a Flatpak app's script would.
-    static func gdbus(_ sandbox: FlatpakSandbox, _ method: String, _ arguments: String...) async throws -> ProcessResult {
-        try await sandbox.run([
-            "gdbus", "call", "--session", "--dest", BridgeAPI.busName, "--object-path", BridgeAPI.objectPath.rawValue,
-            "--method", "\(BridgeAPI.interfaceName).\(method)",
-        ] + arguments)
+    static func gdbus(_ sandbox: FlatpakSandbox, _ method: String, _ arguments: String...) async throws -> ProcessResult
+    {
+        try await sandbox.run(
+            [
+                "gdbus", "call", "--session", "--dest", BridgeAPI.busName, "--object-path",
+                BridgeAPI.objectPath.rawValue,
+                "--method", "\(BridgeAPI.interfaceName).\(method)",
+            ] + arguments)
     }
 
     /// The D-Bus error of a call the sandbox's connection makes, `nil` when it succeeds.
@@ -106,7 +109,9 @@ struct SandboxedPeerTests {
                 ],
             ] {
                 let failure = await Self.failure(fixture, app, "Post", [.vardict(notification)])
-                #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(notification): \(String(describing: failure))")
+                #expect(
+                    failure?.name == BridgeError.accessDenied.rawValue,
+                    "\(notification): \(String(describing: failure))")
             }
         }
     }
@@ -116,19 +121,22 @@ struct SandboxedPeerTests {
         try await Self.with { fixture, sandbox, bankID in
             let app = try await sandbox.connect()
             defer { Task { await app.close() } }
-            let replaced = await Self.failure(fixture, app, "Post", [
-                .vardict([
-                    PostKeys.title.name: .string("Your code"), PostKeys.replaces.name: .string(bankID),
-                    PostKeys.actions.name: ActionList.plain(id: "reply"),
+            let replaced = await Self.failure(
+                fixture, app, "Post",
+                [
+                    .vardict([
+                        PostKeys.title.name: .string("Your code"), PostKeys.replaces.name: .string(bankID),
+                        PostKeys.actions.name: ActionList.plain(id: "reply"),
+                    ])
                 ])
-            ])
             #expect(replaced?.name == BridgeError.accessDenied.rawValue, "\(String(describing: replaced))")
             for method in ["Withdraw", "WaitForResponse"] {
                 let failure = await Self.failure(fixture, app, method, [.string(bankID)])
                 #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(method): \(String(describing: failure))")
             }
             // Still showing, unreplaced: the host's listing has it with its own title.
-            let listed = try await fixture.call("ListDelivered", [.vardict([FilterKeys.appName.name: .string(Self.bank)])])
+            let listed = try await fixture.call(
+                "ListDelivered", [.vardict([FilterKeys.appName.name: .string(Self.bank)])])
             #expect("\(listed)".contains(bankID))
         }
     }
@@ -152,9 +160,11 @@ struct SandboxedPeerTests {
                 let failure = await Self.failure(fixture, app, method, [bankFilter])
                 #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(method): \(String(describing: failure))")
             }
-            let attached = await Self.failure(fixture, app, "Attach", [
-                .string(Self.bank), .vardict([AttachOptionKeys.foreground.name: .boolean(true)]),
-            ])
+            let attached = await Self.failure(
+                fixture, app, "Attach",
+                [
+                    .string(Self.bank), .vardict([AttachOptionKeys.foreground.name: .boolean(true)]),
+                ])
             #expect(attached?.name == BridgeError.accessDenied.rawValue, "\(String(describing: attached))")
             // Its own name it may take.
             #expect(await Self.failure(fixture, app, "Attach", [.string(Self.evil), .vardict([:])]) == nil)
@@ -170,17 +180,25 @@ struct SandboxedPeerTests {
             let app = try await sandbox.connect()
             defer { Task { await app.close() } }
             let off = DBusValue.vardict([SettingsKeys.allowed.name: .boolean(false)])
-            for (name, settings) in [(Self.bank, off), (Self.evil, off), ("", DBusValue.vardict([
-                SettingsKeys.doNotDisturb.name: .boolean(true)
-            ]))] {
+            for (name, settings) in [
+                (Self.bank, off), (Self.evil, off),
+                (
+                    "",
+                    DBusValue.vardict([
+                        SettingsKeys.doNotDisturb.name: .boolean(true)
+                    ])
+                ),
+            ] {
                 let failure = await Self.failure(fixture, app, "SetSettings", [.string(name), settings])
                 #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(name): \(String(describing: failure))")
             }
             let read = await Self.failure(fixture, app, "GetSettings", [.string(Self.bank)])
             #expect(read?.name == BridgeError.accessDenied.rawValue)
-            let requested = await Self.failure(fixture, app, "SetSettings", [
-                .string(Self.evil), .vardict([SettingsKeys.requested.name: .strings(["alert"])]),
-            ])
+            let requested = await Self.failure(
+                fixture, app, "SetSettings",
+                [
+                    .string(Self.evil), .vardict([SettingsKeys.requested.name: .strings(["alert"])]),
+                ])
             #expect(requested == nil, "\(String(describing: requested))")
             let bankSettings = try await fixture.call("GetSettings", [.string(Self.bank)])
             #expect(bankSettings.first?.stringKeyedEntries?[SettingsKeys.allowed.name] == .variant(.boolean(true)))
@@ -192,9 +210,11 @@ struct SandboxedPeerTests {
     @Test("its categories are its own: the host's category of the same id is untouched, and it sees only its own")
     func categoriesAreApart() async throws {
         try await Self.with { fixture, sandbox, _ in
-            try await fixture.call("RegisterCategory", [
-                .string("message"), ActionList.plain(id: "open"), .vardict([:]),
-            ])
+            try await fixture.call(
+                "RegisterCategory",
+                [
+                    .string("message"), ActionList.plain(id: "open"), .vardict([:]),
+                ])
             let registered = try await Self.gdbus(
                 sandbox, "RegisterCategory", "'message'", "[{'id': <'steal'>, 'title': <'Steal'>}]", "{}")
             #expect(registered.status == 0, "\(registered.output)")

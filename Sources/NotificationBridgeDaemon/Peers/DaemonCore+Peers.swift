@@ -62,7 +62,8 @@ extension DaemonCore {
         case .poster?, nil:
             break
         }
-        for (field, value) in [("icon", request.content.icon), ("image", request.content.image)] {
+        let pictures = [(PostKeys.icon.name, request.content.icon), (PostKeys.image.name, request.content.image)]
+        for (field, value) in pictures {
             if let value, Self.namesAFile(value) {
                 throw Self.denied(
                     peer, "cannot show a file of the host as '\(field)' (\(quotedForMessage(value)))",

@@ -58,7 +58,8 @@ final class PeerDirectory: Sendable {
         case .missing: flatpakInfo = nil
         case .unreadable(let error):
             return .unidentified(
-                kind: nil, why: "its root (\(processRoot)/\(pid)/root) cannot be read: \(String(cString: strerror(error)))")
+                kind: nil,
+                why: "its root (\(processRoot)/\(pid)/root) cannot be read: \(String(cString: strerror(error)))")
         }
         let label = credentials.securityLabel ?? Self.read("\(processRoot)/\(pid)/attr/current").text
         let cgroup = Self.read("\(processRoot)/\(pid)/cgroup").text

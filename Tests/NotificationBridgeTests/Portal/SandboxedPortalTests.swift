@@ -82,4 +82,3 @@ private func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<
         return .failure(error)
     }
 }
-
