@@ -34,7 +34,7 @@ public final class FlatpakSandbox: Sendable {
             return "\(program) is not installed ('make test' installs bubblewrap and xdg-dbus-proxy)"
         }
         let probe = try? ChildProcess.spawn(
-            ["bwrap"] + rootArguments + ["--", "/bin/true"],
+            ["bwrap"] + rootArguments + ["--", "/usr/bin/true"],
             standardOutput: open("/dev/null", O_WRONLY), standardError: open("/dev/null", O_WRONLY))
         guard let probe, probe.waitBlocking(within: .seconds(10)) == 0 else {
             return "bwrap cannot make a sandbox here (user namespaces are not available to this user)"
@@ -43,9 +43,9 @@ public final class FlatpakSandbox: Sendable {
     }()
 
     /// The root every sandbox gets: the host's `/usr` and `/etc` read-only, as a Flatpak runtime's, a `/proc` and a
-    /// `/dev` of its own, in a PID namespace of its own.
+    /// `/dev` of its own, in a PID namespace of its own (everything in it ends with the `bwrap` that made it).
     private static let rootArguments = [
-        "--unshare-pid", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+        "--unshare-pid", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
         "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
     ]
@@ -75,7 +75,7 @@ public final class FlatpakSandbox: Sendable {
         let socket = proxyFolder.appendingPathComponent("bus")
         let policy = ["--filter"] + talk.map { "--talk=\($0)" } + own.map { "--own=\($0)" }
         let proxy = try ChildProcess.spawn(
-            ["bwrap"] + rootArguments + [
+            ["bwrap", "--die-with-parent"] + rootArguments + [
                 "--ro-bind", info.path, "/.flatpak-info",
                 "--bind", bus.directory.path, bus.directory.path, "--bind", proxyFolder.path, proxyFolder.path,
                 "--", "xdg-dbus-proxy", bus.address, socket.path,
@@ -101,21 +101,55 @@ public final class FlatpakSandbox: Sendable {
     }
 
     /// Runs `arguments` inside the sandbox, with the proxied bus as its session bus.
+    ///
+    /// - Parameters:
+    ///   - environment: variables set inside, beside `PATH`, `HOME`, `container` and `DBUS_SESSION_BUS_ADDRESS`.
+    ///   - exposing: folders of the host the program needs (its own, its libraries'), bound read-only at their paths.
     public func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+        _ arguments: [String], environment: [String: String] = [:], exposing: [String] = [],
+        timeout: Duration = .seconds(20)
     ) async throws -> ProcessResult {
+        try await ProcessRunner.run(
+            commandLine(arguments, environment: environment, exposing: exposing, diesWithParent: true),
+            timeout: timeout)
+    }
+
+    /// The command line that runs `arguments` inside the sandbox (see ``run(_:environment:exposing:timeout:)``), for
+    /// a program started otherwise, such as by D-Bus activation.
+    ///
+    /// - Parameter diesWithParent: whether the sandbox ends with the process that starts it. Not for D-Bus
+    ///   activation: the bus starts a service through a helper process that ends once the service has its name.
+    public func commandLine(
+        _ arguments: [String], environment: [String: String] = [:], exposing: [String] = [],
+        diesWithParent: Bool = false
+    ) -> [String] {
         let bind = directory.appendingPathComponent("proxy").path
         var inside = [
             "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "container": "flatpak",
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(Self.insideSocketFolder)/bus",
+            "FLATPAK_ID": appID, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(Self.insideSocketFolder)/bus",
         ]
         inside.merge(environment) { $1 }
-        return try await ProcessRunner.run(
-            ["bwrap"] + Self.rootArguments + [
-                "--ro-bind", directory.appendingPathComponent("flatpak-info").path, "/.flatpak-info",
-                "--ro-bind", bind, Self.insideSocketFolder, "--clearenv",
-            ] + inside.sorted { $0.key < $1.key }.flatMap { ["--setenv", $0.key, $0.value] } + ["--"] + arguments,
-            timeout: timeout)
+        return ["bwrap"] + (diesWithParent ? ["--die-with-parent"] : []) + Self.rootArguments + [
+            "--ro-bind", directory.appendingPathComponent("flatpak-info").path, "/.flatpak-info",
+            "--ro-bind", bind, Self.insideSocketFolder, "--clearenv",
+        ] + exposing.flatMap { ["--ro-bind", $0, $0] }
+            + inside.sorted { $0.key < $1.key }.flatMap { ["--setenv", $0.key, $0.value] } + ["--"] + arguments
+    }
+
+    /// The folders a program needs bound into a sandbox to start: its own and those of the libraries it loads from
+    /// outside `/usr` (as `ldd` finds them), such as a toolchain's runtime.
+    public static func foldersNeeded(by program: URL) async throws -> [String] {
+        let listed = try await ProcessRunner.run(["ldd", program.path], timeout: .seconds(20))
+        guard listed.status == 0 else { throw TestSupportError("ldd \(program.path) failed: \(listed.output)") }
+        var folders = [program.deletingLastPathComponent().path]
+        for line in listed.standardOutput.split(separator: "\n") {
+            guard let arrow = line.range(of: "=> /") else { continue }
+            let path = line[line.index(before: arrow.upperBound)...].split(separator: " ").first.map(String.init) ?? ""
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let inRoot = ["/usr/", "/lib/", "/lib64/"].contains { folder.hasPrefix($0) }
+            if !inRoot, !folders.contains(folder) { folders.append(folder) }
+        }
+        return folders
     }
 
     /// A connection to the proxied bus, made from the test process: the bus and the daemon see the proxy, so it counts

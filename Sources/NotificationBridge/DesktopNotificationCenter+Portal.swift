@@ -21,7 +21,7 @@ extension DesktopNotificationCenter {
         let category = content.categoryID.flatMap { categories[$0] }
         // The caller's freedesktop category hint is the one hint with a portal counterpart.
         let serverCategory = hints[PortalWire.freedesktopCategoryHint]?.unwrappedVariant.stringValue
-        let encoded = portal.encoder.encode(content, category: category, serverCategory: serverCategory)
+        let encoded = portal.encoder.encode(content, category: category, serverCategory: serverCategory, id: id)
         try await portal.client.addNotification(id: id, encoded.notification)
         // Followed after the call: other calls may have changed what is followed meanwhile.
         self.portal?.router.follow(PortalNotification(id: id, content: content, category: category, encoded: encoded))
@@ -38,7 +38,7 @@ extension DesktopNotificationCenter {
         id: String, content: NotificationContent, category: NotificationCategory?, handler: ResponseHandler?
     ) {
         guard let encoder = portal?.encoder else { return }
-        let encoded = encoder.encode(content, category: category)
+        let encoded = encoder.encode(content, category: category, id: id)
         portal?.router.follow(PortalNotification(id: id, content: content, category: category, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
     }

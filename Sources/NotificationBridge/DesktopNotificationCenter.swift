@@ -65,6 +65,13 @@ public actor DesktopNotificationCenter {
         public var settingsLocation: NotificationSettingsLocation? = .automatic
         /// The folder of the bridge's own settings file; `nil` for `$XDG_CONFIG_HOME/notification-bridge`.
         public var settingsDirectory: String?
+        /// On the portal path, the app id (its desktop id) of an app that D-Bus activation starts: its desktop file
+        /// says `DBusActivatable=true`, and a D-Bus service file of that name starts it (in a Flatpak, both come with
+        /// the app; the id is `FLATPAK_ID`). The center then owns that name and exports `org.freedesktop.Application`,
+        /// and the portal activates the user's actions on it: a response reaches the app even when it was not
+        /// running, in the run the portal starts. That run gets the response once its categories are set. `nil` (the
+        /// default): responses come only while the app runs.
+        public var activatableAppID: String?
 
         /// Makes a configuration.
         public init(
@@ -113,6 +120,8 @@ public actor DesktopNotificationCenter {
     let server: FreedesktopNotifications
     /// The portal's client, encoder and router, when notifications go through the XDG portal.
     var portal: PortalPath?
+    /// Actions the portal activated on the app before its categories were set, in order.
+    var heldActivations: [PortalSignal] = []
     private(set) var serverInfo: NotificationServerInfo
     /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
     private var hasServer: Bool
@@ -225,6 +234,7 @@ public actor DesktopNotificationCenter {
         }
         if let portal {
             startListening(to: try await portal.client.signals())
+            if let appID = configuration.activatableAppID { try await exportApplication(appID: appID) }
             logger.debug("posting through the XDG portal", metadata: [
                 "portal.version": "\(portal.encoder.portal.version)",
             ])
@@ -332,6 +342,7 @@ public actor DesktopNotificationCenter {
     public func setNotificationCategories(_ categories: [NotificationCategory]) throws {
         try NotificationCategory.validate(categories)
         self.categories = Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0) })
+        releaseHeldActivations()
     }
 
     /// Registers or replaces one category.

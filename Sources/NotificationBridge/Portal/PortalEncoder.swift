@@ -12,7 +12,9 @@ import NotificationModel
 /// 2. Each action is a button whose `action` is the action id and whose `target` names the action and carries the
 ///    category id and the user info (``PortalTarget``). No action name starts with `app.`: the portal then sends
 ///    `ActionInvoked` to the app instead of activating an exported action, and the center raises the app itself for
-///    foreground actions.
+///    foreground actions. An app that exports its actions (``activatesApp``) gets `app.` and the action id instead,
+///    and the notification's id in the target: the portal then activates the action on the app by its app id, also
+///    when the app is not running.
 /// 3. A text-input action is a button with purpose `im.reply-with-text` where the portal offers it (version 2); else a
 ///    button that opens the bridge's prompt, run inside the sandbox, when one can run there; else the action's
 ///    fallback.
@@ -27,6 +29,10 @@ package struct PortalEncoder: Sendable {
     package var rendering: NotificationRendering
     /// Whether the bridge can show its own text prompt in this sandbox.
     package var promptAvailable: Bool
+    /// Whether the app exports its actions (``DesktopNotificationCenter/Configuration/activatableAppID``): action
+    /// names then start with `app.`, so that the portal activates them on the app (starting it when it is not running),
+    /// and each target carries the notification's id.
+    package var activatesApp = false
 
     /// The most buttons the encoder shows, since the portal does not say how many fit.
     static let maximumButtons = 3
@@ -62,8 +68,10 @@ package struct PortalEncoder: Sendable {
     ///   - category: the registered category the content names; `nil` for none.
     ///   - serverCategory: a freedesktop category hint of the caller's (`im.received`, …), sent as the portal's
     ///     `category` when the desktop lists it (version 2).
+    ///   - id: the bridge's id of the notification, carried in the targets when ``activatesApp``.
     package func encode(
-        _ content: NotificationContent, category: NotificationCategory?, serverCategory: String? = nil
+        _ content: NotificationContent, category: NotificationCategory?, serverCategory: String? = nil,
+        id: String? = nil
     ) -> Encoded {
         typealias Key = PortalWire.Key
         var notification: [String: DBusValue] = [
@@ -72,9 +80,11 @@ package struct PortalEncoder: Sendable {
             Key.priority: .string(Self.priority(content.urgency)),
         ]
         if let icon = content.icon.flatMap(Self.icon) { notification[Key.icon] = icon }
-        let target = PortalTarget(actionID: NotificationResponse.defaultActionID, content: content)
+        let carriedID = activatesApp ? id : nil
+        let target = PortalTarget(
+            actionID: NotificationResponse.defaultActionID, content: content, notificationID: carriedID)
         if content.defaultActionLabel != nil {
-            notification[Key.defaultAction] = .string(NotificationResponse.defaultActionID)
+            notification[Key.defaultAction] = .string(wireName(NotificationResponse.defaultActionID))
             notification[Key.defaultActionTarget] = target.value
         }
 
@@ -88,8 +98,9 @@ package struct PortalEncoder: Sendable {
             var button: [String: DBusValue] = [
                 PortalWire.Button.label: .string(
                     action.isDestructive ? rendering.destructiveMarker + action.title : action.title),
-                PortalWire.Button.action: .string(action.id),
-                PortalWire.Button.target: PortalTarget(actionID: action.id, content: content).value,
+                PortalWire.Button.action: .string(wireName(action.id)),
+                PortalWire.Button.target: PortalTarget(actionID: action.id, content: content, notificationID: carriedID)
+                    .value,
             ]
             if action.isTextInput {
                 let shown = textInputRendering(for: action)
@@ -113,6 +124,11 @@ package struct PortalEncoder: Sendable {
             }
         }
         return Encoded(notification: notification, actionsByName: actionsByName, textInput: textInput)
+    }
+
+    /// The portal's name for the action `id`: the app's exported action where ``activatesApp``.
+    func wireName(_ id: String) -> String {
+        activatesApp ? PortalWire.applicationActionPrefix + id : id
     }
 
     /// The portal's priority for an urgency: a critical notification is `urgent`.

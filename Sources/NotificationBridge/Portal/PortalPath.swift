@@ -27,8 +27,9 @@ struct PortalPath: Sendable {
                     + "xdg-desktop-portal with a backend for the desktop (xdg-desktop-portal-gtk, -kde, -gnome), or "
                     + "set the center's path to .freedesktop outside a sandbox")
         }
-        let encoder = PortalEncoder(
+        var encoder = PortalEncoder(
             portal: info, rendering: configuration.rendering, promptAvailable: promptAvailable)
+        encoder.activatesApp = configuration.activatableAppID != nil
         return PortalPath(client: client, encoder: encoder)
     }
 }

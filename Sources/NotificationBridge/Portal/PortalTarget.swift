@@ -13,16 +13,22 @@ struct PortalTarget: Sendable, Hashable {
     var categoryID: String?
     /// The notification's user info.
     var userInfo: [String: JSONValue]
+    /// The bridge's id of the notification, where the portal activates actions on the app: a run it started has no
+    /// other way to know it.
+    var notificationID: String?
 
-    init(actionID: String, categoryID: String?, userInfo: [String: JSONValue]) {
+    init(actionID: String, categoryID: String?, userInfo: [String: JSONValue], notificationID: String? = nil) {
         self.actionID = actionID
         self.categoryID = categoryID
         self.userInfo = userInfo
+        self.notificationID = notificationID
     }
 
     /// The target of `actionID` on a notification with `content`.
-    init(actionID: String, content: NotificationContent) {
-        self.init(actionID: actionID, categoryID: content.categoryID, userInfo: content.userInfo)
+    init(actionID: String, content: NotificationContent, notificationID: String? = nil) {
+        self.init(
+            actionID: actionID, categoryID: content.categoryID, userInfo: content.userInfo,
+            notificationID: notificationID)
     }
 
     /// The target as the portal carries it: a dictionary, the user info as JSON text.
@@ -30,6 +36,7 @@ struct PortalTarget: Sendable, Hashable {
         var entries: [String: DBusValue] = [PortalWire.Target.action: .string(actionID)]
         if let categoryID { entries[PortalWire.Target.category] = .string(categoryID) }
         if !userInfo.isEmpty { entries[PortalWire.Target.userInfo] = .string(JSONValue.object(userInfo).jsonText) }
+        if let notificationID { entries[PortalWire.Target.notificationID] = .string(notificationID) }
         return .vardict(entries)
     }
 
@@ -40,6 +47,7 @@ struct PortalTarget: Sendable, Hashable {
         else { return nil }
         self.actionID = actionID
         categoryID = entries[PortalWire.Target.category]?.unwrappedVariant.stringValue
+        notificationID = entries[PortalWire.Target.notificationID]?.unwrappedVariant.stringValue
         userInfo = [:]
         if let text = entries[PortalWire.Target.userInfo]?.unwrappedVariant.stringValue,
             case .object(let object)? = try? JSONValue(parsing: text)

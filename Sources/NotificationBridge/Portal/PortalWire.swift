@@ -38,9 +38,15 @@ enum PortalWire {
     /// notification was posted by an earlier run of the app.
     enum Target {
         static let action = "action"
+        /// The bridge's id of the notification: for a run of the app that the portal started to take the action.
+        static let notificationID = "id"
         static let category = "category"
         static let userInfo = "user-info"
     }
+
+    /// What starts a button's action name that the portal activates on the app itself
+    /// (`org.freedesktop.Application.ActivateAction`) instead of sending `ActionInvoked`.
+    static let applicationActionPrefix = "app."
 
     /// Keys of `SupportedOptions` (version 2).
     enum Option {

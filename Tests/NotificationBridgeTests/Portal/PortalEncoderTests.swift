@@ -44,6 +44,26 @@ import Testing
         #expect(encoded.notification[PortalWire.Key.sound] == nil)
     }
 
+    @Test func anAppThatExportsItsActionsGetsAppActionsAndTheNotificationIDInEachTarget() {
+        var encoder = PortalEncoder(portal: Self.v1, promptAvailable: false)
+        encoder.activatesApp = true
+        var content = Self.content()
+        content.categoryID = nil
+        content.actions = [NotifyEncoderTests.markRead, NotifyEncoderTests.delete]
+        let encoded = encoder.encode(content, category: nil, id: "4f2a")
+        #expect(encoded.notification[PortalWire.Key.defaultAction] == .string("app.default"))
+        let target = encoded.notification[PortalWire.Key.defaultActionTarget].flatMap(PortalTarget.init)
+        #expect(target?.notificationID == "4f2a" && target?.actionID == "default")
+        let buttons = Self.buttons(encoded)
+        #expect(buttons.map(\.1).allSatisfy { $0.hasPrefix("app.") }, "\(buttons.map(\.1))")
+        #expect(buttons.map { $0.2?.notificationID } == buttons.map { _ in "4f2a" })
+        // What the portal activates comes back without `app.`: the encoded names are the action ids.
+        #expect(Set(encoded.actionsByName.keys) == Set(buttons.map { String($0.1.dropFirst(4)) }))
+        // Without it, nothing changes: no prefix, no id.
+        let plain = PortalEncoder(portal: Self.v1, promptAvailable: false).encode(content, category: nil, id: "4f2a")
+        #expect(Self.buttons(plain).allSatisfy { !$0.1.hasPrefix("app.") && $0.2?.notificationID == nil })
+    }
+
     @Test func actionsAreButtonsWithTheActionIDAndUserInfoInTheTarget() {
         var content = Self.content()
         content.categoryID = nil

@@ -17,10 +17,27 @@ import Testing
 struct SandboxedPortalTests {
     static let appID = "org.example.Mail"
 
-    static func with(
-        _ body: (RealPortalTests.Fixture, FlatpakSandbox) async throws -> Void
-    ) async throws {
+    /// The script D-Bus activation of the app id runs, written once the sandbox exists (the bus reads the service
+    /// file at start; the script is read when it runs).
+    static func activationScript(in services: URL) -> URL { services.appendingPathComponent("start-app.sh") }
+
+    /// One test's world: the portal and its server (``RealPortalTests/Fixture``), the app's sandbox, the connection
+    /// of the app's center through it, and the bus's service folder.
+    struct Run: Sendable {
+        let fixture: RealPortalTests.Fixture
+        let sandbox: FlatpakSandbox
+        let connection: DBusConnection
+        let services: URL
+    }
+
+    static func with(activatable: Bool = false, _ body: (Run) async throws -> Void) async throws {
         let services = try RealPortal.serviceFolder()
+        try """
+        [D-BUS Service]
+        Name=\(appID)
+        Exec=/bin/sh \(activationScript(in: services).path)
+
+        """.write(to: services.appendingPathComponent("\(appID).service"), atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: services) }
         try await withPrivateBus(serviceDirectories: [services]) { bus in
             let serverConnection = try await bus.connect()
@@ -37,12 +54,14 @@ struct SandboxedPortalTests {
             var configuration = DesktopNotificationCenter.Configuration(
                 appName: "Mail", promptCommand: ["/bin/false"], activatesApplications: false)
             configuration.path = .portal
+            if activatable { configuration.activatableAppID = appID }
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil, configuration)
             try await center.setNotificationCategories([RealPortalTests.message])
             let fixture = RealPortalTests.Fixture(
                 bus: bus, portal: portal, server: server, serverEvents: events, center: center)
-            let result = await outcome { try await body(fixture, sandbox) }
+            let run = Run(fixture: fixture, sandbox: sandbox, connection: connection, services: services)
+            let result = await outcome { try await body(run) }
             await center.stop()
             await server.stop()
             await connection.close()
@@ -53,7 +72,8 @@ struct SandboxedPortalTests {
 
     @Test("the portal names the sandboxed app on its notification, by the app id in its /.flatpak-info")
     func theNotificationCarriesTheAppID() async throws {
-        try await Self.with { fixture, _ in
+        try await Self.with { run in
+            let fixture = run.fixture
             _ = try await fixture.center.post(RealPortalTests.content())
             let served = try await fixture.nextServed()
             #expect(served.summary == "Ann")
@@ -63,7 +83,8 @@ struct SandboxedPortalTests {
 
     @Test("a click on a button reaches the running app, with its user info")
     func anActionReachesTheRunningApp() async throws {
-        try await Self.with { fixture, _ in
+        try await Self.with { run in
+            let fixture = run.fixture
             let id = try await fixture.center.post(RealPortalTests.content())
             try await fixture.click("Open", on: try await fixture.nextServed())
             let response = try await fixture.nextResponse()
@@ -72,6 +93,60 @@ struct SandboxedPortalTests {
             #expect(response.userInfo == BridgeFixture.content().userInfo)
         }
     }
+}
+
+extension SandboxedPortalTests {
+    @Test(
+        "a click on an app that is not running starts it by D-Bus activation of its app id; that run gets the response")
+    func anActionStartsTheAppThatIsNotRunning() async throws {
+        let app = try RealPortalTests.testApp()
+        try await Self.with(activatable: true) { run in
+            let fixture = run.fixture
+            let id = try await fixture.center.post(RealPortalTests.content())
+            let served = try await fixture.nextServed()
+            #expect(served.actions.contains { $0.label == "Open" })
+            // The app quits: its name goes with its connection.
+            await fixture.center.stop()
+            await run.connection.close()
+
+            let output = run.sandbox.directory.appendingPathComponent("activated.out")
+            let command = run.sandbox.commandLine(
+                [app.path, "--activated"], exposing: try await FlatpakSandbox.foldersNeeded(by: app))
+            let pidFile = run.sandbox.directory.appendingPathComponent("activated.pid")
+            try
+                ("echo $$ >\(shellQuoted(pidFile.path))\nexec " + command.map(shellQuoted).joined(separator: " ")
+                + " >\(shellQuoted(output.path)) 2>&1\n")
+                .write(to: Self.activationScript(in: run.services), atomically: true, encoding: .utf8)
+
+            // The sandbox the bus starts is ended here, whatever the app does: the script gives its process id.
+            defer {
+                let pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmed) }
+                if let pid, pid > 0 { kill(pid, SIGKILL) }
+            }
+            try await fixture.click("Open", on: served)
+            let line = try await withTimeout(.seconds(30), waitingFor: "the activated app to print the response") {
+                while true {
+                    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                    if let response = text.split(separator: "\n").first(where: { $0.hasPrefix("response ") }) {
+                        return String(response)
+                    }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+            #expect(words.prefix(3) == ["response", id, "open"], "\(line)\n\(fixture.portal.logs)")
+            #expect(try JSONValue(parsing: words.last ?? "") == .object(BridgeFixture.content().userInfo))
+        }
+    }
+}
+
+/// `text` quoted for `/bin/sh`.
+private func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 
 /// What `body` returned or threw.
