@@ -14,7 +14,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need.
 BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas
+TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas \
+    bubblewrap xdg-dbus-proxy
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 

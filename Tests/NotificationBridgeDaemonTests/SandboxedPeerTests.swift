@@ -1,8 +1,10 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridge
 import NotificationBridgeAPI
 import NotificationBridgeDaemon
+import NotificationModel
 import NotificationServerKit
 import Testing
 
@@ -231,6 +233,27 @@ struct SandboxedPeerTests {
             let removed = try await Self.gdbus(sandbox, "RemoveCategory", "'message'")
             #expect(removed.status == 0, "\(removed.output)")
             #expect("\(try await fixture.call("ListCategories"))".contains("open"), "the host's stays")
+        }
+    }
+
+    @Test(
+        "the library's LocalNotificationClient in a Flatpak acts as its app id: it posts, lists and gets its response")
+    func localNotificationClientInAFlatpak() async throws {
+        try await Self.with { fixture, sandbox, _ in
+            let client = try await LocalNotificationClient(
+                connection: try await sandbox.connect(), appName: "Evil", foreground: false, sandbox: .flatpak,
+                environment: ["FLATPAK_ID": Self.evil])
+            #expect(client.appName == Self.evil)
+            var content = NotificationContent(title: "Tea", body: "Ready")
+            content.actions = [NotificationAction(id: "pour", title: "Pour", activation: .background)]
+            let id = try await client.post(content)
+            let shown = try await fixture.nextNotification()
+            #expect(shown.desktopEntry == Self.evil)
+            #expect(try await client.delivered().map(\.id) == [id])
+            try await fixture.scripted.invokeAction(id: shown.id, key: "pour")
+            let response = try await client.responses.first(waitingFor: "the response in the sandbox")
+            #expect(response.notificationID == id && response.actionID == "pour")
+            await client.stop()
         }
     }
 

@@ -39,7 +39,8 @@ import NotificationModel
 public actor LocalNotificationClient {
     /// The session-bus connection to the daemon.
     public nonisolated let connection: DBusConnection
-    /// The app the client posts under and attaches as.
+    /// The app the client posts under and attaches as: the name given, or in a sandbox the app's id (``Sandbox/appID``),
+    /// the one name the daemon lets a sandboxed app act as.
     public nonisolated let appName: String
     /// Responses to the app's notifications (see the type's documentation), in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -64,7 +65,8 @@ public actor LocalNotificationClient {
     ///
     /// - Parameters:
     ///   - connection: a session-bus connection; the client calls the daemon and hears its signals on it.
-    ///   - appName: the app name its notifications are posted under and responses are claimed for.
+    ///   - appName: the app name its notifications are posted under and responses are claimed for; in a Flatpak or a
+    ///     Snap, its app id is taken instead, as the daemon knows it by no other.
     ///   - foreground: whether the app starts frontmost (see ``setForeground(_:)``).
     /// - Throws: ``DaemonUnreachableError`` when the daemon cannot be reached (in a sandbox: what the app's manifest
     ///   must grant), `DBusFailure` when it refuses the app name.
@@ -73,10 +75,13 @@ public actor LocalNotificationClient {
     }
 
     /// Attaches as `appName`, taking `sandbox` for the sandbox the app runs in (tests force it).
-    package init(connection: DBusConnection, appName: String, foreground: Bool, sandbox: Sandbox?) async throws {
+    package init(
+        connection: DBusConnection, appName: String, foreground: Bool, sandbox: Sandbox?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         self.connection = connection
         self.proxy = BridgeProxy(connection: connection)
-        self.appName = appName
+        self.appName = sandbox?.appID(environment: environment) ?? appName
         self.foreground = foreground
         let (responses, responseSink) = AsyncStream.makeStream(of: NotificationResponse.self)
         let (firings, firingSink) = AsyncStream.makeStream(of: ListedNotification.self)

@@ -28,4 +28,17 @@ public enum Sandbox: String, Sendable, Hashable {
         }
         return nil
     }
+
+    /// The app id this sandbox gives the process, as the daemon and the portal know the app: `FLATPAK_ID` (which
+    /// Flatpak sets in every sandbox) for a Flatpak, `snap.` and `SNAP_INSTANCE_NAME` (or `SNAP_NAME`) for a Snap;
+    /// `nil` when the environment does not say.
+    public func appID(environment: [String: String]) -> String? {
+        switch self {
+        case .flatpak:
+            return environment["FLATPAK_ID"].flatMap { $0.isEmpty ? nil : $0 }
+        case .snap:
+            let name = environment["SNAP_INSTANCE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["SNAP_NAME"]
+            return name.flatMap { $0.isEmpty ? nil : "snap." + $0 }
+        }
+    }
 }
