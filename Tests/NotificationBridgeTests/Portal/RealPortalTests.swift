@@ -15,7 +15,8 @@ import Testing
 /// and the GTK backend then sends `ActionInvoked` back through the portal (no app to activate by id). One test at a
 /// time: each starts Xvfb, the portal and a GTK process, a load the other suites' bounded waits should not share.
 @Suite(
-    .serialized, .enabled(if: RealPortal.isInstalled, "xdg-desktop-portal and xdg-desktop-portal-gtk are not installed"))
+    .serialized, .enabled(if: RealPortal.isInstalled, "xdg-desktop-portal and xdg-desktop-portal-gtk are not installed")
+)
 struct RealPortalTests {
     struct Fixture: Sendable {
         let bus: PrivateBus
@@ -67,8 +68,27 @@ struct RealPortalTests {
     }
 
     static func with(promptCommand: [String] = ["/bin/false"], _ body: (Fixture) async throws -> Void) async throws {
+        try await withPortal { bus, server, events, portal in
+            let connection = try await bus.connect()
+            let center = try await makeCenter(on: connection, promptCommand: promptCommand)
+            let fixture = Fixture(bus: bus, portal: portal, server: server, serverEvents: events, center: center)
+            let result = await outcome { try await body(fixture) }
+            await center.stop()
+            await connection.close()
+            try result.get()
+        }
+    }
+
+    /// Runs `body` on a private bus with the NotificationServerKit server and the real portal on it.
+    ///
+    /// - Parameter prepareServices: writes more D-Bus service files into the bus's service folder before it starts.
+    static func withPortal(
+        prepareServices: (URL) throws -> Void = { _ in },
+        _ body: (PrivateBus, NotificationServer, AsyncStream<NotificationServerEvent>, RealPortal) async throws -> Void
+    ) async throws {
         let services = try RealPortal.serviceFolder()
         defer { try? FileManager.default.removeItem(at: services) }
+        try prepareServices(services)
         try await withPrivateBus(serviceDirectories: [services]) { bus in
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
@@ -76,26 +96,25 @@ struct RealPortalTests {
             try await server.start(on: serverConnection, profile: .xfce4Notifyd)
             let portal = try await RealPortal.start(on: bus)
             defer { portal.stop() }
-            let connection = try await bus.connect()
-            var configuration = DesktopNotificationCenter.Configuration(
-                appName: "Mail", promptCommand: promptCommand, activatesApplications: false)
-            configuration.path = .portal
-            let center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: nil, configuration)
-            try await center.setNotificationCategories([Self.message])
-            let fixture = Fixture(bus: bus, portal: portal, server: server, serverEvents: events, center: center)
-            do {
-                try await body(fixture)
-            } catch {
-                await center.stop()
-                await server.stop()
-                throw error
-            }
-            await center.stop()
+            let result = await outcome { try await body(bus, server, events, portal) }
             await server.stop()
-            await connection.close()
             await serverConnection.close()
+            try result.get()
         }
+    }
+
+    /// A center of the app "Mail" on the portal path, with the category ``message``.
+    static func makeCenter(
+        on connection: DBusConnection, promptCommand: [String] = ["/bin/false"],
+        configure: (inout DesktopNotificationCenter.Configuration) -> Void = { _ in }
+    ) async throws -> DesktopNotificationCenter {
+        var configuration = DesktopNotificationCenter.Configuration(
+            appName: "Mail", promptCommand: promptCommand, activatesApplications: false)
+        configuration.path = .portal
+        configure(&configuration)
+        let center = try await DesktopNotificationCenter(connection: connection, systemConnection: nil, configuration)
+        try await center.setNotificationCategories([Self.message])
+        return center
     }
 
     static let message = NotificationCategory(
@@ -219,5 +238,14 @@ struct RealPortalTests {
             #expect(response.prefix(3) == ["response", String(posted.dropFirst().first ?? ""), "archive"])
             #expect(try JSONValue(parsing: response.last ?? "") == .object(["conversation": "t-42"]))
         }
+    }
+}
+
+/// What `body` returned or threw.
+func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
     }
 }

@@ -31,41 +31,31 @@ struct SandboxedPortalTests {
     }
 
     static func with(activatable: Bool = false, _ body: (Run) async throws -> Void) async throws {
-        let services = try RealPortal.serviceFolder()
-        try """
-        [D-BUS Service]
-        Name=\(appID)
-        Exec=/bin/sh \(activationScript(in: services).path)
+        var services: URL?
+        try await RealPortalTests.withPortal { folder in
+            services = folder
+            try """
+            [D-BUS Service]
+            Name=\(appID)
+            Exec=/bin/sh \(activationScript(in: folder).path)
 
-        """.write(to: services.appendingPathComponent("\(appID).service"), atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: services) }
-        try await withPrivateBus(serviceDirectories: [services]) { bus in
-            let serverConnection = try await bus.connect()
-            let server = NotificationServer()
-            let events = server.events()
-            try await server.start(on: serverConnection, profile: .xfce4Notifyd)
-            let portal = try await RealPortal.start(on: bus)
-            defer { portal.stop() }
-            // What `flatpak run` allows every app: the portals.
+            """.write(to: folder.appendingPathComponent("\(appID).service"), atomically: true, encoding: .utf8)
+        } _: { bus, server, events, portal in
+            // What `flatpak run` allows every app: the portals, and its own name.
             let sandbox = try await FlatpakSandbox.start(
-                appID: appID, on: bus, talk: ["org.freedesktop.portal.*"], own: ["\(appID).*", appID])
+                appID: appID, on: bus, talk: ["org.freedesktop.portal.*"], own: [appID])
             defer { sandbox.stop() }
             let connection = try await sandbox.connect()
-            var configuration = DesktopNotificationCenter.Configuration(
-                appName: "Mail", promptCommand: ["/bin/false"], activatesApplications: false)
-            configuration.path = .portal
-            if activatable { configuration.activatableAppID = appID }
-            let center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: nil, configuration)
-            try await center.setNotificationCategories([RealPortalTests.message])
+            let center = try await RealPortalTests.makeCenter(on: connection) { configuration in
+                if activatable { configuration.activatableAppID = appID }
+            }
             let fixture = RealPortalTests.Fixture(
                 bus: bus, portal: portal, server: server, serverEvents: events, center: center)
-            let run = Run(fixture: fixture, sandbox: sandbox, connection: connection, services: services)
+            let run = Run(
+                fixture: fixture, sandbox: sandbox, connection: connection, services: services ?? bus.directory)
             let result = await outcome { try await body(run) }
             await center.stop()
-            await server.stop()
             await connection.close()
-            await serverConnection.close()
             try result.get()
         }
     }
@@ -147,13 +137,4 @@ private func shellQuoted(_ text: String) -> String {
 
 extension String {
     fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
-}
-
-/// What `body` returned or threw.
-private func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
-    do {
-        return .success(try await body())
-    } catch {
-        return .failure(error)
-    }
 }
