@@ -11,7 +11,7 @@ extension DaemonCore {
     func attach(appName: String, options: DBusValue, sender: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         try Self.checkAppName(appName)
-        try checkAccess(toApp: appName, by: await peers.peer(of: sender), "attach as")
+        try checkAccess(toApp: appName, by: await peer(of: sender), "attach as")
         let reader = try VariantDictionary(options, place: "options", keys: AttachOptionKeys.all)
         let foreground = try reader.decode(AttachOptionKeys.foreground) ?? false
         let names = attachments.names(of: sender)

@@ -155,7 +155,7 @@ extension DaemonCore {
         try checkRunning()
         guard case .string(let id)? = call.arguments.first else { return }
         try NotificationID.check(id)
-        let peer = await peers.peer(of: call.sender)
+        let peer = await peer(of: call.sender)
         guard let entry = table[id] else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,

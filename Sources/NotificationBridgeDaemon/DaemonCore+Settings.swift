@@ -14,14 +14,14 @@ extension DaemonCore {
 
     func getSettings(_ app: String, caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        if !app.isEmpty { try checkAccess(toApp: app, by: await peers.peer(of: caller), "read the settings of") }
+        if !app.isEmpty { try checkAccess(toApp: app, by: await peer(of: caller), "read the settings of") }
         return [app.isEmpty ? await globalSettings().value : await settings.store.record(for: app).entries.value]
     }
 
     /// The settings of every app; a sandboxed app sees only its own.
     func listSettings(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        let peer = await peers.peer(of: caller)
+        let peer = await peer(of: caller)
         let records = await settings.store.records().filter { record in
             (try? checkAccess(toApp: record.app, by: peer, "list")) != nil
         }
@@ -33,7 +33,7 @@ extension DaemonCore {
     func setSettings(_ app: String, _ value: DBusValue, caller: String) async throws(DBusFailure) {
         try checkRunning()
         let change = try SettingsChange(value)
-        let peer = await peers.peer(of: caller)
+        let peer = await peer(of: caller)
         if peer.isSandboxed {
             try checkAccess(toApp: app, by: peer, "change the settings of")
             var choices = change

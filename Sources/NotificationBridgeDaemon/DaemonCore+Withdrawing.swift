@@ -17,7 +17,7 @@ extension DaemonCore {
                 name: BridgeError.unknownNotification,
                 message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
         }
-        try checkAccess(to: id, entry, by: await peers.peer(of: call.sender), "withdraw")
+        try checkAccess(to: id, entry, by: await peer(of: call.sender), "withdraw")
         // Already gone is what was asked for.
         reply(call, after: commits.submit(await withdrawEntry(id)))
     }
@@ -26,7 +26,7 @@ extension DaemonCore {
     func withdrawAll(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         var filter = try NotificationFilter(call.arguments[0])
-        try confine(&filter, to: await peers.peer(of: call.sender))
+        try confine(&filter, to: await peer(of: call.sender))
         let ids = selected(filter, caller: call.sender) { $0.isOnServer || $0.isScheduled }.map(\.id)
         var changes: [DaemonStore.Change] = []
         for id in ids { changes += await withdrawEntry(id) }
@@ -57,7 +57,7 @@ extension DaemonCore {
     func listDelivered(_ filterValue: DBusValue, caller: String) async throws(DBusFailure) -> Listing {
         try checkRunning()
         var filter = try NotificationFilter(filterValue)
-        try confine(&filter, to: await peers.peer(of: caller))
+        try confine(&filter, to: await peer(of: caller))
         return .values(selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
             NotificationCoding.encode(id: id, content: entry.content, route: entry.route.listed)
         })
@@ -76,7 +76,7 @@ extension DaemonCore {
     {
         try checkRunning()
         var filter = try NotificationFilter(filterValue)
-        try confine(&filter, to: await peers.peer(of: caller))
+        try confine(&filter, to: await peer(of: caller))
         let selected = await scheduler.pending().filter { pending in
             let notification = pending.notification
             return table.isScheduled(notification.id)

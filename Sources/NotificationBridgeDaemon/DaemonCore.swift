@@ -134,7 +134,7 @@ actor DaemonCore {
 
     func registerCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let peer = await peers.peer(of: call.sender)
+        let peer = await peer(of: call.sender)
         // DBusCore has checked the signature, so the three values are there, with these types.
         let arguments = call.arguments
         let id = try CategoryNamespace.registeredID(arguments[0].stringValue ?? "", for: peer)
@@ -183,7 +183,7 @@ actor DaemonCore {
 
     func removeCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let peer = await peers.peer(of: call.sender)
+        let peer = await peer(of: call.sender)
         let id = try CategoryNamespace.registeredID(call.arguments[0].stringValue ?? "", for: peer)
         guard await center.notificationCategories().contains(where: { $0.id == id }) else {
             throw DBusFailure(
@@ -208,7 +208,7 @@ actor DaemonCore {
 
     func listCategories(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        let peer = await peers.peer(of: caller)
+        let peer = await peer(of: caller)
         let categories = CategoryNamespace.visible(await center.notificationCategories(), to: peer)
         return [.array(element: "a{sv}", categories.map(CategoryCoding.encode))]
     }
@@ -220,7 +220,7 @@ actor DaemonCore {
     func post(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         let sender = call.sender
-        let peer = await peers.peer(of: sender)
+        let peer = await peer(of: sender)
         var request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
         try confine(&request, givenAppName: request.givenAppName, to: peer)
         let content = request.content

@@ -7,6 +7,13 @@ import NotificationModel
 ///
 /// Each check throws `AccessDenied` with what was refused and what the app may do instead. See `docs/security.md`.
 extension DaemonCore {
+    /// The peer behind `sender`: at once, without leaving the actor, once it has been identified (every call after a
+    /// connection's first).
+    func peer(of sender: String) async -> Peer {
+        if let known = peers.known(sender) { return known }
+        return await peers.peer(of: sender)
+    }
+
     /// Server hints a sandboxed app may pass with `hints`: those that change how a notification looks or stacks, none
     /// that names an app, a process or a file of the host.
     static let hintsForSandboxedApps: Set<String> = [

@@ -26,9 +26,14 @@ final class PeerDirectory: Sendable {
         self.logger = logger
     }
 
+    /// The peer behind `sender`, if it has been identified.
+    func known(_ sender: String) -> Peer? {
+        known.withLock { $0[sender] }
+    }
+
     /// The peer behind the connection with unique name `sender`.
     func peer(of sender: String) async -> Peer {
-        if let peer = known.withLock({ $0[sender] }) { return peer }
+        if let peer = known(sender) { return peer }
         let peer = await identify(sender)
         known.withLock { $0[sender] = peer }
         if peer != .host {
