@@ -108,7 +108,9 @@ $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 	    $$(pkg-config --libs dbus-1 sqlite3)
 
 # QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: built as the .deb ships the programs (the Swift
-# runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json.
+# runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json
+# and the table in bench-results/bench.md; a full STATIC=1 run, the one docs/performance.md reads, writes its table to
+# docs/performance-table.md.
 BENCH_BUILD := -c release $(if $(STATIC),$(shell packaging/release-build-flags.sh))
 
 bench: deps $(BASELINE)
@@ -122,7 +124,8 @@ bench: deps $(BASELINE)
 	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --floor $$bin/bench-idle-floor \
 	    --send-floor $$bin/bench-send-floor \
 	    $(if $(QUICK),--quick) \
-	    $(if $(STATIC),--json bench-results/bench-static.json)
+	    $(if $(STATIC),--json bench-results/bench-static.json \
+	        --markdown $(if $(QUICK),bench-results/bench-static.md,docs/performance-table.md))
 
 # A private bus, notification-terminal-server and notification-bridged, with the demo playing a mail app.
 # AUTO=1 plays the user by script instead of asking (also the default without a terminal); it fails unless every
