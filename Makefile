@@ -4,6 +4,7 @@
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site
+#   make man     the manual pages of man/, checked by groff and compressed in .build/man
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 #   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
@@ -14,7 +15,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need.
 BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas
+# groff-base renders the manual pages the tests check; systemd brings busctl, which their examples use.
+TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk \
+    gsettings-desktop-schemas groff-base systemd
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 
@@ -25,9 +28,9 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps bench demo docs clean fuzz-build fuzz-smoke fuzz asan interop
+.PHONY: all build test deps bench demo docs man clean fuzz-build fuzz-smoke fuzz asan interop
 
-all: build
+all: build man
 
 deps:
 	@missing=""; \
@@ -152,10 +155,26 @@ docs: deps
 	    --transform-for-static-hosting --warnings-as-errors --output-path $(DOCS_SCRATCH)/site
 	@echo "Documentation: $(DOCS_SCRATCH)/site/documentation/notificationbridge/index.html"
 
+# The manual pages: written in roff in man/, with the version put in from its one place; a page groff warns about
+# fails the target. MAN_OUT/SECTION/PAGE.gz, as man(1) reads them (MAN_OUT=... for another folder).
+MAN_OUT ?= .build/man
+MAN_PAGES := $(wildcard man/*.[1-8])
+VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/NotificationBridgeVersion/ProgramVersion.swift)
+
+man: $(MAN_PAGES)
+	@for page in $(MAN_PAGES); do \
+	    name=$$(basename "$$page"); section=$${name##*.}; \
+	    warnings=$$(groff -ww -man -Tutf8 -z "$$page" 2>&1); \
+	    if [ -n "$$warnings" ]; then echo "$$page: $$warnings" >&2; exit 1; fi; \
+	    mkdir -p "$(MAN_OUT)/man$$section"; \
+	    sed 's/@VERSION@/$(VERSION)/' "$$page" | gzip -9nc >"$(MAN_OUT)/man$$section/$$name.gz" || exit 1; \
+	done
+	@echo "Manual pages: $(MAN_OUT)"
+
 # The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard
 # library, man pages, completions, D-Bus activation, systemd user unit) and runs lintian on it; `make deb-test` (root)
 # installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there.
-DEB_PACKAGES := dpkg-dev lintian python3 debootstrap
+DEB_PACKAGES := dpkg-dev lintian debootstrap groff-base
 
 .PHONY: deb deb-test
 

@@ -10,6 +10,9 @@ import Foundation
 ///   runner of that name;
 /// - `<!-- not run: REASON -->` or `.\" not run: REASON`: only for commands that build or install the package, which
 ///   `make test` cannot run inside itself.
+///
+/// A manual page's `.EX` block that shows a file's content rather than commands says so with `.\" file: NAME`; in
+/// Markdown such blocks carry their own language (`ini`, `swift`) and are not shell blocks.
 struct DocumentedExample: Sendable, CustomStringConvertible {
     enum Marker: Sendable, Equatable {
         case example(String)
@@ -115,12 +118,19 @@ enum DocumentedExamples {
                 continue
             }
             var marker = DocumentedExample.Marker.missing
+            var isFile = false
             if index > 0, lines[index - 1].hasPrefix(#".\""#) {
-                marker = Self.marker(lines[index - 1].dropFirst(3).trimmingCharacters(in: .whitespaces))
+                let text = lines[index - 1].dropFirst(3).trimmingCharacters(in: .whitespaces)
+                marker = Self.marker(text)
+                isFile = text.hasPrefix("file:")
             }
             let start = index + 1
             var end = start
             while end < lines.count, !lines[end].hasPrefix(".EE") { end += 1 }
+            if isFile {
+                index = end + 1
+                continue
+            }
             examples.append(DocumentedExample(
                 file: file, line: start + 1, marker: marker,
                 script: lines[start..<min(end, lines.count)].map(unescapedRoff).joined(separator: "\n"),

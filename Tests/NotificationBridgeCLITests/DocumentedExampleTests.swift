@@ -182,6 +182,10 @@ struct ExampleRunner: Sendable {
             #expect(object[ResponseKeys.action.name] as? String == "reply", "\(object)")
             #expect(object[ResponseKeys.text.name] as? String == "Yes, 12:30", "\(object)")
         },
+        "cli-settings": ExampleRunner { run in
+            #expect(run.result.output.contains("org.example.Mail"), "\(run.result.output)")
+            #expect(run.result.output.contains("alert"), "\(run.result.output)")
+        },
         "cli-every": ExampleRunner { run in
             #expect(run.result.output.isEmpty)
             let pending = try await run.fixture.cli(["list", "--pending", "-a", "Team"])
@@ -193,6 +197,31 @@ struct ExampleRunner: Sendable {
     ]
 
     static let gdbus: [String: ExampleRunner] = [
+        "daemon-properties": ExampleRunner { run in
+            let lines = run.result.output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "s \"\(BridgeAPI.version)\"", "\(run.result.output)")
+            #expect(lines.count == 2 && lines[1].hasPrefix("s \"") && lines[1] != "s \"\"", "\(run.result.output)")
+        },
+        "gdbus-category": ExampleRunner(showsNotification: true) { run in
+            #expect(run.shown?.actions.map(\.label) == ["Delete", "Archive"], "\(String(describing: run.shown))")
+            #expect(run.result.output.hasPrefix("()\n('"), "\(run.result.output)")
+        },
+        "gdbus-weekdays": ExampleRunner { run in
+            #expect(run.result.output.contains("'title': <'Stand-up'>"), "\(run.result.output)")
+            // 09:00 in the fixture's zone, Europe/Berlin, is 08:00 or 07:00 in UTC.
+            #expect(
+                run.result.output.range(of: "T0[78]:00:00Z", options: .regularExpression) != nil,
+                "the ISO 8601 fire date is not 09:00 in Berlin: \(run.result.output)")
+        },
+        "gdbus-settings": ExampleRunner { run in
+            let lines = run.result.output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "()", "\(run.result.output)")
+            #expect(run.result.output.contains("'style': <'alert'>"), "\(run.result.output)")
+            #expect(run.result.output.contains("'sound': <false>"), "\(run.result.output)")
+        },
+        "terminal-version": ExampleRunner { run in
+            #expect(run.result.output == "notification-terminal-server \(BridgeAPI.version)")
+        },
         "gdbus-post": ExampleRunner(showsNotification: true) { run in
             #expect(run.shown?.summary == "Backup finished")
         },
