@@ -191,7 +191,7 @@ enum BridgeInterface {
             properties: [
                 .readOnly(
                     "Version", "s",
-                    annotations: doc("The daemon's version, as notification-bridged --version prints it after its name.")
+                    annotations: doc("The daemon's version, as notification-bridged --version prints it.")
                 ) { .string(BridgeAPI.version) },
                 .readOnly(
                     "ServerName", "s",

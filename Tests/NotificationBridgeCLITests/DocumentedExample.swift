@@ -45,8 +45,10 @@ enum DocumentedExamples {
         var found = ["README.md"]
         for folder in ["docs", "man"] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: repositoryFile(folder))) ?? []
-            found += names.sorted().filter { $0.hasSuffix(".md") || $0.range(of: #"\.[1-8]$"#, options: .regularExpression) != nil }
-                .map { "\(folder)/\($0)" }
+            let documents = names.sorted().filter {
+                $0.hasSuffix(".md") || $0.range(of: #"\.[1-8]$"#, options: .regularExpression) != nil
+            }
+            found += documents.map { "\(folder)/\($0)" }
         }
         return found
     }

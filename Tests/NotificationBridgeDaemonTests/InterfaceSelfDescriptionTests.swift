@@ -34,7 +34,8 @@ struct InterfaceSelfDescriptionTests {
         try await DaemonFixture.with { fixture in
             let result = try await Self.property("Colour", in: fixture)
             #expect(result.status != 0)
-            #expect(result.standardError.contains("org.freedesktop.DBus.Error.UnknownProperty"), "\(result.standardError)")
+            #expect(
+                result.standardError.contains("org.freedesktop.DBus.Error.UnknownProperty"), "\(result.standardError)")
             #expect(result.standardError.contains("Colour"), "\(result.standardError)")
         }
     }
@@ -57,7 +58,8 @@ struct InterfaceSelfDescriptionTests {
                 PostKeys.appName.name: .string("Kettle"),
             ])
             let listed = try await fixture.call("ListPending", [.vardict([FilterKeys.appName.name: .string("Kettle")])])
-            guard case .array(_, let notifications)? = listed.first, let entries = notifications.first?.stringKeyedEntries,
+            guard case .array(_, let notifications)? = listed.first,
+                let entries = notifications.first?.stringKeyedEntries,
                 case .int64(let seconds)? = entries[ListedKeys.nextFireDate.name]?.unwrappedVariant
             else {
                 Issue.record("ListPending answered \(listed)")
