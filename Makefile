@@ -162,6 +162,7 @@ MAN_PAGES := $(wildcard man/*.[1-8])
 VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/NotificationBridgeVersion/ProgramVersion.swift)
 
 man: $(MAN_PAGES)
+	@command -v groff >/dev/null || { echo "make man needs groff: apt-get install groff-base" >&2; exit 1; }
 	@for page in $(MAN_PAGES); do \
 	    name=$$(basename "$$page"); section=$${name##*.}; \
 	    warnings=$$(groff -ww -man -Tutf8 -z "$$page" 2>&1); \
