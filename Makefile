@@ -3,7 +3,8 @@
 #   make test    install what the tests need (Debian packages), build, run every test
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
-#   make docs    the library's DocC documentation, as a static site in .build-docs/site
+#   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning
+#                and on a public declaration without a /// summary: make docs-check)
 #   make man     the manual pages of man/, checked by groff and compressed in .build/man
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
@@ -28,7 +29,7 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps bench demo docs man clean fuzz-build fuzz-smoke fuzz asan interop
+.PHONY: all build test deps bench demo docs docs-check man clean fuzz-build fuzz-smoke fuzz asan interop
 
 all: build man
 
@@ -139,10 +140,26 @@ demo: deps
 	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
+# Every public declaration of the library and the model (which DocC publishes with it) has a /// summary; members that
+# fulfil a standard protocol (==, hash(into:), Codable, description, iterators, raw values) take the protocol's. Lists
+# each one missing and fails.
+DOC_CHECKED_SOURCES := Sources/NotificationBridge Sources/NotificationModel
+PUBLIC_DECLARATION := ^[[:space:]]*(@[^[:space:]]+[[:space:]]+)*(public|open)[[:space:]]+((static|final|nonisolated|override|mutating|convenience|required|indirect)[[:space:]]+)*(func|var|let|init|struct|enum|class|actor|case|typealias|protocol|subscript)([^A-Za-z0-9_]|$$)
+PROTOCOL_MEMBER := func ==|func hash[(]into|init[(]from decoder|func encode[(]to encoder|var description([^A-Za-z0-9_]|$$)|var debugDescription|func makeIterator|func makeAsyncIterator|func next[(]|init[(]rawValue|var rawValue
+
+docs-check:
+	@find $(DOC_CHECKED_SOURCES) -name '*.swift' | LC_ALL=C sort | xargs awk \
+	    -v declaration='$(PUBLIC_DECLARATION)' -v member='$(PROTOCOL_MEMBER)' ' \
+	    FNR == 1 { kept = "" } \
+	    $$0 ~ declaration && $$0 !~ member && kept !~ /^[[:space:]]*\/\/\// { \
+	        sub(/^[[:space:]]+/, ""); print FILENAME ":" FNR ": " $$0 " (no /// summary)"; missing++ } \
+	    { if ($$0 !~ /^[[:space:]]*@/) kept = $$0 } \
+	    END { exit missing > 0 }'
+
 # The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library is compiled
 # again each time, since the compiler writes symbol graphs only when it compiles the module.
 DOCS_SCRATCH := .build-docs
-docs: deps
+docs: deps docs-check
 	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(DOCS_SCRATCH)/debug/NotificationBridge.build/*.o
 	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
