@@ -3,7 +3,9 @@
 #   make test    install what the tests need (Debian packages), build, run every test
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
-#   make docs    the library's DocC documentation, as a static site in .build-docs/site
+#   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning
+#                and on a public declaration without a /// summary: make docs-check)
+#   make man     the manual pages of man/, checked by groff and compressed in .build/man
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 #   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
@@ -14,8 +16,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need.
 BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas \
-    bubblewrap xdg-dbus-proxy
+# groff-base renders the manual pages the tests check; systemd brings busctl, which their examples use; bubblewrap
+# and xdg-dbus-proxy build the sandboxes of the sandboxed-app tests.
+TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk \
+    gsettings-desktop-schemas groff-base systemd bubblewrap xdg-dbus-proxy
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 
@@ -26,9 +30,9 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps bench demo docs clean fuzz-build fuzz-smoke fuzz asan interop
+.PHONY: all build test deps bench demo docs docs-check man clean fuzz-build fuzz-smoke fuzz asan interop
 
-all: build
+all: build man
 
 deps:
 	@missing=""; \
@@ -109,7 +113,9 @@ $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 	    $$(pkg-config --libs dbus-1 sqlite3)
 
 # QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: built as the .deb ships the programs (the Swift
-# runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json.
+# runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json
+# and the table in bench-results/bench.md; a full STATIC=1 run, the one docs/performance.md reads, writes its table to
+# docs/performance-table.md.
 BENCH_BUILD := -c release $(if $(STATIC),$(shell packaging/release-build-flags.sh))
 
 bench: deps $(BASELINE)
@@ -123,7 +129,8 @@ bench: deps $(BASELINE)
 	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --floor $$bin/bench-idle-floor \
 	    --send-floor $$bin/bench-send-floor \
 	    $(if $(QUICK),--quick) \
-	    $(if $(STATIC),--json bench-results/bench-static.json)
+	    $(if $(STATIC),--json bench-results/bench-static.json \
+	        --markdown $(if $(QUICK),bench-results/bench-static.md,docs/performance-table.md))
 
 # A private bus, notification-terminal-server and notification-bridged, with the demo playing a mail app.
 # AUTO=1 plays the user by script instead of asking (also the default without a terminal); it fails unless every
@@ -134,10 +141,26 @@ demo: deps
 	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
 	$$($(SWIFT) build --show-bin-path)/notification-bridge-demo $(if $(AUTO),--auto)
 
+# Every public declaration of the library and the model (which DocC publishes with it) has a /// summary; members that
+# fulfil a standard protocol (==, hash(into:), Codable, description, iterators, raw values) take the protocol's. Lists
+# each one missing and fails.
+DOC_CHECKED_SOURCES := Sources/NotificationBridge Sources/NotificationModel
+PUBLIC_DECLARATION := ^[[:space:]]*(@[^[:space:]]+[[:space:]]+)*(public|open)[[:space:]]+((static|final|nonisolated|override|mutating|convenience|required|indirect)[[:space:]]+)*(func|var|let|init|struct|enum|class|actor|case|typealias|protocol|subscript)([^A-Za-z0-9_]|$$)
+PROTOCOL_MEMBER := func ==|func hash[(]into|init[(]from decoder|func encode[(]to encoder|var description([^A-Za-z0-9_]|$$)|var debugDescription|func makeIterator|func makeAsyncIterator|func next[(]|init[(]rawValue|var rawValue
+
+docs-check:
+	@find $(DOC_CHECKED_SOURCES) -name '*.swift' | LC_ALL=C sort | xargs awk \
+	    -v declaration='$(PUBLIC_DECLARATION)' -v member='$(PROTOCOL_MEMBER)' ' \
+	    FNR == 1 { kept = "" } \
+	    $$0 ~ declaration && $$0 !~ member && kept !~ /^[[:space:]]*\/\/\// { \
+	        sub(/^[[:space:]]+/, ""); print FILENAME ":" FNR ": " $$0 " (no /// summary)"; missing++ } \
+	    { if ($$0 !~ /^[[:space:]]*@/) kept = $$0 } \
+	    END { exit missing > 0 }'
+
 # The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library is compiled
 # again each time, since the compiler writes symbol graphs only when it compiles the module.
 DOCS_SCRATCH := .build-docs
-docs: deps
+docs: deps docs-check
 	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(DOCS_SCRATCH)/debug/NotificationBridge.build/*.o
 	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
@@ -150,10 +173,27 @@ docs: deps
 	    --transform-for-static-hosting --warnings-as-errors --output-path $(DOCS_SCRATCH)/site
 	@echo "Documentation: $(DOCS_SCRATCH)/site/documentation/notificationbridge/index.html"
 
+# The manual pages: written in roff in man/, with the version put in from its one place; a page groff warns about
+# fails the target. MAN_OUT/SECTION/PAGE.gz, as man(1) reads them (MAN_OUT=... for another folder).
+MAN_OUT ?= .build/man
+MAN_PAGES := $(wildcard man/*.[1-8])
+VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/NotificationBridgeVersion/ProgramVersion.swift)
+
+man: $(MAN_PAGES)
+	@command -v groff >/dev/null || { echo "make man needs groff: apt-get install groff-base" >&2; exit 1; }
+	@for page in $(MAN_PAGES); do \
+	    name=$$(basename "$$page"); section=$${name##*.}; \
+	    warnings=$$(groff -ww -man -Tutf8 -z "$$page" 2>&1); \
+	    if [ -n "$$warnings" ]; then echo "$$page: $$warnings" >&2; exit 1; fi; \
+	    mkdir -p "$(MAN_OUT)/man$$section"; \
+	    sed 's/@VERSION@/$(VERSION)/' "$$page" | gzip -9nc >"$(MAN_OUT)/man$$section/$$name.gz" || exit 1; \
+	done
+	@echo "Manual pages: $(MAN_OUT)"
+
 # The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard
 # library, man pages, completions, D-Bus activation, systemd user unit) and runs lintian on it; `make deb-test` (root)
 # installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there.
-DEB_PACKAGES := dpkg-dev lintian python3 debootstrap
+DEB_PACKAGES := dpkg-dev lintian debootstrap groff-base
 
 .PHONY: deb deb-test
 

@@ -54,9 +54,14 @@ let package = Package(
         .target(name: "DBusCore", dependencies: ["CDBus"]),
         .target(name: "NotificationModel"),
 
+        // The release number, in one place, for every program and for the daemon's interface.
+        .target(name: "NotificationBridgeVersion"),
+
         // The daemon's contract: names, typed errors, one key table per dictionary (decoding and encoding), the
         // `exec` rule and a typed client proxy. No Foundation, so that the command line stays light.
-        .target(name: "NotificationBridgeAPI", dependencies: ["DBusCore", "NotificationModel"]),
+        .target(
+            name: "NotificationBridgeAPI", dependencies: ["DBusCore", "NotificationModel", "NotificationBridgeVersion"]
+        ),
 
         // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
         .target(
@@ -73,6 +78,7 @@ let package = Package(
             name: "NotificationBridgeDaemon",
             dependencies: [
                 "NotificationBridge", "NotificationBridgeAPI", "DBusCore", "NotificationModel",
+                "NotificationBridgeVersion",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -95,6 +101,7 @@ let package = Package(
             name: "notification-bridge",
             dependencies: [
                 "DBusCore", "EventLoopExecutor", "NotificationModel", "NotificationBridgeAPI", "GVariantText",
+                "NotificationBridgeVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,7 +112,7 @@ let package = Package(
         .target(
             name: "TerminalNotificationServer",
             dependencies: [
-                "NotificationServerKit", "DBusCore",
+                "NotificationServerKit", "DBusCore", "NotificationBridgeVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -185,7 +192,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalNotificationServerTests",
-            dependencies: ["TerminalNotificationServer", "NotificationServerKit", "DBusCore", "DBusTestSupport"]
+            dependencies: [
+                "TerminalNotificationServer", "NotificationServerKit", "DBusCore", "DBusTestSupport",
+                "NotificationBridgeVersion",
+            ]
         ),
         .testTarget(
             name: "NotificationServerKitTests",

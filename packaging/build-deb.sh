@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package notification-bridge from this tree: release binaries linked against the static Swift
 # standard library (no Swift toolchain needed where the package is installed), the D-Bus activation file, the
-# systemd user unit, the interface XML, manual pages, shell completions and the copyright file.
+# systemd user unit, the interface XML, the manual pages of man/, shell completions, README.Debian and the copyright
+# file.
 #
 #   packaging/build-deb.sh [OUTPUT_DIRECTORY]      (default: .build/deb)
 #
@@ -70,88 +71,14 @@ install -D -m 0644 packaging/notification-bridged.service \
 grep -q '^Exec=/usr/bin/notification-bridged$' dbus/io.github.NotificationBridge.service \
     || die "dbus/io.github.NotificationBridge.service needs Exec=/usr/bin/notification-bridged (used without systemd)"
 
-# Manual pages, from the argument parser's own generate-manual tool (the one its GenerateManual plugin runs, built here
-# directly so that only it is built, not every product of the package). packaging/PRODUCT.mdoc adds the sections a
-# --help has no room for (files, environment, see also): each goes where mdoc(7) orders sections, and one with the
-# title of a generated section replaces it.
-MAN="$STAGE/man"
-mkdir -p "$MAN" "$ROOT/usr/share/man/man1"
-PARSER_CHECKOUT=$("$SWIFT" package show-dependencies --format json \
-    | python3 -c 'import json,sys
-def walk(d):
-    for dep in d.get("dependencies", []):
-        if dep["identity"] == "swift-argument-parser": print(dep["path"]); sys.exit()
-        walk(dep)
-walk(json.load(sys.stdin))')
-[ -d "$PARSER_CHECKOUT" ] || die "swift-argument-parser is not resolved; run '$SWIFT package resolve'"
-"$SWIFT" build -c release --package-path "$PARSER_CHECKOUT" --scratch-path "$OUT/tools" --product generate-manual
-GENERATE_MANUAL="$OUT/tools/release/generate-manual"
-MAN_DATE=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
-
-# add_sections PAGE FRAGMENT: merges the sections of FRAGMENT into the mdoc page PAGE.
-add_sections() {
-    python3 - "$1" "$2" <<'MERGE'
-import re, sys
-ORDER = ["NAME", "LIBRARY", "SYNOPSIS", "DESCRIPTION", "CONTEXT", "IMPLEMENTATION NOTES", "RETURN VALUES",
-         "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "DIAGNOSTICS", "ERRORS", "SEE ALSO", "STANDARDS",
-         "HISTORY", "AUTHORS", "CAVEATS", "BUGS", "SECURITY CONSIDERATIONS"]
-def split(text):
-    """The lines before the first .Sh, and each section as [title, lines]."""
-    head, sections = [], []
-    for line in text.splitlines():
-        match = re.match(r'^\.Sh\s+"?([^"]*)"?\s*$', line)
-        if match:
-            sections.append([match.group(1).upper(), [line]])
-        elif sections:
-            sections[-1][1].append(line)
-        else:
-            head.append(line)
-    return head, sections
-page_path, fragment_path = sys.argv[1:]
-head, sections = split(open(page_path).read())
-for title, lines in split(open(fragment_path).read())[1]:
-    if title not in ORDER:
-        sys.exit(f"build-deb: {fragment_path}: section '{title}' is not one of mdoc(7)'s; use one of {ORDER}")
-    titles = [existing for existing, _ in sections]
-    if title in titles:
-        sections[titles.index(title)][1] = lines
-    else:
-        later = [i for i, existing in enumerate(titles) if ORDER.index(existing) > ORDER.index(title)]
-        sections.insert(later[0] if later else len(sections), [title, lines])
-with open(page_path, "w") as page:
-    page.write("\n".join(head + [line for _, lines in sections for line in lines]) + "\n")
-MERGE
-}
-
-# generate-manual reads what PROGRAM --experimental-dump-help prints, where the argument parser always adds a `help`
-# subcommand. A program without subcommands refuses `help`, so its page must not show it (nor "subcommand" in the
-# synopsis): the tool is given a wrapper that drops it there.
-DUMP="$STAGE/dump-help"
-mkdir -p "$DUMP"
-for product in "${PROGRAMS[@]}"; do
-    "$ROOT/usr/bin/$product" --experimental-dump-help >/dev/null 2>&1 \
-        || die "$product does not describe its command line (--experimental-dump-help) for generate-manual"
-    cat >"$DUMP/$product" <<WRAPPER
-#!/bin/sh
-set -e
-"$ROOT/usr/bin/$product" "\$@" | python3 -c 'import json, sys
-tool = json.load(sys.stdin)
-if all(sub["commandName"] == "help" for sub in tool["command"].get("subcommands", [])):
-    tool["command"].pop("subcommands", None)
-json.dump(tool, sys.stdout)'
-WRAPPER
-    chmod +x "$DUMP/$product"
-    "$GENERATE_MANUAL" "$DUMP/$product" --date "$MAN_DATE" --section 1 \
-        --authors "NotificationBridge maintainers<maintainers@notification-bridge.example>" --output-directory "$MAN"
-    if [ -f "packaging/$product.mdoc" ]; then add_sections "$MAN/$product.1" "packaging/$product.mdoc"; fi
+# Manual pages: the written pages of man/ (the commands, the D-Bus interface, settings.ini), checked by groff and
+# compressed by `make man`, with the version put in.
+make --no-print-directory man MAN_OUT="$STAGE/man"
+for program in "${PROGRAMS[@]}"; do
+    ls "$STAGE"/man/man[18]/"$program".[18].gz >/dev/null 2>&1 || die "man/ has no manual page for $program"
 done
-for product in "${PROGRAMS[@]}"; do
-    [ -f "$MAN/$product.1" ] || die "no manual page was generated for $product"
-done
-for page in "$MAN"/*.1; do
-    # A blank line between paragraphs of a discussion text is not mdoc; .Pp is its paragraph break.
-    sed 's/^$/.Pp/' "$page" | gzip -9nc >"$ROOT/usr/share/man/man1/$(basename "$page").gz"
-done
+mkdir -p "$ROOT/usr/share/man"
+cp -R "$STAGE"/man/man* "$ROOT/usr/share/man/"
 
 # Shell completions of every program (each one's argument parser writes them), in the places each shell's packaging
 # reads.
@@ -168,6 +95,7 @@ done
 
 DOC="$ROOT/usr/share/doc/$PACKAGE"
 install -D -m 0644 packaging/copyright "$DOC/copyright"
+install -D -m 0644 packaging/README.Debian "$DOC/README.Debian"
 gzip -9nc packaging/changelog >"$DOC/changelog.Debian.gz"
 # Each override there says why (lintian shows the comment with the tag).
 if [ -f packaging/lintian-overrides ]; then
@@ -199,7 +127,7 @@ grep -q 'libc6 (>= ' <<<"$SHLIBS_DEPENDS" || die "no versioned libc6 in the depe
 
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 # The package may not grow past its budget (KiB). The goal is 10 MB, under the floor of two static programs (the
-# README's Performance section measures it); the budget holds what they weigh now, so that growth is a decision.
+# docs/performance.md gives the targets); the budget holds what they weigh now, so that growth is a decision.
 MAX_INSTALLED_SIZE=${MAX_INSTALLED_SIZE:-34304}
 if [ "$INSTALLED_SIZE" -gt "$MAX_INSTALLED_SIZE" ]; then
     die "the package would take $INSTALLED_SIZE KiB installed, over its budget of $MAX_INSTALLED_SIZE KiB:" \

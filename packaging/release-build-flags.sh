@@ -1,7 +1,7 @@
 #!/bin/sh
 # Prints the `swift build` flags of the programs the package ships, for packaging/build-deb.sh and
 # `make bench STATIC=1`, so that the bench measures the binaries users install. Each flag is kept for what it saves
-# at every start or on disk (the README's Performance section has the measurements):
+# at every start or on disk (docs/performance.md says how they are measured):
 #
 #   --static-swift-stdlib       the Swift runtime inside each program: no Swift toolchain where it is installed
 #   -use-ld=lld                 the toolchain's lld, which can pack relative relocations (gold cannot)

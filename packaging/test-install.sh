@@ -128,13 +128,18 @@ for program in $(dpkg-deb --contents "$DEB" | awk '$6 ~ /^\.\/usr\/bin\/./ { sub
     ! grep -q 'not found' <<<"$libraries" || die "$program misses libraries: $(grep 'not found' <<<"$libraries")"
     ! grep -q 'libswift' <<<"$libraries" || die "$program needs a Swift runtime library: $libraries"
     in_root "$program" --help >/dev/null || die "$program --help failed"
-    [ -f "$ROOT/usr/share/man/man1/$(basename "$program").1.gz" ] || die "no manual page for $program"
+    ls "$ROOT"/usr/share/man/man[18]/"$(basename "$program")".[18].gz >/dev/null 2>&1 \
+        || die "no manual page for $program"
 done
 grep -q 'USAGE: notification-bridge' <<<"$(in_root notification-bridge --help)" || die "notification-bridge --help"
-version=$(in_root notification-bridge --version)
-[ "$version" = "$(dpkg-deb --field "$DEB" Version | sed 's/-[^-]*$//')" ] \
-    || die "notification-bridge --version says '$version'"
-[ "$(in_root notification-bridged --version)" = "notification-bridged $version" ] || die "notification-bridged --version"
+version=$(dpkg-deb --field "$DEB" Version | sed 's/-[^-]*$//')
+for program in notification-bridge notification-bridged notification-terminal-server; do
+    [ "$(in_root "$program" --version)" = "$program $version" ] || die "$program --version does not say '$program $version'"
+done
+for page in notification-bridge-dbus.7 notification-bridge-settings.5; do
+    [ -f "$ROOT/usr/share/man/man${page##*.}/$page.gz" ] || die "no manual page $page"
+done
+[ -f "$ROOT/usr/share/doc/notification-bridge/README.Debian" ] || die "no README.Debian"
 # A link to the daemon's program, which is the terminal server when started under that name.
 grep -q 'USAGE: notification-terminal-server' <<<"$(in_root notification-terminal-server --help)" \
     || die "notification-terminal-server --help does not show the terminal server's usage"

@@ -8,6 +8,9 @@ struct Options: Sendable {
     /// `bench-send-floor`, the floor under `notification-bridge send`; empty: not measured.
     var sendFloor = ""
     var jsonPath = "bench-results/bench.json"
+    /// Where the table goes as Markdown, for the documentation to link (`docs/performance-table.md` for the run the
+    /// package's build is measured by); empty: not written.
+    var markdownPath = "bench-results/bench.md"
     var quick = false
     var rounds = 5
     var warmUp = 200
@@ -25,7 +28,7 @@ struct Options: Sendable {
 
     static let usage = """
         usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] \
-        [--json PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        [--json PATH] [--markdown PATH] [--quick] [--rounds N] [--pending N] [--churn N]
         """
 
     init(_ arguments: [String]) throws {
@@ -45,6 +48,7 @@ struct Options: Sendable {
             case "--floor": floor = value
             case "--send-floor": sendFloor = value
             case "--json": jsonPath = value
+            case "--markdown": markdownPath = value
             case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
             case "--churn": overrides.append((\.churn, try Self.count(argument, value)))
             case "--rounds": overrides.append((\.rounds, try Self.count(argument, value)))

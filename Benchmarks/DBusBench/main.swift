@@ -48,6 +48,10 @@ func run() async throws {
             + "median of rounds; \(ProcessInfo.processInfo.activeProcessorCount) processors, load \(load)")
     try writeJSON(rows, to: options.jsonPath, settings: options.settings)
     print("\nwritten to \(options.jsonPath)")
+    if !options.markdownPath.isEmpty {
+        try writeMarkdown(rows, to: options.markdownPath, quick: options.quick, rounds: options.rounds, load: load)
+        print("written to \(options.markdownPath)")
+    }
 }
 
 /// `dbus-bench --serve`: only the benchmark's notification server, on the session bus, until killed; for profiling a

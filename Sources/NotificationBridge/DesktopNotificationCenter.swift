@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import NotificationModel
+import Synchronization
 
 /// Posts actionable notifications to the desktop's notification server and delivers the user's responses to
 /// handlers — the Linux counterpart of `UNUserNotificationCenter`.
@@ -122,7 +123,11 @@ public actor DesktopNotificationCenter {
     var portal: PortalPath?
     /// Actions the portal activated on the app before its categories were set, in order.
     var heldActivations: [PortalSignal] = []
-    private(set) var serverInfo: NotificationServerInfo
+    private(set) var serverInfo: NotificationServerInfo {
+        didSet { serverInfoCopy.withLock { $0 = serverInfo } }
+    }
+    /// ``serverInfo``, kept for readers that may not wait for the actor (a D-Bus property's getter).
+    private nonisolated let serverInfoCopy: Mutex<NotificationServerInfo>
     /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
     private var hasServer: Bool
     /// The unique bus name of the server's connection, as the name-owner stream last reported it; `nil` while no
@@ -213,6 +218,7 @@ public actor DesktopNotificationCenter {
                 ])
             }
         }
+        self.serverInfoCopy = Mutex(info)
         self.serverInfo = info
         self.router.server = info
         self.encoder = NotifyEncoder(
@@ -316,6 +322,10 @@ public actor DesktopNotificationCenter {
 
     /// The notification server's name, version and capabilities (``noServer`` while none has answered).
     public func serverInformation() -> NotificationServerInfo { serverInfo }
+
+    /// The same as ``serverInformation()``, read without waiting for the center: what it knew a moment ago, for
+    /// readers that must answer at once (the daemon's `ServerName` property).
+    public nonisolated var latestServerInformation: NotificationServerInfo { serverInfoCopy.withLock { $0 } }
 
     /// How a text-input action is shown on the current server.
     public func textInputRendering(for action: NotificationAction) -> TextInputRendering {

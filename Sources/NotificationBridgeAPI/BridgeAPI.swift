@@ -1,4 +1,5 @@
 import DBusCore
+import NotificationBridgeVersion
 
 /// The names under which the daemon serves on the session bus.
 public enum BridgeAPI {
@@ -10,6 +11,7 @@ public enum BridgeAPI {
     public static let interfaceName = "io.github.NotificationBridge1"
     /// The prefix of every error name the interface answers with.
     public static let errorPrefix = interfaceName + ".Error."
-    /// The daemon's version, reported by `GetServerInformation` and `--version`.
-    public static let version = "0.1.0"
+    /// The daemon's version, reported by `GetServerInformation`, the `Version` property and `--version`: the
+    /// package's one version, ``ProgramVersion/number``.
+    public static let version = ProgramVersion.number
 }

@@ -1,3 +1,5 @@
+import DBusCore
+
 /// The keys of a notification as `ListPending`, `ListDelivered` and `Fired` give it: ``id``, the keys `Post` took
 /// (``PostKeys``, those that were set, scheduling keys for pending ones) and ``nextFireDate`` for pending ones.
 public enum ListedKeys {
@@ -6,9 +8,19 @@ public enum ListedKeys {
     /// `next-fire-date` (x): seconds since 1970.
     public static let nextFireDate = BridgeKey.int64(
         "next-fire-date", summary: "when a scheduled notification fires next, in seconds since 1970")
+    /// `next-fire-date-iso8601` (s): ``nextFireDate`` as a person reads it, in UTC.
+    public static let nextFireDateISO8601 = BridgeKey.string(
+        "next-fire-date-iso8601", example: "<'2030-12-24T17:00:00Z'>",
+        summary: "next-fire-date as an ISO 8601 date and time in UTC, e.g. 2030-12-24T17:00:00Z")
 
     /// Every key.
-    public static let all: [BridgeKeyInfo] = [id.info, nextFireDate.info] + PostKeys.all
+    public static let all: [BridgeKeyInfo] = [id.info, nextFireDate.info, nextFireDateISO8601.info] + PostKeys.all
+
+    /// The keys a listing adds for a pending notification that fires next at `seconds` since 1970: ``nextFireDate``
+    /// and ``nextFireDateISO8601``, which always agree.
+    public static func fireDateEntries(seconds: Int64) -> [(key: String, value: DBusValue)] {
+        [(nextFireDate.name, .int64(seconds)), (nextFireDateISO8601.name, .string(ISO8601Text.utc(seconds: seconds)))]
+    }
 }
 
 /// The interface's dictionaries and their keys, for documentation and for the checks that keep them documented.

@@ -44,6 +44,7 @@ public struct ListedNotification: Sendable, Hashable {
         var postKeys = received.values
         postKeys[ListedKeys.id.name] = nil
         postKeys[ListedKeys.nextFireDate.name] = nil
+        postKeys[ListedKeys.nextFireDateISO8601.name] = nil
         if let post = try? NotificationPost(decoding: .vardict(postKeys)) {
             self.post = post
         } else {
@@ -66,6 +67,7 @@ public struct ListedNotification: Sendable, Hashable {
         var entries = post.entries
         entries[ListedKeys.id] = id
         entries[ListedKeys.nextFireDate] = nextFireSeconds
+        entries[ListedKeys.nextFireDateISO8601] = nextFireSeconds.map { ISO8601Text.utc(seconds: $0) }
         return entries.value
     }
 }

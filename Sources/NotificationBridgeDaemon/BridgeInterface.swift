@@ -14,10 +14,9 @@ enum BridgeInterface {
                     "RegisterCategory",
                     inputs: [.init("id", "s"), .init("actions", "aa{sv}"), .init("options", "a{sv}")],
                     annotations: doc(
-                        "Registers or replaces a category. Action keys: id, title, activation (foreground|background), "
-                            + "destructive, authentication-required, behavior (default|text-input), "
-                            + "text-input-button-title, text-input-placeholder, text-input-fallback "
-                            + "(hide|deliver-without-text). Options: minimal-actions (as), reports-dismissal (b).")
+                        "Registers or replaces a category. Action keys: "
+                            + InterfaceReference.keys(ActionKeys.all) + ". Options: "
+                            + InterfaceReference.keys(CategoryOptionKeys.all) + ".")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.registerCategory(call) }
                 },
@@ -31,7 +30,9 @@ enum BridgeInterface {
                 },
                 DBusMethod(
                     "ListCategories", outputs: [.init("categories", "aa{sv}")],
-                    annotations: doc("The registered categories: id, actions, minimal-actions, reports-dismissal.")
+                    annotations: doc(
+                        "The registered categories (a sandboxed app's own only). Keys: "
+                            + InterfaceReference.keys(CategoryKeys.all) + ".")
                 ) { call in
                     await core.restored()
                     return try await core.listCategories(caller: call.sender)
@@ -39,18 +40,13 @@ enum BridgeInterface {
                 .deferred(
                     "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
                     annotations: doc(
-                        "Shows a notification, or schedules it, and returns its id. Keys: title, body, app-name, "
-                            + "desktop-entry, icon, image, category or actions, user-info (JSON object text), "
-                            + "default-action, sound, urgency, timeout, resident, transient, thread, badge, replaces, "
-                            + "hints (a{sv} of server hints added to the bridge's; not those it sets itself, such as "
-                            + "urgency, which have keys). "
-                            + "Responses go to exec (as) or app-action (b or s), else to the posting connection. "
-                            + "Scheduling: fire-date (x seconds since 1970, or s YYYY-MM-DDTHH:MM:SS with time-zone "
-                            + "'local': a wall-clock time that follows the user's zone), or in (d seconds from now); "
-                            + "repeat (minute, hour, day, week, month, year); or calendar (a{sv}: month, day, "
-                            + "weekdays as names, hour, minute, second; the next matching wall-clock time in the "
-                            + "user's zone) with repeat <true> for every match. Scheduled notifications survive a "
-                            + "restart; one missed while the daemon was stopped is shown once when it starts.")
+                        "Shows a notification, or schedules it, and returns its id. Title or body must say "
+                            + "something; category and actions exclude each other. Responses go to exec or "
+                            + "app-action, else to the posting connection. Without a scheduling key (fire-date, in, "
+                            + "calendar) it is shown at once. Scheduled notifications survive a restart; one missed "
+                            + "while the daemon was stopped is shown once when it starts. Keys: "
+                            + InterfaceReference.keys(PostKeys.all) + ". Calendar keys: "
+                            + InterfaceReference.keys(CalendarKeys.all) + ". Action keys as in RegisterCategory.")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.post(call) }
                 },
@@ -66,17 +62,17 @@ enum BridgeInterface {
                     "WithdrawAll", inputs: [.init("filter", "a{sv}")], outputs: [.init("ids", "as")],
                     annotations: doc(
                         "Closes the notifications the filter selects, cancels the scheduled ones it selects, and "
-                            + "returns their ids. Filter keys: app-name (without it, the caller's own notifications), "
-                            + "category, thread.")
+                            + "returns their ids. Filter keys: " + InterfaceReference.keys(FilterKeys.all) + ".")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.withdrawAll(call) }
                 },
                 .deferred(
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
                     annotations: doc(
-                        "Scheduled notifications the filter selects, earliest first: their id, the keys Post took "
-                            + "(scheduling ones included: fire-date, time-zone, in, calendar, repeat), and "
-                            + "next-fire-date (x seconds since 1970).")
+                        "Scheduled notifications the filter selects, earliest first: the keys Post took, scheduling "
+                            + "ones included, and " + InterfaceReference.keys(
+                                [ListedKeys.id.info, ListedKeys.nextFireDate.info, ListedKeys.nextFireDateISO8601.info])
+                            + ". Filter keys as in WithdrawAll.")
                 ) { call in
                     await answerListing(call, core) { (inWireForm) async throws(DBusFailure) in
                         try await core.listPending(call.arguments[0], caller: call.sender, inWireForm: inWireForm)
@@ -94,9 +90,9 @@ enum BridgeInterface {
                     "WaitForResponse", inputs: [.init("id", "s")],
                     outputs: [.init("action", "s"), .init("response", "a{sv}")],
                     annotations: doc(
-                        "Returns when the user responds (response keys: id, action, text, activation-token, "
-                            + "user-info), at once for a response that came earlier; fails with Error.Closed when the "
-                            + "notification closes without one.")
+                        "Returns when the user responds, at once for a response that came earlier; fails with "
+                            + "Error.Closed when the notification closes without one. Response keys: "
+                            + InterfaceReference.keys(ResponseKeys.all) + ".")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.waitForResponse(call) }
                 },
@@ -106,8 +102,7 @@ enum BridgeInterface {
                         "Says that this connection is the running app app_name, until it calls Detach or leaves the "
                             + "bus; the most recently attached connection of an app counts. Responses to the app's "
                             + "notifications whose posting connection has gone come to it as Responded. Options: "
-                            + "foreground (b): the app is frontmost, so its scheduled notifications come to it as "
-                            + "Fired instead of being shown (Present shows one anyway).")
+                            + InterfaceReference.keys(AttachOptionKeys.all) + ".")
                 ) { call in
                     await core.restored()
                     return try await core.attach(
@@ -132,10 +127,8 @@ enum BridgeInterface {
                     "GetSettings", inputs: [.init("app_id", "s")], outputs: [.init("settings", "a{sv}")],
                     annotations: doc(
                         "The user's notification settings for the app app_id (its desktop id, or the app name it "
-                            + "posts under): allowed (b), style (alert|banner|none), sound (b), badge (b), lock-screen "
-                            + "(show|hide|private), requested (as: what the app asked for, the ceiling), "
-                            + "do-not-disturb (b, global), source (gnome|file: where they are kept). An empty app_id: "
-                            + "only do-not-disturb and source.")
+                            + "posts under). An empty app_id: only do-not-disturb and source. Keys: "
+                            + InterfaceReference.keys(SettingsKeys.all) + ".")
                 ) { call in
                     await core.restored()
                     return try await core.getSettings(call.arguments[0].stringValue ?? "", caller: call.sender)
@@ -196,7 +189,22 @@ enum BridgeInterface {
                     annotations: doc(
                         "A notification this connection posted closed: 1 expired, 2 dismissed by the user, 3 withdrawn "
                             + "or closed after a response, 4 other. Sent to that connection only.")),
-            ]
+            ],
+            properties: [
+                .readOnly(
+                    "Version", "s",
+                    annotations: doc("The daemon's version, as notification-bridged --version prints it.")
+                ) { .string(BridgeAPI.version) },
+                .readOnly(
+                    "ServerName", "s",
+                    annotations: doc(
+                        "The name of the notification server that owns org.freedesktop.Notifications now, as it "
+                            + "gives it (dunst, gnome-shell, Plasma); empty while there is none.")
+                ) { [center = core.center] in .string(center.latestServerInformation.name) },
+            ],
+            annotations: doc(
+                "Actionable desktop notifications: categories of actions, typed replies, scheduling, and the user's "
+                    + "response routed to one place. Errors: " + InterfaceReference.errors)
         )
     }
 

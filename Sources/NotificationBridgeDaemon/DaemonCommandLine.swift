@@ -2,6 +2,7 @@ internal import ArgumentParser
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationBridgeVersion
 
 /// The command line of `notification-bridged`: its options, their checks, and the text of `--help` and of the manual
 /// page (which the argument parser generates from this description).
@@ -35,7 +36,7 @@ struct DaemonCommandLine: ParsableCommand {
             session bus cannot be reached or goes away, the state folder cannot be opened), and with status 2 \
             when the command line is wrong.
             """,
-        version: "notification-bridged \(BridgeAPI.version)")
+        version: ProgramVersion.line(for: "notification-bridged"))
 
     /// The longest `--server-timeout`: past it, `Post` would hang for longer than anyone waits for a button.
     static let longestServerTimeout = 3600.0

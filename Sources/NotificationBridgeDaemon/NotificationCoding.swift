@@ -25,7 +25,7 @@ enum NotificationCoding {
 
     /// The entries a listing adds to ``postEntries(content:route:trigger:)``.
     static func listedEntries(id: String, nextFireDate: Date) -> [(key: String, value: DBusValue)] {
-        [(ListedKeys.id.name, .string(id)), (ListedKeys.nextFireDate.name, .int64(nextFireSeconds(nextFireDate)))]
+        [(ListedKeys.id.name, .string(id))] + ListedKeys.fireDateEntries(seconds: nextFireSeconds(nextFireDate))
     }
 
     private static func nextFireSeconds(_ date: Date) -> Int64 {

@@ -14,7 +14,7 @@
 ///   (fall-back) fires once, at its first occurrence.
 ///
 /// Encoded as an object whose keys are the set fields: `month`, `day`, `weekdays` (names, see ``Weekday``), `hour`,
-/// `minute`, `second`. The initializer does not validate: call ``validate()``.
+/// `minute`, `second`. The initializer does not validate: call ``validate(at:)``.
 public struct CalendarMatch: Sendable, Hashable {
     /// The month, 1 (January) – 12 (December); `nil` for every month.
     public var month: Int?

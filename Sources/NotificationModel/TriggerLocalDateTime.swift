@@ -5,7 +5,7 @@
 /// The calendar is the proleptic Gregorian calendar; there are no leap seconds.
 ///
 /// Encoded as the text `YYYY-MM-DDTHH:MM:SS` (ISO 8601 without a zone designator, such as `2025-03-30T09:00:00`).
-/// The initializer does not validate: call ``validate()``.
+/// The initializer does not validate: call ``validate(at:)``.
 public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The year, 1–9999.
     public var year: Int
@@ -20,7 +20,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     /// The second, 0–59.
     public var second: Int
 
-    /// Makes a wall-clock time; the fields are not checked until ``validate()``.
+    /// Makes a wall-clock time; the fields are not checked until ``validate(at:)``.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.year = year
         self.month = month

@@ -3,12 +3,19 @@ extension CalendarMatch {
     ///
     /// Encoded as its lowercase English name (`"monday"`). Decoding also accepts the numbers 1–7.
     public enum Weekday: Int, Sendable, Hashable, CaseIterable, Comparable {
+        /// Sunday, day 1.
         case sunday = 1
+        /// Monday, day 2.
         case monday
+        /// Tuesday, day 3.
         case tuesday
+        /// Wednesday, day 4.
         case wednesday
+        /// Thursday, day 5.
         case thursday
+        /// Friday, day 6.
         case friday
+        /// Saturday, day 7.
         case saturday
 
         /// The lowercase English name used in JSON.

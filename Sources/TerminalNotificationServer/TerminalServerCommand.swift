@@ -2,6 +2,7 @@ import ArgumentParser
 import DBusCore
 import FoundationEssentials
 import Glibc
+import NotificationBridgeVersion
 
 /// `notification-terminal-server`: the command line. One program runs it (`TerminalServerCommand.main()`) and
 /// the daemon's program does too, when it is started under this name (the package installs it as a link to
@@ -22,7 +23,8 @@ public struct TerminalServerCommand: AsyncParsableCommand {
             input (Ctrl-D), on 'quit', on SIGINT and on SIGTERM.
 
             Over SSH, or anywhere without a session bus: dbus-run-session -- notification-terminal-server
-            """)
+            """,
+        version: ProgramVersion.line(for: "notification-terminal-server"))
 
     @Option(
         name: .long,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NotificationBridgeVersion
 
 /// The root of the command tree.
 struct NotificationBridgeCommand: AsyncParsableCommand {
@@ -14,7 +15,7 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
 
             \(ExitStatus.help)
             """,
-        version: "0.1.0",
+        version: ProgramVersion.line(for: "notification-bridge"),
         subcommands: [
             SendCommand.self, AlertCommand.self, WaitCommand.self, ListCommand.self, WithdrawCommand.self,
             CategoryCommand.self, ServerInfoCommand.self, MonitorCommand.self, SettingsCommand.self,

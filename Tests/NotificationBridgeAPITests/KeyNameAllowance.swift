@@ -19,16 +19,16 @@ struct KeyNameAllowance {
         all.contains { $0.file == file && ($0.keys?.contains(key) ?? true) }
     }
 
-    static let all = readmeExamples + otherFormats + values
+    static let all = userScripts + otherFormats + values
 
-    /// Documentation for users: the README's commands, kept as literal text equal to the README.
-    static let readmeExamples = [
+    /// Scripts as users write them: commands and their output, kept as literal text.
+    static let userScripts = [
         KeyNameAllowance(
-            "Tests/NotificationBridgeDaemonTests/ReadmeExamples.swift", nil, "the README's gdbus commands"),
-        KeyNameAllowance("Tests/NotificationBridgeCLITests/ReadmeCLIExamples.swift", nil, "the README's CLI output"),
+            "Tests/NotificationBridgeDaemonTests/GdbusScripts.swift", nil, "gdbus commands as users write them"),
+        KeyNameAllowance("Tests/NotificationBridgeCLITests/CLIScripts.swift", nil, "command line output as users see it"),
         KeyNameAllowance(
-            "Tests/NotificationBridgeDaemonTests/ReadmeExampleTests.swift", [ResponseKeys.id.name],
-            "the README scripts' shell variable $id"),
+            "Tests/NotificationBridgeDaemonTests/GdbusScriptTests.swift", [ResponseKeys.id.name],
+            "the scripts' shell variable $id"),
     ]
 
     /// Other formats that use the same words: not this interface's dictionaries.

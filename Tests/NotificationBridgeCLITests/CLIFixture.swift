@@ -140,8 +140,8 @@ struct CLIFixture: Sendable {
             timeout: timeout)
     }
 
-    /// Runs a shell script on this bus, with the built `notification-bridge` first on `PATH` (as the README's
-    /// examples are run).
+    /// Runs a shell script on this bus, with the built `notification-bridge` first on `PATH`, in the test's home
+    /// folder (as the documentation's examples are run).
     func sh(_ script: String, timeout: Duration = .seconds(20)) async throws -> ProcessResult {
         let program = try await BuiltPrograms.path(of: "notification-bridge")
         var environment = self.environment

@@ -110,7 +110,7 @@ struct DaemonFixture: Sendable {
         return environment
     }
 
-    /// Runs a shell script (a README example) on this bus, with `variables` set.
+    /// Runs a shell script (as a user writes one) on this bus, with `variables` set.
     func sh(_ script: String, _ variables: [String: String] = [:], timeout: Duration = .seconds(20))
         async throws -> ProcessResult
     {

@@ -4,7 +4,7 @@ import Foundation
 import NotificationBridgeDaemon
 import Testing
 
-/// The daemon against a real dunst under Xvfb, driven only by `gdbus` (the README's examples) and dunst's own menu.
+/// The daemon against a real dunst under Xvfb, driven only by `gdbus` (the scripts of GdbusScripts) and dunst's own menu.
 @Suite("End to end with dunst")
 struct DunstEndToEndTests {
     @Test(
@@ -15,14 +15,14 @@ struct DunstEndToEndTests {
             let dunst = try await Dunst.start(on: bus)
             defer { dunst.stop() }
             try await DaemonFixture.run(bus: bus, server: nil, events: AsyncStream { $0.finish() }) { fixture in
-                let registered = try await fixture.sh(ReadmeExamples.registerCategory.script)
-                #expect(registered.output == ReadmeExamples.registerCategory.output, "\(registered.standardError)")
-                let information = try await fixture.sh(ReadmeExamples.serverInformation.script)
+                let registered = try await fixture.sh(GdbusScripts.registerCategory.script)
+                #expect(registered.output == GdbusScripts.registerCategory.output, "\(registered.standardError)")
+                let information = try await fixture.sh(GdbusScripts.serverInformation.script)
                 #expect(information.output.contains("'server-name': <'dunst'>"), "\(information.output)")
 
                 let answer = Answer()
                 let waiting = Task {
-                    let result = try await fixture.sh(ReadmeExamples.postAndWait.script, timeout: .seconds(30))
+                    let result = try await fixture.sh(GdbusScripts.postAndWait.script, timeout: .seconds(30))
                     await answer.set(result)
                 }
                 try await dunst.invoke(actionLabel: "Archive", until: { await answer.result != nil })

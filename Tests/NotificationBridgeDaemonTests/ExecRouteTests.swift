@@ -46,7 +46,7 @@ struct ExecRouteTests {
     func typedTextReachesCommand() async throws {
         try await DaemonFixture.with(.plasma) { fixture in
             let answer = try Self.installRecorder(in: fixture)
-            let posted = try await fixture.sh(ReadmeExamples.exec.script)
+            let posted = try await fixture.sh(GdbusScripts.exec.script)
             #expect(posted.status == 0, "\(posted.standardError)")
             let id = try postedID(posted.output)
             let shown = try await fixture.nextNotification()
@@ -73,7 +73,7 @@ struct ExecRouteTests {
     func largeTextReachesCommand() async throws {
         try await DaemonFixture.with(.plasma) { fixture in
             let answer = try Self.installRecorder(in: fixture)
-            let posted = try await fixture.sh(ReadmeExamples.exec.script)
+            let posted = try await fixture.sh(GdbusScripts.exec.script)
             #expect(posted.status == 0, "\(posted.standardError)")
             let shown = try await fixture.nextNotification()
             // Two bytes, then three-byte characters: the 64 KiB mark falls inside one, which must not be split.

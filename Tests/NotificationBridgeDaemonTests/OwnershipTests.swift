@@ -124,7 +124,7 @@ struct OwnershipTests {
     @Test("ListCategories returns what RegisterCategory took; RemoveCategory removes it")
     func categories() async throws {
         try await DaemonFixture.with { fixture in
-            let registered = try await fixture.sh(ReadmeExamples.registerCategory.script)
+            let registered = try await fixture.sh(GdbusScripts.registerCategory.script)
             #expect(registered.status == 0, "\(registered.standardError)")
             let listed = try await fixture.gdbus("ListCategories")
             #expect(listed.output.contains("'id': <'org.example.mail.message'>"), "\(listed.output)")

@@ -113,7 +113,7 @@ struct RoutingTests {
     func appActionWithToken() async throws {
         try await DaemonFixture.with { fixture in
             let app = try await TestApplication.start(on: fixture.bus, id: "org.example.Mail")
-            let posted = try await fixture.sh(ReadmeExamples.appAction.script)
+            let posted = try await fixture.sh(GdbusScripts.appAction.script)
             let id = try postedID(posted.output)
             let shown = try await fixture.nextNotification()
             try await fixture.scripted.invokeAction(id: shown.id, key: "open", activationToken: "token-1234")

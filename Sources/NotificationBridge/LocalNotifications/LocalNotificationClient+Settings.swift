@@ -23,7 +23,7 @@ extension LocalNotificationClient {
     ///   - kinds: alerts, sounds, badges.
     ///   - categories: categories registered with the daemon, as ``register(_:)`` does.
     ///   - app: the name the settings go under; the client's app name by default.
-    /// - Throws: `DBusFailure` from the daemon (``BridgeError/invalidArgument`` for a bad category).
+    /// - Throws: `DBusFailure` from the daemon (`BridgeError.invalidArgument` for a bad category).
     public func registerSettings(
         _ kinds: NotificationKinds, categories: [NotificationCategory] = [], app: String? = nil
     ) async throws {

@@ -6,6 +6,7 @@ import NotificationModel
 public struct NotificationNotAllowedError: Error, CustomStringConvertible, Sendable, Hashable {
     /// The app whose settings decided: its desktop id, else its app name.
     public let app: String
+    /// What keeps it off the screen and how to change that, e.g. which setting and the command that turns it on.
     public let description: String
 }
 

@@ -6,15 +6,15 @@ import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
 
-/// The README's scheduling `gdbus` examples, run as they are written: what `ListPending` then says about each (its
+/// Scheduling `gdbus` scripts, run as they are written: what `ListPending` then says about each (its
 /// next fire date computed here in the zone the daemon reads, this process's), and the notification reaching the
 /// server when due.
-@Suite("README gdbus scheduling examples")
-struct ReadmeSchedulingExampleTests {
-    typealias Examples = ReadmeExamples
+@Suite("gdbus scheduling scripts")
+struct GdbusSchedulingScriptTests {
+    typealias Examples = GdbusScripts
 
     /// Runs `example`, checks that it printed `('$id',)`, and returns the id.
-    private static func post(_ example: ReadmeExample, in fixture: DaemonFixture) async throws -> String {
+    private static func post(_ example: GdbusScript, in fixture: DaemonFixture) async throws -> String {
         let result = try await fixture.sh(example.script)
         #expect(result.status == 0, "\(example): \(result.standardError)")
         let id = try postedID(result.output)

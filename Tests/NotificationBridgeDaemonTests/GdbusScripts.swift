@@ -1,9 +1,8 @@
-/// The `gdbus` examples of the README, exactly as they are shown there. The tests run these very scripts (with
-/// `/bin/sh -c`, on a private bus), so the README and the daemon cannot disagree; `README-examples.md` is written from
-/// this table by `NB_WRITE_README_EXAMPLES=path swift test --filter ReadmeExampleTests`.
+/// `gdbus` scripts as a user writes them, run by the tests with `/bin/sh -c` on a private bus. The examples of the
+/// documentation are run from the documents themselves (`DocumentedExampleTests`); these cover more of the interface.
 ///
 /// Placeholders in `output`: `$id` stands for the notification id the example printed or used.
-struct ReadmeExample: Sendable, CustomStringConvertible {
+struct GdbusScript: Sendable, CustomStringConvertible {
     let title: String
     let script: String
     /// What the script prints (`$id` standing for the notification's id); for WaitForResponse, when the user typed
@@ -13,8 +12,8 @@ struct ReadmeExample: Sendable, CustomStringConvertible {
     var description: String { title }
 }
 
-enum ReadmeExamples {
-    static let registerCategory = ReadmeExample(
+enum GdbusScripts {
+    static let registerCategory = GdbusScript(
         title: "Register a category once; notifications that name it show its actions",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -27,7 +26,7 @@ enum ReadmeExamples {
             """,
         output: "()")
 
-    static let post = ReadmeExample(
+    static let post = GdbusScript(
         title: "Post a notification without actions; the reply is its id",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -36,7 +35,7 @@ enum ReadmeExamples {
             """,
         output: "('$id',)")
 
-    static let postAndWait = ReadmeExample(
+    static let postAndWait = GdbusScript(
         title: "Post with a category and wait for the user's answer (typed text comes in 'text')",
         script: """
             id=$(gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -50,7 +49,7 @@ enum ReadmeExamples {
             ('reply', {'action': <'reply'>, 'id': <'$id'>, 'text': <'Yes, 12:30'>, 'user-info': <'{"message":42}'>})
             """)
 
-    static let withdraw = ReadmeExample(
+    static let withdraw = GdbusScript(
         title: "Withdraw a notification; a WaitForResponse for it fails with ...Error.Closed",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -58,7 +57,7 @@ enum ReadmeExamples {
             """,
         output: "()")
 
-    static let exec = ReadmeExample(
+    static let exec = GdbusScript(
         title: "Send the response to a command: no shell; the response is in its environment, typed text also on "
             + "its standard input",
         script: """
@@ -71,7 +70,7 @@ enum ReadmeExamples {
             """,
         output: "('$id',)")
 
-    static let appAction = ReadmeExample(
+    static let appAction = GdbusScript(
         title: "Send the response to an installed app as an org.freedesktop.Application action (the app is started "
             + "if needed and raised with the activation token)",
         script: """
@@ -82,7 +81,7 @@ enum ReadmeExamples {
             """,
         output: "('$id',)")
 
-    static let listDelivered = ReadmeExample(
+    static let listDelivered = GdbusScript(
         title: "List the notifications of an app that are showing",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -90,7 +89,7 @@ enum ReadmeExamples {
             """,
         output: nil)
 
-    static let withdrawAll = ReadmeExample(
+    static let withdrawAll = GdbusScript(
         title: "Withdraw every notification of an app; the reply lists their ids",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -98,7 +97,7 @@ enum ReadmeExamples {
             """,
         output: "(['$id'],)")
 
-    static let scheduleIn = ReadmeExample(
+    static let scheduleIn = GdbusScript(
         title: "Schedule a notification for later: 'in' is seconds from now (here 4 minutes); the reply is its id",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -107,7 +106,7 @@ enum ReadmeExamples {
             """,
         output: "('$id',)")
 
-    static let scheduleMonthly = ReadmeExample(
+    static let scheduleMonthly = GdbusScript(
         title: "Schedule at a wall-clock time that follows the user's time zone (09:00 wherever they are), repeating "
             + "every month",
         script: """
@@ -118,7 +117,7 @@ enum ReadmeExamples {
             """,
         output: "('$id',)")
 
-    static let scheduleWeekdays = ReadmeExample(
+    static let scheduleWeekdays = GdbusScript(
         title: "Every weekday at 09:00 in the user's zone: a calendar match, with 'repeat': <true> for every match",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -129,7 +128,7 @@ enum ReadmeExamples {
             """,
         output: "('$id',)")
 
-    static let listPending = ReadmeExample(
+    static let listPending = GdbusScript(
         title: "List an app's scheduled notifications, earliest first: the keys they were posted with, and "
             + "'next-fire-date' (seconds since 1970); Withdraw cancels one",
         script: """
@@ -138,7 +137,7 @@ enum ReadmeExamples {
             """,
         output: nil)
 
-    static let serverInformation = ReadmeExample(
+    static let serverInformation = GdbusScript(
         title: "Ask what the notification server can do, and what the bridge does about it",
         script: """
             gdbus call --session --dest io.github.NotificationBridge --object-path /io/github/NotificationBridge \\
@@ -146,17 +145,9 @@ enum ReadmeExamples {
             """,
         output: nil)
 
-    /// Every example, in the order the README shows them.
+    /// Every script.
     static let all = [
         registerCategory, post, postAndWait, withdraw, exec, appAction, listDelivered, withdrawAll, scheduleIn,
         scheduleMonthly, scheduleWeekdays, listPending, serverInformation,
     ]
-
-    /// The README section in Markdown.
-    static var markdown: String {
-        all.map { example in
-            "\(example.title):\n\n```sh\n\(example.script)\n```\n"
-                + (example.output.map { "\nprints `\($0)`\n" } ?? "")
-        }.joined(separator: "\n")
-    }
 }

@@ -6,15 +6,15 @@ import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
 
-/// The README's `gdbus` examples, run as they are written, against the daemon and a scripted server.
-@Suite("README gdbus examples")
-struct ReadmeExampleTests {
+/// `gdbus` scripts, run as they are written, against the daemon and a scripted server.
+@Suite("gdbus scripts")
+struct GdbusScriptTests {
     @Test("register a category, post with it, and WaitForResponse returns the action and the typed text")
     func categoryPostAndWait() async throws {
         try await DaemonFixture.with(.plasma) { fixture in
-            let registered = try await fixture.sh(ReadmeExamples.registerCategory.script)
+            let registered = try await fixture.sh(GdbusScripts.registerCategory.script)
             #expect(registered.status == 0, "\(registered.standardError)")
-            #expect(registered.output == ReadmeExamples.registerCategory.output)
+            #expect(registered.output == GdbusScripts.registerCategory.output)
 
             let departures = try await fixture.client.signals(
                 matching: DBusMatchRule(
@@ -26,7 +26,7 @@ struct ReadmeExampleTests {
                 else { return nil }
                 return name
             }
-            async let waited = fixture.sh(ReadmeExamples.postAndWait.script)
+            async let waited = fixture.sh(GdbusScripts.postAndWait.script)
             let shown = try await fixture.nextNotification()
             #expect(shown.appName == "Mail")
             #expect(shown.actions.map(\.key) == ["delete", "inline-reply", "archive"])
@@ -39,17 +39,17 @@ struct ReadmeExampleTests {
             let result = try await waited
             #expect(result.status == 0, "\(result.standardError)")
             let id = try idInDictionary(result.output)
-            #expect(result.output == ReadmeExamples.postAndWait.output?.replacingOccurrences(of: "$id", with: id))
+            #expect(result.output == GdbusScripts.postAndWait.output?.replacingOccurrences(of: "$id", with: id))
         }
     }
 
     @Test("post without a category returns an id, and the server shows the notification")
     func postWithoutCategory() async throws {
         try await DaemonFixture.with { fixture in
-            let result = try await fixture.sh(ReadmeExamples.post.script)
+            let result = try await fixture.sh(GdbusScripts.post.script)
             #expect(result.status == 0, "\(result.standardError)")
             let id = try postedID(result.output)
-            #expect(result.output == ReadmeExamples.post.output?.replacingOccurrences(of: "$id", with: id))
+            #expect(result.output == GdbusScripts.post.output?.replacingOccurrences(of: "$id", with: id))
             let shown = try await fixture.nextNotification()
             #expect(shown.summary == "Backup finished")
             #expect(shown.body == "42 files copied")
@@ -61,15 +61,15 @@ struct ReadmeExampleTests {
     @Test("Withdraw closes the notification and makes WaitForResponse fail with Closed")
     func withdrawFailsWait() async throws {
         try await DaemonFixture.with { fixture in
-            _ = try await fixture.sh(ReadmeExamples.registerCategory.script)
-            async let waited = fixture.sh(ReadmeExamples.postAndWait.script)
+            _ = try await fixture.sh(GdbusScripts.registerCategory.script)
+            async let waited = fixture.sh(GdbusScripts.postAndWait.script)
             let shown = try await fixture.nextNotification()
-            let listed = try await fixture.sh(ReadmeExamples.listDelivered.script)
+            let listed = try await fixture.sh(GdbusScripts.listDelivered.script)
             let id = try idInDictionary(listed.output)
 
-            let withdrawn = try await fixture.sh(ReadmeExamples.withdraw.script, ["id": id])
+            let withdrawn = try await fixture.sh(GdbusScripts.withdraw.script, ["id": id])
             #expect(withdrawn.status == 0, "\(withdrawn.standardError)")
-            #expect(withdrawn.output == ReadmeExamples.withdraw.output)
+            #expect(withdrawn.output == GdbusScripts.withdraw.output)
             // Withdraw does not wait on the server, which closes it right after.
             try await fixture.nextClosure(of: shown.id)
 
@@ -87,15 +87,15 @@ struct ReadmeExampleTests {
                 PostKeys.title.name: .string("Ann"), PostKeys.appName.name: .string("Mail"),
             ])
             _ = try await fixture.post([PostKeys.title.name: .string("Disk"), PostKeys.appName.name: .string("Disks")])
-            let listed = try await fixture.sh(ReadmeExamples.listDelivered.script)
+            let listed = try await fixture.sh(GdbusScripts.listDelivered.script)
             #expect(listed.status == 0, "\(listed.standardError)")
             #expect(listed.output.contains("'id': <'\(mine)'>"))
             #expect(listed.output.contains("'app-name': <'Mail'>"))
             #expect(!listed.output.contains("Disks"))
 
-            let withdrawn = try await fixture.sh(ReadmeExamples.withdrawAll.script)
-            #expect(withdrawn.output == ReadmeExamples.withdrawAll.output?.replacingOccurrences(of: "$id", with: mine))
-            let after = try await fixture.sh(ReadmeExamples.listDelivered.script)
+            let withdrawn = try await fixture.sh(GdbusScripts.withdrawAll.script)
+            #expect(withdrawn.output == GdbusScripts.withdrawAll.output?.replacingOccurrences(of: "$id", with: mine))
+            let after = try await fixture.sh(GdbusScripts.listDelivered.script)
             #expect(after.output == "(@aa{sv} [],)")
         }
     }
@@ -103,7 +103,7 @@ struct ReadmeExampleTests {
     @Test("GetServerInformation reports the server and the bridge's choices")
     func serverInformation() async throws {
         try await DaemonFixture.with(.dunst) { fixture in
-            let result = try await fixture.sh(ReadmeExamples.serverInformation.script)
+            let result = try await fixture.sh(GdbusScripts.serverInformation.script)
             #expect(result.status == 0, "\(result.standardError)")
             for part in [
                 "'server-name': <'dunst'>", "'server-version': <'1.9.0'>", "'destructive-order': <'first'>",
@@ -113,25 +113,5 @@ struct ReadmeExampleTests {
                 #expect(result.output.contains(part), "\(result.output)")
             }
         }
-    }
-
-    /// The README shows exactly the examples of the table, between its `gdbus-examples` markers; with
-    /// `NB_WRITE_README_EXAMPLES=/path/file.md` the section is also written out for pasting.
-    @Test("the README shows exactly these examples")
-    func readmeShowsTheTable() throws {
-        if let path = ProcessInfo.processInfo.environment["NB_WRITE_README_EXAMPLES"] {
-            try ReadmeExamples.markdown.write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        let readmeURL = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
-        let start = "<!-- gdbus-examples:start -->\n"
-        let end = "<!-- gdbus-examples:end -->"
-        let from = try #require(readme.range(of: start), "README.md lacks the gdbus-examples markers")
-        let to = try #require(readme.range(of: end, range: from.upperBound..<readme.endIndex))
-        #expect(
-            String(readme[from.upperBound..<to.lowerBound]) == ReadmeExamples.markdown,
-            "README.md's gdbus examples differ from ReadmeExamples.swift; regenerate with NB_WRITE_README_EXAMPLES")
     }
 }

@@ -1,10 +1,9 @@
-/// The `notification-bridge` examples of the README, exactly as they are shown there. The tests run these very scripts
-/// (with `/bin/sh -c`, on a private bus, the built `notification-bridge` first on `PATH`), so the README and the
-/// command cannot disagree; the README section is written from this table by
-/// `NB_WRITE_README_CLI_EXAMPLES=path swift test --filter ReadmeCLIExampleTests`.
+/// `notification-bridge` scripts as a user writes them, run by the tests with `/bin/sh -c` on a private bus, the built
+/// `notification-bridge` first on `PATH`. The examples of the documentation are run from the documents themselves
+/// (`DocumentedExampleTests`); these cover more of the command line.
 ///
-/// Placeholders in `output`: `$id` stands for the notification id the example printed or used.
-struct ReadmeCLIExample: Sendable, CustomStringConvertible {
+/// Placeholders in `output`: `$id` stands for the notification id the script printed or used.
+struct CLIScript: Sendable, CustomStringConvertible {
     let title: String
     let script: String
     /// What the script prints (`$id` standing for the notification's id), after the user did what the title says;
@@ -14,15 +13,15 @@ struct ReadmeCLIExample: Sendable, CustomStringConvertible {
     var description: String { title }
 }
 
-enum ReadmeCLIExamples {
-    static let send = ReadmeCLIExample(
+enum CLIScripts {
+    static let send = CLIScript(
         title: "Post a notification, notify-send style; `-p` prints its id",
         script: """
             notification-bridge "Backup finished" "42 files copied" -u low -i drive-harddisk -p
             """,
         output: "$id")
 
-    static let sendAndWait = ReadmeCLIExample(
+    static let sendAndWait = CLIScript(
         title: "Offer actions and wait: the chosen action's id is printed, and typed text on the next line",
         script: """
             notification-bridge send "Ann" "Lunch at noon?" \\
@@ -31,7 +30,7 @@ enum ReadmeCLIExamples {
             """,
         output: "reply\nYes, 12:30")
 
-    static let registerCategory = ReadmeCLIExample(
+    static let registerCategory = CLIScript(
         title: "Register a category once; notifications that name it show its actions",
         script: """
             notification-bridge category add org.example.mail.message \\
@@ -41,7 +40,7 @@ enum ReadmeCLIExamples {
             """,
         output: nil)
 
-    static let categoryJSON = ReadmeCLIExample(
+    static let categoryJSON = CLIScript(
         title: "Post with the category and wait, for a script: `--json` prints one object",
         script: """
             notification-bridge send -a Mail "Ann" "Lunch at noon?" --category org.example.mail.message \\
@@ -49,7 +48,7 @@ enum ReadmeCLIExamples {
             """,
         output: #"{"action":"reply","id":"$id","text":"Yes, 12:30","user-info":{"message":42}}"#)
 
-    static let alert = ReadmeCLIExample(
+    static let alert = CLIScript(
         title: "Ask with an alert: the chosen button's index and title are printed (cancel is 0, the others count "
             + "from 1, as UIAlertView numbers them); cancel or a dismissal exits 3",
         script: """
@@ -58,7 +57,7 @@ enum ReadmeCLIExamples {
             """,
         output: "2\tMove to Trash")
 
-    static let waitLater = ReadmeCLIExample(
+    static let waitLater = CLIScript(
         title: "Post now, wait later (from any process)",
         script: """
             id=$(notification-bridge send "Disk almost full" "2 GB left" -A open=Open -p)
@@ -66,7 +65,7 @@ enum ReadmeCLIExamples {
             """,
         output: "open")
 
-    static let hints = ReadmeCLIExample(
+    static let hints = CLIScript(
         title: "Pass server hints: notify-send's TYPE:NAME:VALUE, or NAME=VALUE with any GVariant value",
         script: """
             notification-bridge send "Volume" "75%" -e -c device \\
@@ -74,7 +73,7 @@ enum ReadmeCLIExamples {
             """,
         output: nil)
 
-    static let exec = ReadmeCLIExample(
+    static let exec = CLIScript(
         title: "Run a command when an action is chosen (argv after `--`, no shell; the response is in its environment; "
             + "without `--exec-on` it gets every response)",
         script: """
@@ -83,7 +82,7 @@ enum ReadmeCLIExamples {
             """,
         output: nil)
 
-    static let listAndWithdraw = ReadmeCLIExample(
+    static let listAndWithdraw = CLIScript(
         title: "List an app's notifications that are showing, then withdraw them all (each prints the ids)",
         script: """
             notification-bridge list -a Mail
@@ -91,7 +90,7 @@ enum ReadmeCLIExamples {
             """,
         output: "$id\tAnn\n$id")
 
-    static let sendIn = ReadmeCLIExample(
+    static let sendIn = CLIScript(
         title: "Remind later: `--in` takes a delay (90s, 15m, 2h, 1d, 1h30m); the daemon shows it then, even if it "
             + "restarted meanwhile",
         script: """
@@ -99,7 +98,7 @@ enum ReadmeCLIExamples {
             """,
         output: nil)
 
-    static let sendAtAndListPending = ReadmeCLIExample(
+    static let sendAtAndListPending = CLIScript(
         title: "At a wall-clock time (it follows your time zone when you travel); `list --pending` prints the id, "
             + "when it fires next in your zone, and the title",
         script: """
@@ -108,7 +107,7 @@ enum ReadmeCLIExamples {
             """,
         output: "$id\t2030-12-24 18:00:00 CET\tChristmas dinner")
 
-    static let every = ReadmeCLIExample(
+    static let every = CLIScript(
         title: "Every weekday at 09:00: `--every` takes days, then a time (`--next` fires once, at the next match; "
             + "`withdraw ID` cancels)",
         script: """
@@ -116,7 +115,7 @@ enum ReadmeCLIExamples {
             """,
         output: nil)
 
-    static let monitor = ReadmeCLIExample(
+    static let monitor = CLIScript(
         title: "Post without `--wait`, and take the responses later: `monitor` prints each response to the app's "
             + "notifications as it comes, until Ctrl-C",
         script: """
@@ -125,7 +124,7 @@ enum ReadmeCLIExamples {
             """,
         output: #"{"action":"retry","id":"$id","user-info":{}}"#)
 
-    static let foreground = ReadmeCLIExample(
+    static let foreground = CLIScript(
         title: "While your app is frontmost, take its scheduled notifications instead of showing them: `monitor "
             + "--foreground` prints `fired`, the id and the title as each comes due",
         script: """
@@ -134,31 +133,16 @@ enum ReadmeCLIExamples {
             """,
         output: "fired\t$id\tPasta is done")
 
-    static let serverInformation = ReadmeCLIExample(
+    static let serverInformation = CLIScript(
         title: "Ask what the notification server can do, and what the bridge does about it",
         script: """
             notification-bridge capabilities
             """,
         output: nil)
 
-    /// Every example, in the order the README shows them.
+    /// Every script.
     static let all = [
         send, sendAndWait, registerCategory, categoryJSON, alert, waitLater, hints, exec, listAndWithdraw, sendIn,
         sendAtAndListPending, every, monitor, foreground, serverInformation,
     ]
-
-    /// The README section in Markdown, heading included.
-    static var markdown: String {
-        "### The same from the command line\n\n"
-            + all.map { example in
-                let shown: String
-                switch example.output {
-                case nil: shown = ""
-                case let output? where output.contains("\n") || output.contains("\t"):
-                    shown = "\nprints\n\n```text\n\(output)\n```\n"
-                case let output?: shown = "\nprints `\(output)`\n"
-                }
-                return "\(example.title):\n\n```sh\n\(example.script)\n```\n" + shown
-            }.joined(separator: "\n")
-    }
 }

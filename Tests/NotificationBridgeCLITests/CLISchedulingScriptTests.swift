@@ -4,19 +4,19 @@ import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
-/// The README's scheduling and `monitor` examples, run as they are written against the built daemon: what
+/// Scheduling and `monitor` scripts, run against the built daemon: what
 /// `list --pending` then says (fire dates computed here in the zone the daemon and the command are given), the
 /// notification reaching the server when due, and `monitor` printing a response.
-@Suite("README command line scheduling examples")
-struct ReadmeCLISchedulingExampleTests {
-    typealias Examples = ReadmeCLIExamples
+@Suite("command line scheduling scripts")
+struct CLISchedulingScriptTests {
+    typealias Examples = CLIScripts
 
-    /// The zone the daemon and the command run in, so that the wall-clock times they print are the README's (its
+    /// The zone the daemon and the command run in, so that the wall-clock times they print are the expected ones (its
     /// rules come from tzdata, which `make test` installs).
     static let zone = "Europe/Berlin"
 
     /// Runs `example`; it must succeed and print nothing on standard error.
-    private static func run(_ example: ReadmeCLIExample, in fixture: CLIFixture) async throws -> ProcessResult {
+    private static func run(_ example: CLIScript, in fixture: CLIFixture) async throws -> ProcessResult {
         let result = try await fixture.sh(example.script)
         #expect(result.status == 0, "\(example): \(result.standardError)")
         #expect(result.standardError.isEmpty, "\(example): \(result.standardError)")

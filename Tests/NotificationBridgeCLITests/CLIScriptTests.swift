@@ -4,14 +4,14 @@ import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
-/// The README's `notification-bridge` examples, run as they are written, against the daemon and a scripted server.
-@Suite("README command line examples")
-struct ReadmeCLIExampleTests {
-    typealias Examples = ReadmeCLIExamples
+/// `notification-bridge` scripts, run as they are written, against the daemon and a scripted server.
+@Suite("command line scripts")
+struct CLIScriptTests {
+    typealias Examples = CLIScripts
 
     /// Runs an example while `user` acts on what the server shows, and checks what the example printed.
     private static func run(
-        _ example: ReadmeCLIExample, in fixture: CLIFixture, user: (ServedNotification) async throws -> Void = { _ in }
+        _ example: CLIScript, in fixture: CLIFixture, user: (ServedNotification) async throws -> Void = { _ in }
     ) async throws -> (result: ProcessResult, shown: ServedNotification) {
         async let running = fixture.sh(example.script)
         let shown = try await fixture.nextNotification()
@@ -23,7 +23,7 @@ struct ReadmeCLIExampleTests {
     }
 
     /// Checks `output` against the example's, with `$id` standing for `id`.
-    private static func check(_ output: String, of example: ReadmeCLIExample, id: String) {
+    private static func check(_ output: String, of example: CLIScript, id: String) {
         #expect(output == example.output?.replacingOccurrences(of: "$id", with: id), "\(example)")
     }
 
@@ -143,22 +143,5 @@ struct ReadmeCLIExampleTests {
                 #expect(result.output.contains(part), "\(result.output)")
             }
         }
-    }
-
-    /// The README shows exactly these examples between its `cli-examples` markers; with
-    /// `NB_WRITE_README_CLI_EXAMPLES=/path/file.md` the section is also written out for pasting.
-    @Test("the README shows exactly these examples")
-    func readmeShowsTheTable() throws {
-        if let path = ProcessInfo.processInfo.environment["NB_WRITE_README_CLI_EXAMPLES"] {
-            try ReadmeCLIExamples.markdown.write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        let readme = try String(contentsOf: BuiltPrograms.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = "<!-- cli-examples:start -->\n"
-        let end = "<!-- cli-examples:end -->"
-        let from = try #require(readme.range(of: start), "README.md lacks the cli-examples markers")
-        let to = try #require(readme.range(of: end, range: from.upperBound..<readme.endIndex))
-        #expect(
-            String(readme[from.upperBound..<to.lowerBound]) == ReadmeCLIExamples.markdown,
-            "README.md's command line examples differ from ReadmeCLIExamples.swift; regenerate the section")
     }
 }

@@ -1,0 +1,4 @@
+// The model is part of the library's API: an app that imports NotificationBridge uses NotificationAction,
+// NotificationCategory, NotificationContent and NotificationResponse without a second import, and the library's
+// documentation includes their pages.
+@_exported import NotificationModel
