@@ -42,6 +42,10 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `io.github.NotificationBridge1.Error.Closed`: the notification closed (expired, dismissed, withdrawn) without
     /// a response.
     public static let closed = BridgeError("Closed")
+    /// `io.github.NotificationBridge1.Error.Expired`: the notification ended so long ago that the daemon no longer
+    /// keeps it, nor a response kept for it; the id was right. A late `WaitForResponse` gets it where an id that was
+    /// never issued gets ``unknownNotification``.
+    public static let expired = BridgeError("Expired")
     /// `io.github.NotificationBridge1.Error.ShuttingDown`: the daemon is stopping; call again once it is back.
     public static let shuttingDown = BridgeError("ShuttingDown")
     /// `io.github.NotificationBridge1.Error.ServerError`: the notification server refused the request.
@@ -55,7 +59,7 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `io.github.NotificationBridge1.Error.UnknownApp`: the calling connection is not attached as that app.
     public static let unknownApp = BridgeError("UnknownApp")
     /// `io.github.NotificationBridge1.Error.LimitExceeded`: too many of something at once (waiting calls,
-    /// categories).
+    /// categories, an app's scheduled notifications); the message says which limit and how to free it.
     public static let limitExceeded = BridgeError("LimitExceeded")
     /// `io.github.NotificationBridge1.Error.NotAllowed`: the user's notification settings keep the notification from
     /// being shown (the app's notifications are off, or shown in no way this server offers); the message says which

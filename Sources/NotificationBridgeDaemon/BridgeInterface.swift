@@ -50,7 +50,9 @@ enum BridgeInterface {
                             + "repeat (minute, hour, day, week, month, year); or calendar (a{sv}: month, day, "
                             + "weekdays as names, hour, minute, second; the next matching wall-clock time in the "
                             + "user's zone) with repeat <true> for every match. Scheduled notifications survive a "
-                            + "restart; one missed while the daemon was stopped is shown once when it starts.")
+                            + "restart; one missed while the daemon was stopped is shown once when it starts. An app "
+                            + "may have \(ScheduledLimit.perApp) scheduled notifications waiting; beyond, "
+                            + "Error.LimitExceeded (withdraw some).")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.post(call) }
                 },
@@ -96,7 +98,9 @@ enum BridgeInterface {
                     annotations: doc(
                         "Returns when the user responds (response keys: id, action, text, activation-token, "
                             + "user-info), at once for a response that came earlier; fails with Error.Closed when the "
-                            + "notification closes without one.")
+                            + "notification closes without one, and with Error.Expired when it ended so long ago that "
+                            + "neither it nor a response it had is kept (the last "
+                            + "\(NotificationTable.finishedCapacity) ended are).")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.waitForResponse(call) }
                 },

@@ -12,8 +12,6 @@ extension DaemonCore {
     ) async -> DurableCommits.Commit? {
         guard serverID != 0 else { return nil }
         let server = await instance(owner)
-        // The oldest beyond DeliveredPost.maximumKept are forgotten by the writer (reading the state here would wait
-        // for the write under way).
         return commits.submit([
             .deliver(
                 id: id,

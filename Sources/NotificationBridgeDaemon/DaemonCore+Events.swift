@@ -155,11 +155,7 @@ extension DaemonCore {
         try checkRunning()
         guard case .string(let id)? = call.arguments.first else { return }
         try NotificationID.check(id)
-        guard let entry = table[id] else {
-            throw DBusFailure(
-                name: BridgeError.unknownNotification,
-                message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
-        }
+        guard let entry = table[id] else { throw table.missing(id) }
         if var kept = entry.keptResponses.first {
             table.update(id) { $0.keptResponses.removeFirst() }
             answer(call, with: &kept)

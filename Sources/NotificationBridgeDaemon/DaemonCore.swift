@@ -63,6 +63,7 @@ actor DaemonCore {
         self.defaultAppName = defaultAppName
         self.jobs = jobs
         self.logger = logger
+        table.logger = logger
     }
 
     /// Returns once ``restore()`` has brought back the last run's state. The daemon owns its name before it restores

@@ -198,13 +198,9 @@ final class DurableCommits: Sendable {
             let result: Result<Void, NotificationStoreError>
             do throws(NotificationStoreError) {
                 guard let store, !isClosed else { throw .closed(directory: directory) }
-                let changes = batches.flatMap(\.changes)
-                // The oldest shown notifications beyond the most kept are forgotten in the same transaction: their
-                // responses are lost after a restart, not before.
-                let delivers = changes.contains { if case .deliver = $0 { true } else { false } }
-                if !changes.isEmpty {
-                    try store.apply(changes, keepingDelivered: delivers ? DeliveredPost.maximumKept : nil)
-                }
+                // The route of a notification still showing is never dropped: each is forgotten when its notification
+                // ends (closed, withdrawn), so the routes kept are those of what the server shows.
+                try store.apply(batches.flatMap(\.changes))
                 result = .success(())
             } catch {
                 result = .failure(error)
@@ -214,6 +210,8 @@ final class DurableCommits: Sendable {
                 for batch in batches { queue.count(batch.changes, by: -1) }
             }
             for batch in batches { batch.commit.finish(result) }
+            // After the answers: a large withdrawal gives the file's space back without holding them up.
+            if !isClosed { store?.reclaimSpace() }
         }
     }
 
