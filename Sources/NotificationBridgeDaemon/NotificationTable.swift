@@ -41,6 +41,7 @@ struct NotificationTable: Sendable {
             countScheduled(from: old, to: newValue)
             if old == nil, newValue != nil { forgotten.remove(id) }
             entries[id] = newValue
+            if newValue == nil { shrinkIfSparse() }
             // Noted once per time it finishes, not at every later change of a finished entry.
             if newValue?.isFinished == true, !wasFinished { noteFinished(id) }
         }
@@ -101,6 +102,7 @@ struct NotificationTable: Sendable {
             let oldest = finished.removeFirst()
             guard let entry = entries[oldest], entry.isFinished, !finished.contains(oldest) else { continue }
             entries[oldest] = nil
+            shrinkIfSparse()
             forgotten.insert(oldest)
             if !entry.keptResponses.isEmpty {
                 let message = "let go of a response kept for WaitForResponse: the daemon keeps the last "
@@ -114,6 +116,17 @@ struct NotificationTable: Sendable {
                     ])
             }
         }
+    }
+
+    /// The capacity below which the table never gives storage back.
+    private static let keptCapacity = 4 * finishedCapacity
+
+    /// Gives the dictionary's storage back once under a quarter of it is used, after a large withdrawal (a dictionary
+    /// never shrinks by itself). Each shrink copies what is left, and the next needs the table to lose three quarters
+    /// again, so removals stay O(1) on average.
+    private mutating func shrinkIfSparse() {
+        guard entries.capacity > Self.keptCapacity, entries.count * 4 < entries.capacity else { return }
+        entries = Dictionary(uniqueKeysWithValues: entries.lazy.map { ($0.key, $0.value) })
     }
 
     /// Whether `id` named an entry the table let go of (one of the last ``ForgottenIDs/defaultCapacity``).

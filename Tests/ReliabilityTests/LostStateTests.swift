@@ -26,6 +26,14 @@ extension Reliability {
             return ids
         }
 
+        /// Starts the daemon and returns once it has opened its state (it owns its name first): its log then says
+        /// what it found.
+        static func start(_ rig: DaemonRig) async throws -> ChildProcess {
+            let daemon = try await rig.startDaemon()
+            _ = try await rig.pendingIDs()
+            return daemon
+        }
+
         /// Kills the daemon as a crash would, leaving its write-ahead log behind.
         static func crash(_ daemon: ChildProcess) async {
             daemon.signal(SIGKILL)
@@ -44,7 +52,7 @@ extension Reliability {
                 let first = try await rig.startDaemon()
                 let kept = try await Self.schedule(10, on: rig)
                 await Self.crash(first)
-                let second = try await rig.startDaemon()
+                let second = try await Self.start(rig)
                 #expect(try await rig.pendingIDs([FilterKeys.appName.name: .string(Self.appName)]) == kept)
                 #expect(!rig.logText.contains(Self.report), "an intact state is not reported: \(rig.logText)")
 
@@ -55,7 +63,7 @@ extension Reliability {
                 try FileManager.default.removeItem(atPath: database + "-wal")
                 try? FileManager.default.removeItem(atPath: database + "-shm")
 
-                let third = try await rig.startDaemon()
+                let third = try await Self.start(rig)
                 defer { third.stop() }
                 let log = rig.logText
                 #expect(log.contains(Self.report), "a lost log is reported: \(log)")
@@ -66,7 +74,7 @@ extension Reliability {
                 // It goes on: a post is kept, and the next start reports nothing more.
                 _ = try await Self.schedule(1, on: rig)
                 third.stop()
-                let fourth = try await rig.startDaemon()
+                let fourth = try await Self.start(rig)
                 defer { fourth.stop() }
                 #expect(rig.logText.components(separatedBy: Self.report).count == 2, "reported once: \(rig.logText)")
             }
@@ -86,7 +94,7 @@ extension Reliability {
                 handle.write(Data(repeating: 0xA5, count: 512))
                 try handle.close()
 
-                let second = try await rig.startDaemon()
+                let second = try await Self.start(rig)
                 defer { second.stop() }
                 let text = rig.logText
                 #expect(text.contains(Self.report), "a damaged log is reported: \(text)")
@@ -108,7 +116,7 @@ extension Reliability {
                 try? FileManager.default.removeItem(atPath: database + "-wal")
                 try? FileManager.default.removeItem(atPath: database + "-shm")
 
-                let second = try await rig.startDaemon()
+                let second = try await Self.start(rig)
                 defer { second.stop() }
                 let log = rig.logText
                 #expect(log.contains(Self.report), "an emptied file is reported: \(log)")

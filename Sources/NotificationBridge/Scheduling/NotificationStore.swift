@@ -168,12 +168,16 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// Gives the space of deleted rows back to the file system when there is much of it (a large withdrawal): the file
     /// shrinks instead of staying at its largest. Call it after a change, off any path that waits for an answer; it
     /// does nothing unless a change deleted rows since.
-    package func reclaimSpace() {
+    ///
+    /// - Returns: Whether space was given back: a large deletion happened, after which the caller may give memory back
+    ///   too.
+    @discardableResult
+    package func reclaimSpace() -> Bool {
         inner.withLock { inner in
-            guard inner.hasFreedRows, let database = inner.database else { return }
+            guard inner.hasFreedRows, let database = inner.database else { return false }
             inner.hasFreedRows = false
             // A failure (a full disk) leaves the free pages to SQLite, which reuses them.
-            _ = try? database.reclaimFreePages()
+            return (try? database.reclaimFreePages()) ?? false
         }
     }
 
