@@ -3,8 +3,8 @@
 ///
 /// SQLite cannot see it (a missing log looks like one that was folded into the file; a damaged one is read up to its
 /// first bad frame), so the store compares the count of transactions the database holds with the one
-/// ``CommitMarker`` kept. The store goes on with what the database holds; the files as found are copied aside first,
-/// where there was anything to keep.
+/// ``CommitMarker`` kept. The store goes on with what the database holds; a damaged log is copied aside first, with
+/// the database it belongs to, since it may hold some of what was lost.
 package struct LostCommits: Sendable, Hashable, CustomStringConvertible {
     /// The database file.
     package var path: String
@@ -34,7 +34,7 @@ package struct LostCommits: Sendable, Hashable, CustomStringConvertible {
             + "categories and routes of the last \(lost) change\(lost == 1 ? "" : "s") are lost, and the bridge goes "
             + "on with what is left. "
             + (copies.isEmpty
-                ? "There was nothing to keep of the files"
+                ? "Nothing of the lost changes was left in the files to keep"
                 : "The files as found were copied to \(copies.joined(separator: " and ")); keep them to recover "
                     + "their contents by hand, or delete them")
     }

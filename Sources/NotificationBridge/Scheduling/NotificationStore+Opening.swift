@@ -95,7 +95,7 @@ extension NotificationStore {
     }
 
     /// The report of a database that holds `present` of the `acknowledged` transactions, with the files copied aside
-    /// as found when there is anything in them to keep.
+    /// as found when there is anything in them to keep (a damaged log).
     private static func lostCommits(
         _ path: String, databaseSize: Int?, logSize: Int?, acknowledged: Int64, present: Int64, now: Date
     ) -> LostCommits {
@@ -113,12 +113,14 @@ extension NotificationStore {
             found = "its write-ahead log \(name)-wal was damaged or cut short (SQLite reads a log up to its first bad "
                 + "frame)"
         }
+        // Only a damaged log holds anything of the lost changes: it is kept, with the file it belongs to. An empty or
+        // missing file, or a missing log, leaves nothing to keep.
         var copies: [String] = []
-        if let databaseSize, databaseSize > 0 {
+        if let databaseSize, databaseSize > 0, logSize != nil {
             let destination = freeName("\(path).corrupt-\(compactUTCStamp(now))")
             if (try? DurableFile.copy(path, to: destination)) != nil {
                 copies.append(destination)
-                if logSize != nil, (try? DurableFile.copy(path + "-wal", to: destination + "-wal")) != nil {
+                if (try? DurableFile.copy(path + "-wal", to: destination + "-wal")) != nil {
                     copies.append(destination + "-wal")
                 }
             }
