@@ -104,17 +104,26 @@ struct NotificationTable: Sendable {
             entries[oldest] = nil
             shrinkIfSparse()
             forgotten.insert(oldest)
-            if !entry.keptResponses.isEmpty {
-                let message = "let go of a response kept for WaitForResponse: the daemon keeps the last "
-                    + "\(Self.finishedCapacity) ended notifications, the oldest ended go first; a WaitForResponse "
-                    + "for it now fails with Error.Expired"
-                logger?.notice(
-                    "\(message)",
-                    metadata: [
-                        "notification.id": "\(oldest)", "notification.app": "\(entry.appName)",
-                        "notification.kept-responses": "\(entry.keptResponses.count)",
-                    ])
-            }
+            if !entry.keptResponses.isEmpty { reportLettingGo(oldest, entry) }
+        }
+    }
+
+    /// Logs that the responses kept for `entry` are let go of: at notice level when one of them reached nobody (its
+    /// poster had left, and no app was attached), at debug level when each went out already as `Responded`.
+    private func reportLettingGo(_ id: String, _ entry: TrackedNotification) {
+        let undelivered = entry.keptResponses.filter { $0.textRecipient == .firstCall }.count
+        let message = "let go of a response kept for WaitForResponse: the daemon keeps the last "
+            + "\(Self.finishedCapacity) ended notifications, the oldest ended go first; a WaitForResponse for it now "
+            + "fails with Error.Expired"
+        let metadata: Logger.Metadata = [
+            "notification.id": "\(id)", "notification.app": "\(entry.appName)",
+            "notification.kept-responses": "\(entry.keptResponses.count)",
+            "notification.undelivered-responses": "\(undelivered)",
+        ]
+        if undelivered > 0 {
+            logger?.notice("\(message)", metadata: metadata)
+        } else {
+            logger?.debug("\(message)", metadata: metadata)
         }
     }
 

@@ -1,6 +1,8 @@
+import Logging
 import NotificationBridgeAPI
 @testable import NotificationBridgeDaemon
 import NotificationModel
+import Synchronization
 import Testing
 
 /// What the table counts and remembers so that its bounds are per app and say what they dropped: scheduled
@@ -46,6 +48,32 @@ struct NotificationTableBoundsTests {
         #expect(!table.isForgotten("fffffffffffffe02"))
     }
 
+    @Test("a kept response that reached nobody is logged at notice level when it is let go of, without its text")
+    func lettingGoOfAnUndeliveredResponseIsLogged() {
+        let entries = Recorder.Entries()
+        var table = NotificationTable()
+        table.logger = Logger(label: "test") { _ in Recorder(entries: entries) }
+        let kept = "ffffffffffffff03"
+        table[kept] = Self.entry(app: "Bank", scheduled: false)
+        table.update(kept) { entry in
+            entry.keptResponses = [
+                KeptResponse(
+                    response: BridgeResponse(notificationID: kept, actionID: "reply", text: "123456"),
+                    textRecipient: .firstCall)
+            ]
+            entry.phase = .ended("was closed")
+        }
+        for index in 0..<NotificationTable.finishedCapacity {
+            let id = String(index, radix: 16).leftPadded(to: 16)
+            table[id] = Self.entry(app: "Mail", scheduled: false)
+            table.update(id) { $0.phase = .ended("was withdrawn") }
+        }
+        let notices = entries.all.filter { $0.0 == .notice }.map(\.1)
+        #expect(notices.count == 1, "\(entries.all)")
+        #expect(notices.first?.contains(kept) == true && notices.first?.contains("Error.Expired") == true)
+        #expect(!entries.all.contains { $0.1.contains("123456") }, "typed text is never logged")
+    }
+
     @Test("the forgotten ids are bounded: the oldest go first beyond the capacity")
     func forgottenIDsAreBounded() {
         var forgotten = ForgottenIDs(capacity: 3)
@@ -62,6 +90,28 @@ struct NotificationTableBoundsTests {
             reportsDismissal: false, phase: scheduled ? .pending : .showing)
         entry.isScheduled = scheduled
         return entry
+    }
+}
+
+/// Keeps every log entry.
+private struct Recorder: LogHandler {
+    let entries: Entries
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    final class Entries: Sendable {
+        private let storage = Mutex<[(Logger.Level, String)]>([])
+        var all: [(Logger.Level, String)] { storage.withLock { $0 } }
+        func append(_ entry: (Logger.Level, String)) { storage.withLock { $0.append(entry) } }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        entries.append((event.level, "\(event.message) \(event.metadata ?? [:])"))
     }
 }
 
