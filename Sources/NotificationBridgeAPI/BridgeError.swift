@@ -35,7 +35,8 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `io.github.NotificationBridge1.Error.UnknownCategory`: the category is not registered.
     public static let unknownCategory = BridgeError("UnknownCategory")
     /// `io.github.NotificationBridge1.Error.UnknownNotification`: no notification has this id (it was never posted,
-    /// or it is long gone).
+    /// or it ended before the daemon last restarted, or so long ago that not even its id is remembered; one that
+    /// ended a while ago gets ``expired``).
     public static let unknownNotification = BridgeError("UnknownNotification")
     /// `io.github.NotificationBridge1.Error.NotSupported`: the request is well formed but the daemon cannot do it.
     public static let notSupported = BridgeError("NotSupported")

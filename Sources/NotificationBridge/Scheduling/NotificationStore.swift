@@ -10,6 +10,11 @@ import Synchronization
 /// whole, and `apply(_:)` returns once the transaction is in the write-ahead log, so a crash of
 /// the process at any moment keeps it. A power cut may lose the last changes, never the file's consistency.
 ///
+/// Beside it, `state.commits` (see `CommitMarker`) counts the changes acknowledged: a database that comes back with
+/// fewer (emptied, its write-ahead log deleted or damaged after a crash) is reported in ``lostCommits``. The file is
+/// in incremental-vacuum mode, so that after a large deletion ``reclaimSpace()`` gives its free pages back to the file
+/// system instead of keeping the file at its largest.
+///
 /// Nothing is ever silently emptied: a file that is not a database, is damaged, or holds a row that cannot be read, is
 /// renamed to `state.db.corrupt-<UTC time>` (with its log beside it) and listed in ``movedAside``, whose descriptions
 /// name the new path; the store then starts empty. A file that cannot be opened at all (permissions, I/O) makes the
