@@ -69,6 +69,14 @@ extension Reliability {
                     PostKeys.title.name: .string("Unbothered"), PostKeys.appName.name: .string("Other"),
                     PostKeys.delay.name: .double(60),
                 ])
+                // The limit is on what waits to fire: the app at its limit still shows notifications now, as does
+                // any other.
+                for app in ["App 0", "Other"] {
+                    let shown = try await rig.post([
+                        PostKeys.title.name: .string("Now"), PostKeys.appName.name: .string(app),
+                    ])
+                    try await rig.call("Withdraw", [.string(shown)])
+                }
 
                 for app in 0..<Self.apps {
                     let withdrawn = try await rig.call(
