@@ -18,6 +18,9 @@ extension Reliability {
         static let window = 16
         /// A body of some size, so that the rows take room: 100,000 of them are about 50 MB on disk.
         static let body = String(repeating: "Water the plants on the balcony. ", count: 12)
+        /// Whether the daemon runs under AddressSanitizer (`make asan`), whose allocator holds freed memory in
+        /// quarantine: its resident memory cannot fall back, so only the file's size is checked then.
+        static let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
 
         @Test("100,000 scheduled, withdrawn: state.db shrinks near an empty store's size, memory near the idle figure")
         func reclaimAfterWithdrawal() async throws {
@@ -90,7 +93,9 @@ extension Reliability {
                 var after = try LeakTests.residentMemory(of: daemon.pid)
                 let limit = idle + max(16 << 20, (peak - idle) / 5)
                 let deadline = ContinuousClock.now + .seconds(30)
-                while reclaimedSize > 4 * emptySize || after > limit, ContinuousClock.now < deadline {
+                while reclaimedSize > 4 * emptySize || (after > limit && !Self.sanitized),
+                    ContinuousClock.now < deadline
+                {
                     try await Task.sleep(for: .milliseconds(100))
                     reclaimedSize = try Self.size(of: database)
                     after = try LeakTests.residentMemory(of: daemon.pid)
@@ -105,7 +110,7 @@ extension Reliability {
                     "state.db is \(reclaimedSize) bytes after the withdrawal, \(emptySize) empty")
                 let memory = "resident memory \(after >> 10) KiB after the withdrawal, \(idle >> 10) KiB idle, "
                     + "\(peak >> 10) KiB full"
-                #expect(after <= limit, "\(memory)")
+                #expect(after <= limit || Self.sanitized, "\(memory)")
                 #expect(try await rig.pendingIDs([FilterKeys.appName.name: .string("Other")]).count == 1)
                 #expect(daemon.poll() == nil)
             }
