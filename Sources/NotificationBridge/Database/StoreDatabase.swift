@@ -164,8 +164,10 @@ final class StoreDatabase {
     /// Called once the file was read and compared with what the last run acknowledged, so that a file found short
     /// is copied aside as it was. A disk too full for it leaves the file as it is, to be done at a later start.
     func prepareForWriting() {
+        // Idempotent, and in one transaction: a file that has the table has its row too (a transaction that changes
+        // nothing writes nothing).
+        _ = try? connection.transaction { () throws(SQLiteFailure) in try connection.execute(Self.counters) }
         if countCommit == nil {
-            try? connection.execute(Self.counters)
             countCommit = try? connection.prepare("UPDATE counters SET value = value + 1 WHERE name = 'commits'")
         }
         // 0: none, 1: full, 2: incremental.
