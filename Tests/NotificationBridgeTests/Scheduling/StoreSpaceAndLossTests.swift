@@ -45,6 +45,32 @@ struct StoreSpaceAndLossTests {
         #expect(try reopened.readState().categories.isEmpty)
     }
 
+    @Test("a file of an earlier version is turned to incremental vacuum once, its rows kept, and counts from then on")
+    func earlierFileIsConverted() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(directory: directory.path)
+        for index in 0..<3 { try store.apply(.registerCategory(id: "c\(index)", Self.category(index))) }
+        let path = store.databasePath
+        store.close()
+        // As an earlier version left it: no incremental vacuum, no count, no marker beside it.
+        let earlier = try SQLiteConnection(path: path)
+        try earlier.execute("DROP TABLE counters; PRAGMA auto_vacuum = NONE; VACUUM;")
+        #expect(try earlier.integer("PRAGMA auto_vacuum") == 0)
+        earlier.close()
+        try FileManager.default.removeItem(atPath: directory.path + "/" + CommitMarker.fileName)
+
+        let converted = try Store(directory: directory.path)
+        #expect(converted.lostCommits == nil)
+        #expect(converted.takeOpenedState().categories.count == 3, "the rows are kept")
+        try converted.apply(.removeCategory(id: "c0"))
+        converted.close()
+        let reopened = try SQLiteConnection(path: path)
+        #expect(try reopened.integer("PRAGMA auto_vacuum") == 2)
+        #expect(try reopened.integer("SELECT value FROM counters WHERE name = 'commits'") == 1)
+        reopened.close()
+        #expect(CommitMarker.read(directory.path + "/" + CommitMarker.fileName) == 1)
+    }
+
     @Test("a clean reopen reports nothing; an emptied file after acknowledged changes is reported")
     func emptiedFileIsReported() throws {
         let directory = TemporaryDirectory()
