@@ -108,7 +108,8 @@ extension DaemonCore {
         }
         do {
             let placed = try await center.showAgain(content, id: id)
-            guard let entry = table[id] else { return }
+            // Closed meanwhile: its route was forgotten, and must not be kept again.
+            guard let entry = table[id], entry.isOnServer else { return }
             _ = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
         } catch {
             logger.warning("cannot show a notification of the last run again; a choice on it may be lost", metadata: [
