@@ -48,10 +48,12 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
         "UnknownCategory",
         meaning: "The category is not registered.")
     /// `io.github.NotificationBridge1.Error.UnknownNotification`: no notification has this id (it was never posted,
-    /// or it is long gone).
+    /// or it ended before the daemon last restarted, or so long ago that not even its id is remembered; one that
+    /// ended a while ago gets ``expired``).
     public static let unknownNotification = BridgeError(
         "UnknownNotification",
-        meaning: "No notification has this id (it was never posted, or it is long gone).")
+        meaning: "No notification has this id: it was never posted, or it ended before the daemon last restarted, or"
+            + " so long ago that not even its id is remembered (one that ended a while ago gets Expired).")
     /// `io.github.NotificationBridge1.Error.NotSupported`: the request is well formed but the daemon cannot do it.
     public static let notSupported = BridgeError(
         "NotSupported",
@@ -61,6 +63,13 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let closed = BridgeError(
         "Closed",
         meaning: "The notification closed (expired, dismissed, withdrawn) without a response.")
+    /// `io.github.NotificationBridge1.Error.Expired`: the notification ended so long ago that the daemon no longer
+    /// keeps it, nor a response kept for it; the id was right. A late `WaitForResponse` gets it where an id that was
+    /// never issued gets ``unknownNotification``.
+    public static let expired = BridgeError(
+        "Expired",
+        meaning: "The notification ended so long ago that the daemon no longer keeps it, nor a response kept for it;"
+            + " the id was right. Wait for a response sooner after posting.")
     /// `io.github.NotificationBridge1.Error.ShuttingDown`: the daemon is stopping; call again once it is back.
     public static let shuttingDown = BridgeError(
         "ShuttingDown",
@@ -85,10 +94,11 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
         "UnknownApp",
         meaning: "The calling connection is not attached as that app.")
     /// `io.github.NotificationBridge1.Error.LimitExceeded`: too many of something at once (waiting calls,
-    /// categories).
+    /// categories, an app's scheduled notifications); the message says which limit and how to free it.
     public static let limitExceeded = BridgeError(
         "LimitExceeded",
-        meaning: "Too many of something at once (waiting calls, categories).")
+        meaning: "Too many of something at once (waiting calls, attached names and categories of one connection or"
+            + " app, an app's scheduled notifications); the message says which limit and how to free it.")
     /// `io.github.NotificationBridge1.Error.NotAllowed`: the user's notification settings keep the notification from
     /// being shown (the app's notifications are off, or shown in no way this server offers); the message says which
     /// setting, and how to change it.
@@ -109,7 +119,7 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// manual page take their list from here: an error added to the interface is added here too.
     public static let all: [BridgeError] = [
         invalidArgument, unknownCategory, unknownNotification, notSupported, closed, shuttingDown, serverError,
-        noServer, serverTimeout, unknownApp, limitExceeded, notAllowed, accessDenied,
+        noServer, serverTimeout, unknownApp, limitExceeded, notAllowed, accessDenied, expired,
     ]
 
     /// The name after the interface's error prefix, e.g. `InvalidArgument`.

@@ -44,7 +44,10 @@ enum BridgeInterface {
                             + "something; category and actions exclude each other. Responses go to exec or "
                             + "app-action, else to the posting connection. Without a scheduling key (fire-date, in, "
                             + "calendar) it is shown at once. Scheduled notifications survive a restart; one missed "
-                            + "while the daemon was stopped is shown once when it starts. Keys: "
+                            + "while the daemon was stopped is shown once when it starts. An app may have "
+                            + "\(ScheduledLimit.perApp) scheduled notifications waiting; beyond, Error.LimitExceeded "
+                            + "(withdraw some). A sandboxed app posts as its own app id, without exec "
+                            + "(Error.AccessDenied). Keys: "
                             + InterfaceReference.keys(PostKeys.all) + ". Calendar keys: "
                             + InterfaceReference.keys(CalendarKeys.all) + ". Action keys as in RegisterCategory.")
                 ) { call in
@@ -91,7 +94,9 @@ enum BridgeInterface {
                     outputs: [.init("action", "s"), .init("response", "a{sv}")],
                     annotations: doc(
                         "Returns when the user responds, at once for a response that came earlier; fails with "
-                            + "Error.Closed when the notification closes without one. Response keys: "
+                            + "Error.Closed when the notification closes without one, and with Error.Expired when it "
+                            + "ended so long ago that neither it nor a response it had is kept (the last "
+                            + "\(NotificationTable.finishedCapacity) ended are). Response keys: "
                             + InterfaceReference.keys(ResponseKeys.all) + ".")
                 ) { call in
                     await answer(call, core) { () async throws(DBusFailure) in try await core.waitForResponse(call) }

@@ -12,8 +12,6 @@ extension DaemonCore {
     ) async -> DurableCommits.Commit? {
         guard serverID != 0 else { return nil }
         let server = await instance(owner)
-        // The oldest beyond DeliveredPost.maximumKept are forgotten by the writer (reading the state here would wait
-        // for the write under way).
         return commits.submit([
             .deliver(
                 id: id,
@@ -110,7 +108,8 @@ extension DaemonCore {
         }
         do {
             let placed = try await center.showAgain(content, id: id)
-            guard let entry = table[id] else { return }
+            // Closed meanwhile: its route was forgotten, and must not be kept again.
+            guard let entry = table[id], entry.isOnServer else { return }
             _ = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
         } catch {
             logger.warning("cannot show a notification of the last run again; a choice on it may be lost", metadata: [

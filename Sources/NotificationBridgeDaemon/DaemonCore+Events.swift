@@ -156,11 +156,7 @@ extension DaemonCore {
         guard case .string(let id)? = call.arguments.first else { return }
         try NotificationID.check(id)
         let peer = await peer(of: call.sender)
-        guard let entry = table[id] else {
-            throw DBusFailure(
-                name: BridgeError.unknownNotification,
-                message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
-        }
+        guard let entry = table[id] else { throw table.missing(id) }
         try checkAccess(to: id, entry, by: peer, "wait for")
         if var kept = entry.keptResponses.first {
             table.update(id) { $0.keptResponses.removeFirst() }

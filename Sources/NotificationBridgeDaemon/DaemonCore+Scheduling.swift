@@ -25,6 +25,10 @@ extension DaemonCore {
             scheduledAt: Date(),
             timeZoneIdentifier: await scheduler.timeZone.identifier)
         let previous = table[id]
+        // A replacement of one of the app's scheduled notifications takes its place: it adds none.
+        let adds = previous.map { !$0.isScheduled || $0.appName != appName } ?? true
+        let count = table.scheduledCount(of: appName)
+        if adds, count >= ScheduledLimit.perApp { throw ScheduledLimit.failure(appName: appName, count: count) }
         var entry = previous.map { previous in
             var entry = previous
             (entry.poster, entry.route) = (poster, route)

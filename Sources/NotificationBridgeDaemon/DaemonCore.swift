@@ -73,6 +73,7 @@ actor DaemonCore {
         self.jobs = jobs
         self.logger = logger
         self.peers = PeerDirectory(connection: connection, logger: logger)
+        table.logger = logger
     }
 
     /// Returns once ``restore()`` has brought back the last run's state. The daemon owns its name before it restores

@@ -3,6 +3,10 @@ import NotificationModel
 
 /// What the daemon keeps on disk of a notification that is showing: enough to route the user's response after a
 /// restart of the daemon, when the server still shows it (servers with `persistence`) and broadcasts its signals.
+///
+/// One is kept for every notification showing, however many: it is forgotten when its notification ends (the server
+/// closed it, it was withdrawn), never to make room, so that a click on the oldest one still showing reaches its
+/// handler after a restart. The server's own bound on what it shows bounds them.
 struct DeliveredPost: Codable, Sendable {
     /// The server's id for it.
     var serverID: UInt32
@@ -14,10 +18,6 @@ struct DeliveredPost: Codable, Sendable {
     /// The connection that posted it; after a restart it is gone, and responses go to the app attached instead.
     var poster: String
     var reportsDismissal: Bool
-    /// When it was shown: the oldest are forgotten first beyond ``maximumKept``.
+    /// When it was shown: what is left of its timeout after a restart is counted from it.
     var shownAt: Date
-
-    /// How many showing notifications are kept on disk; older ones are forgotten (their responses are lost after a
-    /// restart, not before).
-    static let maximumKept = 512
 }

@@ -186,35 +186,54 @@ final class DurableCommits: Sendable {
     private func writeUntilClosed() {
         while true {
             wakeUp.wait()
-            let (batches, store, isClosed) = queue.withLock { queue in
-                defer { queue.batches = [] }
-                return (queue.batches, queue.store, queue.isClosed)
+            switch writeQueued() {
+            case .closed: return
+            case .written: break
+            case .reclaimed:
+                // A large deletion (a withdrawal of thousands): the daemon has let go of them too, and the batches
+                // are released by now, so the heap's free pages go back to the system with the file's space.
+                HeapTrim.releaseFreePages()
             }
-            if batches.isEmpty {
-                if isClosed { return }
-                // Its batch went with an earlier signal's.
-                continue
-            }
-            let result: Result<Void, NotificationStoreError>
-            do throws(NotificationStoreError) {
-                guard let store, !isClosed else { throw .closed(directory: directory) }
-                let changes = batches.flatMap(\.changes)
-                // The oldest shown notifications beyond the most kept are forgotten in the same transaction: their
-                // responses are lost after a restart, not before.
-                let delivers = changes.contains { if case .deliver = $0 { true } else { false } }
-                if !changes.isEmpty {
-                    try store.apply(changes, keepingDelivered: delivers ? DeliveredPost.maximumKept : nil)
-                }
-                result = .success(())
-            } catch {
-                result = .failure(error)
-            }
-            report(result)
-            queue.withLock { queue in
-                for batch in batches { queue.count(batch.changes, by: -1) }
-            }
-            for batch in batches { batch.commit.finish(result) }
         }
+    }
+
+    /// What ``writeQueued()`` did.
+    private enum WriteOutcome {
+        /// Nothing was queued, and the store is closed.
+        case closed
+        /// The batches were written (or failed).
+        case written
+        /// The batches were written and the file gave space back.
+        case reclaimed
+    }
+
+    /// Writes the batches queued so far, in one transaction.
+    private func writeQueued() -> WriteOutcome {
+        let (batches, store, isClosed) = queue.withLock { queue in
+            defer { queue.batches = [] }
+            return (queue.batches, queue.store, queue.isClosed)
+        }
+        if batches.isEmpty {
+            // Else its batch went with an earlier signal's.
+            return isClosed ? .closed : .written
+        }
+        let result: Result<Void, NotificationStoreError>
+        do throws(NotificationStoreError) {
+            guard let store, !isClosed else { throw .closed(directory: directory) }
+            // The route of a notification still showing is never dropped: each is forgotten when its notification
+            // ends (closed, withdrawn), so the routes kept are those of what the server shows.
+            try store.apply(batches.flatMap(\.changes))
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        report(result)
+        queue.withLock { queue in
+            for batch in batches { queue.count(batch.changes, by: -1) }
+        }
+        for batch in batches { batch.commit.finish(result) }
+        // After the answers: a large withdrawal gives the file's space back without holding them up.
+        return !isClosed && store?.reclaimSpace() == true ? .reclaimed : .written
     }
 
     /// Logs the first failure of a run of them, and the end of the run: a folder that became read-only is said once,

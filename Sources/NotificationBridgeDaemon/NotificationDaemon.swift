@@ -253,6 +253,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             for moved in store.movedAside {
                 logger.error("\(moved)")
             }
+            if let lost = store.lostCommits {
+                logger.error("\(lost)", metadata: ["state.directory": "\(directory)"])
+            }
             for imported in store.imported {
                 logger.notice("\(imported)")
             }

@@ -1,8 +1,15 @@
+import DBusCore
+import Logging
+import NotificationBridgeAPI
+
 /// The daemon's notifications by id: one ``TrackedNotification`` each.
 ///
 /// Finished entries (ended, nothing to come, nobody waiting) stay for the calls that name them late — a
-/// `WaitForResponse` that comes after the response, a `Withdraw` of one that already closed — and the oldest are
-/// forgotten beyond ``finishedCapacity``, so the table does not grow with the number of notifications ever posted.
+/// `WaitForResponse` that comes after the response, a `Withdraw` of one that already closed — and the oldest ended are
+/// forgotten first beyond ``finishedCapacity``, so the table does not grow with the number of notifications ever
+/// posted. A forgotten id is remembered a while longer (``ForgottenIDs``), so that a late call learns the notification
+/// expired (``missing(_:)``) rather than that its id is wrong; a response kept for a `WaitForResponse` that is let go
+/// this way is logged.
 ///
 /// The entries that `WaitForResponse` calls wait for are indexed, so that a connection leaving the bus (which happens
 /// all day on a desktop) costs the calls it had, not a walk over every pending notification.
@@ -14,6 +21,13 @@ struct NotificationTable: Sendable {
     private var finished: [String] = []
     /// Ids of the entries with at least one waiting call.
     private(set) var awaited: Set<String> = []
+    /// How many entries are scheduled (``TrackedNotification/isScheduled``), by app name: what the bound of
+    /// ``ScheduledLimit`` counts, without a walk over every entry.
+    private var scheduledByApp: [String: Int] = [:]
+    /// Ids of the finished entries let go of.
+    private var forgotten = ForgottenIDs()
+    /// Where letting go of a kept response is logged.
+    var logger: Logger?
 
     /// How many `WaitForResponse` calls wait, over all entries.
     var waitCount: Int { awaited.reduce(0) { $0 + (entries[$1]?.waits.count ?? 0) } }
@@ -21,9 +35,13 @@ struct NotificationTable: Sendable {
     subscript(id: String) -> TrackedNotification? {
         get { entries[id] }
         set {
-            let wasFinished = entries[id]?.isFinished == true
+            let old = entries[id]
+            let wasFinished = old?.isFinished == true
             if newValue?.waits.isEmpty == false { awaited.insert(id) } else { awaited.remove(id) }
+            countScheduled(from: old, to: newValue)
+            if old == nil, newValue != nil { forgotten.remove(id) }
             entries[id] = newValue
+            if newValue == nil { shrinkIfSparse() }
             // Noted once per time it finishes, not at every later change of a finished entry.
             if newValue?.isFinished == true, !wasFinished { noteFinished(id) }
         }
@@ -37,7 +55,27 @@ struct NotificationTable: Sendable {
     /// Marks the entry `id` scheduled in place, adding `entry()` first when there is none: one lookup each, for a
     /// restore of thousands. A scheduled entry is not finished, and marking one changes no call's wait.
     mutating func markScheduled(_ id: String, adding entry: () -> TrackedNotification) {
+        let index = entries.index(forKey: id)
+        if let index, entries.values[index].isScheduled { return }
         entries[id, default: entry()].isScheduled = true
+        scheduledByApp[entries[id]!.appName, default: 0] += 1
+    }
+
+    /// How many notifications of the app `appName` are scheduled.
+    func scheduledCount(of appName: String) -> Int {
+        scheduledByApp[appName] ?? 0
+    }
+
+    /// Keeps ``scheduledByApp`` in step with an entry that changes from `old` to `new`.
+    private mutating func countScheduled(from old: TrackedNotification?, to new: TrackedNotification?) {
+        let was = old.flatMap { $0.isScheduled ? $0.appName : nil }
+        let now = new.flatMap { $0.isScheduled ? $0.appName : nil }
+        guard was != now else { return }
+        if let was {
+            let count = (scheduledByApp[was] ?? 0) - 1
+            scheduledByApp[was] = count > 0 ? count : nil
+        }
+        if let now { scheduledByApp[now, default: 0] += 1 }
     }
 
     /// Whether the entry `id` is scheduled (``TrackedNotification/isScheduled``), read without copying the entry.
@@ -62,7 +100,62 @@ struct NotificationTable: Sendable {
         finished.append(id)
         while finished.count > Self.finishedCapacity {
             let oldest = finished.removeFirst()
-            if entries[oldest]?.isFinished == true, !finished.contains(oldest) { entries[oldest] = nil }
+            guard let entry = entries[oldest], entry.isFinished, !finished.contains(oldest) else { continue }
+            entries[oldest] = nil
+            shrinkIfSparse()
+            forgotten.insert(oldest)
+            if !entry.keptResponses.isEmpty { reportLettingGo(oldest, entry) }
         }
+    }
+
+    /// Logs that the responses kept for `entry` are let go of: at notice level when one of them reached nobody (its
+    /// poster had left, and no app was attached), at debug level when each went out already as `Responded`.
+    private func reportLettingGo(_ id: String, _ entry: TrackedNotification) {
+        let undelivered = entry.keptResponses.filter { $0.textRecipient == .firstCall }.count
+        let message = "let go of a response kept for WaitForResponse: the daemon keeps the last "
+            + "\(Self.finishedCapacity) ended notifications, the oldest ended go first; a WaitForResponse for it now "
+            + "fails with Error.Expired"
+        let metadata: Logger.Metadata = [
+            "notification.id": "\(id)", "notification.app": "\(entry.appName)",
+            "notification.kept-responses": "\(entry.keptResponses.count)",
+            "notification.undelivered-responses": "\(undelivered)",
+        ]
+        if undelivered > 0 {
+            logger?.notice("\(message)", metadata: metadata)
+        } else {
+            logger?.debug("\(message)", metadata: metadata)
+        }
+    }
+
+    /// The capacity below which the table never gives storage back.
+    private static let keptCapacity = 4 * finishedCapacity
+
+    /// Gives the dictionary's storage back once under a quarter of it is used, after a large withdrawal (a dictionary
+    /// never shrinks by itself). Each shrink copies what is left, and the next needs the table to lose three quarters
+    /// again, so removals stay O(1) on average.
+    private mutating func shrinkIfSparse() {
+        guard entries.capacity > Self.keptCapacity, entries.count * 4 < entries.capacity else { return }
+        entries = Dictionary(uniqueKeysWithValues: entries.lazy.map { ($0.key, $0.value) })
+    }
+
+    /// Whether `id` named an entry the table let go of (one of the last ``ForgottenIDs/defaultCapacity``).
+    func isForgotten(_ id: String) -> Bool {
+        entries[id] == nil && forgotten.contains(id)
+    }
+
+    /// The failure of a call that names `id`, which has no entry: `Error.Expired` when the table let it go (it ended
+    /// long ago), else `Error.UnknownNotification`.
+    func missing(_ id: String) -> DBusFailure {
+        guard isForgotten(id) else {
+            return DBusFailure(
+                name: BridgeError.unknownNotification,
+                message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
+        }
+        return DBusFailure(
+            name: BridgeError.expired,
+            message: "notification \(quotedForMessage(id)) ended long ago and is no longer kept, nor any response it "
+                + "had (the daemon keeps the last \(Self.finishedCapacity) ended notifications, the oldest ended go "
+                + "first); call WaitForResponse soon after the notification ends, or take responses from the "
+                + "Responded signal")
     }
 }

@@ -31,6 +31,13 @@ final class StoreDatabase {
     /// `PRAGMA application_id`: "NBst", so that `file` and a reader can tell the file is ours.
     static let applicationID: Int64 = 0x4E42_7374
 
+    /// The table of counters: `commits`, the transactions that changed the state (see ``committedCount()``). Older
+    /// versions read only the three tables of ``Table``, so a file with it is still theirs.
+    private static let counters = """
+        CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+        INSERT OR IGNORE INTO counters (name, value) VALUES ('commits', 0);
+        """
+
     private static let schema = """
         CREATE TABLE pending (id TEXT PRIMARY KEY NOT NULL, scheduled_at REAL NOT NULL, body BLOB NOT NULL);
         CREATE INDEX pending_by_scheduled_at ON pending (scheduled_at);
@@ -38,14 +45,20 @@ final class StoreDatabase {
         CREATE TABLE delivered (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(schemaVersion);
+        \(counters)
         """
+
+    /// Free pages beyond which a change that deleted rows gives space back to the file system (1 MiB of pages).
+    static let reclaimedFreePages: Int64 = 256
 
     let connection: SQLiteConnection
     private let putPending: SQLiteStatement
     private let puts: [Table: SQLiteStatement]
     private let deletes: [Table: SQLiteStatement]
-    private let trimDelivered: SQLiteStatement
     private let pendingBody: SQLiteStatement
+    /// Counts a transaction in `counters`; `nil` while the table is missing (a file of an older version not yet
+    /// written to, see ``prepareForWriting()``).
+    private var countCommit: SQLiteStatement?
 
     /// Opens the file at `path`, creating the tables in a new one.
     ///
@@ -72,6 +85,9 @@ final class StoreDatabase {
                 guard tables == 0 else {
                     throw Unreadable(reason: "it is an SQLite database of another program (no application id)")
                 }
+                // Before the first table, which is when SQLite fixes it: pages freed by deletions can then be given
+                // back (``reclaimFreePages()``).
+                try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
                 try connection.transaction { () throws(SQLiteFailure) in try connection.execute(Self.schema) }
             } else if application != Self.applicationID {
                 throw Unreadable(reason: "it is an SQLite database of another program (application id \(application))")
@@ -87,7 +103,10 @@ final class StoreDatabase {
             }
             // A page cache of 256 KiB, not SQLite's 2 MiB: start-up reads every row once, and a change touches a few
             // pages of each index, so the larger cache only kept the last rows read (2 MB of heap with 10,000 pending).
-            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -256;")
+            // A log that grew in a burst is cut back to 1 MiB at the next checkpoint rather than kept at its peak.
+            try connection.execute(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -256; "
+                    + "PRAGMA journal_size_limit = 1048576;")
             putPending = try connection.prepare(
                 "INSERT OR REPLACE INTO pending (id, scheduled_at, body) VALUES (?1, ?2, ?3)")
             var puts: [Table: SQLiteStatement] = [:]
@@ -98,11 +117,8 @@ final class StoreDatabase {
                 deletes[table] = try connection.prepare("DELETE FROM \(table.rawValue) WHERE id = ?1")
             }
             (self.puts, self.deletes) = (puts, deletes)
-            // A replaced row gets a new rowid, so the lowest rowids are the routes written longest ago.
-            trimDelivered = try connection.prepare(
-                "DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY rowid "
-                    + "LIMIT max(0, (SELECT count(*) FROM delivered) - ?1))")
             pendingBody = try connection.prepare("SELECT body FROM pending WHERE id = ?1")
+            countCommit = try? connection.prepare("UPDATE counters SET value = value + 1 WHERE name = 'commits'")
         } catch let failure as SQLiteFailure where failure.code.meansDamagedFile {
             connection.close()
             throw Unreadable(reason: "\(failure.message) (\(failure.code))")
@@ -123,6 +139,64 @@ final class StoreDatabase {
         guard count > 0 else { return nil }
         return Array(header.prefix(count)) == Array("SQLite format 3\0".utf8)
             ? nil : "it is not an SQLite database (it does not begin with \"SQLite format 3\")"
+    }
+
+    /// How many transactions have changed the state in this file, as the file says now: the count is written in each
+    /// transaction (``countCommitInTransaction()``), so a transaction that a lost or damaged log took away is not
+    /// counted. 0 for a file without the count (new, or of an older version).
+    ///
+    /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
+    func committedCount() throws -> Int64 {
+        do throws(SQLiteFailure) {
+            let exists = try connection.integer(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'counters'") ?? 0
+            guard exists > 0 else { return 0 }
+            return try connection.integer("SELECT value FROM counters WHERE name = 'commits'") ?? 0
+        } catch {
+            guard error.code.meansDamagedFile else { throw error }
+            throw Unreadable(reason: "\(error.message) (\(error.code))")
+        }
+    }
+
+    /// Makes a file read as it was found ready for the writes of this version: adds the count of transactions, and
+    /// turns on incremental vacuum once (a `VACUUM` rewrites the file, once) for a file made before it was on.
+    ///
+    /// Called once the file was read and compared with what the last run acknowledged, so that a file found short
+    /// is copied aside as it was. A disk too full for it leaves the file as it is, to be done at a later start.
+    func prepareForWriting() {
+        // Idempotent, and in one transaction: a file that has the table has its row too (a transaction that changes
+        // nothing writes nothing).
+        _ = try? connection.transaction { () throws(SQLiteFailure) in try connection.execute(Self.counters) }
+        if countCommit == nil {
+            countCommit = try? connection.prepare("UPDATE counters SET value = value + 1 WHERE name = 'commits'")
+        }
+        // 0: none, 1: full, 2: incremental.
+        if (try? connection.integer("PRAGMA auto_vacuum")) != 2 {
+            try? connection.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
+        }
+    }
+
+    /// Counts the transaction under way in `counters`.
+    ///
+    /// - Returns: Whether it was counted: not in a file that has no count.
+    func countCommitInTransaction() throws(SQLiteFailure) -> Bool {
+        guard let countCommit else { return false }
+        try countCommit.run()
+        return true
+    }
+
+    /// Gives the pages freed by deleted rows back to the file system when there are many of them (over
+    /// ``reclaimedFreePages`` and a quarter of the file): the file shrinks at the checkpoint that follows, which runs
+    /// at once, and the log is cut back to empty.
+    ///
+    /// - Returns: Whether space was given back.
+    @discardableResult
+    func reclaimFreePages() throws(SQLiteFailure) -> Bool {
+        let free = try connection.integer("PRAGMA freelist_count") ?? 0
+        let total = try connection.integer("PRAGMA page_count") ?? 0
+        guard free >= Self.reclaimedFreePages, free * 4 >= total else { return false }
+        try connection.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
+        return true
     }
 
     /// Closes the file; SQLite checkpoints the log into it and removes the log when it is the last connection.
@@ -191,11 +265,5 @@ final class StoreDatabase {
         let statement = deletes[table]!
         try statement.bind(id, at: 1)
         try statement.run()
-    }
-
-    /// Removes the routes written longest ago beyond the `kept` most recent ones.
-    func trimDelivered(keeping kept: Int) throws(SQLiteFailure) {
-        try trimDelivered.bind(Int64(kept), at: 1)
-        try trimDelivered.run()
     }
 }

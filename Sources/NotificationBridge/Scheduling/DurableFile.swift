@@ -83,6 +83,28 @@ enum DurableFile {
         }
     }
 
+    /// Copies the file at `path` to a new file `destination` (mode 0600), synced before it returns.
+    static func copy(_ path: String, to destination: String) throws(Failure) {
+        let (source, _) = try openRegular(path, flags: O_RDONLY)
+        defer { close(source) }
+        let (target, _) = try openRegular(destination, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        defer { close(target) }
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        while true {
+            let count = try retryingInterrupts {
+                chunk.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                written += try retryingInterrupts {
+                    chunk.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + written, count - written) }
+                }
+            }
+        }
+        _ = try retryingInterrupts { fsync(target) }
+    }
+
     /// Renames `path` to `destination`, then syncs the directory.
     static func move(_ path: String, to destination: String) throws(Failure) {
         _ = try retryingInterrupts { rename(path, destination) }

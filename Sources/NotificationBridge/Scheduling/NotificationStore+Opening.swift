@@ -10,6 +10,10 @@ extension NotificationStore {
         var imported: [ImportedStateFile] = []
         /// Whether the disk was full when the database was opened.
         var onFullDisk = false
+        /// The transactions the database holds (see `StoreDatabase.committedCount()`).
+        var committed: Int64 = 0
+        /// Fewer than the last run acknowledged, if so.
+        var lostCommits: LostCommits?
     }
 
     static func open(
@@ -35,6 +39,10 @@ extension NotificationStore {
         let umask = Glibc.umask(0o077)
         defer { _ = Glibc.umask(umask) }
 
+        // What the last run acknowledged, and the files as they are before SQLite touches them.
+        let acknowledged = CommitMarker.read(markerPath(databasePath))
+        let databaseSize = fileSize(databasePath)
+        let logSize = fileSize(databasePath + "-wal")
         var opened: Opened
         do {
             let database: StoreDatabase
@@ -49,6 +57,7 @@ extension NotificationStore {
             opened = Opened(database: database)
             do {
                 opened.state = try decodeState(of: database)
+                opened.committed = try database.committedCount()
             } catch {
                 database.close()
                 throw error
@@ -62,8 +71,72 @@ extension NotificationStore {
                 code: .cannotOpen, message: "\(error)", operation: "opening \(databasePath)"))
         }
         opened.onFullDisk = onFullDisk
+        if opened.movedAside.isEmpty, let acknowledged, acknowledged > opened.committed {
+            opened.lostCommits = lostCommits(
+                databasePath, databaseSize: databaseSize, logSize: logSize, acknowledged: acknowledged,
+                present: opened.committed, now: now)
+        }
+        opened.database.prepareForWriting()
         try importOlderVersion(snapshotPath: snapshotPath, journalPath: journalPath, now: now, into: &opened)
         return opened
+    }
+
+    /// The path of the ``CommitMarker`` beside the database at `databasePath`.
+    static func markerPath(_ databasePath: String) -> String {
+        let directory = databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: "/")
+        return directory + "/" + CommitMarker.fileName
+    }
+
+    /// The size of the file at `path`, `nil` when there is none.
+    private static func fileSize(_ path: String) -> Int? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(status.st_size) : nil
+    }
+
+    /// The report of a database that holds `present` of the `acknowledged` transactions, with the files copied aside
+    /// as found when there is anything in them to keep (a damaged log).
+    private static func lostCommits(
+        _ path: String, databaseSize: Int?, logSize: Int?, acknowledged: Int64, present: Int64, now: Date
+    ) -> LostCommits {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let found: String
+        switch (databaseSize, logSize) {
+        case (nil, _):
+            found = "\(name) was missing"
+        case (0?, _):
+            found = "\(name) was empty (0 bytes)"
+        case (_, nil):
+            found = "its write-ahead log \(name)-wal was missing, which held the last changes when the daemon stopped "
+                + "without closing the file"
+        case (_, _?):
+            found = "its write-ahead log \(name)-wal was damaged or cut short (SQLite reads a log up to its first bad "
+                + "frame)"
+        }
+        // Only a damaged log holds anything of the lost changes: it is kept, with the file it belongs to. An empty or
+        // missing file, or a missing log, leaves nothing to keep.
+        var copies: [String] = []
+        if let databaseSize, databaseSize > 0, logSize != nil {
+            let destination = freeName("\(path).corrupt-\(compactUTCStamp(now))")
+            if (try? DurableFile.copy(path, to: destination)) != nil {
+                copies.append(destination)
+                if (try? DurableFile.copy(path + "-wal", to: destination + "-wal")) != nil {
+                    copies.append(destination + "-wal")
+                }
+            }
+        }
+        return LostCommits(path: path, found: found, acknowledged: acknowledged, present: present, copies: copies)
+    }
+
+    /// `path`, or `path-2`, `path-3`, … when it is taken.
+    private static func freeName(_ path: String) -> String {
+        var destination = path
+        var attempt = 1
+        while DurableFile.exists(destination) {
+            attempt += 1
+            destination = "\(path)-\(attempt)"
+        }
+        return destination
     }
 
     /// Opens a database that must be new or readable.

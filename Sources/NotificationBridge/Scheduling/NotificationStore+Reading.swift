@@ -5,7 +5,7 @@ extension NotificationStore {
     /// The row of the scheduled notification `id`, read as `Value`: the whole ``ScheduledNotification``, or a type that
     /// reads only the keys it needs (the row's form lets a reader skip the others without reading them).
     ///
-    /// Reads what is in the database: a change still on its way to ``apply(_:keepingDelivered:)`` is not there yet.
+    /// Reads what is in the database: a change still on its way to `apply(_:)` is not there yet.
     ///
     /// - Returns: `nil` when no scheduled notification has that id.
     /// - Throws: ``NotificationStoreError/closed(directory:)`` after ``close()``,

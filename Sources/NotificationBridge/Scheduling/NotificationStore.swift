@@ -7,8 +7,13 @@ import Synchronization
 ///
 /// One SQLite file, `state.db` (mode 0600, in a directory of mode 0700), with one row per scheduled notification,
 /// category and route (see `StoreDatabase`). A change writes its rows in one transaction: nothing is ever rewritten
-/// whole, and ``apply(_:keepingDelivered:)`` returns once the transaction is in the write-ahead log, so a crash of
+/// whole, and `apply(_:)` returns once the transaction is in the write-ahead log, so a crash of
 /// the process at any moment keeps it. A power cut may lose the last changes, never the file's consistency.
+///
+/// Beside it, `state.commits` (see `CommitMarker`) counts the changes acknowledged: a database that comes back with
+/// fewer (emptied, its write-ahead log deleted or damaged after a crash) is reported in ``lostCommits``. The file is
+/// in incremental-vacuum mode, so that after a large deletion ``reclaimSpace()`` gives its free pages back to the file
+/// system instead of keeping the file at its largest.
 ///
 /// Nothing is ever silently emptied: a file that is not a database, is damaged, or holds a row that cannot be read, is
 /// renamed to `state.db.corrupt-<UTC time>` (with its log beside it) and listed in ``movedAside``, whose descriptions
@@ -51,6 +56,11 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
     /// normally empty. Tell the user (log it at notice level).
     package let imported: [ImportedStateFile]
 
+    /// Whether the database came back with fewer changes than the last run acknowledged (emptied, its write-ahead
+    /// log lost or damaged), and what was found; normally `nil`. Show its ``LostCommits/description`` to the user (log
+    /// it at error level): it says what is lost and where the files were copied.
+    package let lostCommits: LostCommits?
+
     /// Whether the disk holding the database was full when the store opened: what was saved is read, and each write
     /// fails with ``NotificationStoreError/cannotSave(path:failure:)`` until there is space again. Tell the user (log
     /// it at warning level).
@@ -64,6 +74,11 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         var opened: State?
         /// Makes every write fail as an I/O error would; for tests.
         var failsWrites = false
+        /// The transactions the database holds; recorded in ``marker`` after each one.
+        var committed: Int64 = 0
+        var marker: CommitMarker?
+        /// Whether a change deleted rows since space was last given back (``reclaimSpace()``).
+        var hasFreedRows = false
     }
 
     let inner: Mutex<Inner>
@@ -91,7 +106,12 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         movedAside = opened.movedAside
         imported = opened.imported
         openedOnFullDisk = opened.onFullDisk
-        inner = Mutex(Inner(database: opened.database, opened: opened.state))
+        lostCommits = opened.lostCommits
+        let marker = try? CommitMarker(path: Self.markerPath(databasePath))
+        // From now on the marker says what this file holds: a loss is reported once.
+        marker?.record(opened.committed)
+        inner = Mutex(
+            Inner(database: opened.database, opened: opened.state, committed: opened.committed, marker: marker))
     }
 
     /// Hands over the state read when the store opened, once: later calls return an empty state. The store keeps no
@@ -113,38 +133,56 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
 
     /// Records one change durably.
     ///
-    /// - Throws: As ``apply(_:keepingDelivered:)``.
+    /// - Throws: As `apply(_:)`.
     package func apply(_ change: Change) throws(NotificationStoreError) {
         try apply([change])
     }
 
     /// Records several changes durably, in one transaction: all of them or none.
     ///
-    /// - Parameters:
-    ///   - changes: The changes, in order.
-    ///   - kept: When given, the routes of delivered notifications written longest ago are forgotten beyond this
-    ///     many, in the same transaction.
+    /// - Parameter changes: The changes, in order.
     /// - Throws: ``NotificationStoreError/cannotSave(path:failure:)`` (a full disk, an I/O error),
     ///   ``NotificationStoreError/cannotEncode(reason:)`` or ``NotificationStoreError/closed(directory:)``; none of
     ///   the changes is recorded then.
-    package func apply(_ changes: [Change], keepingDelivered kept: Int? = nil) throws(NotificationStoreError) {
-        guard !changes.isEmpty || kept != nil else { return }
+    package func apply(_ changes: [Change]) throws(NotificationStoreError) {
+        guard !changes.isEmpty else { return }
         let rows = try StoreRow.encode(changes)
         try inner.withLock { inner throws(NotificationStoreError) in
             guard let database = inner.database else { throw .closed(directory: directory) }
             let failsWrites = inner.failsWrites
             do throws(SQLiteFailure) {
-                try database.connection.transaction { () throws(SQLiteFailure) in
+                let counted = try database.connection.transaction { () throws(SQLiteFailure) -> Bool in
                     for row in rows { try row.write(to: database) }
-                    if let kept { try database.trimDelivered(keeping: kept) }
                     if failsWrites {
                         throw SQLiteFailure(
                             code: .ioError, message: "disk I/O error", systemErrno: EIO, operation: "saving a change")
                     }
+                    return try database.countCommitInTransaction()
+                }
+                if counted {
+                    inner.committed += 1
+                    inner.marker?.record(inner.committed)
                 }
             } catch {
                 throw .cannotSave(path: databasePath, failure: error)
             }
+            if changes.contains(where: \.deletesRow) { inner.hasFreedRows = true }
+        }
+    }
+
+    /// Gives the space of deleted rows back to the file system when there is much of it (a large withdrawal): the file
+    /// shrinks instead of staying at its largest. Call it after a change, off any path that waits for an answer; it
+    /// does nothing unless a change deleted rows since.
+    ///
+    /// - Returns: Whether space was given back: a large deletion happened, after which the caller may give memory back
+    ///   too.
+    @discardableResult
+    package func reclaimSpace() -> Bool {
+        inner.withLock { inner in
+            guard inner.hasFreedRows, let database = inner.database else { return false }
+            inner.hasFreedRows = false
+            // A failure (a full disk) leaves the free pages to SQLite, which reuses them.
+            return (try? database.reclaimFreePages()) ?? false
         }
     }
 
@@ -154,6 +192,8 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         inner.withLock { inner in
             inner.database?.close()
             inner.database = nil
+            inner.marker?.close()
+            inner.marker = nil
         }
     }
 

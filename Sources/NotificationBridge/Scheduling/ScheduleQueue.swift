@@ -182,7 +182,23 @@ package struct ScheduleQueue<Value> {
             // The moved entry may belong above or below its new place; at most one of these moves it.
             siftDown(from: siftUp(from: index))
         }
+        shrinkIfSparse()
         return removed
+    }
+
+    /// The capacity below which storage is never given back: a few hundred kilobytes at most.
+    private static var keptCapacity: Int { 4_096 }
+
+    /// Gives storage back once under a quarter of it is used, after a large withdrawal: the queue's arrays never
+    /// shrink by themselves. Each shrink copies what is left, and the next needs the queue to lose three quarters
+    /// again, so removals stay O(log n) on average.
+    private mutating func shrinkIfSparse() {
+        guard heap.capacity > Self.keptCapacity, heap.count * 4 < heap.capacity else { return }
+        var smaller: [Entry] = []
+        smaller.reserveCapacity(heap.count)
+        smaller.append(contentsOf: heap)
+        heap = smaller
+        positions = Dictionary(uniqueKeysWithValues: positions.lazy.map { ($0.key, $0.value) })
     }
 
     /// Moves the entry at `index` up while it precedes its parent; returns where it ends up.

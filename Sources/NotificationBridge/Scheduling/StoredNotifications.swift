@@ -59,3 +59,13 @@ package enum StoreChange<Payload, Category, Route> {
 
 extension StoreChange: Sendable where Payload: Sendable, Category: Sendable, Route: Sendable {}
 extension StoreChange: Equatable where Payload: Equatable, Category: Equatable, Route: Equatable {}
+
+extension StoreChange {
+    /// Whether the change deletes a row, freeing its pages.
+    var deletesRow: Bool {
+        switch self {
+        case .unschedule, .removeCategory, .forgetDelivered: true
+        case .schedule, .registerCategory, .deliver: false
+        }
+    }
+}

@@ -65,7 +65,7 @@ struct NotificationStoreImportTests {
         expected.pending = [:]
         #expect(reopened.takeOpenedState() == expected, "later changes are not undone by the import")
         #expect(directory.files == [
-            "journal.jsonl.imported-20250102T030405Z", "state.db", "state.db-shm", "state.db-wal",
+            "journal.jsonl.imported-20250102T030405Z", "state.commits", "state.db", "state.db-shm", "state.db-wal",
             "state.json.imported-20250102T030405Z",
         ])
     }
