@@ -186,7 +186,11 @@ actor DaemonCore {
         let route = request.route ?? .poster(sender)
         if case .application(_, nil) = route, let category { try Self.checkActionNames(of: category) }
         if let replaces = request.replaces { try checkReplacement(of: replaces, appName: content.appName) }
-        let id = request.replaces ?? NotificationID.make()
+        // A fixed id replaces the notification that has it while that one shows or waits, and is new otherwise.
+        if let fixedID = request.fixedID, let previous = table[fixedID], previous.isOnServer || previous.isScheduled {
+            try checkReplacement(of: fixedID, appName: content.appName)
+        }
+        let id = request.replaces ?? request.fixedID ?? NotificationID.make()
         if let trigger = request.trigger {
             let commit = try await schedule(
                 content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints)

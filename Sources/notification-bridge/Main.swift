@@ -13,7 +13,12 @@ import Musl
 @main
 enum Main {
     static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        let invokedAs = CommandLine.arguments.first ?? ""
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if invokedAs.split(separator: "/").last == Substring(NotifySend.programName) {
+            exit(NotifySend.run(arguments, invokedAs: invokedAs))
+        }
+        exit(run(arguments))
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -64,13 +69,19 @@ enum Main {
 
 /// Runs a command's work to its end on the main thread, then exits with its status.
 ///
+/// - Parameters:
+///   - signals: signals the loop takes instead of their default action, handed to `onSignal` on the main thread.
+///
 /// The main thread becomes the process's only executor: no thread pool is started (libdispatch's costs a thread or
 /// two and their hand-overs on every run), and the command's tasks take turns on it while the bus connection's own
 /// thread does the waiting. An `async` `main` would instead start on the main actor and hop to the pool.
-private func runToEnd(_ work: @escaping () async throws -> Void) -> Never {
+func runToEnd(
+    signals: [Int32] = [], onSignal: @escaping @Sendable (Int32) -> Void = { _ in },
+    _ work: @escaping () async throws -> Void
+) -> Never {
     // Handed to the task, which alone runs it.
     nonisolated(unsafe) let work = work
-    EventLoopExecutor.runMain {
+    EventLoopExecutor.runMain(signals: signals, onSignal: onSignal) {
         do {
             try await work()
             return ExitStatus.success
