@@ -32,11 +32,15 @@ enum Main {
             }
         }
         do {
-            var command = try NotificationBridgeCommand.parseSelectedSubcommand(NotifySendHints.rewrite(arguments))
+            var command = try NotificationBridgeCommand.parseSelectedSubcommand(
+                NotifySendHints.rewrite(ShortFlags.rewrite(arguments)))
             if let asyncCommand = command as? any AsyncParsableCommand {
                 // Handed to the task, which alone uses it from then on.
                 nonisolated(unsafe) var asyncCommand = asyncCommand
-                runToEnd { try await asyncCommand.run() }
+                // Ctrl-C while a command waits for a response closes the notification (WaitCancellation).
+                runToEnd(signals: [SIGINT], onSignal: { _ in WaitCancellation.shared.interrupted() }) {
+                    try await asyncCommand.run()
+                }
             }
             try command.run()
             return ExitStatus.success
@@ -56,7 +60,9 @@ enum Main {
             return code.rawValue
         } catch {
             let code = NotificationBridgeCommand.exitCode(for: error)
-            let message = NotificationBridgeCommand.fullMessage(for: error)
+            var message = NotificationBridgeCommand.fullMessage(for: error)
+            // One prefix for every message: the program's name, as the CLI's own failures have.
+            if message.hasPrefix("Error: ") { message = "notification-bridge: " + message.dropFirst("Error: ".count) }
             if code == .success {
                 if !message.isEmpty { print(message) }
                 return ExitStatus.success

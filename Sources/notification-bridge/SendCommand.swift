@@ -83,6 +83,11 @@ struct SendCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.message)
             }
+            // The daemon starts it later, from its own PATH; a program that is not there now is a mistake now.
+            if !ProgramLookup.isRunnable(command[0]) {
+                throw ValidationError("the command after '--': '\(command[0])' is not an installed program (not an "
+                    + "executable file, nor a name found on PATH); give the path of a program that exists")
+            }
         }
         _ = try ActionSpec.list(actions)
         if !execOn.isEmpty, command.isEmpty {
@@ -123,12 +128,17 @@ struct SendCommand: AsyncParsableCommand {
             if output.json { Output.printJSON(Output.json(request.value)) } else { print(request.value.description) }
             return
         }
+        if let warning = try schedule.pastWarning() { printError(warning) }
+        if wait { WaitCancellation.shared.posting() }
         let (client, id) = try await Self.post(request)
         if !wait {
             if output.json { Output.printJSON(.object([ResponseKeys.id.name: .string(id)])) } else if printID { print(id) }
             return
         }
         if printID, !output.json { print(id) }
+        WaitCancellation.shared.arm(
+            client: client, id: id, message: "notification-bridge: wait cancelled; notification \(id) was closed",
+            status: ExitStatus.closed)
         do {
             try await Response.wait(for: id, client: client).print(json: output.json)
         } catch let failure as CLIFailure {
