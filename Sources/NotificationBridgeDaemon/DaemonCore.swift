@@ -425,6 +425,8 @@ actor DaemonCore {
                         DBusDictionaryEntry(key: .string($0.key), value: $0.value)
                     }),
                 "prompt-program": .string(center.promptProgram ?? ""),
+                "prompt-available": .boolean(center.isPromptAvailable),
+                "server-quirks": .strings(info.quirkNotes),
                 "destructive-order": .string(rendering.destructiveOrder.rawValue),
                 "destructive-marker": .string(rendering.destructiveMarker),
                 "lock-source": .string(center.lockSource.rawValue),

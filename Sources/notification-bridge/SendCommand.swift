@@ -84,7 +84,7 @@ struct SendCommand: AsyncParsableCommand {
                 throw ValidationError(error.message)
             }
             // The daemon starts it later, from its own PATH; a program that is not there now is a mistake now.
-            if !ProgramLookup.isRunnable(command[0]) {
+            if ExecRule.resolve(command[0]) == nil {
                 throw ValidationError("the command after '--': '\(command[0])' is not an installed program (not an "
                     + "executable file, nor a name found on PATH); give the path of a program that exists")
             }
