@@ -32,8 +32,14 @@ enum Main {
             }
         }
         do {
-            var command = try NotificationBridgeCommand.parseSelectedSubcommand(
-                NotifySendHints.rewrite(ShortFlags.rewrite(arguments)))
+            let rewritten = NotifySendHints.rewrite(ShortFlags.rewrite(arguments))
+            var command: any ParsableCommand
+            if let send = TitleAfterTerminator.send(rewritten) {
+                try send.validate()
+                command = send
+            } else {
+                command = try NotificationBridgeCommand.parseSelectedSubcommand(rewritten)
+            }
             if let asyncCommand = command as? any AsyncParsableCommand {
                 // Handed to the task, which alone uses it from then on.
                 nonisolated(unsafe) var asyncCommand = asyncCommand
@@ -45,12 +51,22 @@ enum Main {
             try command.run()
             return ExitStatus.success
         } catch {
-            return status(for: error)
+            // `notification-bridge wait` alone may have meant a notification titled "wait", as with notify-send.
+            var hint: String?
+            if arguments.count == 1, let word = arguments.first, word != SendCommand.configuration.commandName,
+                NotificationBridgeCommand.subcommandNamed(word) != nil
+            {
+                hint = "'\(word)' is a command; to post a notification titled '\(word)', use notification-bridge "
+                    + "send '\(word)'"
+            }
+            return status(for: error, hint: hint)
         }
     }
 
     /// The exit status of a command that ended with `error`, after saying why on standard error.
-    static func status(for error: any Error) -> Int32 {
+    ///
+    /// - Parameter hint: said after a usage error's first line, in parentheses.
+    static func status(for error: any Error, hint: String? = nil) -> Int32 {
         do {
             throw error
         } catch let failure as CLIFailure {
@@ -63,6 +79,10 @@ enum Main {
             var message = NotificationBridgeCommand.fullMessage(for: error)
             // One prefix for every message: the program's name, as the CLI's own failures have.
             if message.hasPrefix("Error: ") { message = "notification-bridge: " + message.dropFirst("Error: ".count) }
+            if let hint, code == .validationFailure {
+                let firstLine = message.prefix { $0 != "\n" }
+                message = firstLine + " (\(hint))" + message.dropFirst(firstLine.count)
+            }
             if code == .success {
                 if !message.isEmpty { print(message) }
                 return ExitStatus.success

@@ -38,8 +38,15 @@ struct SendCommand: AsyncParsableCommand {
         transform: { try ActionSpec(parsing: $0) })
     var actions: [ActionSpec] = []
 
-    @Option(help: ArgumentHelp("A registered category whose actions it shows.", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "A registered category whose actions it shows; a freedesktop category type (email.arrived, im, "
+                + "x-vendor.kind…) is notify-send's category hint, as -c.",
+            valueName: "id"))
     var category: String?
+
+    /// `--category` when it names a bridge category, not a freedesktop category type.
+    var bridgeCategory: String? { category.flatMap { FreedesktopCategory.isCategoryType($0) ? nil : $0 } }
 
     @Option(help: ArgumentHelp("The label of the click on the body, reported as action 'default'.", valueName: "label"))
     var defaultAction: String?
@@ -73,7 +80,7 @@ struct SendCommand: AsyncParsableCommand {
         if wait, !command.isEmpty {
             throw ValidationError("--wait and a command after '--' both given: responses go to one place; keep one")
         }
-        if category != nil, !actions.isEmpty {
+        if bridgeCategory != nil, !actions.isEmpty {
             throw ValidationError("--category and --action both given: a notification shows a category's actions or "
                 + "its own; keep one")
         }
@@ -103,12 +110,20 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func request() throws -> WireEntries {
+        var post = self.post
+        if let category, bridgeCategory == nil {
+            if post.serverCategory != nil, post.serverCategory != category {
+                throw ValidationError("--category \(category) and -c \(post.serverCategory!) both give the server's "
+                    + "category; keep one")
+            }
+            post.serverCategory = category
+        }
         var entries = try post.entries()
         entries.merge(try schedule.entries())
         entries[PostKeys.title] = title
         entries[PostKeys.body] = body
         if !actions.isEmpty { entries.setUnchecked(PostKeys.actions, try ActionSpec.list(actions)) }
-        entries[PostKeys.category] = category
+        entries[PostKeys.category] = bridgeCategory
         entries[PostKeys.defaultAction] = defaultAction
         if !command.isEmpty {
             entries[PostKeys.exec] = execOn.isEmpty ? command : try ExecFilter.argv(actions: execOn, command: command)

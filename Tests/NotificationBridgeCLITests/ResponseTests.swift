@@ -212,7 +212,7 @@ struct ResponseTests {
     @Test("an unknown category names both ways out: category add, and -c for notify-send's category hint")
     func unknownCategory() async throws {
         try await CLIFixture.with { fixture in
-            let result = try await fixture.cli(["send", "T", "--category", "email.arrived"])
+            let result = try await fixture.cli(["send", "T", "--category", "org.example.unregistered"])
             #expect(result.status == 2)
             #expect(result.standardError.contains("category add"), "\(result.standardError)")
             #expect(result.standardError.contains("-c/--server-category"), "\(result.standardError)")
