@@ -84,15 +84,6 @@ enum NotifySend {
         }
         if let fd = options.idFD { writeLine(String(request.printedID), to: fd) }
         if waits {
-            if options.expireTime > 0 {
-                let limit = Duration.milliseconds(options.expireTime)
-                Task {
-                    try await Task.sleep(for: limit)
-                    printError("Wait timeout expired")
-                    fflush(nil)
-                    _exit(failed ? ExitStatus.failure : ExitStatus.success)
-                }
-            }
             do {
                 let response = try await Response.wait(for: request.bridgeID, client: client)
                 if let name = request.actionNames[response.action] {

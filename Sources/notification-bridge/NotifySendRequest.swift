@@ -37,10 +37,10 @@ struct NotifySendRequest {
         entries[PostKeys.appName] = options.appName ?? NotifySend.programName
         // -n names the app's icon; -i is then the image, as in libnotify's newer releases.
         if let appIcon = options.appIcon {
-            entries[PostKeys.icon] = Self.iconURI(appIcon)
+            entries[PostKeys.icon] = appIcon
             if let icon = options.icon { entries[PostKeys.image] = icon }
         } else if let icon = options.icon {
-            entries[PostKeys.icon] = Self.iconURI(icon)
+            entries[PostKeys.icon] = icon
         }
         entries.setUnchecked(PostKeys.urgency, .string(options.urgency.rawValue))
         if options.expireTime != -1 { entries.setUnchecked(PostKeys.timeout, .int32(max(options.expireTime, -1))) }
@@ -131,17 +131,6 @@ struct NotifySendRequest {
         !ActionSpec.reservedIDs.contains(name) && name.utf8.count <= NotificationLimits.maxIdentifierLength
             && name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
                 || "-_.:".unicodeScalars.contains($0) }
-    }
-
-    /// An icon as libnotify sends it: a file that exists becomes its `file://` URI; anything else (an icon name, a
-    /// URI) is sent as given.
-    static func iconURI(_ icon: String) -> String {
-        guard !icon.isEmpty, !icon.contains("://"), access(icon, F_OK) == 0 else { return icon }
-        if icon.hasPrefix("/") { return "file://" + icon }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return icon }
-        let folder = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return "file://" + folder + (folder.hasSuffix("/") ? "" : "/") + icon
     }
 }
 

@@ -157,6 +157,10 @@ struct NotifySendCompatibilityTests {
                     standardError: handle.fileDescriptor)
                 try handle.close()
                 let shown = try await fixture.nextNotification()
+                // notify-send takes SIGINT only once it waits (before, Ctrl-C just ends it): wait for that.
+                try await withTimeout(waitingFor: "\(program) to take SIGINT") {
+                    while !Self.takesSIGINT(child.pid) { try await Task.sleep(for: .milliseconds(10)) }
+                }
                 child.signal(SIGINT)
                 let status = await child.wait(within: .seconds(10))
                 let message = try String(contentsOf: errors, encoding: .utf8)
@@ -212,6 +216,18 @@ struct NotifySendCompatibilityTests {
 }
 
 extension NotifySendCompatibilityTests {
+    /// Whether process `pid` catches or blocks SIGINT (a handler, or a signalfd), from `/proc/PID/status`.
+    static func takesSIGINT(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        let bit: UInt64 = 1 << UInt64(SIGINT - 1)
+        return status.split(separator: "\n").contains { line in
+            guard line.hasPrefix("SigCgt:") || line.hasPrefix("SigBlk:"),
+                let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16)
+            else { return false }
+            return mask & bit != 0
+        }
+    }
+
     /// The next notification the server shows, new or replacing another.
     static func nextShown(_ fixture: CLIFixture) async throws -> ServedNotification {
         let events = fixture.events
