@@ -6,15 +6,17 @@ extension NotificationServerInfo {
     public var quirkNotes: [String] {
         var notes: [String] = []
         if let maximumButtons {
-            notes.append("shows at most \(maximumButtons) buttons: a category's minimal actions are used, or the last "
-                + "ones dropped")
+            notes.append(
+                "shows at most \(maximumButtons) buttons: a category's minimal actions are used, or the last "
+                    + "ones dropped")
         }
         if preselectsFirstAction {
             notes.append("preselects the first action in a list: destructive actions are put last")
         }
         if let displayBusName {
-            notes.append("shows notifications through \(displayBusName): a restart of the server alone leaves its "
-                + "notifications on screen, which the bridge posts again")
+            notes.append(
+                "shows notifications through \(displayBusName): a restart of the server alone leaves its "
+                    + "notifications on screen, which the bridge posts again")
         }
         if !reportsExpiry {
             notes.append("sends no close when a notification expires: the bridge ends it itself after its timeout")

@@ -39,13 +39,13 @@ enum BridgeInterface {
                 .deferred(
                     "Post", inputs: [.init("notification", "a{sv}")], outputs: [.init("id", "s")],
                     annotations: doc(
-                        "Shows a notification, or schedules it, and returns its id. Keys: title, body, body-markup (b: "
+                        "Shows a notification, or schedules it, and returns its id. Keys: title, body, body-is-markup (b: "
                             + "the body is markup already, sent as is), app-name, "
                             + "desktop-entry, icon, image, category or actions, user-info (JSON object text), "
                             + "default-action, sound, urgency, timeout, resident, transient, thread, badge, replaces, "
                             + "fixed-id (an id of the caller's choosing: shown under it, or updating the app's "
-                            + "notification that has it), hints (a{sv} of server hints added to the bridge's; not those it sets itself, such as "
-                            + "urgency, which have keys). "
+                            + "notification that has it), hints (a{sv} of server hints added to the bridge's; not "
+                            + "those it sets itself, such as urgency, which have keys). "
                             + "Responses go to exec (as) or app-action (b or s), else to the posting connection. "
                             + "Scheduling: fire-date (x seconds since 1970, or s YYYY-MM-DDTHH:MM:SS with time-zone "
                             + "'local': a wall-clock time that follows the user's zone), or in (d seconds from now); "

@@ -1,6 +1,7 @@
 /// Encodes content as an object whose keys are the notification keys of the daemon's D-Bus API.
 ///
-/// Keys: `title`, `body`, `body-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label), `sound`,
+/// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
+/// `sound`,
 /// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
 /// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
@@ -8,7 +9,7 @@ extension NotificationContent: Codable {
     fileprivate enum CodingKeys: String, CodingKey {
         case title
         case body
-        case bodyIsMarkup = "body-markup"
+        case bodyIsMarkup = "body-is-markup"
         case appName = "app-name"
         case desktopEntry = "desktop-entry"
         case icon

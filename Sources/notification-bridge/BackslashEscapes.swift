@@ -16,7 +16,9 @@ enum BackslashEscapes {
             case UInt8(ascii: "0")...UInt8(ascii: "7"):
                 var value = Int(escaped - UInt8(ascii: "0"))
                 for _ in 0..<2 {
-                    guard let digit = input.first, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(digit) else { break }
+                    guard let digit = input.first, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(digit) else {
+                        break
+                    }
                     value = value * 8 + Int(digit - UInt8(ascii: "0"))
                     input.removeFirst()
                 }

@@ -44,7 +44,8 @@ enum DaemonWords {
         while let range = rest.firstRange(of: word) {
             let before = range.lowerBound == rest.startIndex ? result.last : rest[rest.index(before: range.lowerBound)]
             let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
-            let standsAlone = !(before.map { $0.isLetter || $0.isNumber } ?? false)
+            let standsAlone =
+                !(before.map { $0.isLetter || $0.isNumber } ?? false)
                 && !(after.map { $0.isLetter || $0.isNumber } ?? false)
             result += rest[..<range.lowerBound]
             result += standsAlone ? replacement : word

@@ -2,9 +2,9 @@ import DBusCore
 import NotificationBridgeAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Gathers what `doctor` reports: from the bus (who owns the daemon's name, what can be activated), from the daemon
@@ -24,8 +24,9 @@ struct DoctorProbe {
         report.daemon.activatable = await activatableNames().contains(BridgeAPI.busName)
         report.daemon.running = await hasOwner(BridgeAPI.busName)
         if !report.daemon.running, !report.daemon.activatable {
-            report.problems.append("notification-bridged is not running and D-Bus cannot start it: install its D-Bus "
-                + "service file (make install, or the package), or start notification-bridged in the session")
+            report.problems.append(
+                "notification-bridged is not running and D-Bus cannot start it: install its D-Bus "
+                    + "service file (make install, or the package), or start notification-bridged in the session")
         }
         report.portal = await portal()
 
@@ -34,8 +35,9 @@ struct DoctorProbe {
         guard let information = try? await proxy.serverInformation(), let entries = information.stringKeyedEntries
         else {
             if report.daemon.running || report.daemon.activatable {
-                report.problems.append("notification-bridged does not answer: see its log (journalctl --user -u "
-                    + "notification-bridged), or run it in a terminal with --log-level debug")
+                report.problems.append(
+                    "notification-bridged does not answer: see its log (journalctl --user -u "
+                        + "notification-bridged), or run it in a terminal with --log-level debug")
             }
             return report
         }
@@ -52,43 +54,53 @@ struct DoctorProbe {
         let server = Self.server(entries)
         report.server = server
         if server.name.isEmpty {
-            report.problems.append("no notification server runs on the session bus: start the desktop's own, or "
-                + "dunst, mako, xfce4-notifyd…; until then nothing can be shown")
+            report.problems.append(
+                "no notification server runs on the session bus: start the desktop's own, or "
+                    + "dunst, mako, xfce4-notifyd…; until then nothing can be shown")
         }
         if let actions = report.actions {
             if !actions.buttons, !server.name.isEmpty {
-                report.problems.append("\(server.name) shows no action buttons: notifications show, but their actions "
-                    + "cannot be chosen on this server")
+                report.problems.append(
+                    "\(server.name) shows no action buttons: notifications show, but their actions "
+                        + "cannot be chosen on this server")
             }
             if !actions.inlineReply, let program = actions.promptProgram, !actions.promptAvailable {
-                report.problems.append("the prompt program \(program) cannot show a window: the daemon has neither "
-                    + "WAYLAND_DISPLAY nor DISPLAY. Run 'systemctl --user import-environment WAYLAND_DISPLAY DISPLAY' "
-                    + "and restart notification-bridged, or give it --prompt-command")
+                report.problems.append(
+                    "the prompt program \(program) cannot show a window: the daemon has neither "
+                        + "WAYLAND_DISPLAY nor DISPLAY. Run "
+                    + "'systemctl --user import-environment WAYLAND_DISPLAY DISPLAY' "
+                        + "and restart notification-bridged, or give it --prompt-command")
             }
             if !actions.inlineReply, actions.promptProgram == nil {
-                report.problems.append("typed replies cannot be asked for: the server has no inline reply and no "
-                    + "prompt program is installed; install zenity, kdialog or yad")
+                report.problems.append(
+                    "typed replies cannot be asked for: the server has no inline reply and no "
+                        + "prompt program is installed; install zenity, kdialog or yad")
             }
         }
         if let app, let record = try? await proxy.settings(app: app) {
             report.settingsApp = record.app
             let settings = record.settings
             report.settings = [
-                ("allowed", settings.isAllowed ? "yes" : "no"), ("style", settings.style.rawValue),
-                ("sound", settings.playsSound ? "on" : "off"), ("badge", settings.showsBadge ? "on" : "off"),
+                (SettingsKeys.allowed.name, settings.isAllowed ? "yes" : "no"),
+                (SettingsKeys.style.name, settings.style.rawValue),
+                (SettingsKeys.sound.name, settings.playsSound ? "on" : "off"),
+                (SettingsKeys.badge.name, settings.showsBadge ? "on" : "off"),
                 (SettingsKeys.lockScreen.name, settings.lockScreen.rawValue),
                 (SettingsKeys.doNotDisturb.name, record.doNotDisturb ? "on" : "off"),
             ]
             if !settings.isAllowed {
-                report.problems.append("\(record.app)'s notifications are turned off: notification-bridge settings "
-                    + "\(record.app) --allow")
+                report.problems.append(
+                    "\(record.app)'s notifications are turned off: notification-bridge settings "
+                        + "\(record.app) --allow")
             } else if settings.style.rawValue == "none" {
-                report.problems.append("\(record.app)'s notifications show no popup (style none): notification-bridge "
-                    + "settings \(record.app) --style banner")
+                report.problems.append(
+                    "\(record.app)'s notifications show no popup (style none): notification-bridge "
+                        + "settings \(record.app) --style banner")
             }
             if record.doNotDisturb {
-                report.problems.append("do not disturb is on: only critical notifications pop up; notification-bridge "
-                    + "settings --do-not-disturb off")
+                report.problems.append(
+                    "do not disturb is on: only critical notifications pop up; notification-bridge "
+                        + "settings --do-not-disturb off")
             }
         }
         return report

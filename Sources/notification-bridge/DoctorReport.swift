@@ -69,7 +69,8 @@ struct DoctorReport {
             lines.append("daemon: not running" + (daemon.activatable ? " (D-Bus can start it)" : ""))
         }
         if let server {
-            lines.append("server: \(server.name) \(server.version) (\(server.vendor)), specification \(server.specVersion)")
+            lines.append(
+                "server: \(server.name) \(server.version) (\(server.vendor)), specification \(server.specVersion)")
             lines.append("  capabilities: " + server.capabilities.joined(separator: ", "))
             if server.quirks.isEmpty {
                 lines.append("  quirks: none")
@@ -86,15 +87,20 @@ struct DoctorReport {
             lines.append("  typed replies: " + typedReplies(actions))
             let display = actions.promptDisplay.map { "display \($0)" } ?? "no display in the daemon's environment"
             if let program = actions.promptProgram {
-                lines.append("  prompt program: \(program), " + (actions.promptAvailable ? "can ask (\(display))"
-                    : "found but cannot show a window (\(display))"))
+                lines.append(
+                    "  prompt program: \(program), "
+                        + (actions.promptAvailable
+                            ? "can ask (\(display))"
+                            : "found but cannot show a window (\(display))"))
             } else {
                 lines.append("  prompt program: none found (zenity, kdialog, yad, or --prompt-command)")
             }
         }
         if portal.sandboxed {
-            lines.append("portal: sandboxed; notification portal " + (portal.available
-                ? "version \(portal.version.map(String.init) ?? "unknown")" : "not available"))
+            lines.append(
+                "portal: sandboxed; notification portal "
+                    + (portal.available
+                        ? "version \(portal.version.map(String.init) ?? "unknown")" : "not available"))
         } else {
             lines.append("portal: not sandboxed (the daemon posts to the server itself)")
         }

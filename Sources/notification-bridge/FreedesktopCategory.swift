@@ -9,10 +9,11 @@ enum FreedesktopCategory {
     /// or vendor ones (`x-…`).
     static func isCategoryType(_ text: String) -> Bool {
         let types = text.split(separator: ",", omittingEmptySubsequences: false)
-        return !types.isEmpty && types.allSatisfy { type in
-            let parts = type.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let first = parts.first, !first.isEmpty, parts.allSatisfy({ !$0.isEmpty }) else { return false }
-            return classes.contains(String(first)) || first.hasPrefix("x-")
-        }
+        return !types.isEmpty
+            && types.allSatisfy { type in
+                let parts = type.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = parts.first, !first.isEmpty, parts.allSatisfy({ !$0.isEmpty }) else { return false }
+                return classes.contains(String(first)) || first.hasPrefix("x-")
+            }
     }
 }

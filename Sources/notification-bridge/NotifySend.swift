@@ -2,9 +2,9 @@ import DBusCore
 import NotificationBridgeAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The program started as `notify-send`: notify-send's command line and behaviour, through notification-bridged.
@@ -34,7 +34,10 @@ enum NotifySend {
             return ExitStatus.success
         }
         if options.showVersion {
-            print("\(invokedAs) \(compatibleVersion) (notification-bridge \(NotificationBridgeCommand.configuration.version))")
+            print(
+                "\(invokedAs) \(compatibleVersion) "
+                    + "(notification-bridge \(NotificationBridgeCommand.configuration.version))"
+            )
             return ExitStatus.success
         }
         let request: NotifySendRequest
@@ -112,7 +115,8 @@ enum NotifySend {
                 let written = write(fd, rest.baseAddress, rest.count)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    printError("\(programName): cannot write to file descriptor \(fd): \(String(cString: strerror(errno)))")
+                    printError(
+                        "\(programName): cannot write to file descriptor \(fd): \(String(cString: strerror(errno)))")
                     return
                 }
                 rest = UnsafeRawBufferPointer(rebasing: rest[written...])

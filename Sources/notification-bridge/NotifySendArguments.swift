@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// notify-send's command line, read as notify-send reads it (GLib's option parser): options and the summary and body
@@ -53,31 +53,42 @@ struct NotifySendArguments: Equatable {
     }
 
     private static let options: [Option] = [
-        Option(long: "urgency", short: "u", key: .urgency, valueName: "LEVEL",
+        Option(
+            long: "urgency", short: "u", key: .urgency, valueName: "LEVEL",
             help: "How urgent it is: low, normal or critical."),
-        Option(long: "expire-time", short: "t", key: .expireTime, valueName: "TIME",
+        Option(
+            long: "expire-time", short: "t", key: .expireTime, valueName: "TIME",
             help: "Milliseconds before it expires (-1 the server's default, 0 never)."),
-        Option(long: "app-name", short: "a", key: .appName, valueName: "APP_NAME",
+        Option(
+            long: "app-name", short: "a", key: .appName, valueName: "APP_NAME",
             help: "The name of the app it comes from."),
         Option(long: "icon", short: "i", key: .icon, valueName: "ICON", help: "An icon name or an image file to show."),
-        Option(long: "app-icon", short: "n", key: .appIcon, valueName: "ICON",
+        Option(
+            long: "app-icon", short: "n", key: .appIcon, valueName: "ICON",
             help: "The app's icon name or file (the server may not show it); -i is then the image."),
-        Option(long: "category", short: "c", key: .category, valueName: "TYPE[,TYPE...]",
+        Option(
+            long: "category", short: "c", key: .category, valueName: "TYPE[,TYPE...]",
             help: "The notification's category, such as email.arrived."),
         Option(long: "transient", short: "e", key: .transient, help: "Keep it out of the server's history."),
-        Option(long: "hint", short: "h", key: .hint, valueName: "TYPE:NAME:VALUE",
+        Option(
+            long: "hint", short: "h", key: .hint, valueName: "TYPE:NAME:VALUE",
             help: "A hint for the server; TYPE is boolean, int, double, string, byte or variant."),
         Option(long: "print-id", short: "p", key: .printID, help: "Print the notification's id."),
-        Option(long: "id-fd", short: nil, key: .idFD, valueName: "FD",
+        Option(
+            long: "id-fd", short: nil, key: .idFD, valueName: "FD",
             help: "Write the notification's id to this file descriptor."),
-        Option(long: "replace-id", short: "r", key: .replaceID, valueName: "REPLACE_ID",
+        Option(
+            long: "replace-id", short: "r", key: .replaceID, valueName: "REPLACE_ID",
             help: "The id of a notification to update in place (as -p printed it)."),
         Option(long: "wait", short: "w", key: .wait, help: "Wait until the notification closes."),
-        Option(long: "action", short: "A", key: .action, valueName: "[NAME=]Text...",
+        Option(
+            long: "action", short: "A", key: .action, valueName: "[NAME=]Text...",
             help: "An action button (repeatable); waits, then prints the chosen NAME (or the action's index from 0)."),
-        Option(long: "selected-action-fd", short: nil, key: .selectedActionFD, valueName: "FD",
+        Option(
+            long: "selected-action-fd", short: nil, key: .selectedActionFD, valueName: "FD",
             help: "Also write the chosen action to this file descriptor."),
-        Option(long: "activation-token-fd", short: nil, key: .activationTokenFD, valueName: "FD",
+        Option(
+            long: "activation-token-fd", short: nil, key: .activationTokenFD, valueName: "FD",
             help: "Write the activation token of the chosen action to this file descriptor."),
         Option(long: "version", short: "v", key: .version, help: "Print the version."),
     ]
@@ -87,8 +98,9 @@ struct NotifySendArguments: Equatable {
         switch key {
         case .urgency:
             guard let level = Urgency(rawValue: value.lowercased()) else {
-                throw Mistake(message: "Unknown urgency \(value) specified. Known urgency levels: low, normal, "
-                    + "critical.")
+                throw Mistake(
+                    message: "Unknown urgency \(value) specified. Known urgency levels: low, normal, "
+                        + "critical.")
             }
             urgency = level
         case .expireTime: expireTime = try Self.integer(value, option: written)

@@ -2,9 +2,9 @@ import DBusCore
 import GVariantText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One `-h TYPE:NAME:VALUE` of notify-send, read by notify-send's rules: TYPE `string`, `int`, `double`, `byte`,

@@ -4,9 +4,9 @@ import NotificationBridgeAPI
 import NotificationModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A notify-send command line as the daemon's `Post`: the same `Notify` reaches the server as notify-send would
@@ -129,8 +129,10 @@ struct NotifySendRequest {
     /// Whether the daemon takes `name` as an action id of its own.
     private static func isUsableID(_ name: String) -> Bool {
         !ActionSpec.reservedIDs.contains(name) && name.utf8.count <= NotificationLimits.maxIdentifierLength
-            && name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
-                || "-_.:".unicodeScalars.contains($0) }
+            && name.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                    || "-_.:".unicodeScalars.contains($0)
+            }
     }
 }
 

@@ -1,9 +1,9 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// What Ctrl-C does while a command waits for a notification's response: the notification is closed, as

@@ -39,13 +39,16 @@ struct CommandLineCollisionTests {
         }
     }
 
-    @Test("a title that is a command's name: the command's mistake, then how to post such a title",
+    @Test(
+        "a title that is a command's name: the command's mistake, then how to post such a title",
         arguments: [["wait"], ["alert"], ["withdraw"]])
     func commandNames(_ arguments: [String]) async throws {
         let result = try await BuiltPrograms.cli(arguments)
         #expect(result.status == 2)
-        #expect(result.standardError.contains(
-            "to post a notification titled '\(arguments[0])', use notification-bridge send "), "\(result.standardError)")
+        #expect(
+            result.standardError.contains(
+                "to post a notification titled '\(arguments[0])', use notification-bridge send "),
+            "\(result.standardError)")
         let posted = try await BuiltPrograms.cli(["send", arguments[0], "--dry-run"])
         #expect(posted.status == 0 && posted.output.contains("'title': <'\(arguments[0])'>"), "\(posted.output)")
     }

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -27,17 +28,20 @@ struct DoctorTests {
     /// Runs `doctor --json` on the fixture's bus and reads the object.
     static func doctor(_ fixture: CLIFixture) async throws -> (status: Int32, report: [String: Any]) {
         let result = try await fixture.cli(["doctor", "--json"])
-        let report = try #require(try parsedJSON(result.output) as? [String: Any], "\(result.output) \(result.standardError)")
+        let report = try #require(
+            try parsedJSON(result.output) as? [String: Any], "\(result.output) \(result.standardError)")
         return (result.status, report)
     }
 
-    @Test("each known server: its name, capabilities and quirks; zenity found but no display is a problem",
+    @Test(
+        "each known server: its name, capabilities and quirks; zenity found but no display is a problem",
         arguments: NotificationServerProfile.presets.map(\.name))
     func knownServers(_ name: String) async throws {
         let profile = try #require(NotificationServerProfile.preset(named: name))
         let programs = try Self.folder(withProgram: "zenity")
         defer { try? FileManager.default.removeItem(at: programs) }
-        try await CLIFixture.with(profile, daemonEnvironment: Self.daemonEnvironment(programs: programs, display: nil)) {
+        try await CLIFixture.with(profile, daemonEnvironment: Self.daemonEnvironment(programs: programs, display: nil))
+        {
             fixture in
             let (status, report) = try await Self.doctor(fixture)
             let daemon = try #require(report["daemon"] as? [String: Any])
@@ -76,7 +80,8 @@ struct DoctorTests {
     func promptWithDisplay() async throws {
         let programs = try Self.folder(withProgram: "zenity")
         defer { try? FileManager.default.removeItem(at: programs) }
-        try await CLIFixture.with(.dunst, daemonEnvironment: Self.daemonEnvironment(programs: programs, display: ":99")) {
+        try await CLIFixture.with(.dunst, daemonEnvironment: Self.daemonEnvironment(programs: programs, display: ":99"))
+        {
             fixture in
             let (status, report) = try await Self.doctor(fixture)
             let actions = try #require(report["actions"] as? [String: Any])
@@ -98,7 +103,8 @@ struct DoctorTests {
     func noPromptProgram() async throws {
         let programs = try Self.folder(withProgram: nil)
         defer { try? FileManager.default.removeItem(at: programs) }
-        try await CLIFixture.with(.dunst, daemonEnvironment: Self.daemonEnvironment(programs: programs, display: ":99")) {
+        try await CLIFixture.with(.dunst, daemonEnvironment: Self.daemonEnvironment(programs: programs, display: ":99"))
+        {
             fixture in
             let (status, report) = try await Self.doctor(fixture)
             let actions = try #require(report["actions"] as? [String: Any])
@@ -124,7 +130,7 @@ struct DoctorTests {
             let actions = try #require(report["actions"] as? [String: Any])
             #expect(actions["prompt-available"] as? Bool == true)
             let settings = try #require(report["settings"] as? [String: Any], "\(report)")
-            #expect(settings["allowed"] as? String == "no")
+            #expect(settings[SettingsKeys.allowed.name] as? String == "no")
             let problems = report["problems"] as? [String] ?? []
             #expect(problems.contains { $0.contains("notification-bridge settings Mail --allow") }, "\(problems)")
             #expect(result.status == 1)
@@ -139,7 +145,8 @@ struct DoctorTests {
             environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "PATH": "/usr/bin:/bin"],
             timeout: .seconds(20))
         #expect(result.status == 2, "\(result.standardError)")
-        #expect(result.standardError.contains("--prompt-command '/nonexistent/prompt' is not an executable file"),
+        #expect(
+            result.standardError.contains("--prompt-command '/nonexistent/prompt' is not an executable file"),
             "\(result.standardError)")
         #expect(result.standardError.contains("leave the option out"), "\(result.standardError)")
     }

@@ -21,15 +21,19 @@ struct ErrorPathTests {
             arguments: ["send", "T", "--exec-on", "x", "-A", "x=X", "--", "/nonexistent/handler"],
             says: ["'/nonexistent/handler' is not an installed program", "give the path"]),
         Mistake(arguments: ["send", "T", "--", "no-such-program-anywhere"], says: ["not an installed program"]),
-        Mistake(arguments: ["wait", "foo"], says: ["'foo' is not a notification id", "notification-bridge send 'foo'"]),
         Mistake(
-            arguments: ["category", "add", "c", "-A", "a=A", "-A", "b=B", "-A", "c=C", "--minimal", "a", "--minimal", "b",
-                "--minimal", "c"],
+            arguments: ["wait", "foo"], says: ["'foo' is not a notification id", "notification-bridge send 'foo'"]),
+        Mistake(
+            arguments: [
+                "category", "add", "c", "-A", "a=A", "-A", "b=B", "-A", "c=C", "--minimal", "a", "--minimal", "b",
+                "--minimal", "c",
+            ],
             says: ["--minimal is given 3 times", "keep two"]),
         Mistake(arguments: ["send", "T", "--urgency", "loud"], says: ["'loud'", "low"]),
     ]
 
-    @Test("a usage mistake found by the parser: exit 2, the program's name first, what to do", arguments: parserMistakes)
+    @Test(
+        "a usage mistake found by the parser: exit 2, the program's name first, what to do", arguments: parserMistakes)
     func parser(_ mistake: Mistake) async throws {
         let result = try await BuiltPrograms.cli(mistake.arguments)
         #expect(result.status == 2, "\(mistake): \(result.standardError)")
@@ -46,7 +50,8 @@ struct ErrorPathTests {
         try await CLIFixture.with { fixture in
             let posted = try await fixture.cli(["send", "Late", "--at", "2001-01-01T10:00Z"])
             #expect(posted.status == 0, "\(posted.standardError)")
-            #expect(posted.standardError.hasPrefix("notification-bridge: warning: --at '2001-01-01T10:00Z' is in the past"),
+            #expect(
+                posted.standardError.hasPrefix("notification-bridge: warning: --at '2001-01-01T10:00Z' is in the past"),
                 "\(posted.standardError)")
             _ = try await fixture.nextNotification()
         }

@@ -6,7 +6,10 @@ import Testing
 
 /// The bridge started under the name `notify-send` against the real `notify-send` (libnotify-bin): the same
 /// arguments, the same recording server, the same `Notify`, standard output and success or failure.
-@Suite("notify-send compatibility", .enabled(if: NotifySendPrograms.realNotifySend != nil, "notify-send is not installed; make test installs libnotify-bin"))
+@Suite(
+    "notify-send compatibility",
+    .enabled(
+        if: NotifySendPrograms.realNotifySend != nil, "notify-send is not installed; make test installs libnotify-bin"))
 struct NotifySendCompatibilityTests {
     /// What one run of a program did.
     struct Run: CustomStringConvertible {
@@ -14,8 +17,9 @@ struct NotifySendCompatibilityTests {
         var notify: ServedNotification?
 
         var description: String {
-            "status \(result.status), stdout \(result.standardOutput.debugDescription), "
-                + "stderr \(result.standardError.debugDescription), Notify \(notify.map(NotifyCall.init).map(String.init(describing:)) ?? "none")"
+            let call = notify.map { String(describing: NotifyCall($0)) } ?? "none"
+            return "status \(result.status), stdout \(result.standardOutput.debugDescription), "
+                + "stderr \(result.standardError.debugDescription), Notify \(call)"
         }
     }
 
@@ -63,13 +67,20 @@ struct NotifySendCompatibilityTests {
         ["Only a title"],
         ["--", "-5 degrees"],
         ["Title", "--", "-u"],
-        ["-u", "critical", "-t", "5000", "-a", "Mail", "-i", "mail-unread", "-c", "email.arrived", "-e", "Subject",
-         "Line one\\nline two\\ttab"],
+        [
+            "-u", "critical", "-t", "5000", "-a", "Mail", "-i", "mail-unread", "-c", "email.arrived", "-e", "Subject",
+            "Line one\\nline two\\ttab",
+        ],
         ["--urgency=low", "--expire-time=0", "--app-name=Backup", "--category=transfer.complete", "Done"],
-        ["-h", "int:x-level:5", "-h", "string:x-tag:a b:c", "-h", "double:x-ratio:1.5", "-h", "byte:x-byte:7",
-         "-h", "boolean:x-flag:TRUE", "-h", "boolean:x-off:no", "-h", "variant:x-list:[1, 2]", "Hints"],
-        ["-h", "string:desktop-entry:org.example.Mail", "-h", "boolean:transient:true", "-h", "string:category:im", "-c",
-         "email", "Mapped hints"],
+        [
+            "-h", "int:x-level:5", "-h", "string:x-tag:a b:c", "-h", "double:x-ratio:1.5", "-h", "byte:x-byte:7",
+            "-h", "boolean:x-flag:TRUE", "-h", "boolean:x-off:no", "-h", "variant:x-list:[1, 2]", "Hints",
+        ],
+        [
+            "-h", "string:desktop-entry:org.example.Mail", "-h", "boolean:transient:true", "-h", "string:category:im",
+            "-c",
+            "email", "Mapped hints",
+        ],
         ["-pe", "Grouped", "flags"],
         ["Title", "Tom & Jerry <b>bold</b>"],
     ]
@@ -78,9 +89,11 @@ struct NotifySendCompatibilityTests {
     func posts(_ arguments: [String]) async throws {
         try await CLIFixture.with { fixture in
             let real = try await Self.run(try NotifySendPrograms.real(), arguments, on: fixture, notifies: true)
-            let bridge = try await Self.run(try await NotifySendPrograms.bridge(), arguments, on: fixture, notifies: true)
+            let bridge = try await Self.run(
+                try await NotifySendPrograms.bridge(), arguments, on: fixture, notifies: true)
             #expect(real.result.status == 0 && bridge.result.status == 0, "notify-send: \(real); bridge: \(bridge)")
-            #expect(bridge.notify.map(NotifyCall.init) == real.notify.map(NotifyCall.init),
+            #expect(
+                bridge.notify.map(NotifyCall.init) == real.notify.map(NotifyCall.init),
                 "notify-send: \(real); bridge: \(bridge)")
             if arguments.contains(where: { $0.hasPrefix("-p") }) {
                 #expect(Int32(bridge.result.output) != nil, "-p prints a decimal id: \(bridge)")
@@ -102,7 +115,8 @@ struct NotifySendCompatibilityTests {
     func refuses(_ arguments: [String]) async throws {
         try await CLIFixture.with { fixture in
             let real = try await Self.run(try NotifySendPrograms.real(), arguments, on: fixture, notifies: false)
-            let bridge = try await Self.run(try await NotifySendPrograms.bridge(), arguments, on: fixture, notifies: false)
+            let bridge = try await Self.run(
+                try await NotifySendPrograms.bridge(), arguments, on: fixture, notifies: false)
             #expect(real.result.status != 0 && bridge.result.status != 0, "notify-send: \(real); bridge: \(bridge)")
             #expect(bridge.result.standardError == real.result.standardError, "notify-send: \(real); bridge: \(bridge)")
             #expect(bridge.result.standardOutput.isEmpty)
@@ -121,7 +135,9 @@ struct NotifySendCompatibilityTests {
                     try await fixture.server.invokeAction(id: shown.id, key: key)
                     runs[program] = Run(result: try await result, notify: shown)
                 }
-                let (real, bridge) = (runs[try NotifySendPrograms.real()]!, runs[try await NotifySendPrograms.bridge()]!)
+                let (real, bridge) = (
+                    runs[try NotifySendPrograms.real()]!, runs[try await NotifySendPrograms.bridge()]!
+                )
                 #expect(bridge.notify.map(NotifyCall.init) == real.notify.map(NotifyCall.init), "\(real) \(bridge)")
                 #expect(real.result.standardOutput == expected + "\n", "\(real)")
                 #expect(bridge.result.standardOutput == real.result.standardOutput, "\(bridge)")
@@ -164,7 +180,9 @@ struct NotifySendCompatibilityTests {
                 child.signal(SIGINT)
                 let status = await child.wait(within: .seconds(10))
                 let message = try String(contentsOf: errors, encoding: .utf8)
-                #expect(status == 0, "\(program) exits 0 after Ctrl-C, as notify-send does: \(String(describing: status)) \(message)")
+                #expect(
+                    status == 0,
+                    "\(program) exits 0 after Ctrl-C, as notify-send does: \(String(describing: status)) \(message)")
                 #expect(message.contains("Wait cancelled, closing notification"), "\(program): \(message)")
                 let closed = try await withTimeout(waitingFor: "the notification to close after Ctrl-C") {
                     for await event in fixture.events {
@@ -183,10 +201,12 @@ struct NotifySendCompatibilityTests {
     func replaceByNumber() async throws {
         try await CLIFixture.with { fixture in
             let bridge = try await NotifySendPrograms.bridge()
-            let first = try await ProcessRunner.run([bridge, "-r", "9999", "Volume", "50%"], environment: fixture.environment)
+            let first = try await ProcessRunner.run(
+                [bridge, "-r", "9999", "Volume", "50%"], environment: fixture.environment)
             #expect(first.status == 0, "\(first.standardError)")
             let shown = try await fixture.nextNotification()
-            let second = try await ProcessRunner.run([bridge, "-r", "9999", "Volume", "60%"], environment: fixture.environment)
+            let second = try await ProcessRunner.run(
+                [bridge, "-r", "9999", "Volume", "60%"], environment: fixture.environment)
             #expect(second.status == 0, "\(second.standardError)")
             let replaced = try await Self.nextShown(fixture)
             #expect(replaced.replacesID == shown.id, "the second -r 9999 updates the first in place")
@@ -195,14 +215,16 @@ struct NotifySendCompatibilityTests {
 
             // Closed, the number posts anew.
             try await fixture.server.dismiss(id: replaced.id)
-            let third = try await ProcessRunner.run([bridge, "-r", "9999", "Volume", "70%"], environment: fixture.environment)
+            let third = try await ProcessRunner.run(
+                [bridge, "-r", "9999", "Volume", "70%"], environment: fixture.environment)
             #expect(third.status == 0, "\(third.standardError)")
             let again = try await fixture.nextNotification()
             #expect(again.replacesID == 0 && again.body == "70%")
 
             // -p, then -r with the printed id, as with notify-send.
             for program in [try NotifySendPrograms.real(), bridge] {
-                let printed = try await ProcessRunner.run([program, "-p", "Download", "10%"], environment: fixture.environment)
+                let printed = try await ProcessRunner.run(
+                    [program, "-p", "Download", "10%"], environment: fixture.environment)
                 let id = try #require(Int32(printed.output), "\(program) -p printed \(printed.output.debugDescription)")
                 let original = try await fixture.nextNotification()
                 let update = try await ProcessRunner.run(

@@ -7,7 +7,10 @@ import Testing
 /// More of notify-send's behaviour, compared with the real one where it has the option, and libnotify's newer
 /// options (`-n`, `--id-fd`, `--selected-action-fd`, `--activation-token-fd`), which Debian's 0.8.1 lacks, against
 /// their documented meaning.
-@Suite("notify-send options", .enabled(if: NotifySendPrograms.realNotifySend != nil, "notify-send is not installed; make test installs libnotify-bin"))
+@Suite(
+    "notify-send options",
+    .enabled(
+        if: NotifySendPrograms.realNotifySend != nil, "notify-send is not installed; make test installs libnotify-bin"))
 struct NotifySendOptionsTests {
     typealias Run = NotifySendCompatibilityTests.Run
     typealias NotifyCall = NotifySendCompatibilityTests.NotifyCall
@@ -19,8 +22,9 @@ struct NotifySendOptionsTests {
         try await CLIFixture.with(profile) { fixture in
             var runs: [Run] = []
             for program in [try NotifySendPrograms.real(), try await NotifySendPrograms.bridge()] {
-                runs.append(try await NotifySendCompatibilityTests.run(
-                    program, ["-A", "yes=Yes", "No buttons here"], on: fixture, notifies: true))
+                runs.append(
+                    try await NotifySendCompatibilityTests.run(
+                        program, ["-A", "yes=Yes", "No buttons here"], on: fixture, notifies: true))
             }
             let (real, bridge) = (runs[0], runs[1])
             #expect(real.result.status != 0 && bridge.result.status != 0, "\(real) \(bridge)")
@@ -42,7 +46,8 @@ struct NotifySendOptionsTests {
             }
             let (real, bridge) = (runs[0], runs[1])
             #expect(bridge.notify.map(NotifyCall.init) == real.notify.map(NotifyCall.init), "\(real) \(bridge)")
-            #expect(real.result.standardOutput == "default\n" && bridge.result.standardOutput == "default\n",
+            #expect(
+                real.result.standardOutput == "default\n" && bridge.result.standardOutput == "default\n",
                 "\(real) \(bridge)")
         }
     }
@@ -68,7 +73,8 @@ struct NotifySendOptionsTests {
             #expect(finished.status == 0, "\(finished.standardError)")
             let lines = finished.standardOutput.split(separator: "\n").map(String.init)
             #expect(lines.count == 2 && lines.last == "reply", "-p's id, then the action: \(lines)")
-            let read = { (name: String) in try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
+            let read = { (name: String) in try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            }
             #expect(try read("id") == lines.first.map { $0 + "\n" }, "the id -p printed")
             #expect(try read("action") == "reply\n")
             #expect(try read("token") == "token-42\n")

@@ -135,7 +135,7 @@ struct CommandLineTests {
             (["--app-name", ""], "--app-name is empty; give the name"),
             (["--app-name="], "Missing value for '--app-name <name>'"),
             (["--prompt-command", ""], "--prompt-command is empty; give the program"),
-            (["--prompt-command", "/nonexistent/prompt"], "--prompt-command '/nonexistent/prompt' is not an executable"),
+            (["--prompt-command", "/nonexistent/prompt"], "--prompt-command '/nonexistent/prompt' is not an"),
             (["--prompt-command", "no-such-prompt-program"], "give the path of an installed program"),
             (
                 ["--server-timeout", "soon"],
