@@ -8,7 +8,8 @@ enum ExitStatus {
     /// The command line is wrong, found by the parser or by the daemon: the message names the argument and what it
     /// accepts.
     static let usage: Int32 = 2
-    /// The notification closed without a response (dismissed, expired, withdrawn), or an alert was cancelled.
+    /// The notification closed without a response (dismissed, expired, withdrawn, closed by Ctrl-C while waiting), or
+    /// an alert was cancelled.
     static let closed: Int32 = 3
 
     /// The text `--help` shows.
@@ -18,8 +19,8 @@ enum ExitStatus {
           1  the daemon or the bus failed (the message says why)
           2  usage error, found here or by the daemon (the message names the
              option and what it accepts)
-          3  closed without a response (dismissed, expired, withdrawn);
-             alert: cancelled
+          3  closed without a response (dismissed, expired, withdrawn, or
+             closed by Ctrl-C during --wait); alert: cancelled
         """
 }
 
