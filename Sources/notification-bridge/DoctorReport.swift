@@ -68,7 +68,9 @@ struct DoctorReport {
         } else {
             lines.append("daemon: not running" + (daemon.activatable ? " (D-Bus can start it)" : ""))
         }
-        if let server {
+        if let server, server.name.isEmpty {
+            lines.append("server: none (nothing owns org.freedesktop.Notifications on this bus)")
+        } else if let server {
             lines.append(
                 "server: \(server.name) \(server.version) (\(server.vendor)), specification \(server.specVersion)")
             lines.append("  capabilities: " + server.capabilities.joined(separator: ", "))

@@ -137,6 +137,23 @@ struct DoctorTests {
         }
     }
 
+    @Test("no notification server: doctor says so, and what to start")
+    func noServer() async throws {
+        try await CLIFixture.with(.dunst) { fixture in
+            await fixture.server.stop()
+            // The daemon hears of the server leaving through the bus: ask until it has.
+            let plain = try await withTimeout(waitingFor: "doctor to see that the server has gone") {
+                while true {
+                    let result = try await fixture.cli(["doctor"])
+                    if result.output.contains("server: none") { return result }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            #expect(plain.status == 1)
+            #expect(plain.output.contains("no notification server runs on the session bus: start"), "\(plain.output)")
+        }
+    }
+
     @Test("the daemon refuses a prompt command that cannot run: exit 2, the option named, what to do")
     func daemonRefusesMissingPromptCommand() async throws {
         let daemon = try await BuiltPrograms.path(of: "notification-bridged")
