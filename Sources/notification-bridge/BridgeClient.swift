@@ -20,7 +20,9 @@ struct BridgeClient {
     /// The line a user sees when the session bus cannot be reached.
     static func cannotConnect(_ error: any Error) -> CLIFailure {
         guard let failure = error as? DBusFailure else {
-            return CLIFailure("notification-bridge: cannot connect to the session bus (\(error))")
+            return CLIFailure(
+                "notification-bridge: cannot connect to the session bus (\(error)); run it inside a desktop session, "
+                    + "or set DBUS_SESSION_BUS_ADDRESS")
         }
         return CLIFailure(
             "notification-bridge: cannot connect to the session bus (\(failure.message)); run it inside a desktop "
