@@ -15,7 +15,8 @@ struct SendCommand: AsyncParsableCommand {
             position among the actions, from 0, as id. Unlike notify-send, -A does not imply --wait: without it \
             the response waits in the daemon for `notification-bridge wait ID`.
 
-            Everything after `--` is a command (argv, no shell) that receives every response instead: \
+            After the title, everything after `--` is a command (argv, no shell) that receives every response instead \
+            (with no title before it, `--` is followed by the title and body, as with notify-send): \
             NOTIFICATION_ID, NOTIFICATION_ACTION, NOTIFICATION_USER_INFO and NOTIFICATION_TEXT in its \
             environment, typed text on its standard input; with --exec-on ACTION only the responses with that \
             action. Example: \
