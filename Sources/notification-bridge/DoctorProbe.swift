@@ -21,6 +21,7 @@ struct DoctorProbe {
         var report = DoctorReport()
         report.serviceFile = Self.serviceFile()
         report.systemdUnit = Self.systemdUnit()
+        report.notifySend = Self.notifySend()
         report.daemon.activatable = await activatableNames().contains(BridgeAPI.busName)
         report.daemon.running = await hasOwner(BridgeAPI.busName)
         if !report.daemon.running, !report.daemon.activatable {
@@ -68,7 +69,7 @@ struct DoctorProbe {
                 report.problems.append(
                     "the prompt program \(program) cannot show a window: the daemon has neither "
                         + "WAYLAND_DISPLAY nor DISPLAY. Run "
-                    + "'systemctl --user import-environment WAYLAND_DISPLAY DISPLAY' "
+                        + "'systemctl --user import-environment WAYLAND_DISPLAY DISPLAY' "
                         + "and restart notification-bridged, or give it --prompt-command")
             }
             if !actions.inlineReply, actions.promptProgram == nil {
@@ -223,6 +224,15 @@ struct DoctorProbe {
         let folders = [dataHome] + dataDirectories.map(String.init)
         return folders.map { $0 + "/dbus-1/services/io.github.NotificationBridge.service" }
             .first { access($0, R_OK) == 0 }
+    }
+
+    /// The `notify-send` a script would run, and whether it is this program (a link to it).
+    static func notifySend() -> (path: String, isBridge: Bool)? {
+        guard let path = ExecRule.resolve(NotifySend.programName) else { return nil }
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(path, &resolved) != nil, let own = ExecFilter.ownPath() else { return (path, false) }
+        let target = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (path, target == own)
     }
 
     /// The systemd user unit, in the folders `systemd --user` reads.

@@ -51,6 +51,8 @@ struct DoctorReport {
     var settingsApp: String?
     var serviceFile: String?
     var systemdUnit: String?
+    /// The `notify-send` found on `PATH`, and whether it is this program under that name.
+    var notifySend: (path: String, isBridge: Bool)?
     /// What is wrong, each with what to do.
     var problems: [String] = []
 
@@ -112,6 +114,12 @@ struct DoctorReport {
         }
         lines.append("D-Bus activation: " + (serviceFile ?? "no service file found"))
         lines.append("systemd user unit: " + (systemdUnit ?? "not installed"))
+        if let notifySend {
+            lines.append(
+                "notify-send: \(notifySend.path) " + (notifySend.isBridge ? "(this bridge)" : "(another program)"))
+        } else {
+            lines.append("notify-send: not on PATH")
+        }
         if problems.isEmpty {
             lines.append("no problems found")
         } else {
@@ -142,6 +150,8 @@ struct DoctorReport {
                 "version": portal.version.map { .number(Double($0)) } ?? .null,
             ]),
             "service-file": string(serviceFile), "systemd-unit": string(systemdUnit),
+            "notify-send": notifySend.map { .object(["path": .string($0.path), "is-bridge": .bool($0.isBridge)]) }
+                ?? .null,
             "problems": .array(problems.map(JSONValue.string)),
         ]
         if let server {

@@ -137,6 +137,28 @@ struct DoctorTests {
         }
     }
 
+    @Test("doctor tells whether the notify-send on PATH is this bridge")
+    func notifySendOnPath() async throws {
+        try await CLIFixture.with { fixture in
+            let link = try await NotifySendPrograms.bridge()
+            for (folder, isBridge) in [
+                (URL(fileURLWithPath: link).deletingLastPathComponent().path, true), ("/usr/bin", false),
+            ] {
+                var environment = fixture.environment
+                environment["PATH"] = folder
+                let result = try await ProcessRunner.run(
+                    [try await BuiltPrograms.path(of: "notification-bridge"), "doctor", "--json"],
+                    environment: environment)
+                let report = try #require(try parsedJSON(result.output) as? [String: Any], "\(result.output)")
+                let notifySend = report["notify-send"] as? [String: Any]
+                if isBridge || NotifySendPrograms.realNotifySend == "/usr/bin/notify-send" {
+                    #expect(notifySend?["path"] as? String == folder + "/notify-send", "\(report)")
+                    #expect(notifySend?["is-bridge"] as? Bool == isBridge, "\(report)")
+                }
+            }
+        }
+    }
+
     @Test("no notification server: doctor says so, and what to start")
     func noServer() async throws {
         try await CLIFixture.with(.dunst) { fixture in
