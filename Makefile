@@ -9,6 +9,10 @@
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 #   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
+#   make install PREFIX=/usr/local DESTDIR=   the programs, D-Bus activation, the systemd user unit, manual pages and
+#                completions, as a distribution places them (NOTIFY_SEND=1: also notify-send as a link to the CLI);
+#                make uninstall removes them. Needs Swift 6.3 or later (the event loop is the process's executor
+#                through Swift 6.3's custom executors).
 
 SWIFT ?= swift
 CC ?= cc
@@ -206,3 +210,71 @@ deb-test: deb
 
 clean:
 	rm -rf .build .build-docs .build-static $(FUZZ_SCRATCH) $(ASAN_SCRATCH) Benchmarks/bin bench-results
+
+# Installed without a package. The programs are built as the .deb ships them (the Swift runtime linked statically),
+# so they run without a Swift toolchain. PREFIX is where they run from; DESTDIR (for staging) is prepended only when
+# copying. The D-Bus activation file and the systemd unit name the daemon at $(BINDIR).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DBUS_SERVICES_DIR ?= $(DATADIR)/dbus-1/services
+DBUS_INTERFACES_DIR ?= $(DATADIR)/dbus-1/interfaces
+SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
+# Manual pages installed, section 1, if they are built (written sources under man/ or docs/, built by their own target).
+INSTALL_MAN_PAGES ?= $(wildcard man/*.1 docs/man/*.1 .build/man/*.1)
+# The programs built, the commands installed (one is a link to another program, which runs it under that name).
+INSTALL_PRODUCTS := notification-bridged notification-bridge
+INSTALL_COMMANDS := notification-bridged notification-bridge notification-terminal-server
+INSTALL_BUILD := -c release $(shell packaging/release-build-flags.sh)
+INSTALL_SWIFT_MINIMUM := 6.3
+
+.PHONY: install uninstall
+
+install:
+	@version=$$($(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -n 1); \
+	if [ -z "$$version" ] || [ "$$(printf '%s\n%s\n' "$(INSTALL_SWIFT_MINIMUM)" "$$version" | sort -V | head -n 1)" != "$(INSTALL_SWIFT_MINIMUM)" ]; then \
+	    echo "make install: needs Swift $(INSTALL_SWIFT_MINIMUM) or later, found '$$version'; put a newer toolchain first on PATH or set SWIFT=" >&2; \
+	    exit 1; \
+	fi
+	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build $(INSTALL_BUILD) --product $$product || exit 1; done
+	@bin=$$($(SWIFT) build $(INSTALL_BUILD) --show-bin-path) && set -e && \
+	install -d "$(DESTDIR)$(BINDIR)" && \
+	for product in $(INSTALL_PRODUCTS); do install -m 0755 "$$bin/$$product" "$(DESTDIR)$(BINDIR)/$$product"; done && \
+	ln -sf notification-bridged "$(DESTDIR)$(BINDIR)/notification-terminal-server" && \
+	if [ -n "$(NOTIFY_SEND)" ]; then ln -sf notification-bridge "$(DESTDIR)$(BINDIR)/notify-send"; fi && \
+	install -d "$(DESTDIR)$(DBUS_SERVICES_DIR)" "$(DESTDIR)$(DBUS_INTERFACES_DIR)" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)" && \
+	sed 's|^Exec=/usr/bin/notification-bridged$$|Exec=$(BINDIR)/notification-bridged|' dbus/io.github.NotificationBridge.service \
+	    >"$(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.NotificationBridge.service" && \
+	install -m 0644 dbus/io.github.NotificationBridge1.xml "$(DESTDIR)$(DBUS_INTERFACES_DIR)/" && \
+	sed 's|^ExecStart=/usr/bin/notification-bridged$$|ExecStart=$(BINDIR)/notification-bridged|' packaging/notification-bridged.service \
+	    >"$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/notification-bridged.service" && \
+	chmod 0644 "$(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.NotificationBridge.service" \
+	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/notification-bridged.service" && \
+	install -d "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)" && \
+	for command in $(INSTALL_COMMANDS); do \
+	    "$(DESTDIR)$(BINDIR)/$$command" --generate-completion-script bash | sed '1{/^#!/d}' \
+	        >"$(DESTDIR)$(BASH_COMPLETION_DIR)/$$command"; \
+	    "$(DESTDIR)$(BINDIR)/$$command" --generate-completion-script zsh >"$(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$command"; \
+	    "$(DESTDIR)$(BINDIR)/$$command" --generate-completion-script fish \
+	        >"$(DESTDIR)$(FISH_COMPLETION_DIR)/$$command.fish"; \
+	done && \
+	if [ -n "$(strip $(INSTALL_MAN_PAGES))" ]; then \
+	    install -d "$(DESTDIR)$(MANDIR)/man1" && install -m 0644 $(INSTALL_MAN_PAGES) "$(DESTDIR)$(MANDIR)/man1/"; \
+	fi
+	@echo "Installed under $(DESTDIR)$(PREFIX). A D-Bus session started from now on activates $(BINDIR)/notification-bridged;"
+	@echo "the session bus reads $(DBUS_SERVICES_DIR) only if it is in XDG_DATA_DIRS (/usr/local/share is by default)."
+
+uninstall:
+	rm -f $(foreach command,$(INSTALL_COMMANDS),"$(DESTDIR)$(BINDIR)/$(command)" \
+	    "$(DESTDIR)$(BASH_COMPLETION_DIR)/$(command)" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_$(command)" \
+	    "$(DESTDIR)$(FISH_COMPLETION_DIR)/$(command).fish")
+	if [ "$$(readlink "$(DESTDIR)$(BINDIR)/notify-send" 2>/dev/null)" = notification-bridge ]; then \
+	    rm -f "$(DESTDIR)$(BINDIR)/notify-send"; fi
+	rm -f "$(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.NotificationBridge.service" \
+	    "$(DESTDIR)$(DBUS_INTERFACES_DIR)/io.github.NotificationBridge1.xml" \
+	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/notification-bridged.service"
+	rm -f $(foreach page,$(notdir $(INSTALL_MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man1/$(page)")

@@ -332,8 +332,11 @@ public actor DesktopNotificationCenter {
         portal?.encoder.textInputRendering(for: action) ?? encoder.textInputRendering(for: action)
     }
 
-    /// The program that asks for typed text where the server has no inline reply, or `nil` when none can run.
+    /// The program that asks for typed text where the server has no inline reply, or `nil` when none is found.
     public nonisolated var promptProgram: String? { prompt.programName }
+
+    /// Whether the prompt can be shown: its program is found and, for zenity, kdialog and yad, there is a display.
+    public nonisolated var isPromptAvailable: Bool { prompt.isAvailable }
 
     /// Where the center learns that the session is locked.
     package nonisolated var lockSource: SessionLockMonitor.Source { lockMonitor.source }

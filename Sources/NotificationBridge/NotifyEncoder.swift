@@ -118,7 +118,8 @@ package struct NotifyEncoder: Sendable {
 
         hints.merge(extraHints) { own, _ in own }
 
-        let body = server.supportsBodyMarkup ? MarkupEscaping.escape(content.body) : content.body
+        let escapes = server.supportsBodyMarkup && !content.bodyIsMarkup
+        let body = escapes ? MarkupEscaping.escape(content.body) : content.body
         let request = NotifyRequest(
             appName: content.appName ?? "", replacesID: replacesID, appIcon: content.icon ?? "",
             summary: content.title, body: body, actions: wire, hints: hints, expireTimeout: content.timeout.wireValue)

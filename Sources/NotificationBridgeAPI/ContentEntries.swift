@@ -9,6 +9,7 @@ public enum ContentEntries {
         var entries = WireEntries()
         entries[PostKeys.title] = content.title
         entries[PostKeys.body] = content.body
+        if content.bodyIsMarkup { entries[PostKeys.bodyMarkup] = true }
         entries[PostKeys.urgency] = content.urgency
         entries[PostKeys.timeout] = content.timeout
         entries[PostKeys.resident] = content.isResident
@@ -41,6 +42,7 @@ public enum ContentEntries {
             threadID: try reader.decode(PostKeys.thread),
             isResident: try reader.decode(PostKeys.resident) ?? false,
             isTransient: try reader.decode(PostKeys.transient) ?? false)
+        content.bodyIsMarkup = try reader.decode(PostKeys.bodyMarkup) ?? false
         if let sound = try reader.decode(PostKeys.sound) { content.sound = sound }
         if let urgency = try reader.decode(PostKeys.urgency) { content.urgency = urgency }
         if let timeout = try reader.decode(PostKeys.timeout) { content.timeout = timeout }

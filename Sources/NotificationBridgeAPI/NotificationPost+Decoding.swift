@@ -22,6 +22,11 @@ extension NotificationPost {
         schedule = try PostSchedule(reader, currentZoneName: currentZoneName)
         content = try ContentEntries.content(reader)
         replaces = try reader.decode(PostKeys.replaces)
+        fixedID = try reader.decode(PostKeys.fixedID)
+        if replaces != nil, fixedID != nil {
+            throw BridgeError.invalid("notification has both 'replaces' and 'fixed-id'; 'fixed-id' replaces the "
+                + "notification showing with that id by itself, keep one of them")
+        }
         route = try Self.route(reader, content: content)
         // The key 'category' names the bridge's category, never the server's 'category' hint: both may be given.
         hints = try reader.decode(PostKeys.hints) ?? [:]

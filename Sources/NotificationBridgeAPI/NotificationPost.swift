@@ -10,6 +10,9 @@ public struct NotificationPost: Sendable, Hashable {
     public var route: PostRoute?
     /// The id of a showing notification of the same app to update in place.
     public var replaces: String?
+    /// An id of the caller's choosing (``PostKeys/fixedID``): shown under it, or updating the notification of the same
+    /// app showing with it.
+    public var fixedID: String?
     /// When it fires; `nil` for now.
     public var schedule: PostSchedule?
     /// Server hints of the caller's own, sent after the bridge's.
@@ -37,6 +40,7 @@ public struct NotificationPost: Sendable, Hashable {
         case nil: break
         }
         entries[PostKeys.replaces] = replaces
+        entries[PostKeys.fixedID] = fixedID
         if let schedule { entries.merge(schedule.entries) }
         if !hints.isEmpty { entries[PostKeys.hints] = hints }
         return entries

@@ -11,6 +11,9 @@ public enum PostKeys {
     /// `body` (s).
     public static let body = BridgeKey.string(
         "body", example: "<'42 files copied'>", summary: "the text below the title, in plain text")
+    /// `body-is-markup` (b).
+    public static let bodyMarkup = BridgeKey.boolean(
+        "body-is-markup", summary: "the body is written in the server's markup already (as notify-send's is): sent as is")
     /// `app-name` (s).
     public static let appName = BridgeKey.string(
         "app-name", example: "<'Mail'>", summary: "the application it is posted under; it owns the notification")
@@ -65,6 +68,17 @@ public enum PostKeys {
             try NotificationIDForm.check(id, argument: "\(place.place) key '\(place.key)'")
             return id
         }, encode: { $0 })
+    /// `fixed-id` (s): the id of the caller's choosing, for callers that name their notifications themselves (a
+    /// numeric `notify-send -r`): the first post with it shows a notification under that id, later ones update it in
+    /// place while it shows, and once it has closed show a new one under it again.
+    public static let fixedID = BridgeKey.string(
+        "fixed-id", example: "<'000000000000270f'>",
+        summary: "an id of the caller's choosing: shown under it, or updating the same app's notification that has it"
+    ).map(
+        decode: { id, place throws(DBusFailure) in
+            try NotificationIDForm.check(id, argument: "\(place.place) key '\(place.key)'")
+            return id
+        }, encode: { $0 })
     /// `exec` (as): the response handler is a command; its form is checked here, the program by the daemon (see
     /// ``ExecRule``).
     public static let exec = BridgeKey.strings(
@@ -86,7 +100,8 @@ public enum PostKeys {
 
     /// The keys that describe the content (not the handler, not the trigger).
     public static let content: [BridgeKeyInfo] = [
-        title.info, body.info, appName.info, desktopEntry.info, icon.info, image.info, category.info, actions.info,
+        title.info, body.info, bodyMarkup.info, appName.info, desktopEntry.info, icon.info, image.info, category.info,
+        actions.info,
         userInfo.info, defaultAction.info, sound.info, urgency.info, timeout.info, resident.info, transient.info,
         thread.info, badge.info,
     ]
@@ -94,5 +109,6 @@ public enum PostKeys {
     public static let handler: [BridgeKeyInfo] = [exec.info, appAction.info]
     /// Every key `Post` takes, in the order error messages list them.
     public static let all: [BridgeKeyInfo] =
-        content.filter { $0 != badge.info } + [replaces.info, badge.info] + handler + [hints.info] + scheduling
+        content.filter { $0 != badge.info } + [replaces.info, fixedID.info, badge.info] + handler + [hints.info]
+        + scheduling
 }

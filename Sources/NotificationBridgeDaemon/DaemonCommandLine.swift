@@ -112,6 +112,13 @@ struct DaemonCommandLine: ParsableCommand {
                 "--prompt-command is empty; give the program that asks for typed text (a name on PATH or a path), "
                     + "or leave the option out to use zenity, kdialog or yad.")
         }
+        // Checked now, on the daemon's PATH: a prompt command that cannot run would fail only when a user types.
+        if let promptCommand, !promptCommand.isEmpty, ExecRule.resolve(promptCommand) == nil {
+            throw ValidationError(
+                "--prompt-command '\(promptCommand)' is not an executable file (looked up on PATH unless it holds a "
+                    + "'/'); give the path of an installed program, or leave the option out to use zenity, kdialog "
+                    + "or yad.")
+        }
         if let serverTimeout, !(serverTimeout > 0 && serverTimeout <= Self.longestServerTimeout) {
             throw ValidationError(
                 "--server-timeout is \(serverTimeout.formatted); give a number of seconds more than 0 and at most "

@@ -231,7 +231,16 @@ actor DaemonCore {
         if let replaces = request.replaces {
             try checkReplacement(of: replaces, appName: content.appName, by: peer)
         }
-        let id = request.replaces ?? NotificationID.make()
+        // A fixed id replaces the notification that has it while that one shows or waits, and is new otherwise; a
+        // sandboxed app may not take one of another app's ids, even one that ended.
+        if let fixedID = request.fixedID, let previous = table[fixedID] {
+            if previous.isOnServer || previous.isScheduled {
+                try checkReplacement(of: fixedID, appName: content.appName, by: peer)
+            } else {
+                try checkAccess(to: fixedID, previous, by: peer, "reuse the id of")
+            }
+        }
+        let id = request.replaces ?? request.fixedID ?? NotificationID.make()
         if let trigger = request.trigger {
             let commit = try await schedule(
                 content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints)
@@ -467,6 +476,8 @@ actor DaemonCore {
                         DBusDictionaryEntry(key: .string($0.key), value: $0.value)
                     }),
                 "prompt-program": .string(center.promptProgram ?? ""),
+                "prompt-available": .boolean(center.isPromptAvailable),
+                "server-quirks": .strings(info.quirkNotes),
                 "destructive-order": .string(rendering.destructiveOrder.rawValue),
                 "destructive-marker": .string(rendering.destructiveMarker),
                 "lock-source": .string(center.lockSource.rawValue),

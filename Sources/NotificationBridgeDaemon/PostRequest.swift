@@ -14,6 +14,8 @@ package struct PostRequest: Sendable {
     /// The route chosen by the notification itself, or `nil` for the posting connection.
     var route: ResponseRoute?
     var replaces: String?
+    /// An id of the caller's choosing: shown under it, or replacing the notification that has it.
+    var fixedID: String?
     /// When to show it; `nil` for now.
     var trigger: NotificationTrigger?
     /// Server hints of the caller's own, sent after the bridge's.
@@ -39,6 +41,7 @@ package struct PostRequest: Sendable {
             route = nil
         }
         replaces = post.replaces
+        fixedID = post.fixedID
         hints = post.hints
         trigger = try post.schedule.map { schedule throws(DBusFailure) in try Self.trigger(schedule, now: now) }
     }

@@ -1,6 +1,7 @@
 /// Encodes content as an object whose keys are the notification keys of the daemon's D-Bus API.
 ///
-/// Keys: `title`, `body`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label), `sound`,
+/// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
+/// `sound`,
 /// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
 /// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
@@ -8,6 +9,7 @@ extension NotificationContent: Codable {
     fileprivate enum CodingKeys: String, CodingKey {
         case title
         case body
+        case bodyIsMarkup = "body-is-markup"
         case appName = "app-name"
         case desktopEntry = "desktop-entry"
         case icon
@@ -30,6 +32,10 @@ extension NotificationContent: Codable {
     /// - Throws: `DecodingError` when a value has the wrong type or an unknown name.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(decodingFields: container)
+    }
+
+    private init(decodingFields container: KeyedDecodingContainer<CodingKeys>) throws {
         self.init(
             title: try container.decodeIfPresent(String.self, forKey: .title) ?? "",
             body: try container.decodeIfPresent(String.self, forKey: .body) ?? "",
@@ -49,6 +55,7 @@ extension NotificationContent: Codable {
             badge: try container.decodeIfPresent(Int.self, forKey: .badge),
             actions: try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? []
         )
+        bodyIsMarkup = try container.decodeIfPresent(Bool.self, forKey: .bodyIsMarkup) ?? false
     }
 
     /// Encodes the title, the body, and every field that is set and not at its default.
@@ -56,6 +63,7 @@ extension NotificationContent: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
+        if bodyIsMarkup { try container.encode(bodyIsMarkup, forKey: .bodyIsMarkup) }
         try container.encodeIfPresent(appName, forKey: .appName)
         try container.encodeIfPresent(desktopEntry, forKey: .desktopEntry)
         try container.encodeIfPresent(icon, forKey: .icon)

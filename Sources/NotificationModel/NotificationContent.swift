@@ -16,6 +16,10 @@ public struct NotificationContent: Sendable, Hashable {
     /// for servers that interpret markup.
     public var body: String
 
+    /// Whether ``body`` is already written in the server's markup (`<b>`, `<i>`, `<a href>`, entities), as
+    /// notify-send's body is: then it is sent as given instead of being escaped for a server that reads markup.
+    public var bodyIsMarkup = false
+
     /// The application name the server shows; `nil` lets the bridge use the posting application's name.
     public var appName: String?
 

@@ -20,7 +20,9 @@ struct BridgeClient {
     /// The line a user sees when the session bus cannot be reached.
     static func cannotConnect(_ error: any Error) -> CLIFailure {
         guard let failure = error as? DBusFailure else {
-            return CLIFailure("notification-bridge: cannot connect to the session bus (\(error))")
+            return CLIFailure(
+                "notification-bridge: cannot connect to the session bus (\(error)); run it inside a desktop session, "
+                    + "or set DBUS_SESSION_BUS_ADDRESS")
         }
         return CLIFailure(
             "notification-bridge: cannot connect to the session bus (\(failure.message)); run it inside a desktop "
@@ -37,7 +39,8 @@ struct BridgeClient {
         } catch let failure as DBusFailure {
             throw Self.failure(failure)
         } catch {
-            throw CLIFailure("notification-bridge: \(method) failed: \(error)")
+            throw CLIFailure("notification-bridge: the daemon's answer could not be read (\(error)); check that "
+                + "notification-bridged and notification-bridge are the same version")
         }
     }
 
@@ -45,7 +48,7 @@ struct BridgeClient {
 
     /// The line a user sees for a D-Bus error, and its exit status.
     static func failure(_ failure: DBusFailure) -> CLIFailure {
-        let message = failure.message
+        let message = DaemonWords.inCommandLineTerms(failure.message)
         switch BridgeError(failure) {
         case .closed?:
             return .closed("notification-bridge: \(message)")
@@ -53,13 +56,17 @@ struct BridgeClient {
             return CLIFailure(
                 "notification-bridge: --hint, --server-category: this notification-bridged is older and does not "
                     + "forward custom hints; update it, or use the options (--urgency, --sound, --image, "
-                    + "--desktop-entry, --transient, --resident) instead")
+                    + "--desktop-entry, --transient, --resident) instead", status: ExitStatus.usage)
         case .invalidArgument?:
-            return CLIFailure("notification-bridge: the daemon refused the request: \(message)")
+            return CLIFailure("notification-bridge: \(message)", status: ExitStatus.usage)
+        case .unknownNotification?:
+            return CLIFailure(
+                "notification-bridge: \(message) (notification-bridge list shows the notifications showing)",
+                status: ExitStatus.usage)
         case .unknownCategory?:
             return CLIFailure(
                 "notification-bridge: \(message) (register it with 'notification-bridge category add'; for "
-                    + "notify-send's -c category hint, use -c/--server-category)")
+                    + "notify-send's -c category hint, use -c/--server-category)", status: ExitStatus.usage)
         case .some:
             return CLIFailure("notification-bridge: \(message)")
         case nil:
@@ -71,9 +78,12 @@ struct BridgeClient {
                 "notification-bridge: notification-bridged is not running and D-Bus could not start it (\(message)); "
                     + "install it (its D-Bus service file) or start notification-bridged")
         case DBusFailure.Name.noReply, DBusFailure.Name.timeout:
-            return CLIFailure("notification-bridge: notification-bridged did not answer in time (\(message))")
+            return CLIFailure(
+                "notification-bridge: notification-bridged did not answer in time (\(message)); it may be busy or "
+                    + "hung: try again, or restart it (systemctl --user restart notification-bridged)")
         default:
-            return CLIFailure("notification-bridge: \(failure.name): \(message)")
+            return CLIFailure("notification-bridge: \(message) (\(failure.name)); check that notification-bridged "
+                + "runs (notification-bridge server-info)")
         }
     }
 }

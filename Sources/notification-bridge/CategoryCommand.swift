@@ -39,6 +39,10 @@ struct CategoryCommand: AsyncParsableCommand {
                 throw ValidationError("a category needs at least one --action \(ActionSpec.form)")
             }
             _ = try ActionSpec.list(actions)
+            if minimal.count > 2 {
+                throw ValidationError("--minimal is given \(minimal.count) times; where few buttons fit at most two "
+                    + "actions are shown: keep two")
+            }
             for actionID in minimal where !actions.contains(where: { $0.id == actionID }) {
                 throw ValidationError("--minimal '\(actionID)' is not the id of one of the --action values")
             }

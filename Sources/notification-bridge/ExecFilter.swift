@@ -14,7 +14,8 @@ enum ExecFilter {
     /// The daemon's `exec` argv for `command`, run only for `actions`.
     static func argv(actions: [String], command: [String]) throws -> [String] {
         guard let program = ownPath() else {
-            throw CLIFailure("notification-bridge: --exec-on: cannot find this program's own path in /proc/self/exe")
+            throw CLIFailure("notification-bridge: --exec-on: cannot find this program's own path in /proc/self/exe; "
+                + "mount /proc, or leave --exec-on out and filter on NOTIFICATION_ACTION in the command")
         }
         return [program, flag, actions.joined(separator: ","), "--"] + command
     }
@@ -44,7 +45,8 @@ enum ExecFilter {
         execvp(command[0], &argv)
         let reason = String(cString: strerror(errno))
         for pointer in argv { free(pointer) }
-        printError("notification-bridge: cannot run \(command[0]): \(reason)")
+        printError("notification-bridge: cannot run \(command[0]): \(reason); check that it is installed and "
+            + "executable, and post again")
         return ExitStatus.failure
     }
 }

@@ -5,9 +5,11 @@ enum ExitStatus {
     static let success: Int32 = 0
     /// The daemon or the bus refused or failed: the message says why.
     static let failure: Int32 = 1
-    /// The command line is wrong: the message names the argument and what it accepts.
+    /// The command line is wrong, found by the parser or by the daemon: the message names the argument and what it
+    /// accepts.
     static let usage: Int32 = 2
-    /// The notification closed without a response (dismissed, expired, withdrawn), or an alert was cancelled.
+    /// The notification closed without a response (dismissed, expired, withdrawn, closed by Ctrl-C while waiting), or
+    /// an alert was cancelled.
     static let closed: Int32 = 3
 
     /// The text `--help` shows.
@@ -15,9 +17,10 @@ enum ExitStatus {
         EXIT STATUS:
           0  done; with --wait, wait and alert: an action was chosen
           1  the daemon or the bus failed (the message says why)
-          2  usage error (the message names the option and what it accepts)
-          3  closed without a response (dismissed, expired, withdrawn);
-             alert: cancelled
+          2  usage error, found here or by the daemon (the message names the
+             option and what it accepts)
+          3  closed without a response (dismissed, expired, withdrawn, or
+             closed by Ctrl-C during --wait); alert: cancelled
         """
 }
 

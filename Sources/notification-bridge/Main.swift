@@ -13,7 +13,12 @@ import Musl
 @main
 enum Main {
     static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        let invokedAs = CommandLine.arguments.first ?? ""
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if invokedAs.split(separator: "/").last == Substring(NotifySend.programName) {
+            exit(NotifySend.run(arguments, invokedAs: invokedAs))
+        }
+        exit(run(arguments))
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -27,21 +32,41 @@ enum Main {
             }
         }
         do {
-            var command = try NotificationBridgeCommand.parseSelectedSubcommand(NotifySendHints.rewrite(arguments))
+            let rewritten = NotifySendHints.rewrite(ShortFlags.rewrite(arguments))
+            var command: any ParsableCommand
+            if let send = TitleAfterTerminator.send(rewritten) {
+                try send.validate()
+                command = send
+            } else {
+                command = try NotificationBridgeCommand.parseSelectedSubcommand(rewritten)
+            }
             if let asyncCommand = command as? any AsyncParsableCommand {
                 // Handed to the task, which alone uses it from then on.
                 nonisolated(unsafe) var asyncCommand = asyncCommand
-                runToEnd { try await asyncCommand.run() }
+                // Ctrl-C while a command waits for a response closes the notification (WaitCancellation).
+                runToEnd(signals: [SIGINT], onSignal: { _ in WaitCancellation.shared.interrupted() }) {
+                    try await asyncCommand.run()
+                }
             }
             try command.run()
             return ExitStatus.success
         } catch {
-            return status(for: error)
+            // `notification-bridge wait` alone may have meant a notification titled "wait", as with notify-send.
+            var hint: String?
+            if arguments.count == 1, let word = arguments.first, word != SendCommand.configuration.commandName,
+                NotificationBridgeCommand.subcommandNamed(word) != nil
+            {
+                hint = "'\(word)' is a command; to post a notification titled '\(word)', use notification-bridge "
+                    + "send '\(word)'"
+            }
+            return status(for: error, hint: hint)
         }
     }
 
     /// The exit status of a command that ended with `error`, after saying why on standard error.
-    static func status(for error: any Error) -> Int32 {
+    ///
+    /// - Parameter hint: said after a usage error's first line, in parentheses.
+    static func status(for error: any Error, hint: String? = nil) -> Int32 {
         do {
             throw error
         } catch let failure as CLIFailure {
@@ -51,7 +76,13 @@ enum Main {
             return code.rawValue
         } catch {
             let code = NotificationBridgeCommand.exitCode(for: error)
-            let message = NotificationBridgeCommand.fullMessage(for: error)
+            var message = NotificationBridgeCommand.fullMessage(for: error)
+            // One prefix for every message: the program's name, as the CLI's own failures have.
+            if message.hasPrefix("Error: ") { message = "notification-bridge: " + message.dropFirst("Error: ".count) }
+            if let hint, code == .validationFailure {
+                let firstLine = message.prefix { $0 != "\n" }
+                message = firstLine + " (\(hint))" + message.dropFirst(firstLine.count)
+            }
             if code == .success {
                 if !message.isEmpty { print(message) }
                 return ExitStatus.success
@@ -64,13 +95,19 @@ enum Main {
 
 /// Runs a command's work to its end on the main thread, then exits with its status.
 ///
+/// - Parameters:
+///   - signals: signals the loop takes instead of their default action, handed to `onSignal` on the main thread.
+///
 /// The main thread becomes the process's only executor: no thread pool is started (libdispatch's costs a thread or
 /// two and their hand-overs on every run), and the command's tasks take turns on it while the bus connection's own
 /// thread does the waiting. An `async` `main` would instead start on the main actor and hop to the pool.
-private func runToEnd(_ work: @escaping () async throws -> Void) -> Never {
+func runToEnd(
+    signals: [Int32] = [], onSignal: @escaping @Sendable (Int32) -> Void = { _ in },
+    _ work: @escaping () async throws -> Void
+) -> Never {
     // Handed to the task, which alone runs it.
     nonisolated(unsafe) let work = work
-    EventLoopExecutor.runMain {
+    EventLoopExecutor.runMain(signals: signals, onSignal: onSignal) {
         do {
             try await work()
             return ExitStatus.success

@@ -18,6 +18,15 @@ struct WaitCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        do {
+            try NotificationIDForm.check(id, argument: "ID")
+        } catch {
+            throw ValidationError(DaemonWords.inCommandLineTerms(error.message)
+                + "; to post a notification titled '\(id)', use notification-bridge send '\(id)'")
+        }
+    }
+
     func run() async throws {
         let client = try await BridgeClient.connect()
         do {

@@ -78,7 +78,8 @@ struct MonitorCommand: AsyncParsableCommand {
             // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
             fflush(nil)
         }
-        throw CLIFailure("notification-bridge: the connection to the session bus closed; monitor stopped")
+        throw CLIFailure("notification-bridge: the connection to the session bus closed; monitor stopped (start it "
+            + "again once the session bus is back)")
     }
 
     private func attach(_ client: BridgeClient) async throws {

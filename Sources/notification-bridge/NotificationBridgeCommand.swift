@@ -11,7 +11,9 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
             `send` is the default subcommand: `notification-bridge "Title" "Body"` works like notify-send, and \
             notify-send's options keep their names: -u, -t (--expire-time), -a, -i, -c (the server's category \
             hint; --category is the bridge's action category), -e, -p, -r (--replace-id), -w, -A ([NAME=]Text) \
-            and -h/--hint TYPE:NAME:VALUE (-h alone is help).
+            and -h/--hint TYPE:NAME:VALUE (-h alone is help). Started as notify-send (a link named so), it takes \
+            notify-send's command line exactly and behaves as notify-send does. When a notification does not show, \
+            `notification-bridge doctor` says why.
 
             \(ExitStatus.help)
             """,
@@ -19,6 +21,7 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
         subcommands: [
             SendCommand.self, AlertCommand.self, WaitCommand.self, ListCommand.self, WithdrawCommand.self,
             CategoryCommand.self, ServerInfoCommand.self, MonitorCommand.self, SettingsCommand.self,
+            DoctorCommand.self,
         ],
         defaultSubcommand: SendCommand.self
     )

@@ -3,6 +3,12 @@ import DBusCore
 import NotificationBridgeAPI
 import NotificationModel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// `send`'s scheduling options: when the notification fires instead of now. They map one to one onto the scheduling
 /// keys of `Post` (`fire-date`, `time-zone`, `in`, `repeat`, `calendar`), which `--dry-run` shows.
 struct ScheduleOptions: ParsableArguments {
@@ -30,8 +36,9 @@ struct ScheduleOptions: ParsableArguments {
             valueName: "date-time"))
     var at: String?
 
+    // Unconditional, so that a negative delay is read as one and refused for what it is.
     @Option(
-        name: .customLong("in"),
+        name: .customLong("in"), parsing: .unconditional,
         help: ArgumentHelp("Fires after this delay: 90s, 15m, 2h, 1d, 1h30m (a plain number is seconds).",
             valueName: "duration"))
     var delay: String?
@@ -80,6 +87,26 @@ struct ScheduleOptions: ParsableArguments {
                 "--time-zone goes with --at (a calendar spec always follows your zone; --in counts elapsed time)")
         }
         _ = try entries()
+    }
+
+    /// The warning for an `--at` in the past (without `--repeat`): the daemon shows such a notification at once,
+    /// which the user should hear of rather than find out.
+    func pastWarning() throws -> String? {
+        guard let at, repeatInterval == nil, let seconds = try Self.instantSeconds(at, zone: timeZone),
+            seconds <= Int64(time(nil))
+        else { return nil }
+        return "notification-bridge: warning: --at '\(at)' is in the past (it is "
+            + "\(LocalClock.text(secondsSince1970: Int64(time(nil)))) now), so it is shown now; give a later time to "
+            + "schedule it"
+    }
+
+    /// The instant `--at` names, in seconds since 1970, for the check that it is not past.
+    private static func instantSeconds(_ text: String, zone: ZoneChoice?) throws -> Int64? {
+        switch try fireDate(text, zone: zone) {
+        case .date(.instant(let seconds), _), .wallClockOfInstant(let seconds, _): return Int64(seconds)
+        case .date(.wallClock(let time), _): return try LocalClock.instant(of: time)
+        default: return nil
+        }
     }
 
     /// The scheduling keys of `Post`; empty when it is shown now.
@@ -150,6 +177,14 @@ struct ScheduleOptions: ParsableArguments {
     /// Seconds in a duration such as `90s`, `15m`, `2h`, `1d`, `1h30m` or `45`.
     static func seconds(_ text: String) throws -> Double {
         let problem = "--in '\(text)' is not a duration; use a number with s, m, h or d, e.g. 90s, 15m, 2h, 1d, 1h30m"
+        if text.hasPrefix("-") {
+            throw ValidationError("--in '\(text)' is in the past; give a delay from now, e.g. --in 5m (to show it "
+                + "now, leave --in out)")
+        }
+        if let plain = Double(text), plain == 0 {
+            throw ValidationError("--in '\(text)' is no delay; to show it now leave --in out, or give a delay such as "
+                + "90s")
+        }
         if let plain = Double(text) {
             guard plain > 0, plain.isFinite else { throw ValidationError(problem) }
             return plain
@@ -173,7 +208,11 @@ struct ScheduleOptions: ParsableArguments {
             total += value * unit
             number = ""
         }
-        guard number.isEmpty, total > 0 else { throw ValidationError(problem) }
+        guard number.isEmpty else { throw ValidationError(problem) }
+        guard total > 0 else {
+            throw ValidationError("--in '\(text)' is no delay; to show it now leave --in out, or give a delay such as "
+                + "90s")
+        }
         return total
     }
 }

@@ -15,7 +15,8 @@ struct SendCommand: AsyncParsableCommand {
             position among the actions, from 0, as id. Unlike notify-send, -A does not imply --wait: without it \
             the response waits in the daemon for `notification-bridge wait ID`.
 
-            Everything after `--` is a command (argv, no shell) that receives every response instead: \
+            After the title, everything after `--` is a command (argv, no shell) that receives every response instead \
+            (with no title before it, `--` is followed by the title and body, as with notify-send): \
             NOTIFICATION_ID, NOTIFICATION_ACTION, NOTIFICATION_USER_INFO and NOTIFICATION_TEXT in its \
             environment, typed text on its standard input; with --exec-on ACTION only the responses with that \
             action. Example: \
@@ -38,8 +39,15 @@ struct SendCommand: AsyncParsableCommand {
         transform: { try ActionSpec(parsing: $0) })
     var actions: [ActionSpec] = []
 
-    @Option(help: ArgumentHelp("A registered category whose actions it shows.", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "A registered category whose actions it shows; a freedesktop category type (email.arrived, im, "
+                + "x-vendor.kind…) is notify-send's category hint, as -c.",
+            valueName: "id"))
     var category: String?
+
+    /// `--category` when it names a bridge category, not a freedesktop category type.
+    var bridgeCategory: String? { category.flatMap { FreedesktopCategory.isCategoryType($0) ? nil : $0 } }
 
     @Option(help: ArgumentHelp("The label of the click on the body, reported as action 'default'.", valueName: "label"))
     var defaultAction: String?
@@ -73,7 +81,7 @@ struct SendCommand: AsyncParsableCommand {
         if wait, !command.isEmpty {
             throw ValidationError("--wait and a command after '--' both given: responses go to one place; keep one")
         }
-        if category != nil, !actions.isEmpty {
+        if bridgeCategory != nil, !actions.isEmpty {
             throw ValidationError("--category and --action both given: a notification shows a category's actions or "
                 + "its own; keep one")
         }
@@ -82,6 +90,11 @@ struct SendCommand: AsyncParsableCommand {
                 try ExecRule.checkForm(command, subject: "the command after '--'")
             } catch {
                 throw ValidationError(error.message)
+            }
+            // The daemon starts it later, from its own PATH; a program that is not there now is a mistake now.
+            if ExecRule.resolve(command[0]) == nil {
+                throw ValidationError("the command after '--': '\(command[0])' is not an installed program (not an "
+                    + "executable file, nor a name found on PATH); give the path of a program that exists")
             }
         }
         _ = try ActionSpec.list(actions)
@@ -98,12 +111,20 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func request() throws -> WireEntries {
+        var post = self.post
+        if let category, bridgeCategory == nil {
+            if post.serverCategory != nil, post.serverCategory != category {
+                throw ValidationError("--category \(category) and -c \(post.serverCategory!) both give the server's "
+                    + "category; keep one")
+            }
+            post.serverCategory = category
+        }
         var entries = try post.entries()
         entries.merge(try schedule.entries())
         entries[PostKeys.title] = title
         entries[PostKeys.body] = body
         if !actions.isEmpty { entries.setUnchecked(PostKeys.actions, try ActionSpec.list(actions)) }
-        entries[PostKeys.category] = category
+        entries[PostKeys.category] = bridgeCategory
         entries[PostKeys.defaultAction] = defaultAction
         if !command.isEmpty {
             entries[PostKeys.exec] = execOn.isEmpty ? command : try ExecFilter.argv(actions: execOn, command: command)
@@ -123,12 +144,17 @@ struct SendCommand: AsyncParsableCommand {
             if output.json { Output.printJSON(Output.json(request.value)) } else { print(request.value.description) }
             return
         }
+        if let warning = try schedule.pastWarning() { printError(warning) }
+        if wait { WaitCancellation.shared.posting() }
         let (client, id) = try await Self.post(request)
         if !wait {
             if output.json { Output.printJSON(.object([ResponseKeys.id.name: .string(id)])) } else if printID { print(id) }
             return
         }
         if printID, !output.json { print(id) }
+        WaitCancellation.shared.arm(
+            client: client, id: id, message: "notification-bridge: wait cancelled; notification \(id) was closed",
+            status: ExitStatus.closed)
         do {
             try await Response.wait(for: id, client: client).print(json: output.json)
         } catch let failure as CLIFailure {

@@ -61,6 +61,7 @@ struct KeyNameAllowance {
             [
                 PostKeys.appName.name, PostKeys.category.name, PostKeys.defaultAction.name, PostKeys.desktopEntry.name,
                 PostKeys.resident.name, PostKeys.thread.name, PostKeys.transient.name, PostKeys.userInfo.name,
+                PostKeys.bodyMarkup.name,
             ],
             "the model's Codable keys"),
         KeyNameAllowance(
@@ -262,6 +263,29 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Sources/notification-bridge/ScheduleOptions.swift", [PostKeys.delay.name, PostKeys.repeat.name],
             "option names"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/NotifySendArguments.swift",
+            [
+                PostKeys.urgency.name, PostKeys.appName.name, PostKeys.icon.name, PostKeys.category.name,
+                PostKeys.transient.name, ResponseKeys.action.name,
+            ],
+            "notify-send's option names"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/NotifySend.swift", [PostKeys.actions.name], "the freedesktop capability"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/DoctorProbe.swift", [PostKeys.actions.name], "the freedesktop capability"),
+        KeyNameAllowance(
+            "Sources/notification-bridge/DoctorReport.swift", [PostKeys.actions.name],
+            "a field of doctor's own JSON output"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/DoctorTests.swift", [PostKeys.actions.name],
+            "a field of doctor's JSON output, and the freedesktop capability"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/NotifySendOptionsTests.swift",
+            [PostKeys.actions.name, ResponseKeys.id.name, ResponseKeys.action.name],
+            "the freedesktop capability, and the files the --…-fd options write"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/ErrorPathTests.swift", [PostKeys.category.name], "a subcommand"),
         KeyNameAllowance(
             "Sources/notification-bridge/SendCommand.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
             "option and value names, and help text"),

@@ -51,11 +51,12 @@ struct CLIFixture: Sendable {
 
     /// Runs `body` with a scripted server of `profile` and the daemon started with `daemonArguments` too.
     ///
+    /// - Parameter daemonEnvironment: variables set (or replaced) in the daemon's environment only.
     /// - Parameter timeZone: `TZ` for the daemon and the programs the fixture runs (e.g. `Europe/Berlin`), so that
     ///   wall-clock times they print do not depend on the machine.
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, daemonArguments: [String] = [],
-        timeZone: String? = nil, _ body: (CLIFixture) async throws -> T
+        daemonEnvironment: [String: String] = [:], timeZone: String? = nil, _ body: (CLIFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -64,7 +65,8 @@ struct CLIFixture: Sendable {
             try await server.start(on: serverConnection, profile: profile)
             let home = try homeFolder(on: bus)
             let fixture = CLIFixture(bus: bus, server: server, events: events, home: home, timeZone: timeZone)
-            let daemon = try await startDaemon(on: bus, environment: fixture.environment, arguments: daemonArguments)
+            let daemon = try await startDaemon(
+                on: bus, environment: fixture.environment.merging(daemonEnvironment) { $1 }, arguments: daemonArguments)
             defer {
                 _ = daemon.stop(grace: .seconds(5))
             }

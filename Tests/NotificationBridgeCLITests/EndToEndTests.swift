@@ -94,7 +94,7 @@ struct EndToEndTests {
             #expect(waited.output == "open")
 
             let unknown = try await fixture.cli(["wait", "0123456789abcdef"])
-            #expect(unknown.status == 1)
+            #expect(unknown.status == 2, "an id that names nothing is a usage mistake")
             #expect(unknown.standardError.hasPrefix("notification-bridge: "), "\(unknown.standardError)")
 
             _ = try await fixture.cli(["send", "Second"])
@@ -162,7 +162,7 @@ struct EndToEndTests {
             #expect(categories?.first?[CategoryKeys.id.name] as? String == "mail")
 
             let unknown = try await fixture.cli(["send", "T", "--category", "nope"])
-            #expect(unknown.status == 1)
+            #expect(unknown.status == 2, "a usage mistake, though the daemon finds it")
             #expect(unknown.standardError.contains("category add"), "\(unknown.standardError)")
             #expect(unknown.standardError.split(separator: "\n").count == 1)
 

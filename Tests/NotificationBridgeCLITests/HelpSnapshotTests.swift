@@ -11,7 +11,7 @@ struct HelpSnapshotTests {
 
     static let commands: [[String]] = [
         [], ["send"], ["alert"], ["wait"], ["list"], ["withdraw"], ["category"], ["category", "add"],
-        ["category", "remove"], ["category", "list"], ["server-info"], ["monitor"], ["settings"],
+        ["category", "remove"], ["category", "list"], ["server-info"], ["monitor"], ["settings"], ["doctor"],
     ]
 
     @Test("--help prints the stored text and exits 0", arguments: commands)

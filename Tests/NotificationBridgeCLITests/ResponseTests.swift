@@ -15,7 +15,7 @@ struct ResponseTests {
         return try ExecutableScript.temporary("#!/bin/sh\nprintf '%s\\n' '\(quoted)'\n", name: "prompt")
     }
 
-    @Test("each documented exit status: 0 chosen, 1 daemon failure, 2 usage, 3 expired without a response")
+    @Test("each documented exit status: 0 chosen, 1 daemon failure, 2 usage (the daemon's too), 3 expired")
     func exitStatuses() async throws {
         try await CLIFixture.with { fixture in
             async let chosen = fixture.cli(["send", "Pick", "-A", "ok=OK", "--wait"])
@@ -24,7 +24,7 @@ struct ResponseTests {
             #expect(try await chosen.status == 0)
 
             let unknown = try await fixture.cli(["withdraw", "0123456789abcdef"])
-            #expect(unknown.status == 1)
+            #expect(unknown.status == 2, "an id that names nothing is a usage mistake, found by the daemon")
             #expect(unknown.standardError.hasPrefix("notification-bridge: "), "\(unknown.standardError)")
             #expect(unknown.standardError.split(separator: "\n").count == 1, "\(unknown.standardError)")
 
@@ -212,8 +212,8 @@ struct ResponseTests {
     @Test("an unknown category names both ways out: category add, and -c for notify-send's category hint")
     func unknownCategory() async throws {
         try await CLIFixture.with { fixture in
-            let result = try await fixture.cli(["send", "T", "--category", "email.arrived"])
-            #expect(result.status == 1)
+            let result = try await fixture.cli(["send", "T", "--category", "org.example.unregistered"])
+            #expect(result.status == 2)
             #expect(result.standardError.contains("category add"), "\(result.standardError)")
             #expect(result.standardError.contains("-c/--server-category"), "\(result.standardError)")
         }

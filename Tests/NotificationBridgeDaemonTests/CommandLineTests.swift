@@ -54,12 +54,12 @@ struct CommandLineTests {
     func combined() throws {
         let configuration = try configuration([
             "--replace", "--destructive-order=last", "--destructive-marker", "-> ", "--log-level", "debug",
-            "--prompt-command", "/usr/bin/my-prompt", "--app-name=Scripts", "--server-timeout", "2",
+            "--prompt-command", "/bin/sh", "--app-name=Scripts", "--server-timeout", "2",
         ])
         #expect(configuration.replacesRunningDaemon)
         #expect(configuration.rendering == NotificationRendering(destructiveOrder: .last, destructiveMarker: "-> "))
         #expect(configuration.logger.logLevel == .debug)
-        #expect(configuration.promptCommand == ["/usr/bin/my-prompt"])
+        #expect(configuration.promptCommand == ["/bin/sh"])
         #expect(configuration.defaultAppName == "Scripts")
         #expect(configuration.serverTimeout == .seconds(2))
         #expect(try self.configuration(["--destructive-marker", ""]).rendering.destructiveMarker == "")
@@ -135,6 +135,8 @@ struct CommandLineTests {
             (["--app-name", ""], "--app-name is empty; give the name"),
             (["--app-name="], "Missing value for '--app-name <name>'"),
             (["--prompt-command", ""], "--prompt-command is empty; give the program"),
+            (["--prompt-command", "/nonexistent/prompt"], "--prompt-command '/nonexistent/prompt' is not an"),
+            (["--prompt-command", "no-such-prompt-program"], "give the path of an installed program"),
             (
                 ["--server-timeout", "soon"],
                 "'soon' is invalid for '--server-timeout <seconds>': give a number of seconds"
@@ -183,7 +185,8 @@ struct OptionCase: Sendable, CustomTestStringConvertible {
         OptionCase(name: "--destructive-order", value: "as-given") { $0.rendering.destructiveOrder == .asGiven },
         OptionCase(name: "--destructive-order", value: "last") { $0.rendering.destructiveOrder == .last },
         OptionCase(name: "--destructive-marker", value: "(!) ") { $0.rendering.destructiveMarker == "(!) " },
-        OptionCase(name: "--prompt-command", value: "my-prompt") { $0.promptCommand == ["my-prompt"] },
+        // A program that exists: one that does not is refused (see the bad command lines).
+        OptionCase(name: "--prompt-command", value: "sh") { $0.promptCommand == ["sh"] },
         OptionCase(name: "--log-level", value: "trace") { $0.logger.logLevel == .trace },
         OptionCase(name: "--server-timeout", value: "1.5") { $0.serverTimeout == .milliseconds(1500) },
     ]

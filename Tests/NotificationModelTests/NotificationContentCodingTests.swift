@@ -3,7 +3,8 @@ import Testing
 
 @Suite("Coding of content, responses and small value types")
 struct NotificationContentCodingTests {
-    static let full = NotificationContent(
+    static let full: NotificationContent = {
+        var content = NotificationContent(
         title: "New mail",
         body: "From Ann:\n\"Lunch?\"",
         appName: "Mail",
@@ -21,7 +22,10 @@ struct NotificationContentCodingTests {
         isTransient: true,
         badge: 3,
         actions: [NotificationAction(id: "reply", title: "Reply", behavior: .textInput(placeholder: "…"))]
-    )
+        )
+        content.bodyIsMarkup = true
+        return content
+    }()
 
     @Test(
         "content survives an encode-decode round trip",
@@ -46,8 +50,10 @@ struct NotificationContentCodingTests {
             Set(members.keys) == [
                 "title", "body", "app-name", "desktop-entry", "icon", "image", "default-action", "sound", "user-info",
                 "category", "thread", "urgency", "timeout", "resident", "transient", "badge", "actions",
+                "body-is-markup",
             ]
         )
+        #expect(json["body-is-markup"] == true)
         #expect(json["urgency"] == "critical")
         #expect(json["timeout"] == 5000)
         #expect(json["sound"] == ["file": "/tmp/ding.oga"])

@@ -22,6 +22,9 @@ package struct TextPrompt: Sendable {
     package let searchPath: String?
     /// How long the user may take; then the dialog is closed and the answer is `nil`.
     package let timeout: Duration
+    /// The display `zenity`, `kdialog` and `yad` open their window on (`WAYLAND_DISPLAY`, else `DISPLAY`); `nil` when
+    /// there is none, and then only a configured command can ask.
+    package let display: String?
 
     /// Makes a prompt.
     ///
@@ -29,17 +32,31 @@ package struct TextPrompt: Sendable {
     ///   - command: a program and its arguments to use instead of `zenity`, `kdialog` or `yad`.
     ///   - searchPath: folders to look for programs in, `PATH` syntax; `nil` uses `PATH`.
     ///   - timeout: how long a prompt may stay open; 10 minutes unless given.
-    package init(command: [String]? = nil, searchPath: String? = nil, timeout: Duration = .seconds(600)) {
+    ///   - display: the display of the graphical programs; this process's `WAYLAND_DISPLAY` or `DISPLAY` unless given.
+    package init(
+        command: [String]? = nil, searchPath: String? = nil, timeout: Duration = .seconds(600),
+        display: String? = TextPrompt.sessionDisplay
+    ) {
         self.command = command
         self.searchPath = searchPath
         self.timeout = timeout
+        self.display = display
     }
 
-    /// Whether a prompt can be shown: the configured program, or one of `zenity`, `kdialog`, `yad`, is there.
-    package var isAvailable: Bool { (try? resolve()) != nil }
+    /// This process's display: `WAYLAND_DISPLAY`, else `DISPLAY`, when set and not empty.
+    package static var sessionDisplay: String? {
+        for name in ["WAYLAND_DISPLAY", "DISPLAY"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    /// Whether a prompt can be shown: the configured program is there, or one of `zenity`, `kdialog`, `yad` is there
+    /// and there is a display for its window.
+    package var isAvailable: Bool { (try? resolveShowable()) != nil }
 
     /// The name of the program that would show the prompt (`zenity`, `kdialog`, `yad`, or the configured command's
-    /// program as given), or `nil` when none is available.
+    /// program as given), or `nil` when none is found; found is not enough without a display (``isAvailable``).
     package var programName: String? { (try? resolve())?.name }
 
     /// Shows the prompt and waits for the user.
@@ -51,7 +68,7 @@ package struct TextPrompt: Sendable {
     /// - Throws: ``TextPromptError`` when no program is available or it cannot be started; `CancellationError` when
     ///   the task is cancelled (the program is then stopped).
     package func ask(_ request: TextPromptRequest) async throws -> String? {
-        let program = try resolve()
+        let program = try resolveShowable()
         let result = try await PromptChild.run(
             executable: program.executable, arguments: program.arguments(for: request),
             environment: program.environment(for: request), timeout: timeout)
@@ -69,6 +86,14 @@ package struct TextPrompt: Sendable {
 
     private var effectiveSearchPath: String {
         searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+    }
+
+    /// The program to run, found now, with a display for it when it needs one.
+    func resolveShowable() throws(TextPromptError) -> PromptProgram {
+        let program = try resolve()
+        if case .command = program.kind { return program }
+        guard display != nil else { throw .noDisplay(program: program.name) }
+        return program
     }
 
     /// The program to run, found now.

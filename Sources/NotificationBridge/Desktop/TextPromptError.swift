@@ -8,6 +8,9 @@ package enum TextPromptError: Error, Sendable, Hashable, CustomStringConvertible
     /// The configured command's program is not an executable file (looked up on the search path unless it holds a
     /// `/`).
     case commandNotFound(String)
+    /// `zenity`, `kdialog` or `yad` was found, but there is no display (neither `WAYLAND_DISPLAY` nor `DISPLAY`) for
+    /// its window.
+    case noDisplay(program: String)
     /// The program exists but could not be started; `reason` is the system's.
     case cannotStart(program: String, reason: String)
 
@@ -23,6 +26,10 @@ package enum TextPromptError: Error, Sendable, Hashable, CustomStringConvertible
         case .commandNotFound(let program):
             return "the configured prompt program '\(program)' is not an executable file: "
                 + "give its full path, or install it on PATH"
+        case .noDisplay(let program):
+            return "\(program) needs a display, and this process has neither WAYLAND_DISPLAY nor DISPLAY: start it in "
+                + "the graphical session (systemctl --user import-environment WAYLAND_DISPLAY DISPLAY), or configure a "
+                + "prompt command that needs none"
         case .cannotStart(let program, let reason):
             return "cannot start the prompt program '\(program)': \(reason)"
         }

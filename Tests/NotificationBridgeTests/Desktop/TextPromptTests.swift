@@ -145,7 +145,7 @@ import Testing
         let folder = try DesktopFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = try makeFakePrograms(["zenity", "kdialog"], in: folder)
-        let reply = try await TextPrompt(searchPath: bin.path).ask(Self.request)
+        let reply = try await TextPrompt(searchPath: bin.path, display: ":99").ask(Self.request)
         #expect(reply == "reply from zenity")
         let argv = try String(contentsOfFile: folder.path + "/zenity.argv", encoding: .utf8)
         #expect(argv == """
@@ -164,7 +164,7 @@ import Testing
         let folder = try DesktopFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = try makeFakePrograms(["kdialog", "yad"], in: folder)
-        let reply = try await TextPrompt(searchPath: bin.path).ask(Self.request)
+        let reply = try await TextPrompt(searchPath: bin.path, display: ":99").ask(Self.request)
         #expect(reply == "reply from kdialog")
         let argv = try String(contentsOfFile: folder.path + "/kdialog.argv", encoding: .utf8)
         #expect(argv == "\(bin.path)/kdialog\n--title\nMail\n--inputbox\nReply to <Ann> & co\n\nYour reply\n")
@@ -174,7 +174,7 @@ import Testing
         let folder = try DesktopFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = try makeFakePrograms(["yad"], in: folder)
-        let reply = try await TextPrompt(searchPath: bin.path).ask(Self.request)
+        let reply = try await TextPrompt(searchPath: bin.path, display: ":99").ask(Self.request)
         #expect(reply == "reply from yad")
         let argv = try String(contentsOfFile: folder.path + "/yad.argv", encoding: .utf8)
         #expect(argv == """
@@ -188,6 +188,22 @@ import Testing
             --button=Cancel:1
 
             """)
+    }
+
+    @Test func graphicalProgramsNeedADisplayAndACommandDoesNot() async throws {
+        let folder = try DesktopFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bin = try makeFakePrograms(["zenity"], in: folder)
+        let headless = TextPrompt(searchPath: bin.path, display: nil)
+        #expect(headless.programName == "zenity", "found")
+        #expect(!headless.isAvailable, "but it cannot show a window")
+        let error = await #expect(throws: TextPromptError.noDisplay(program: "zenity")) {
+            try await headless.ask(Self.request)
+        }
+        #expect(error?.description.contains("WAYLAND_DISPLAY nor DISPLAY") == true)
+        #expect(TextPrompt(searchPath: bin.path, display: "wayland-0").isAvailable)
+        let script = try DesktopFixtures.writeScript("#!/bin/sh\nprintf typed\n", named: "ask", in: folder)
+        #expect(TextPrompt(command: [script], display: nil).isAvailable, "a configured command needs no display")
     }
 
     @Test func missingProgramsAreErrorsThatSayWhatToInstall() async throws {

@@ -1,0 +1,32 @@
+/// The quirks of ``NotificationServerInfo+Quirks.swift`` in words, for a user who asks why a notification shows as it
+/// does (`notification-bridge doctor`).
+extension NotificationServerInfo {
+    /// One sentence per quirk the bridge applies to this server; empty for a server that behaves as the
+    /// specification says.
+    public var quirkNotes: [String] {
+        var notes: [String] = []
+        if let maximumButtons {
+            notes.append(
+                "shows at most \(maximumButtons) buttons: a category's minimal actions are used, or the last "
+                    + "ones dropped")
+        }
+        if preselectsFirstAction {
+            notes.append("preselects the first action in a list: destructive actions are put last")
+        }
+        if let displayBusName {
+            notes.append(
+                "shows notifications through \(displayBusName): a restart of the server alone leaves its "
+                    + "notifications on screen, which the bridge posts again")
+        }
+        if !reportsExpiry {
+            notes.append("sends no close when a notification expires: the bridge ends it itself after its timeout")
+        }
+        if reportsCloseButtonAsExpiry {
+            notes.append("reports its close button as an expiry: an early one counts as a dismissal")
+        }
+        if let defaultTimeout {
+            notes.append("expires notifications after \(defaultTimeout) by default")
+        }
+        return notes
+    }
+}

@@ -1,0 +1,56 @@
+/// The daemon's messages are written for its D-Bus callers (method and key names); the command line says the same
+/// in its own terms: the commands and options that do it.
+enum DaemonWords {
+    /// D-Bus methods, and the commands that call them.
+    static let methods: [(method: String, command: String)] = [
+        ("ListCategories", "'notification-bridge category list'"),
+        ("RegisterCategory", "'notification-bridge category add'"),
+        ("RemoveCategory", "'notification-bridge category remove'"),
+        ("WaitForResponse", "'notification-bridge wait'"), ("WithdrawAll", "'notification-bridge withdraw --all'"),
+        ("Withdraw", "'notification-bridge withdraw'"), ("ListPending", "'notification-bridge list --pending'"),
+        ("ListDelivered", "'notification-bridge list'"), ("GetServerInformation", "'notification-bridge server-info'"),
+        ("GetSettings", "'notification-bridge settings'"), ("SetSettings", "'notification-bridge settings'"),
+        ("Attach", "'notification-bridge monitor'"), ("Post", "'notification-bridge send'"),
+    ]
+
+    /// Dictionary keys (as the daemon names them in messages), and the options that set them.
+    static let keys: [(key: String, option: String)] = [
+        ("options key 'minimal-actions'", "--minimal"), ("options key 'reports-dismissal'", "--reports-dismissal"),
+        ("notification key 'replaces'", "--replace"), ("notification key 'category'", "--category"),
+        ("notification key 'fire-date'", "--at"), ("notification key 'in'", "--in"),
+        ("notification key 'repeat'", "--repeat"), ("notification key 'calendar'", "--every/--next"),
+        ("notification key 'time-zone'", "--time-zone"), ("notification key 'sound'", "--sound"),
+        ("notification key 'timeout'", "--timeout"), ("notification key 'urgency'", "--urgency"),
+        ("notification key 'exec'", "the command after '--'"), ("notification key 'hints'", "--hint"),
+        ("notification key 'user-info'", "--user-info"), ("notification key 'actions'", "--action"),
+        ("notification key 'image'", "--image"), ("notification key 'icon'", "--icon"),
+        ("notification key 'desktop-entry'", "--desktop-entry"), ("notification key 'app-name'", "--app-name"),
+        ("notification key 'default-action'", "--default-action"), ("key 'minimal-actions'", "--minimal"),
+        ("'replaces'", "--replace"),
+    ]
+
+    /// `message` with the daemon's method and key names replaced by the commands and options a user types.
+    static func inCommandLineTerms(_ message: String) -> String {
+        var text = message
+        for (key, option) in keys { text = text.replacing(key, with: option) }
+        for (method, command) in methods { text = replacingWord(method, with: command, in: text) }
+        return text
+    }
+
+    /// Replaces `word` where it stands alone (not inside a longer name).
+    private static func replacingWord(_ word: String, with replacement: String, in text: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let range = rest.firstRange(of: word) {
+            let before = range.lowerBound == rest.startIndex ? result.last : rest[rest.index(before: range.lowerBound)]
+            let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
+            let standsAlone =
+                !(before.map { $0.isLetter || $0.isNumber } ?? false)
+                && !(after.map { $0.isLetter || $0.isNumber } ?? false)
+            result += rest[..<range.lowerBound]
+            result += standsAlone ? replacement : word
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,248 @@
+import DBusCore
+import NotificationBridgeAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Gathers what `doctor` reports: from the bus (who owns the daemon's name, what can be activated), from the daemon
+/// (its server information and settings), from the daemon's process (how it was started, its display) and from the
+/// files a distribution installs.
+struct DoctorProbe {
+    let connection: DBusConnection
+
+    private static let busName = "org.freedesktop.DBus"
+    private static let busPath: DBusObjectPath = "/org/freedesktop/DBus"
+
+    /// The whole report; `app` adds that app's settings.
+    func report(app: String?) async -> DoctorReport {
+        var report = DoctorReport()
+        report.serviceFile = Self.serviceFile()
+        report.systemdUnit = Self.systemdUnit()
+        report.notifySend = Self.notifySend()
+        report.daemon.activatable = await activatableNames().contains(BridgeAPI.busName)
+        report.daemon.running = await hasOwner(BridgeAPI.busName)
+        if !report.daemon.running, !report.daemon.activatable {
+            report.problems.append(
+                "notification-bridged is not running and D-Bus cannot start it: install its D-Bus "
+                    + "service file (make install, or the package), or start notification-bridged in the session")
+        }
+        report.portal = await portal()
+
+        let proxy = BridgeProxy(connection: connection)
+        // Asking starts the daemon when D-Bus can: what a notification would do too.
+        guard let information = try? await proxy.serverInformation(), let entries = information.stringKeyedEntries
+        else {
+            if report.daemon.running || report.daemon.activatable {
+                report.problems.append(
+                    "notification-bridged does not answer: see its log (journalctl --user -u "
+                        + "notification-bridged), or run it in a terminal with --log-level debug")
+            }
+            return report
+        }
+        report.daemon.running = true
+        report.daemon.version = Self.text(entries["bridge-version"])
+        if let pid = await processID(of: BridgeAPI.busName) {
+            report.daemon.pid = pid
+            let environment = Self.environment(of: pid)
+            report.daemon.startedBy = Self.startedBy(environment)
+            report.actions = Self.actions(entries, display: environment.flatMap(Self.display))
+        } else {
+            report.actions = Self.actions(entries, display: nil)
+        }
+        let server = Self.server(entries)
+        report.server = server
+        if server.name.isEmpty {
+            report.problems.append(
+                "no notification server runs on the session bus: start the desktop's own, or "
+                    + "dunst, mako, xfce4-notifyd…; until then nothing can be shown")
+        }
+        if let actions = report.actions {
+            if !actions.buttons, !server.name.isEmpty {
+                report.problems.append(
+                    "\(server.name) shows no action buttons: notifications show, but their actions "
+                        + "cannot be chosen on this server")
+            }
+            if !actions.inlineReply, let program = actions.promptProgram, !actions.promptAvailable {
+                report.problems.append(
+                    "the prompt program \(program) cannot show a window: the daemon has neither "
+                        + "WAYLAND_DISPLAY nor DISPLAY. Run "
+                        + "'systemctl --user import-environment WAYLAND_DISPLAY DISPLAY' "
+                        + "and restart notification-bridged, or give it --prompt-command")
+            }
+            if !actions.inlineReply, actions.promptProgram == nil {
+                report.problems.append(
+                    "typed replies cannot be asked for: the server has no inline reply and no "
+                        + "prompt program is installed; install zenity, kdialog or yad")
+            }
+        }
+        if let app, let record = try? await proxy.settings(app: app) {
+            report.settingsApp = record.app
+            let settings = record.settings
+            report.settings = [
+                (SettingsKeys.allowed.name, settings.isAllowed ? "yes" : "no"),
+                (SettingsKeys.style.name, settings.style.rawValue),
+                (SettingsKeys.sound.name, settings.playsSound ? "on" : "off"),
+                (SettingsKeys.badge.name, settings.showsBadge ? "on" : "off"),
+                (SettingsKeys.lockScreen.name, settings.lockScreen.rawValue),
+                (SettingsKeys.doNotDisturb.name, record.doNotDisturb ? "on" : "off"),
+            ]
+            if !settings.isAllowed {
+                report.problems.append(
+                    "\(record.app)'s notifications are turned off: notification-bridge settings "
+                        + "\(record.app) --allow")
+            } else if settings.style.rawValue == "none" {
+                report.problems.append(
+                    "\(record.app)'s notifications show no popup (style none): notification-bridge "
+                        + "settings \(record.app) --style banner")
+            }
+            if record.doNotDisturb {
+                report.problems.append(
+                    "do not disturb is on: only critical notifications pop up; notification-bridge "
+                        + "settings --do-not-disturb off")
+            }
+        }
+        return report
+    }
+
+    // MARK: The daemon's answers
+
+    private static func text(_ value: DBusValue?) -> String? { value?.unwrappedVariant.stringValue }
+
+    private static func strings(_ value: DBusValue?) -> [String] {
+        guard case .array(_, let values)? = value?.unwrappedVariant else { return [] }
+        return values.compactMap(\.stringValue)
+    }
+
+    private static func server(_ entries: [String: DBusValue]) -> DoctorReport.Server {
+        DoctorReport.Server(
+            name: text(entries["server-name"]) ?? "", vendor: text(entries["server-vendor"]) ?? "",
+            version: text(entries["server-version"]) ?? "", specVersion: text(entries["server-spec-version"]) ?? "",
+            capabilities: strings(entries["server-capabilities"]), quirks: strings(entries["server-quirks"]))
+    }
+
+    private static func actions(_ entries: [String: DBusValue], display: String?) -> DoctorReport.Actions {
+        let capabilities = strings(entries["server-capabilities"])
+        var textInput: [String: String] = [:]
+        for (fallback, rendering) in entries["text-input"]?.unwrappedVariant.stringKeyedEntries ?? [:] {
+            textInput[fallback] = rendering.unwrappedVariant.stringValue ?? ""
+        }
+        let program = text(entries["prompt-program"]) ?? ""
+        return DoctorReport.Actions(
+            buttons: capabilities.contains("actions"), inlineReply: capabilities.contains("inline-reply"),
+            textInput: textInput, promptProgram: program.isEmpty ? nil : program,
+            promptAvailable: entries["prompt-available"]?.unwrappedVariant == .boolean(true), promptDisplay: display)
+    }
+
+    // MARK: The bus
+
+    private func busCall(_ method: String, _ arguments: [DBusValue] = []) async -> [DBusValue]? {
+        try? await connection.call(
+            destination: Self.busName, path: Self.busPath, interface: Self.busName, method: method,
+            arguments: arguments, timeout: .seconds(5))
+    }
+
+    private func hasOwner(_ name: String) async -> Bool {
+        await busCall("NameHasOwner", [.string(name)])?.first == .boolean(true)
+    }
+
+    private func activatableNames() async -> [String] {
+        Self.strings(await busCall("ListActivatableNames")?.first)
+    }
+
+    private func processID(of name: String) async -> UInt32? {
+        guard case .uint32(let pid)? = await busCall("GetConnectionUnixProcessID", [.string(name)])?.first else {
+            return nil
+        }
+        return pid
+    }
+
+    private func portal() async -> DoctorReport.Portal {
+        var portal = DoctorReport.Portal()
+        portal.sandboxed = access("/.flatpak-info", F_OK) == 0 || getenv("SNAP") != nil
+        guard portal.sandboxed else { return portal }
+        portal.available = await hasOwner("org.freedesktop.portal.Desktop")
+        let reply = try? await connection.call(
+            destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+            interface: "org.freedesktop.DBus.Properties", method: "Get",
+            arguments: [.string("org.freedesktop.portal.Notification"), .string("version")], timeout: .seconds(5))
+        if case .uint32(let version)? = reply?.first?.unwrappedVariant { portal.version = version }
+        return portal
+    }
+
+    // MARK: The daemon's process
+
+    /// The environment the process was started with, when it can be read (the same user's process).
+    static func environment(of pid: UInt32) -> [String: String]? {
+        guard let file = fopen("/proc/\(pid)/environ", "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+        var environment: [String: String] = [:]
+        for entry in bytes.split(separator: 0) {
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            environment[String(decoding: entry[..<equals], as: UTF8.self)] =
+                String(decoding: entry[(equals + 1)...], as: UTF8.self)
+        }
+        return environment
+    }
+
+    /// How the daemon was started: systemd sets `INVOCATION_ID`, a bus that activates a service
+    /// `DBUS_STARTER_BUS_TYPE`.
+    static func startedBy(_ environment: [String: String]?) -> String? {
+        guard let environment else { return nil }
+        if environment["INVOCATION_ID"] != nil { return "systemd (notification-bridged.service)" }
+        if environment["DBUS_STARTER_BUS_TYPE"] != nil || environment["DBUS_STARTER_ADDRESS"] != nil {
+            return "D-Bus activation"
+        }
+        return "hand (a command line)"
+    }
+
+    /// The display of an environment: `WAYLAND_DISPLAY`, else `DISPLAY`.
+    static func display(_ environment: [String: String]) -> String? {
+        ["WAYLAND_DISPLAY", "DISPLAY"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+    }
+
+    // MARK: Installed files
+
+    private static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The D-Bus service file the session bus reads, in the data folders it searches.
+    static func serviceFile() -> String? {
+        let home = variable("HOME") ?? ""
+        let dataHome = variable("XDG_DATA_HOME") ?? home + "/.local/share"
+        let dataDirectories = (variable("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").split(separator: ":")
+        let folders = [dataHome] + dataDirectories.map(String.init)
+        return folders.map { $0 + "/dbus-1/services/io.github.NotificationBridge.service" }
+            .first { access($0, R_OK) == 0 }
+    }
+
+    /// The `notify-send` a script would run, and whether it is this program (a link to it).
+    static func notifySend() -> (path: String, isBridge: Bool)? {
+        guard let path = ExecRule.resolve(NotifySend.programName) else { return nil }
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(path, &resolved) != nil, let own = ExecFilter.ownPath() else { return (path, false) }
+        let target = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (path, target == own)
+    }
+
+    /// The systemd user unit, in the folders `systemd --user` reads.
+    static func systemdUnit() -> String? {
+        let home = variable("HOME") ?? ""
+        let configHome = variable("XDG_CONFIG_HOME") ?? home + "/.config"
+        let folders = [
+            configHome + "/systemd/user", "/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user",
+            "/usr/local/share/systemd/user", "/usr/share/systemd/user",
+        ]
+        return folders.map { $0 + "/notification-bridged.service" }.first { access($0, R_OK) == 0 }
+    }
+}

@@ -1,0 +1,180 @@
+import NotificationModel
+
+/// What `notification-bridge doctor` found: every part a notification goes through, and the problems, each with what
+/// to do about it.
+struct DoctorReport {
+    /// The daemon.
+    struct Daemon {
+        var running = false
+        var activatable = false
+        var version: String?
+        var pid: UInt32?
+        /// `systemd`, `D-Bus activation` or `by hand`; `nil` when unknown.
+        var startedBy: String?
+    }
+
+    /// The notification server, as the daemon sees it.
+    struct Server {
+        var name = ""
+        var vendor = ""
+        var version = ""
+        var specVersion = ""
+        var capabilities: [String] = []
+        var quirks: [String] = []
+    }
+
+    /// What actions become on this server.
+    struct Actions {
+        var buttons = false
+        var inlineReply = false
+        /// How a text-input action is shown, by its fallback (`hide`, `deliver-without-text`).
+        var textInput: [String: String] = [:]
+        var promptProgram: String?
+        var promptAvailable = false
+        /// The daemon's display (`WAYLAND_DISPLAY` or `DISPLAY`), when it could be read.
+        var promptDisplay: String?
+    }
+
+    /// The notification portal, for a sandboxed program.
+    struct Portal {
+        var sandboxed = false
+        var available = false
+        var version: UInt32?
+    }
+
+    var daemon = Daemon()
+    var server: Server?
+    var actions: Actions?
+    var portal = Portal()
+    /// `settings APP`'s lines, when an app was named.
+    var settings: [(String, String)]?
+    var settingsApp: String?
+    var serviceFile: String?
+    var systemdUnit: String?
+    /// The `notify-send` found on `PATH`, and whether it is this program under that name.
+    var notifySend: (path: String, isBridge: Bool)?
+    /// What is wrong, each with what to do.
+    var problems: [String] = []
+
+    // MARK: Rendering
+
+    /// The report for a person: a few lines per part, then the problems.
+    var text: String {
+        var lines: [String] = []
+        if daemon.running {
+            var parts = ["running"]
+            if let version = daemon.version { parts.append("version \(version)") }
+            if let pid = daemon.pid { parts.append("process \(pid)") }
+            if let startedBy = daemon.startedBy { parts.append("started by \(startedBy)") }
+            lines.append("daemon: " + parts.joined(separator: ", "))
+        } else {
+            lines.append("daemon: not running" + (daemon.activatable ? " (D-Bus can start it)" : ""))
+        }
+        if let server, server.name.isEmpty {
+            lines.append("server: none (nothing owns org.freedesktop.Notifications on this bus)")
+        } else if let server {
+            lines.append(
+                "server: \(server.name) \(server.version) (\(server.vendor)), specification \(server.specVersion)")
+            lines.append("  capabilities: " + server.capabilities.joined(separator: ", "))
+            if server.quirks.isEmpty {
+                lines.append("  quirks: none")
+            } else {
+                lines.append("  quirks the bridge applies:")
+                lines += server.quirks.map { "    - \($0)" }
+            }
+        } else {
+            lines.append("server: unknown")
+        }
+        if let actions {
+            lines.append("actions on this server:")
+            lines.append("  buttons: " + (actions.buttons ? "shown" : "not shown (the server has no 'actions')"))
+            lines.append("  typed replies: " + typedReplies(actions))
+            let display = actions.promptDisplay.map { "display \($0)" } ?? "no display in the daemon's environment"
+            if let program = actions.promptProgram {
+                lines.append(
+                    "  prompt program: \(program), "
+                        + (actions.promptAvailable
+                            ? "can ask (\(display))"
+                            : "found but cannot show a window (\(display))"))
+            } else {
+                lines.append("  prompt program: none found (zenity, kdialog, yad, or --prompt-command)")
+            }
+        }
+        if portal.sandboxed {
+            lines.append(
+                "portal: sandboxed; notification portal "
+                    + (portal.available
+                        ? "version \(portal.version.map(String.init) ?? "unknown")" : "not available"))
+        } else {
+            lines.append("portal: not sandboxed (the daemon posts to the server itself)")
+        }
+        if let settings, let settingsApp {
+            lines.append("settings of \(settingsApp):")
+            lines += settings.map { "  \($0.0): \($0.1)" }
+        }
+        lines.append("D-Bus activation: " + (serviceFile ?? "no service file found"))
+        lines.append("systemd user unit: " + (systemdUnit ?? "not installed"))
+        if let notifySend {
+            lines.append(
+                "notify-send: \(notifySend.path) " + (notifySend.isBridge ? "(this bridge)" : "(another program)"))
+        } else {
+            lines.append("notify-send: not on PATH")
+        }
+        if problems.isEmpty {
+            lines.append("no problems found")
+        } else {
+            lines.append("problems:")
+            lines += problems.map { "  - \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func typedReplies(_ actions: Actions) -> String {
+        if actions.inlineReply { return "in the notification (inline reply)" }
+        if actions.textInput.values.contains("prompt") { return "in the bridge's prompt" }
+        return "no way to type: text-input actions are hidden, or (with fallback deliver-without-text) buttons "
+            + "that return no text"
+    }
+
+    /// The report as one JSON object.
+    var json: JSONValue {
+        func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        var members: [String: JSONValue] = [
+            "daemon": .object([
+                "running": .bool(daemon.running), "activatable": .bool(daemon.activatable),
+                "version": string(daemon.version), "pid": daemon.pid.map { .number(Double($0)) } ?? .null,
+                "started-by": string(daemon.startedBy),
+            ]),
+            "portal": .object([
+                "sandboxed": .bool(portal.sandboxed), "available": .bool(portal.available),
+                "version": portal.version.map { .number(Double($0)) } ?? .null,
+            ]),
+            "service-file": string(serviceFile), "systemd-unit": string(systemdUnit),
+            "notify-send": notifySend.map { .object(["path": .string($0.path), "is-bridge": .bool($0.isBridge)]) }
+                ?? .null,
+            "problems": .array(problems.map(JSONValue.string)),
+        ]
+        if let server {
+            members["server"] = .object([
+                "name": .string(server.name), "vendor": .string(server.vendor), "version": .string(server.version),
+                "spec-version": .string(server.specVersion),
+                "capabilities": .array(server.capabilities.map(JSONValue.string)),
+                "quirks": .array(server.quirks.map(JSONValue.string)),
+            ])
+        }
+        if let actions {
+            members["actions"] = .object([
+                "buttons": .bool(actions.buttons), "inline-reply": .bool(actions.inlineReply),
+                "text-input": .object(actions.textInput.mapValues(JSONValue.string)),
+                "prompt-program": string(actions.promptProgram), "prompt-available": .bool(actions.promptAvailable),
+                "prompt-display": string(actions.promptDisplay),
+            ])
+        }
+        if let settings, let settingsApp {
+            var object: [String: JSONValue] = ["app": .string(settingsApp)]
+            for (key, value) in settings { object[key] = .string(value) }
+            members["settings"] = .object(object)
+        }
+        return .object(members)
+    }
+}
