@@ -224,8 +224,6 @@ SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
 ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
-# Manual pages installed, section 1, if they are built (written sources under man/ or docs/, built by their own target).
-INSTALL_MAN_PAGES ?= $(wildcard man/*.1 docs/man/*.1 .build/man/*.1)
 # The programs built, the commands installed (one is a link to another program, which runs it under that name).
 INSTALL_PRODUCTS := notification-bridged notification-bridge
 INSTALL_COMMANDS := notification-bridged notification-bridge notification-terminal-server
@@ -234,7 +232,7 @@ INSTALL_SWIFT_MINIMUM := 6.3
 
 .PHONY: install uninstall
 
-install:
+install: man
 	@version=$$($(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -n 1); \
 	if [ -z "$$version" ] || [ "$$(printf '%s\n%s\n' "$(INSTALL_SWIFT_MINIMUM)" "$$version" | sort -V | head -n 1)" != "$(INSTALL_SWIFT_MINIMUM)" ]; then \
 	    echo "make install: needs Swift $(INSTALL_SWIFT_MINIMUM) or later, found '$$version'; put a newer toolchain first on PATH or set SWIFT=" >&2; \
@@ -262,9 +260,11 @@ install:
 	    "$(DESTDIR)$(BINDIR)/$$command" --generate-completion-script fish \
 	        >"$(DESTDIR)$(FISH_COMPLETION_DIR)/$$command.fish"; \
 	done && \
-	if [ -n "$(strip $(INSTALL_MAN_PAGES))" ]; then \
-	    install -d "$(DESTDIR)$(MANDIR)/man1" && install -m 0644 $(INSTALL_MAN_PAGES) "$(DESTDIR)$(MANDIR)/man1/"; \
-	fi
+	for page in $(MAN_PAGES); do \
+	    name=$$(basename "$$page"); section=$${name##*.}; \
+	    install -d "$(DESTDIR)$(MANDIR)/man$$section" && \
+	    install -m 0644 "$(MAN_OUT)/man$$section/$$name.gz" "$(DESTDIR)$(MANDIR)/man$$section/"; \
+	done
 	@echo "Installed under $(DESTDIR)$(PREFIX). A D-Bus session started from now on activates $(BINDIR)/notification-bridged;"
 	@echo "the session bus reads $(DBUS_SERVICES_DIR) only if it is in XDG_DATA_DIRS (/usr/local/share is by default)."
 
@@ -277,4 +277,4 @@ uninstall:
 	rm -f "$(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.NotificationBridge.service" \
 	    "$(DESTDIR)$(DBUS_INTERFACES_DIR)/io.github.NotificationBridge1.xml" \
 	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/notification-bridged.service"
-	rm -f $(foreach page,$(notdir $(INSTALL_MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man1/$(page)")
+	rm -f $(foreach page,$(notdir $(MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page).gz")
