@@ -39,8 +39,8 @@ import NotificationModel
 public actor LocalNotificationClient {
     /// The session-bus connection to the daemon.
     public nonisolated let connection: DBusConnection
-    /// The app the client posts under and attaches as: the name given, or in a sandbox the app's id (``Sandbox/appID``),
-    /// the one name the daemon lets a sandboxed app act as.
+    /// The app the client posts under and attaches as: the name given, or in a sandbox the app's id
+    /// (``Sandbox/appID(environment:)``), the one name the daemon lets a sandboxed app act as.
     public nonisolated let appName: String
     /// Responses to the app's notifications (see the type's documentation), in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
