@@ -36,6 +36,13 @@ extension DaemonCore {
     /// app. Typed text goes to that place only (see ``KeptResponse``).
     func respond(_ notificationResponse: NotificationResponse) async {
         let id = notificationResponse.notificationID
+        guard let before = table[id] else { return }
+        // Asked of the bus before anything changes: a WaitForResponse handled while the bus answers must find the
+        // entry as it was (and its call then answered below), not ended without the response it is about to keep.
+        var posterIsConnected = true
+        if case .poster(let poster) = before.route {
+            posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? true
+        }
         guard let entry = table[id] else { return }
         // The center keeps the token only for foreground actions.
         let response = BridgeResponse(notificationResponse, foreground: true)
@@ -51,7 +58,6 @@ extension DaemonCore {
         }
         switch entry.route {
         case .poster(let poster):
-            let posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? true
             if posterIsConnected {
                 emitResponded(response, to: poster)
                 answerWaits(id, with: KeptResponse(response: response, textRecipient: .connection(poster)))
