@@ -80,6 +80,9 @@ struct LocalNotificationClientTests {
             let firstRun = try await LocalNotificationClient(connection: firstConnection, appName: "Mail")
             var content = NotificationContent(title: "Reminder")
             content.defaultActionLabel = "Open"
+            // Kept on the screen until clicked: the profile's own expiry (seconds) can pass on a loaded machine before
+            // the second run is up.
+            content.timeout = .never
             let id = try await firstRun.schedule(content, trigger: .timeInterval(seconds: 0.3))
             await firstConnection.close()
 
