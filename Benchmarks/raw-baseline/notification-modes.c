@@ -670,7 +670,8 @@ static int run_spawn(uint32_t n, char **argv)
 /* ------------------------------------------------------- serve-listing */
 
 /* One notification as the daemon lists those of `schedule`: the keys and
- * value types of its ListPending answer, with an id of 16 hex digits. */
+ * value types of its ListPending answer, with an id of 16 hex digits and the
+ * next fire date as a number and as ISO 8601 text in UTC. */
 static void append_listed(DBusMessageIter *list, uint32_t index)
 {
     const char *app = "NotificationBridge", *title = "Bench";
@@ -680,9 +681,14 @@ static void append_listed(DBusMessageIter *list, uint32_t index)
     dbus_bool_t no = FALSE;
     dbus_int32_t timeout = -1;
     dbus_int64_t next_fire = 1800000000 + (dbus_int64_t)index;
-    char id_text[17];
-    const char *id = id_text;
+    char id_text[17], iso_text[32];
+    const char *id = id_text, *iso = iso_text;
+    time_t fire_time = (time_t)next_fire;
+    struct tm fire_tm;
     DBusMessageIter dict;
+
+    gmtime_r(&fire_time, &fire_tm);
+    strftime(iso_text, sizeof iso_text, "%Y-%m-%dT%H:%M:%SZ", &fire_tm);
 
     snprintf(id_text, sizeof id_text, "%016" PRIx64,
              (uint64_t)index * UINT64_C(0x9E3779B97F4A7C15));
@@ -698,6 +704,7 @@ static void append_listed(DBusMessageIter *list, uint32_t index)
     append_entry(&dict, "user-info", "s", &user_info);
     append_entry(&dict, "id", "s", &id);
     append_entry(&dict, "next-fire-date", "x", &next_fire);
+    append_entry(&dict, "next-fire-date-iso8601", "s", &iso);
     close_container(list, &dict);
 }
 

@@ -42,7 +42,8 @@ extension DaemonCore {
                 peer, "cannot post as app \(quotedForMessage(givenAppName))",
                 instead: "leave 'app-name' out, or give its own app id \(quotedForMessage(app.id))")
         }
-        if givenAppName == nil { request.content.appName = app.id }
+        // Its app id, also where a Snap gave its bare name: every later check compares app names with the app id.
+        request.content.appName = app.id
         // A Flatpak's desktop file is named by its app id: the server shows the app's name and icon from it.
         if app.kind == .flatpak, request.content.desktopEntry == nil { request.content.desktopEntry = app.id }
         if let category = request.content.categoryID {
