@@ -130,7 +130,10 @@ let package = Package(
         .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
 
         // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
-        .target(name: "DBusTestSupport", dependencies: ["DBusCore", "NotificationBridge"]),
+        .target(
+            name: "DBusTestSupport",
+            dependencies: ["DBusCore", "NotificationBridge", .product(name: "Logging", package: "swift-log")]
+        ),
 
         .executableTarget(
             name: "dbus-bench",

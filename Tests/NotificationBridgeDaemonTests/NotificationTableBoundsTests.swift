@@ -1,8 +1,8 @@
+import DBusTestSupport
 import Logging
 import NotificationBridgeAPI
 @testable import NotificationBridgeDaemon
 import NotificationModel
-import Synchronization
 import Testing
 
 /// What the table counts and remembers so that its bounds are per app and say what they dropped: scheduled
@@ -50,9 +50,9 @@ struct NotificationTableBoundsTests {
 
     @Test("a kept response that reached nobody is logged at notice level when it is let go of, without its text")
     func lettingGoOfAnUndeliveredResponseIsLogged() {
-        let entries = Recorder.Entries()
+        let entries = RecordingLogHandler.Entries()
         var table = NotificationTable()
-        table.logger = Logger(label: "test") { _ in Recorder(entries: entries) }
+        table.logger = Logger(label: "test") { _ in RecordingLogHandler(entries: entries) }
         let kept = "ffffffffffffff03"
         table[kept] = Self.entry(app: "Bank", scheduled: false)
         table.update(kept) { entry in
@@ -93,27 +93,6 @@ struct NotificationTableBoundsTests {
     }
 }
 
-/// Keeps every log entry.
-private struct Recorder: LogHandler {
-    let entries: Entries
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    final class Entries: Sendable {
-        private let storage = Mutex<[(Logger.Level, String)]>([])
-        var all: [(Logger.Level, String)] { storage.withLock { $0 } }
-        func append(_ entry: (Logger.Level, String)) { storage.withLock { $0.append(entry) } }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        entries.append((event.level, "\(event.message) \(event.metadata ?? [:])"))
-    }
-}
 
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {

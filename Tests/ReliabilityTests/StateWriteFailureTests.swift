@@ -1,6 +1,6 @@
 import Foundation
+import DBusTestSupport
 import Logging
-import Synchronization
 import Testing
 
 @testable import NotificationBridge
@@ -10,35 +10,13 @@ import Testing
 /// be kept fails at once with an error saying what to do, and the log says so once, not at every post.
 @Suite("the state folder stops taking writes")
 struct StateWriteFailureTests {
-    /// Keeps every log entry.
-    struct Recorder: LogHandler {
-        let entries: Entries
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        final class Entries: Sendable {
-            private let storage = Mutex<[(Logger.Level, String)]>([])
-            var all: [(Logger.Level, String)] { storage.withLock { $0 } }
-            func append(_ entry: (Logger.Level, String)) { storage.withLock { $0.append(entry) } }
-        }
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            entries.append((event.level, "\(event.message) \(event.metadata ?? [:])"))
-        }
-    }
-
     @Test("every commit fails with the folder named, the failure is logged once, the recovery too")
     func failingFolder() async throws {
         let directory = FileManager.default.temporaryDirectory.path + "/state-failure-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let entries = Recorder.Entries()
+        let entries = RecordingLogHandler.Entries()
         let commits = DurableCommits(
-            directory: directory, logger: Logger(label: "test") { _ in Recorder(entries: entries) })
+            directory: directory, logger: Logger(label: "test") { _ in RecordingLogHandler(entries: entries) })
         let lock = try await StateDirectoryLock.acquire(directory: directory, within: .seconds(1))
         let store = try DaemonStore(directory: directory)
         commits.open(store, lock: lock)
