@@ -1,11 +1,11 @@
 import Glibc
 
 /// The file-system calls of the store (beside SQLite's own): each retries `EINTR` and reports failure as an errno
-/// value.
-enum DurableFile {
+/// value. The daemon reads what a sandbox leaves about a process through ``read(_:)`` too.
+package enum DurableFile {
     /// A failed call: the errno it set.
-    struct Failure: Error {
-        let code: Int32
+    package struct Failure: Error {
+        package let code: Int32
     }
 
     /// Calls `body` until it does not fail with `EINTR`.
@@ -63,7 +63,7 @@ enum DurableFile {
     /// The contents of the file at `path`, or `nil` when there is no such file.
     ///
     /// - Throws: `ELOOP` for a symbolic link, `EINVAL` for anything else that is not a regular file.
-    static func read(_ path: String) throws(Failure) -> [UInt8]? {
+    package static func read(_ path: String) throws(Failure) -> [UInt8]? {
         let descriptor: Int32
         do throws(Failure) {
             (descriptor, _) = try openRegular(path, flags: O_RDONLY)

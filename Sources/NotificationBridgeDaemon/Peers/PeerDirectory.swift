@@ -1,6 +1,7 @@
 import DBusCore
 import Glibc
 import Logging
+import NotificationBridge
 import Synchronization
 
 /// The peer behind each connection that calls the daemon, identified at its first call and remembered until it leaves
@@ -85,25 +86,13 @@ final class PeerDirectory: Sendable {
         }
     }
 
-    /// Reads at most 64 KiB of a file.
+    /// Reads a small file of `/proc`: a regular file only, so that a FIFO put in its place cannot hold the daemon up.
     static func read(_ path: String) -> FileRead {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let error = errno
-            return error == ENOENT || error == ENOTDIR ? .missing : .unreadable(error)
+        do throws(DurableFile.Failure) {
+            guard let bytes = try DurableFile.read(path) else { return .missing }
+            return .contents(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            return error.code == ENOTDIR ? .missing : .unreadable(error.code)
         }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65536 {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .unreadable(errno)
-            }
-            if count == 0 { break }
-            bytes += buffer[..<count]
-        }
-        return .contents(String(decoding: bytes, as: UTF8.self))
     }
 }
