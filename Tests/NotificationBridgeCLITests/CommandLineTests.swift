@@ -75,6 +75,11 @@ struct CommandLineTests {
         let shortHint = try await BuiltPrograms.cli(["-h", "int:value:42", "T", "-h", "string:x-a:b", "--dry-run"])
         #expect(shortHint.status == 0, "\(shortHint.standardError)")
         #expect(shortHint.output.contains("'hints': <{'value': <42>, 'x-a': <'b'>}>"), "\(shortHint.output)")
+        // A malformed one is a hint still, refused as one: not the help, and not a success.
+        let malformed = try await BuiltPrograms.cli(["send", "x", "-h", "int:value"])
+        #expect(malformed.status == 2)
+        #expect(malformed.standardError.contains("TYPE:NAME:VALUE"), "\(malformed.standardError)")
+        #expect(!malformed.output.contains("OVERVIEW"), "\(malformed.output)")
         let help = try await BuiltPrograms.cli(["send", "-h"])
         #expect(help.output.hasPrefix("OVERVIEW: Post a notification"), "\(help.output)")
         // -p and -w take effect only against a daemon; here they must parse.
