@@ -8,8 +8,8 @@ import Synchronization
 /// the bus (a unique name is never given twice on one bus).
 ///
 /// The bus tells the calling process's id (from the socket, which the caller cannot choose); the process's root shows
-/// whether Flatpak put it in a sandbox (`/proc/PID/root/.flatpak-info`); its AppArmor label and cgroup whether snapd
-/// did. A Flatpak app reaches the session bus through `xdg-dbus-proxy`, which Flatpak runs in the app's sandbox, so the
+/// whether Flatpak put it in a sandbox (`/proc/PID/root/.flatpak-info`); its AppArmor label (from the bus) and cgroup
+/// whether snapd did. A Flatpak app reaches the session bus through `xdg-dbus-proxy`, which Flatpak runs in the app's sandbox, so the
 /// process the bus names is the proxy, with the app's `/.flatpak-info`: this is how xdg-desktop-portal identifies it.
 ///
 /// Anything that cannot be read is taken for a sandbox that could not be identified, never for the host: a process
@@ -67,9 +67,11 @@ final class PeerDirectory: Sendable {
                 kind: nil,
                 why: "its root (\(processRoot)/\(pid)/root) cannot be read: \(String(cString: strerror(error)))")
         }
-        let label = credentials.securityLabel ?? Self.read("\(processRoot)/\(pid)/attr/current").text
+        // The bus read the AppArmor label from the socket already (`SO_PEERSEC`); without one, a Snap is known by its
+        // cgroup.
         let cgroup = Self.read("\(processRoot)/\(pid)/cgroup").text
-        return PeerIdentification.peer(flatpakInfo: flatpakInfo, securityLabel: label, cgroup: cgroup)
+        return PeerIdentification.peer(
+            flatpakInfo: flatpakInfo, securityLabel: credentials.securityLabel, cgroup: cgroup)
     }
 
     /// What reading a small file gave.
