@@ -7,7 +7,7 @@ import Testing
     @Test func callAnsweredSecondsLaterFromAnotherTaskReachesTheCaller() async throws {
         try await withTestObject { _, object, client in
             let start = ContinuousClock.now
-            async let answer = TestObject.call("Hold", from: client, timeout: .seconds(20))
+            async let answer = TestObject.call("Hold", from: client, timeout: .seconds(120))
             let held = try await object.held.arrivals.first(waitingFor: "the deferred call")
 
             // Other calls are served while the deferred one waits.
@@ -35,7 +35,7 @@ import Testing
             try await withThrowingTaskGroup(of: (String, String).self) { group in
                 for caller in callers {
                     group.addTask {
-                        let reply = try await TestObject.call("Hold", from: caller, timeout: .seconds(20))
+                        let reply = try await TestObject.call("Hold", from: caller, timeout: .seconds(120))
                         return (caller.uniqueName, try reply.decode(String.self))
                     }
                 }
