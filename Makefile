@@ -1,6 +1,7 @@
 # NotificationBridge — build, test, benchmark, demo.
 #
-#   make test    install what the tests need (Debian packages), build, run every test
+#   make test    install what the tests need (Debian packages), check the formatting, build, run every test
+#   make format  format the sources as .swift-format says (make lint: only check, as make test does)
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning
@@ -34,7 +35,7 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps bench demo docs docs-check man clean fuzz-build fuzz-smoke fuzz asan interop
+.PHONY: all build test deps lint format bench demo docs docs-check man clean fuzz-build fuzz-smoke fuzz asan interop
 
 all: build man
 
@@ -53,7 +54,17 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: deps fuzz-smoke
+# swift-format comes with the toolchain; the rules are in .swift-format.
+SWIFT_FORMAT ?= swift-format
+FORMATTED := Sources Tests Benchmarks Package.swift
+
+lint:
+	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
+
+format:
+	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMATTED)
+
+test: deps lint fuzz-smoke
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -122,7 +122,8 @@ let package = Package(
         .executableTarget(
             name: "notification-bridge-demo",
             dependencies: [
-                "TerminalNotificationServer", "DBusCore", "NotificationBridge", "NotificationBridgeAPI", "DBusTestSupport",
+                "TerminalNotificationServer", "DBusCore", "NotificationBridge", "NotificationBridgeAPI",
+                "DBusTestSupport",
             ]
         ),
 

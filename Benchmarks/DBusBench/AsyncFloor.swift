@@ -98,8 +98,9 @@ final class RawConnectionThread: @unchecked Sendable {
 
     /// `Echo(text)` to the C echo server; returns the string it answered.
     static func echo(_ connection: OpaquePointer, _ text: String) throws -> String {
-        guard let message = dbus_message_new_method_call(
-            CoreSuite.benchName, CoreSuite.benchPath.rawValue, CoreSuite.benchInterface, "Echo")
+        guard
+            let message = dbus_message_new_method_call(
+                CoreSuite.benchName, CoreSuite.benchPath.rawValue, CoreSuite.benchInterface, "Echo")
         else { throw BenchError("no memory") }
         var arguments = DBusMessageIter()
         dbus_message_iter_init_append(message, &arguments)
@@ -111,9 +112,10 @@ final class RawConnectionThread: @unchecked Sendable {
 
     /// The C client's `Notify` (with its one action when `withAction`); returns the server's id.
     static func notify(_ connection: OpaquePointer, withAction: Bool) throws -> UInt32 {
-        guard let message = dbus_message_new_method_call(
-            "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
-            "Notify")
+        guard
+            let message = dbus_message_new_method_call(
+                "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
+                "Notify")
         else { throw BenchError("no memory") }
         var arguments = DBusMessageIter()
         dbus_message_iter_init_append(message, &arguments)

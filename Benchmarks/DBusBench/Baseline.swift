@@ -13,8 +13,9 @@ struct Baseline: Sendable {
             let line = result.standardOutput.split(separator: "\n").last,
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
-            throw BenchError("baseline \(arguments.joined(separator: " ")) failed (\(result.status)): "
-                + result.standardError)
+            throw BenchError(
+                "baseline \(arguments.joined(separator: " ")) failed (\(result.status)): "
+                    + result.standardError)
         }
         return object
     }

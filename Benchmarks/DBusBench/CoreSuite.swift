@@ -29,9 +29,10 @@ struct CoreSuite {
             rawCall.append(try await baseline.latency(["call", String(options.calls)]))
             asyncFloorCall.append(try await floorRoundTrips(asyncFloor, count: options.calls))
             swiftCall.append(try await roundTrips(connection, count: options.calls))
-            executorCall.append(try await withTaskExecutorPreference(connection.executor) {
-                try await roundTrips(connection, count: options.calls)
-            })
+            executorCall.append(
+                try await withTaskExecutorPreference(connection.executor) {
+                    try await roundTrips(connection, count: options.calls)
+                })
             rawReceive.append(number(try await baseline.run(["listen", String(options.signals)]), "per_second"))
             swiftReceive.append(try await receiveRate(connection, count: options.signals))
             swiftEmit.append(try await emitRate(connection, count: options.signals))
@@ -49,7 +50,8 @@ struct CoreSuite {
             ResultRow(Self.group, "raw libdbus Echo call (floor)", latency: floor, floor: floor),
             ResultRow(
                 Self.group, "the floor of an async call", latency: asyncCall, floor: floor,
-                note: "(the same call made on a thread that owns the connection, awaited by a task: the hand-offs alone)"),
+                note:
+                    "(the same call made on a thread that owns the connection, awaited by a task: the hand-offs alone)"),
             ResultRow(
                 Self.group, "DBusCore call", latency: call, floor: floor,
                 target: .init(text: "≤ 1.15× raw", met: call.median / floor.median <= 1.15)),

@@ -111,7 +111,8 @@ struct DaemonSuite {
             ResultRow(
                 Self.slowServerGroup, "ListPending while ten Posts are out", latency: latency,
                 target: .init(text: "p99 ≤ 20 ms", met: latency.p99 <= 20e6),
-                note: "(\(samples.count) calls; the ten Posts took " + String(format: "%.2f s", medianOf(postTimes) / 1e9)
+                note: "(\(samples.count) calls; the ten Posts took "
+                    + String(format: "%.2f s", medianOf(postTimes) / 1e9)
                     + ", as the server answers them one at a time)")
         ]
     }
@@ -128,13 +129,15 @@ struct DaemonSuite {
         _ = try await listPending()
         try await Task.sleep(for: IdleAnchors.settle)
         let idleRSS = try daemon.memory.residentBytes()
-        rows.append(ResultRow(
-            Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
-            target: .init(text: "≤ 10 MB", met: idleRSS <= 10e6), note: daemon.memory.note))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
+                target: .init(text: "≤ 10 MB", met: idleRSS <= 10e6), note: daemon.memory.note))
         rows += await IdleAnchors(options: options, group: Self.memoryGroup).run()
-        rows.append(ResultRow(
-            Self.memoryGroup, "start → name owned, nothing stored", unit: .nanoseconds,
-            median: daemon.startNanoseconds))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "start → name owned, nothing stored", unit: .nanoseconds,
+                median: daemon.startNanoseconds))
 
         // Churn: a warm-up lets the allocator reach its working size; growth is what the measured churn adds on top.
         log("daemon memory: churn of \(options.churn) posted-and-withdrawn notifications")
@@ -144,16 +147,21 @@ struct DaemonSuite {
         let afterChurn = try daemon.memory.residentBytes()
         let churnBreakdown = daemon.memory.note
         let growth = afterChurn - afterWarmUp
-        rows.append(ResultRow(
-            Self.memoryGroup, "after \(options.churnWarmUp.formatted()) + \(options.churn.formatted()) churned",
-            unit: .bytes, median: afterChurn,
-            note: churnBreakdown + String(format: "; Post + Withdraw took %.0f µs", number(churn, "total_ns") / 1e3
-                / Double(options.churn))))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "after \(options.churnWarmUp.formatted()) + \(options.churn.formatted()) churned",
+                unit: .bytes, median: afterChurn,
+                note: churnBreakdown
+                    + String(
+                        format: "; Post + Withdraw took %.0f µs",
+                        number(churn, "total_ns") / 1e3
+                            / Double(options.churn))))
         let full = options.churn >= 100_000
-        rows.append(ResultRow(
-            Self.memoryGroup, "growth over the churn", unit: .bytes, median: growth,
-            target: full ? .init(text: "none (≤ 1 MB)", met: growth <= 1e6) : nil,
-            note: full ? nil : "QUICK run: the target applies to 100,000"))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "growth over the churn", unit: .bytes, median: growth,
+                target: full ? .init(text: "none (≤ 1 MB)", met: growth <= 1e6) : nil,
+                note: full ? nil : "QUICK run: the target applies to 100,000"))
 
         let leavingEmpty = try await cpuPerConnectionLeaving(daemon)
 
@@ -166,19 +174,26 @@ struct DaemonSuite {
         let pendingRSS = try daemon.memory.residentBytes()
         let pendingBreakdown = daemon.memory.note
         let fullPending = options.pending >= 10_000
-        rows.append(ResultRow(
-            Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
-            target: fullPending ? .init(text: "≤ 20 MB", met: pendingRSS <= 20e6) : nil,
-            note: pendingBreakdown + String(format: "; a scheduled Post took %.0f µs", number(schedule, "total_ns")
-                / 1e3 / Double(options.pending)) + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
+                target: fullPending ? .init(text: "≤ 20 MB", met: pendingRSS <= 20e6) : nil,
+                note: pendingBreakdown
+                    + String(
+                        format: "; a scheduled Post took %.0f µs",
+                        number(schedule, "total_ns")
+                            / 1e3 / Double(options.pending))
+                    + (fullPending ? "" : "; QUICK run: the target applies to 10,000")))
 
         // Every connection that leaves the bus (each notify-send, each gdbus call) is news to the daemon.
         let leaving = try await cpuPerConnectionLeaving(daemon)
-        rows.append(ResultRow(
-            Self.memoryGroup, "CPU per connection leaving the bus, \(options.pending.formatted()) pending",
-            unit: .nanoseconds, median: leaving,
-            note: String(format: "(the daemon's threads by schedstat, over %d connections that call nothing; "
-                + "%.0f µs with nothing pending)", Self.leavingConnections, leavingEmpty / 1e3)))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "CPU per connection leaving the bus, \(options.pending.formatted()) pending",
+                unit: .nanoseconds, median: leaving,
+                note: String(
+                    format: "(the daemon's threads by schedstat, over %d connections that call nothing; "
+                        + "%.0f µs with nothing pending)", Self.leavingConnections, leavingEmpty / 1e3)))
 
         // Start-up with that store: from spawn to the name owned, and to the first answer listing them all, as a
         // client with nothing but libdbus sees it; then one listing read through the library.
@@ -192,7 +207,9 @@ struct DaemonSuite {
         for attempt in 1...options.rounds {
             log("daemon start-up with \(options.pending) pending: \(attempt) of \(options.rounds)")
             let status = daemon.stop()
-            if status != 0 { log("the daemon did not stop cleanly: exit status \(status.map(String.init) ?? "unknown")") }
+            if status != 0 {
+                log("the daemon did not stop cleanly: exit status \(status.map(String.init) ?? "unknown")")
+            }
             floors.append(try await listingFloor(keptIn: stateHome + "/notification-bridge/state.db"))
             let started = monotonicNanoseconds()
             daemon = try await startDaemon(stateHome)
@@ -205,17 +222,19 @@ struct DaemonSuite {
             } catch {
                 let log = (try? String(contentsOfFile: daemon.log, encoding: .utf8)) ?? ""
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: stateHome + "/notification-bridge"))
-                throw BenchError("\(error) (the daemon before stopped with status "
-                    + "\(status.map(String.init) ?? "unknown")); state files: \(files ?? []); the daemon's log ends:\n"
-                    + log.split(separator: "\n").suffix(15).joined(separator: "\n"))
+                throw BenchError(
+                    "\(error) (the daemon before stopped with status "
+                        + "\(status.map(String.init) ?? "unknown")); state files: \(files ?? []); the daemon's log ends:\n"
+                        + log.split(separator: "\n").suffix(15).joined(separator: "\n"))
             }
             answered.append(Double(monotonicNanoseconds() - started))
             try floors.last?.check(against: number(listed, "bytes"))
             shortAnswers += number(listed, "asks") - 1
             do {
-                listings.append(number(
-                    try await baseline.run(["list-pending", String(options.pending)], timeout: .seconds(90)),
-                    "total_ns"))
+                listings.append(
+                    number(
+                        try await baseline.run(["list-pending", String(options.pending)], timeout: .seconds(90)),
+                        "total_ns"))
             } catch {
                 throw BenchError("listing again, the daemon started: \(error)")
             }
@@ -226,39 +245,53 @@ struct DaemonSuite {
                 throw BenchError("the library lists \(count) pending notifications, not \(options.pending)")
             }
         }
-        rows.append(ResultRow(
-            Self.memoryGroup, "start → name owned, \(options.pending.formatted()) pending", unit: .nanoseconds,
-            median: medianOf(owned)))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "start → name owned, \(options.pending.formatted()) pending", unit: .nanoseconds,
+                median: medianOf(owned)))
         let load = medianOf(answered)
-        rows.append(ResultRow(
-            Self.memoryGroup, "start → ListPending lists them all (libdbus client)", unit: .nanoseconds, median: load,
-            target: fullPending ? .init(text: "≤ 100 ms", met: load <= 100e6) : nil,
-            note: shortAnswers == 0 ? nil : "(\(Int(shortAnswers)) earlier ListPending answers over \(options.rounds) "
-                + "starts listed fewer: the daemon answers before it has restored them)"))
-        rows.append(ResultRow(
-            Self.memoryGroup, "the floor: a C server on libdbus and SQLite, start → it reads the rows and lists them",
-            unit: .nanoseconds, median: medianOf(floors.map(\.answered)),
-            note: "(dbus-raw-baseline serve-listing in the daemon's place: once it has the name, it reads every "
-                + "pending row of the daemon's database, then lists the same keys and values, built with libdbus; "
-                + "nothing decoded)"))
-        rows.append(ResultRow(
-            Self.memoryGroup, "ListPending lists them all, daemon started (libdbus client)", unit: .nanoseconds,
-            median: medianOf(listings)))
-        rows.append(ResultRow(
-            Self.memoryGroup, "the same from the C server, the list built when asked", unit: .nanoseconds,
-            median: medianOf(floors.map(\.running))))
-        rows.append(ResultRow(
-            Self.memoryGroup, "the same from the C server, the list built before it is asked", unit: .nanoseconds,
-            median: medianOf(floors.map(\.prebuilt)), note: "(copied for each call: the bus and the client alone)"))
-        rows.append(ResultRow(
-            Self.memoryGroup, "ListPending of them all read through the library, daemon started", unit: .nanoseconds,
-            median: medianOf(libraryListings),
-            note: "(BridgeProxy.listPending: the call, and each notification read into a ListedNotification)"))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "start → ListPending lists them all (libdbus client)", unit: .nanoseconds,
+                median: load,
+                target: fullPending ? .init(text: "≤ 100 ms", met: load <= 100e6) : nil,
+                note: shortAnswers == 0
+                    ? nil
+                    : "(\(Int(shortAnswers)) earlier ListPending answers over \(options.rounds) "
+                        + "starts listed fewer: the daemon answers before it has restored them)"))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup,
+                "the floor: a C server on libdbus and SQLite, start → it reads the rows and lists them",
+                unit: .nanoseconds, median: medianOf(floors.map(\.answered)),
+                note: "(dbus-raw-baseline serve-listing in the daemon's place: once it has the name, it reads every "
+                    + "pending row of the daemon's database, then lists the same keys and values, built with libdbus; "
+                    + "nothing decoded)"))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "ListPending lists them all, daemon started (libdbus client)", unit: .nanoseconds,
+                median: medianOf(listings)))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "the same from the C server, the list built when asked", unit: .nanoseconds,
+                median: medianOf(floors.map(\.running))))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "the same from the C server, the list built before it is asked", unit: .nanoseconds,
+                median: medianOf(floors.map(\.prebuilt)), note: "(copied for each call: the bus and the client alone)"))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "ListPending of them all read through the library, daemon started",
+                unit: .nanoseconds,
+                median: medianOf(libraryListings),
+                note: "(BridgeProxy.listPending: the call, and each notification read into a ListedNotification)"))
         try await Task.sleep(for: IdleAnchors.settle)
         let restartedRSS = try daemon.memory.residentBytes()
-        rows.append(ResultRow(
-            Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
-            target: fullPending ? .init(text: "≤ 20 MB", met: restartedRSS <= 20e6) : nil, note: daemon.memory.note))
+        rows.append(
+            ResultRow(
+                Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
+                target: fullPending ? .init(text: "≤ 20 MB", met: restartedRSS <= 20e6) : nil, note: daemon.memory.note)
+        )
 
         idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
         return rows + idleRows
@@ -281,9 +314,10 @@ struct DaemonSuite {
         /// numbers its connections), by a few bytes.
         func check(against daemonBytes: Double) throws {
             guard abs(daemonBytes - bytes) > 16 else { return }
-            throw BenchError("the C server's listing is \(Int(bytes)) bytes and the daemon's \(Int(daemonBytes)): "
-                + "it is no floor until serve-listing (Benchmarks/raw-baseline) lists the keys and values the "
-                + "daemon lists")
+            throw BenchError(
+                "the C server's listing is \(Int(bytes)) bytes and the daemon's \(Int(daemonBytes)): "
+                    + "it is no floor until serve-listing (Benchmarks/raw-baseline) lists the keys and values the "
+                    + "daemon lists")
         }
     }
 
@@ -423,7 +457,8 @@ struct DaemonSuite {
             due[summary] = at
         }
         let overlapped = monotonicNanoseconds() > firstDue
-        let deadline = ContinuousClock.now + .seconds(Double(firstDue - start) / 1e9 + Double(options.scheduled) / 100 + 10)
+        let deadline =
+            ContinuousClock.now + .seconds(Double(firstDue - start) / 1e9 + Double(options.scheduled) / 100 + 10)
         var arrived = server.arrivals()
         while arrived.count < options.scheduled && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))

@@ -45,7 +45,10 @@ struct NotificationSuite {
         let sendFloor =
             options.sendFloor.isEmpty
             ? nil
-            : [options.sendFloor, PostKeys.title.name, "Bench", PostKeys.body.name, "a notification from the benchmark"]
+            : [
+                options.sendFloor, PostKeys.title.name, "Bench", PostKeys.body.name,
+                "a notification from the benchmark",
+            ]
         let notifySend = ExecutableLookup.find("notify-send").map {
             [$0.path, "--app-name=Bench", "Bench", "a notification from the benchmark"]
         }
@@ -58,18 +61,21 @@ struct NotificationSuite {
         }
 
         var postFloorPost: [Latency] = []
-        var rawNotify: [Latency] = [], asyncNotify: [Latency] = [], library: [Latency] = [], libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
+        var rawNotify: [Latency] = [], asyncNotify: [Latency] = [], library: [Latency] = [],
+            libraryOnLoop: [Latency] = [], daemonPost: [Latency] = []
         var cliRuns: [Latency] = [], notifySendRuns: [Latency] = [], gdbusRuns: [Latency] = []
         var sendFloorRuns: [Latency] = []
-        var rawDispatch: [Latency] = [], asyncDispatch: [Latency] = [], libraryDispatch: [Latency] = [], daemonDispatch: [Latency] = []
+        var rawDispatch: [Latency] = [], asyncDispatch: [Latency] = [], libraryDispatch: [Latency] = [],
+            daemonDispatch: [Latency] = []
         for round in 1...options.rounds {
             log("posting and dispatch: round \(round) of \(options.rounds)")
             rawNotify.append(try await baseline.latency(["notify", posts]))
             asyncNotify.append(try await floorPosts(asyncFloor, count: options.posts))
             library.append(try await libraryPosts(center, count: options.posts))
-            libraryOnLoop.append(try await withTaskExecutorPreference(connection.executor) {
-                try await libraryPosts(center, count: options.posts)
-            })
+            libraryOnLoop.append(
+                try await withTaskExecutorPreference(connection.executor) {
+                    try await libraryPosts(center, count: options.posts)
+                })
             daemonPost.append(try await baseline.latency(["post", posts]))
             postFloorPost.append(try await baseline.latency(["post", posts, Self.postFloorName]))
             cliRuns.append(try await baseline.latency(["spawn", spawns] + cli))
@@ -94,7 +100,9 @@ struct NotificationSuite {
             ResultRow(Self.group, "raw libdbus Notify (the floor)", latency: floor, floor: floor),
             ResultRow(
                 Self.group, "the floor of an async call", latency: asyncFloorPost, floor: floor,
-                note: "(the same Notify made on a thread that owns the connection, awaited by a task: the hand-offs alone)"),
+                note:
+                    "(the same Notify made on a thread that owns the connection, awaited by a task: the hand-offs alone)"
+            ),
             ResultRow(
                 Self.group, "Swift library: center.post", latency: libraryPost, floor: floor,
                 target: .init(text: "≤ 1.10× raw", met: libraryPost.median / floor.median <= 1.10)),
@@ -105,33 +113,38 @@ struct NotificationSuite {
                 Self.group, "daemon Post, libdbus client", latency: daemon, floor: floor,
                 target: .init(text: "≤ 2.2× raw", met: daemon.median / floor.median <= 2.2)),
             ResultRow(
-                Self.group, "the floor: Post to a C server on libdbus and SQLite", latency: .medianOfRounds(postFloorPost),
+                Self.group, "the floor: Post to a C server on libdbus and SQLite",
+                latency: .medianOfRounds(postFloorPost),
                 floor: floor,
                 note: "(dbus-raw-baseline serve-post: reads the title and body, Notify, one row committed, the reply)"),
         ]
         let cliLatency = Latency.medianOfRounds(cliRuns)
         let notifySendLatency = notifySendRuns.isEmpty ? nil : Latency.medianOfRounds(notifySendRuns)
-        rows.append(ResultRow(
-            Self.processGroup, "notification-bridge send", latency: cliLatency, floor: floor,
-            target: notifySendLatency.map {
-                .init(text: "≤ 0.6× notify-send", met: cliLatency.median <= 0.6 * $0.median)
-            }))
+        rows.append(
+            ResultRow(
+                Self.processGroup, "notification-bridge send", latency: cliLatency, floor: floor,
+                target: notifySendLatency.map {
+                    .init(text: "≤ 0.6× notify-send", met: cliLatency.median <= 0.6 * $0.median)
+                }))
         if let notifySendLatency {
             rows.append(ResultRow(Self.processGroup, "notify-send", latency: notifySendLatency, floor: floor))
         }
         if !sendFloorRuns.isEmpty {
             let sendFloorLatency = Latency.medianOfRounds(sendFloorRuns)
-            rows.append(ResultRow(
-                Self.processGroup, "the floor: the same Post from a Swift program on libdbus alone",
-                latency: sendFloorLatency, floor: floor,
-                note: notifySendLatency.map {
-                    String(format: "(%.2f× notify-send: the start of a Swift program, the bus's Hello, the Post)",
-                        sendFloorLatency.median / $0.median)
-                }))
+            rows.append(
+                ResultRow(
+                    Self.processGroup, "the floor: the same Post from a Swift program on libdbus alone",
+                    latency: sendFloorLatency, floor: floor,
+                    note: notifySendLatency.map {
+                        String(
+                            format: "(%.2f× notify-send: the start of a Swift program, the bus's Hello, the Post)",
+                            sendFloorLatency.median / $0.median)
+                    }))
         }
         if !gdbusRuns.isEmpty {
-            rows.append(ResultRow(
-                Self.processGroup, "gdbus call … Post", latency: .medianOfRounds(gdbusRuns), floor: floor))
+            rows.append(
+                ResultRow(
+                    Self.processGroup, "gdbus call … Post", latency: .medianOfRounds(gdbusRuns), floor: floor))
         }
         let dispatchFloor = Latency.medianOfRounds(rawDispatch)
         let asyncDispatchFloor = Latency.medianOfRounds(asyncDispatch)
@@ -144,7 +157,9 @@ struct NotificationSuite {
             ResultRow(
                 Self.dispatchGroup, "the floor of an async handler", latency: asyncDispatchFloor,
                 floor: dispatchFloor,
-                note: "(the same signal read on a thread that owns the connection, which starts a task: the hand-off alone)"),
+                note:
+                    "(the same signal read on a thread that owns the connection, which starts a task: the hand-off alone)"
+            ),
             ResultRow(
                 Self.dispatchGroup, "Swift library: handler runs", latency: libraryHandler, floor: dispatchFloor,
                 target: .init(text: "≤ 1.2× raw", met: libraryHandler.median / dispatchFloor.median <= 1.2)),

@@ -42,9 +42,10 @@ struct ResultRow: Sendable {
         self.note = note
     }
 
-    init(_ group: String, _ name: String, latency: Latency, floor: Latency? = nil, target: Target? = nil,
-        note: String? = nil)
-    {
+    init(
+        _ group: String, _ name: String, latency: Latency, floor: Latency? = nil, target: Target? = nil,
+        note: String? = nil
+    ) {
         self.init(
             group, name, unit: .nanoseconds, median: latency.median, p99: latency.p99,
             ratio: floor.map { latency.median / $0.median }, target: target, note: note)
@@ -96,8 +97,9 @@ func printTable(_ rows: [ResultRow], header: String) {
         let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? ""
         var target = ""
         if let t = row.target { target = t.text + (t.met ? "  met" : "  MISSED") }
-        print(pad("  " + row.name, 46, left: true) + pad(figure(row.median, row.unit), 12)
-            + pad(row.p99 == nil ? "" : figure(row.p99, row.unit), 12) + pad(ratio, 9) + "   " + target)
+        print(
+            pad("  " + row.name, 46, left: true) + pad(figure(row.median, row.unit), 12)
+                + pad(row.p99 == nil ? "" : figure(row.p99, row.unit), 12) + pad(ratio, 9) + "   " + target)
         if let note = row.note { print("      " + note) }
     }
 }
@@ -106,7 +108,8 @@ func printTable(_ rows: [ResultRow], header: String) {
 func writeJSON(_ rows: [ResultRow], to path: String, settings: [String: Any]) throws {
     var report = settings
     report["rows"] = rows.map(\.json)
-    report["load_average"] = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+    report["load_average"] =
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
         .split(separator: " ").prefix(3).compactMap { Double($0) } ?? []
     report["processors"] = ProcessInfo.processInfo.activeProcessorCount
     report["finished_at"] = ISO8601DateFormatter().string(from: Date())

@@ -46,13 +46,14 @@ struct SizeSuite {
                     + (linksRuntime
                         ? "; linked to the shared Swift runtime, which a package would ship too: STATIC=1 measures "
                             + "them as the .deb has them)"
-                        : ")")),
+                        : ")"))
         ]
         if let package = try await installedSizeOfBuiltPackage() {
-            rows.append(ResultRow(
-                Self.group, "the .deb (make deb), installed", unit: .bytes, median: package.bytes,
-                target: .init(text: "≤ 10 MB", met: package.bytes <= Self.target),
-                note: "(\(package.name), Installed-Size; built by its own make deb, maybe from older sources)"))
+            rows.append(
+                ResultRow(
+                    Self.group, "the .deb (make deb), installed", unit: .bytes, median: package.bytes,
+                    target: .init(text: "≤ 10 MB", met: package.bytes <= Self.target),
+                    note: "(\(package.name), Installed-Size; built by its own make deb, maybe from older sources)"))
         }
         return rows
     }
@@ -61,8 +62,9 @@ struct SizeSuite {
     /// none.
     private func installedSizeOfBuiltPackage() async throws -> (name: String, bytes: Double)? {
         let folder = ".build/deb"
-        guard let name = (try? FileManager.default.contentsOfDirectory(atPath: folder))?
-            .filter({ $0.hasSuffix(".deb") }).sorted().last
+        guard
+            let name = (try? FileManager.default.contentsOfDirectory(atPath: folder))?
+                .filter({ $0.hasSuffix(".deb") }).sorted().last
         else { return nil }
         let field = try await ProcessRunner.run(
             ["dpkg-deb", "--field", "\(folder)/\(name)", "Installed-Size"], timeout: .seconds(30))

@@ -8,7 +8,9 @@ import Foundation
 
 func run() async throws {
     let options = try Options(CommandLine.arguments)
-    for (what, path) in [("the C baseline", options.baseline), ("the daemon", options.daemon), ("the CLI", options.cli)]
+    for (what, path) in [
+        ("the C baseline", options.baseline), ("the daemon", options.daemon), ("the CLI", options.cli),
+    ]
     where !FileManager.default.isExecutableFile(atPath: path) {
         throw BenchError("\(what) is missing at \(path): run 'make bench', which builds it")
     }
@@ -40,7 +42,8 @@ func run() async throws {
         rows += try await SizeSuite(options: options).run()
         return rows
     }
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+    let load =
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
         .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
     printTable(
         rows,

@@ -12,9 +12,9 @@ import CLinux
 import CSQLite
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Ends the program with `message` on standard error.

@@ -7,9 +7,9 @@
 import CDBus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Ends the program with `message` on standard error.
@@ -45,8 +45,9 @@ guard arguments.count >= 3, arguments.count % 2 == 1 else { fail("usage: bench-s
 var error = DBusError()
 dbus_error_init(&error)
 guard let connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error) else { fail("no session bus") }
-guard let call = dbus_message_new_method_call(
-    "io.github.NotificationBridge", "/io/github/NotificationBridge", "io.github.NotificationBridge1", "Post")
+guard
+    let call = dbus_message_new_method_call(
+        "io.github.NotificationBridge", "/io/github/NotificationBridge", "io.github.NotificationBridge1", "Post")
 else { fail("no memory") }
 var body = DBusMessageIter()
 var dictionary = DBusMessageIter()

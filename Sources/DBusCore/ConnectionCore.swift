@@ -166,7 +166,8 @@ final class ConnectionCore: @unchecked Sendable {
         let name = DBusNames.isValidInterface(failure.name) ? failure.name : DBusFailure.Name.failed
         guard let message = dbus_message_new(CDBUS_MESSAGE_TYPE_ERROR) else { return nil }
         dbus_message_set_error_name(message, name)
-        let text = failure.message.utf8.contains(0) ? String(failure.message.split(separator: "\0").joined()) : failure.message
+        let text =
+            failure.message.utf8.contains(0) ? String(failure.message.split(separator: "\0").joined()) : failure.message
         try? MessageCodec.append([.string(text)], to: message)
         return message
     }

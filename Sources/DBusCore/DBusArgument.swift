@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
+// The conformances below implement DBusArgument, whose requirements are documented once, on the protocol.
+
 /// A Swift type that maps to one D-Bus complete type, known statically.
 ///
 /// Because the signature belongs to the type, not to a value, an empty `[String]` still marshals as `as` and an
@@ -26,7 +29,9 @@ extension UInt8: DBusBasicArgument {
     public static var dbusSignature: DBusSignature { "y" }
     public var dbusValue: DBusValue { .byte(self) }
     public init(dbusValue: DBusValue) throws(DBusFailure) {
-        guard case .byte(let value) = dbusValue else { throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue) }
+        guard case .byte(let value) = dbusValue else {
+            throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue)
+        }
         self = value
     }
 }
@@ -46,7 +51,9 @@ extension Int16: DBusBasicArgument {
     public static var dbusSignature: DBusSignature { "n" }
     public var dbusValue: DBusValue { .int16(self) }
     public init(dbusValue: DBusValue) throws(DBusFailure) {
-        guard case .int16(let value) = dbusValue else { throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue) }
+        guard case .int16(let value) = dbusValue else {
+            throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue)
+        }
         self = value
     }
 }
@@ -66,7 +73,9 @@ extension Int32: DBusBasicArgument {
     public static var dbusSignature: DBusSignature { "i" }
     public var dbusValue: DBusValue { .int32(self) }
     public init(dbusValue: DBusValue) throws(DBusFailure) {
-        guard case .int32(let value) = dbusValue else { throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue) }
+        guard case .int32(let value) = dbusValue else {
+            throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue)
+        }
         self = value
     }
 }
@@ -86,7 +95,9 @@ extension Int64: DBusBasicArgument {
     public static var dbusSignature: DBusSignature { "x" }
     public var dbusValue: DBusValue { .int64(self) }
     public init(dbusValue: DBusValue) throws(DBusFailure) {
-        guard case .int64(let value) = dbusValue else { throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue) }
+        guard case .int64(let value) = dbusValue else {
+            throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue)
+        }
         self = value
     }
 }
@@ -270,8 +281,9 @@ public struct DBusValueReader {
     /// - Throws: `DBusFailure` (`InvalidArgs`) when there is no next value or it has another type.
     public mutating func next<T: DBusArgument>(_ type: T.Type = T.self) throws(DBusFailure) -> T {
         guard index < values.count else {
-            throw .invalidArgs("expected a value of type '\(T.dbusSignature)' at position \(index), but there are only "
-                + "\(values.count)")
+            throw .invalidArgs(
+                "expected a value of type '\(T.dbusSignature)' at position \(index), but there are only "
+                    + "\(values.count)")
         }
         defer { index += 1 }
         return try T(dbusValue: values[index])

@@ -192,8 +192,9 @@ public final class DBusConnection: Sendable {
         try Self.checkCall(destination: destination, interface: interface, method: method, arguments: arguments)
         let core = self.core
         let accepted = loop.submit {
-            guard let message = ConnectionCore.makeMethodCall(
-                destination: destination, path: path, interface: interface, member: method)
+            guard
+                let message = ConnectionCore.makeMethodCall(
+                    destination: destination, path: path, interface: interface, member: method)
             else { return }
             dbus_message_set_no_reply(message, 1)
             if (try? MessageCodec.append(arguments, to: message, validated: true)) != nil {
@@ -247,8 +248,9 @@ public final class DBusConnection: Sendable {
         try arguments.validateMessageBody()
         let core = self.core
         let accepted = loop.submit {
-            guard let message = ConnectionCore.makeSignal(
-                path: path, interface: interface, member: member, destination: destination)
+            guard
+                let message = ConnectionCore.makeSignal(
+                    path: path, interface: interface, member: member, destination: destination)
             else { return }
             if (try? MessageCodec.append(arguments, to: message, validated: true)) != nil {
                 core.sendAndRelease(message)
@@ -282,12 +284,16 @@ public final class DBusConnection: Sendable {
         let (id, startsTracking) = try await perform { core -> (UInt64, Bool) in
             let id = core.nextSubscriptionID
             core.nextSubscriptionID += 1
-            core.subscriptions.append((id, ConnectionCore.Subscription(
-                rule: rule,
-                deliver: { signal in
-                    if let element = transform(signal) { continuation.yield(element) }
-                },
-                finish: { continuation.finish() })))
+            core.subscriptions.append(
+                (
+                    id,
+                    ConnectionCore.Subscription(
+                        rule: rule,
+                        deliver: { signal in
+                            if let element = transform(signal) { continuation.yield(element) }
+                        },
+                        finish: { continuation.finish() })
+                ))
             guard let trackedSender else { return (id, false) }
             let existing = core.trackedOwners[trackedSender]
             core.trackedOwners[trackedSender] = (existing?.owner, (existing?.users ?? 0) + 1)
@@ -341,9 +347,10 @@ public final class DBusConnection: Sendable {
                 }
             }
             for rule in rules {
-                guard let message = ConnectionCore.makeMethodCall(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "RemoveMatch")
+                guard
+                    let message = ConnectionCore.makeMethodCall(
+                        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                        interface: "org.freedesktop.DBus", member: "RemoveMatch")
                 else { continue }
                 dbus_message_set_no_reply(message, 1)
                 try? MessageCodec.append([.string(rule.description)], to: message)

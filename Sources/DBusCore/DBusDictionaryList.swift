@@ -44,8 +44,9 @@ public struct DBusDictionaryList: Sendable {
             writer.string(key)
             guard writer.variant(value.unwrappedVariant) else {
                 writer.truncate(to: saved)
-                throw .invalidArgs("entry '\(key)' has a value of type '\(value.signatureText)'; only basic values "
-                    + "can be added to a stored dictionary")
+                throw .invalidArgs(
+                    "entry '\(key)' has a value of type '\(value.signatureText)'; only basic values "
+                        + "can be added to a stored dictionary")
             }
         }
         writer.patch(UInt32(writer.bytes.count - start), at: lengthOffset)

@@ -38,8 +38,9 @@ public struct DBusInterface: Sendable {
         }
         for argument in methods.flatMap({ $0.inputs + $0.outputs }) + signals.flatMap(\.arguments) {
             guard argument.signature.isSingleCompleteType else {
-                throw .invalidArgs("argument '\(argument.name)' of \(name) has signature '\(argument.signature)', "
-                    + "which is not one complete type")
+                throw .invalidArgs(
+                    "argument '\(argument.name)' of \(name) has signature '\(argument.signature)', "
+                        + "which is not one complete type")
             }
         }
     }
@@ -179,7 +180,8 @@ public struct DBusProperty: Sendable {
         _ name: String, _ signature: DBusSignature, annotations: [DBusAnnotation] = [],
         get: @escaping @Sendable () -> DBusValue
     ) -> DBusProperty {
-        DBusProperty(name: name, signature: signature, access: .read, annotations: annotations, getter: get, setter: nil)
+        DBusProperty(
+            name: name, signature: signature, access: .read, annotations: annotations, getter: get, setter: nil)
     }
 
     /// Describes a property that peers may read and write. The setter receives a value already checked against

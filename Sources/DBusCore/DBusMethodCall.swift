@@ -47,8 +47,10 @@ public final class DBusMethodCall: Sendable {
 
     deinit {
         if !isAnswered {
-            send(.failure(DBusFailure(
-                name: DBusFailure.Name.failed, message: "\(interface).\(member) finished without an answer")))
+            send(
+                .failure(
+                    DBusFailure(
+                        name: DBusFailure.Name.failed, message: "\(interface).\(member) finished without an answer")))
         }
     }
 
@@ -62,10 +64,13 @@ public final class DBusMethodCall: Sendable {
     public func reply(_ values: [DBusValue]) {
         let actual = values.map(\.signatureText).joined()
         if actual != outputSignature {
-            answer(.failure(DBusFailure(
-                name: DBusFailure.Name.failed,
-                message: "\(interface).\(member) produced a reply of signature '\(actual)' where '\(outputSignature)' "
-                    + "is declared")))
+            answer(
+                .failure(
+                    DBusFailure(
+                        name: DBusFailure.Name.failed,
+                        message:
+                            "\(interface).\(member) produced a reply of signature '\(actual)' where '\(outputSignature)' "
+                            + "is declared")))
             return
         }
         answer(.values(values))

@@ -66,22 +66,25 @@ public enum DBusNames {
 
     static func checkBusName(_ name: String) throws(DBusFailure) {
         guard isValidBusName(name) else {
-            throw .invalidArgs("'\(name)' is not a valid bus name: use a unique name like ':1.42' or a dotted name "
-                + "like 'org.example.App'")
+            throw .invalidArgs(
+                "'\(name)' is not a valid bus name: use a unique name like ':1.42' or a dotted name "
+                    + "like 'org.example.App'")
         }
     }
 
     static func checkInterface(_ name: String) throws(DBusFailure) {
         guard isValidInterface(name) else {
-            throw .invalidArgs("'\(name)' is not a valid interface name: use two or more dot-separated elements "
-                + "of letters, digits and '_', not starting with a digit")
+            throw .invalidArgs(
+                "'\(name)' is not a valid interface name: use two or more dot-separated elements "
+                    + "of letters, digits and '_', not starting with a digit")
         }
     }
 
     static func checkMember(_ name: String) throws(DBusFailure) {
         guard isValidMember(name) else {
-            throw .invalidArgs("'\(name)' is not a valid member name: use letters, digits and '_', "
-                + "not starting with a digit")
+            throw .invalidArgs(
+                "'\(name)' is not a valid member name: use letters, digits and '_', "
+                    + "not starting with a digit")
         }
     }
 }

@@ -29,8 +29,10 @@ public struct DBusObjectPath: Sendable, Hashable, Comparable, CustomStringConver
     /// The root path, `/`.
     public static let root = DBusObjectPath(unchecked: "/")
 
+    /// The path as text.
     public var description: String { rawValue }
 
+    /// Orders paths by their text.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether `self` lies strictly below `ancestor` (`/a/b` is below `/a` and below `/`).

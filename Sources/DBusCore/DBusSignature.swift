@@ -28,6 +28,7 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible, Expres
         self.rawValue = text
     }
 
+    /// The signature as text.
     public var description: String { rawValue }
 
     /// The empty signature: no values.
@@ -73,7 +74,6 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible, Expres
             index = try endOfCompleteType(utf8, from: index, arrays: 0, structs: 0)
         }
     }
-
 
     /// Whether `code` is the type code of a basic (non-container) type.
     static func isBasic(_ code: UInt8) -> Bool {

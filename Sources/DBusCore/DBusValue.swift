@@ -82,7 +82,9 @@ public indirect enum DBusValue: Sendable, Hashable {
     public static func vardict(_ entries: [String: DBusValue]) -> DBusValue {
         .dictionary(
             key: "s", value: "v",
-            entries.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }
+            entries.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+            }
         )
     }
 
@@ -201,8 +203,9 @@ extension [DBusValue] {
         for value in self { try value.validate() }
         let length = reduce(0) { $0 + $1.signatureLength }
         guard length <= DBusSignature.maximumLength else {
-            throw .invalidArgs("the arguments' signature is \(length) bytes long; at most "
-                + "\(DBusSignature.maximumLength) are allowed: send fewer values, or group them in an array")
+            throw .invalidArgs(
+                "the arguments' signature is \(length) bytes long; at most "
+                    + "\(DBusSignature.maximumLength) are allowed: send fewer values, or group them in an array")
         }
     }
 }

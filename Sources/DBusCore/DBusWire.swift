@@ -10,8 +10,9 @@ public enum DBusWire {
     ) throws(DBusFailure) -> [UInt8] {
         try DBusNames.checkInterface(interface)
         try DBusNames.checkMember(member)
-        guard let message = ConnectionCore.makeSignal(
-            path: path, interface: interface, member: member, destination: nil)
+        guard
+            let message = ConnectionCore.makeSignal(
+                path: path, interface: interface, member: member, destination: nil)
         else {
             throw DBusFailure(name: DBusFailure.Name.noMemory, message: "cannot create message")
         }
@@ -41,11 +42,13 @@ public enum DBusWire {
         // libdbus reports a message that ends early as being out of memory: say what is really wrong.
         switch try? messageLength(in: bytes) {
         case 0?:
-            throw .invalidArgs("the bytes hold an incomplete D-Bus message: a header takes at least 16 bytes, "
-                + "got \(bytes.count)")
+            throw .invalidArgs(
+                "the bytes hold an incomplete D-Bus message: a header takes at least 16 bytes, "
+                    + "got \(bytes.count)")
         case let length? where length > bytes.count:
-            throw .invalidArgs("the bytes hold an incomplete D-Bus message: it is \(length) bytes long, "
-                + "got \(bytes.count)")
+            throw .invalidArgs(
+                "the bytes hold an incomplete D-Bus message: it is \(length) bytes long, "
+                    + "got \(bytes.count)")
         default:
             break
         }

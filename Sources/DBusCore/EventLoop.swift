@@ -2,9 +2,9 @@ internal import CDBus
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The thread that owns one connection's libdbus objects.
@@ -91,14 +91,16 @@ final class EventLoop: Sendable {
     func start(_ body: @escaping @Sendable () -> WatchSet?) {
         let context = ThreadContext(loop: self, body: body)
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
-            context.loop.threadID.store(UInt(pthread_self()), ordering: .relaxed)
-            if let watches = context.body() {
-                context.loop.run(watches)
-            }
-            return nil
-        }, Unmanaged.passRetained(context).toOpaque())
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
+                context.loop.threadID.store(UInt(pthread_self()), ordering: .relaxed)
+                if let watches = context.body() {
+                    context.loop.run(watches)
+                }
+                return nil
+            }, Unmanaged.passRetained(context).toOpaque())
         precondition(created == 0, "pthread_create failed: \(created)")
         pthread_detach(thread)
     }

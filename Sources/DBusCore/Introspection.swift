@@ -75,12 +75,14 @@ enum Introspection {
             xml += element("signal", name: signal.name, body: body, indent: inner)
         }
         for property in interface.properties {
-            let open = "\(inner)<property name=\"\(escape(property.name))\" type=\"\(escape(property.signature.rawValue))\""
+            let open =
+                "\(inner)<property name=\"\(escape(property.name))\" type=\"\(escape(property.signature.rawValue))\""
                 + " access=\"\(property.access.rawValue)\""
             if property.annotations.isEmpty {
                 xml += open + "/>\n"
             } else {
-                xml += open + ">\n" + property.annotations.map { annotation($0, indent: inner + "  ") }.joined()
+                xml +=
+                    open + ">\n" + property.annotations.map { annotation($0, indent: inner + "  ") }.joined()
                     + "\(inner)</property>\n"
             }
         }

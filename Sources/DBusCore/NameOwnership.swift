@@ -2,7 +2,9 @@
 extension DBusConnection {
     /// Flags for ``requestName(_:flags:)``, as in `org.freedesktop.DBus.RequestName`.
     public struct NameRequestFlags: OptionSet, Sendable, Hashable {
+        /// The flags as the bus takes them.
         public let rawValue: UInt32
+        /// Makes flags from the bus's bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// Let another connection that asks with ``replaceExisting`` take the name (`DBUS_NAME_FLAG_ALLOW_REPLACEMENT`).

@@ -19,8 +19,10 @@ extension ConnectionCore {
             {
                 reply(to: message, [.string(Introspection.document(interfaces: [], children: children))])
             } else {
-                replyError(to: message, DBusFailure(
-                    name: DBusFailure.Name.unknownObject, message: "no object is exported at path '\(path)'"))
+                replyError(
+                    to: message,
+                    DBusFailure(
+                        name: DBusFailure.Name.unknownObject, message: "no object is exported at path '\(path)'"))
             }
             return
         }
@@ -28,15 +30,18 @@ extension ConnectionCore {
         let target: (interface: DBusInterface, method: DBusMethod)
         switch interface {
         case Self.introspectable?, Self.properties?, Self.peer?:
-            handleStandard(message, interface: interface!, member: member, signature: signature, path: path,
+            handleStandard(
+                message, interface: interface!, member: member, signature: signature, path: path,
                 interfaces: interfaces)
             return
         case let name?:
             guard let found = interfaces.first(where: { $0.name == name }) else {
-                replyError(to: message, DBusFailure(
-                    name: DBusFailure.Name.unknownInterface,
-                    message: "object at '\(path)' has no interface '\(name)'; it has "
-                        + interfaces.map(\.name).joined(separator: ", ")))
+                replyError(
+                    to: message,
+                    DBusFailure(
+                        name: DBusFailure.Name.unknownInterface,
+                        message: "object at '\(path)' has no interface '\(name)'; it has "
+                            + interfaces.map(\.name).joined(separator: ", ")))
                 return
             }
             guard let method = found.methods.first(where: { $0.name == member }) else {
@@ -48,13 +53,16 @@ extension ConnectionCore {
             if let standard = Introspection.standardInterfaces.first(where: { iface in
                 iface.methods.contains { $0.name == member }
             }) {
-                handleStandard(message, interface: standard.name, member: member, signature: signature, path: path,
+                handleStandard(
+                    message, interface: standard.name, member: member, signature: signature, path: path,
                     interfaces: interfaces)
                 return
             }
-            guard let found = interfaces.lazy.compactMap({ iface in
-                iface.methods.first(where: { $0.name == member }).map { (iface, $0) }
-            }).first else {
+            guard
+                let found = interfaces.lazy.compactMap({ iface in
+                    iface.methods.first(where: { $0.name == member }).map { (iface, $0) }
+                }).first
+            else {
                 replyError(to: message, unknownMethod(member, interface: nil, signature: signature))
                 return
             }
@@ -62,9 +70,11 @@ extension ConnectionCore {
         }
 
         guard signature == target.method.inputSignature else {
-            replyError(to: message, .invalidArgs(
-                "\(target.interface.name).\(member) takes arguments of signature '\(target.method.inputSignature)', "
-                    + "got '\(signature)'"))
+            replyError(
+                to: message,
+                .invalidArgs(
+                    "\(target.interface.name).\(member) takes arguments of signature '\(target.method.inputSignature)', "
+                        + "got '\(signature)'"))
             return
         }
         let arguments: [DBusValue]
@@ -132,8 +142,11 @@ extension ConnectionCore {
             return
         }
         guard signature == method.inputSignature else {
-            replyError(to: message, .invalidArgs(
-                "\(interface).\(member) takes arguments of signature '\(method.inputSignature)', got '\(signature)'"))
+            replyError(
+                to: message,
+                .invalidArgs(
+                    "\(interface).\(member) takes arguments of signature '\(method.inputSignature)', got '\(signature)'"
+                ))
             return
         }
         let arguments = (try? MessageCodec.values(of: message)) ?? []

@@ -30,8 +30,9 @@ extension ConnectionCore {
             box.resume(.failure(CancellationError()))
             return
         }
-        guard let message = Self.makeMethodCall(
-            destination: destination, path: path, interface: interface, member: member)
+        guard
+            let message = Self.makeMethodCall(
+                destination: destination, path: path, interface: interface, member: member)
         else {
             box.resume(.failure(DBusFailure(name: DBusFailure.Name.noMemory, message: "cannot create message")))
             return

@@ -6,13 +6,15 @@ extension ConnectionCore {
         -> Result<DBusProperty, DBusFailure>
     {
         guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
-            return .failure(DBusFailure(
-                name: DBusFailure.Name.unknownInterface, message: "no interface '\(interfaceName)' here"))
+            return .failure(
+                DBusFailure(
+                    name: DBusFailure.Name.unknownInterface, message: "no interface '\(interfaceName)' here"))
         }
         guard let property = interface.properties.first(where: { $0.name == propertyName }) else {
-            return .failure(DBusFailure(
-                name: DBusFailure.Name.unknownProperty,
-                message: "interface '\(interfaceName)' has no property '\(propertyName)'"))
+            return .failure(
+                DBusFailure(
+                    name: DBusFailure.Name.unknownProperty,
+                    message: "interface '\(interfaceName)' has no property '\(propertyName)'"))
         }
         return .success(property)
     }
@@ -20,15 +22,17 @@ extension ConnectionCore {
     /// Reads a property through its getter, refusing a value of the wrong type rather than sending it.
     private func read(_ property: DBusProperty) -> Result<DBusValue, DBusFailure> {
         guard property.access != .write, let getter = property.getter else {
-            return .failure(DBusFailure(
-                name: DBusFailure.Name.accessDenied, message: "property '\(property.name)' is write-only"))
+            return .failure(
+                DBusFailure(
+                    name: DBusFailure.Name.accessDenied, message: "property '\(property.name)' is write-only"))
         }
         let value = getter()
         guard value.signature == property.signature else {
-            return .failure(DBusFailure(
-                name: DBusFailure.Name.failed,
-                message: "property '\(property.name)' produced type '\(value.signature)' where "
-                    + "'\(property.signature)' is declared"))
+            return .failure(
+                DBusFailure(
+                    name: DBusFailure.Name.failed,
+                    message: "property '\(property.name)' produced type '\(value.signature)' where "
+                        + "'\(property.signature)' is declared"))
         }
         return .success(value)
     }
@@ -46,8 +50,9 @@ extension ConnectionCore {
         }
         let selected = interfaceName.isEmpty ? interfaces : interfaces.filter { $0.name == interfaceName }
         if selected.isEmpty, !interfaceName.isEmpty {
-            return .failure(DBusFailure(
-                name: DBusFailure.Name.unknownInterface, message: "no interface '\(interfaceName)' here"))
+            return .failure(
+                DBusFailure(
+                    name: DBusFailure.Name.unknownInterface, message: "no interface '\(interfaceName)' here"))
         }
         var values: [String: DBusValue] = [:]
         for property in selected.flatMap(\.properties) where property.access != .write {
@@ -70,12 +75,14 @@ extension ConnectionCore {
         case .failure(let failure): return .failure(failure)
         }
         guard property.access != .read, let setter = property.setter else {
-            return .failure(DBusFailure(
-                name: DBusFailure.Name.propertyReadOnly, message: "property '\(name)' is read-only"))
+            return .failure(
+                DBusFailure(
+                    name: DBusFailure.Name.propertyReadOnly, message: "property '\(name)' is read-only"))
         }
         guard value.signature == property.signature else {
-            return .failure(.invalidArgs(
-                "property '\(name)' has type '\(property.signature)'; got a value of type '\(value.signature)'"))
+            return .failure(
+                .invalidArgs(
+                    "property '\(name)' has type '\(property.signature)'; got a value of type '\(value.signature)'"))
         }
         do {
             try setter(value)
@@ -99,8 +106,9 @@ extension ConnectionCore {
                 changed[name] = value
             }
         }
-        guard let message = Self.makeSignal(
-            path: path, interface: Self.properties, member: "PropertiesChanged", destination: nil)
+        guard
+            let message = Self.makeSignal(
+                path: path, interface: Self.properties, member: "PropertiesChanged", destination: nil)
         else { return }
         do {
             try MessageCodec.append([.string(interface), .vardict(changed), .strings(invalidated)], to: message)

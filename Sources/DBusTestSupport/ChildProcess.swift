@@ -29,8 +29,9 @@ public final class ChildProcess: @unchecked Sendable {
         guard let program = arguments.first else { throw TestSupportError("no program to start") }
         let executable = program.contains("/") ? program : ExecutableLookup.find(program)?.path
         guard let executable else {
-            throw TestSupportError("cannot start \(program): it is not on PATH; "
-                + "'make test' installs the programs the tests need")
+            throw TestSupportError(
+                "cannot start \(program): it is not on PATH; "
+                    + "'make test' installs the programs the tests need")
         }
         let environmentLines = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         // Output the caller does not redirect goes where this process's own goes.

@@ -30,7 +30,8 @@ public final class Dunst: Sendable {
         let directory = bus.directory.appendingPathComponent("dunst")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let picker = directory.appendingPathComponent("pick")
-        try ExecutableScript.write("""
+        try ExecutableScript.write(
+            """
             #!/bin/sh
             # dunst's dmenu: choose the menu line holding the text in the file 'want', if any.
             cat > "\(directory.path)/menu"
@@ -39,10 +40,10 @@ public final class Dunst: Sendable {
             """, to: picker.path)
         let config = directory.appendingPathComponent("dunstrc")
         try """
-            [global]
-                dmenu = \(picker.path)
-                follow = none
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [global]
+            dmenu = \(picker.path)
+            follow = none
+        """.write(to: config, atomically: true, encoding: .utf8)
 
         let (displayOutput, displayWriteEnd) = try LineReader.pipe()
         let display: ChildProcess

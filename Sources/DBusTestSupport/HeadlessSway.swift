@@ -49,9 +49,9 @@ public final class HeadlessSway: Sendable {
         }
         let config = folder.appendingPathComponent("config")
         try """
-            output HEADLESS-1 resolution 1024x768
-            xwayland disable
-            """.write(to: config, atomically: true, encoding: .utf8)
+        output HEADLESS-1 resolution 1024x768
+        xwayland disable
+        """.write(to: config, atomically: true, encoding: .utf8)
         chmod(config.path, 0o644)
         var environment = bus.environment
         environment["HOME"] = home.path

@@ -46,8 +46,9 @@ public final class PrivateBus: Sendable {
         try config.write(to: configURL, atomically: true, encoding: .utf8)
 
         guard let daemon = ExecutableLookup.find("dbus-daemon") else {
-            throw TestSupportError("dbus-daemon is not installed: run 'make test' (it installs it) or "
-                + "'apt-get install dbus-daemon'")
+            throw TestSupportError(
+                "dbus-daemon is not installed: run 'make test' (it installs it) or "
+                    + "'apt-get install dbus-daemon'")
         }
         let (reader, writeEnd) = try LineReader.pipe()
         let process: ChildProcess
@@ -112,6 +113,8 @@ public func withPrivateBus<T>(
 
 /// A failure of the test harness itself, with what to do about it.
 public struct TestSupportError: Error, CustomStringConvertible {
+    /// What failed and what to do about it.
     public let description: String
+    /// Makes the failure with its message.
     public init(_ description: String) { self.description = description }
 }

@@ -2,9 +2,9 @@ internal import CLinux
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The thread that runs every job of the process, and what it waits on: one `epoll` set holding an `eventfd` (rung

@@ -1,9 +1,9 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Runs every task of a process on one thread that sleeps in `epoll` between jobs: a daemon built on it makes no
@@ -71,7 +71,8 @@ extension EventLoop {
         let nanoseconds: Int64
         if let delay = delay as? Duration {
             let (seconds, attoseconds) = delay.components
-            nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            nanoseconds =
+                seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
                 ? Int64.max / 2 : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         } else {
             // A clock whose durations are not Swift's has no distance in nanoseconds to wait: the job runs at once.

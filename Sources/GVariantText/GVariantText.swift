@@ -107,5 +107,6 @@ public struct GVariantTextError: Error, Sendable, Hashable, CustomStringConverti
     /// Makes an error with a message.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }

@@ -50,9 +50,11 @@ extension DesktopNotificationCenter {
                     environment: environment
                 ) { logger.warning("\($0)") })
         } catch {
-            logger.warning("the user's notification settings cannot be followed; they are not applied", metadata: [
-                "error": "\(error)",
-            ])
+            logger.warning(
+                "the user's notification settings cannot be followed; they are not applied",
+                metadata: [
+                    "error": "\(error)"
+                ])
             return nil
         }
     }

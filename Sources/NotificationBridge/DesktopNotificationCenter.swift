@@ -213,9 +213,11 @@ public actor DesktopNotificationCenter {
             } catch let failure as DBusFailure {
                 guard configuration.startsWithoutServer else { throw Self.noServerFailure(failure) }
                 self.hasServer = false
-                configuration.logger.warning("no notification server answers yet; waiting for one", metadata: [
-                    "error": "\(failure.message)",
-                ])
+                configuration.logger.warning(
+                    "no notification server answers yet; waiting for one",
+                    metadata: [
+                        "error": "\(failure.message)"
+                    ])
             }
         }
         self.serverInfoCopy = Mutex(info)
@@ -241,9 +243,11 @@ public actor DesktopNotificationCenter {
         if let portal {
             startListening(to: try await portal.client.signals())
             if let appID = configuration.activatableAppID { try await exportApplication(appID: appID) }
-            logger.debug("posting through the XDG portal", metadata: [
-                "portal.version": "\(portal.encoder.portal.version)",
-            ])
+            logger.debug(
+                "posting through the XDG portal",
+                metadata: [
+                    "portal.version": "\(portal.encoder.portal.version)"
+                ])
             return
         }
         let signals = try await server.signals()
@@ -252,7 +256,8 @@ public actor DesktopNotificationCenter {
         serverOwner = try? await connection.nameOwner(of: FreedesktopNotifications.busName)
         if hasServer { _ = await displayKeptNotifications() }
         startListening(signals: signals, owners: owners)
-        logger.debug("notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
+        logger.debug(
+            "notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
 
     private func startListening(signals: AsyncStream<ReceivedServerSignal>, owners: AsyncStream<String?>) {
@@ -437,9 +442,10 @@ public actor DesktopNotificationCenter {
             await notifyEnded()
             throw error
         }
-        router.follow(PostedNotification(
-            id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded,
-            serverOwner: postedTo, sentAt: sentAt))
+        router.follow(
+            PostedNotification(
+                id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded,
+                serverOwner: postedTo, sentAt: sentAt))
         if let handler { notificationHandlers[id] = handler }
         await notifyEnded()
         endWhenExpired(id: id, serverID: serverID, timeout: content.timeout)
@@ -504,8 +510,9 @@ public actor DesktopNotificationCenter {
             return
         }
         let encoded = encoder.encode(content, category: category, senderPID: processID)
-        router.follow(PostedNotification(
-            id: id, serverID: serverID, content: content, category: category, encoded: encoded))
+        router.follow(
+            PostedNotification(
+                id: id, serverID: serverID, content: content, category: category, encoded: encoded))
         if let handler { notificationHandlers[id] = handler }
         logger.debug("adopted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
     }
@@ -530,8 +537,10 @@ public actor DesktopNotificationCenter {
         }
         guard let notification = router.forget(id: id) else { return }
         try? await server.closeNotification(notification.serverID)
-        eventContinuation.yield(.closed(Closure(
-            id: id, reason: .closedByCall, acted: notification.acted, dismissed: false)))
+        eventContinuation.yield(
+            .closed(
+                Closure(
+                    id: id, reason: .closedByCall, acted: notification.acted, dismissed: false)))
     }
 
     /// Closes every delivered notification of this center.
@@ -547,9 +556,11 @@ public actor DesktopNotificationCenter {
             // The portal has no ids of its own: the server id is 0.
             DeliveredNotification(id: $0.id, serverID: 0, content: $0.content)
         }
-        return (portalNotifications ?? router.all.map {
-            DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content)
-        }).sorted { $0.id < $1.id }
+        return
+            (portalNotifications
+            ?? router.all.map {
+                DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content)
+            }).sorted { $0.id < $1.id }
     }
 
     /// Sets or clears the application's badge, where the dock shows one.
@@ -585,15 +596,18 @@ public actor DesktopNotificationCenter {
                 askForText(notification, action, token: token)
                 return
             }
-            await deliver(notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID,
+            await deliver(
+                notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID,
                 text: nil, token: token)
         case .reply(let notification, let action, let text, let token):
             closeAfterAction(notification)
             await deliver(notification, action, actionID: action.id, text: text, token: token)
         case .closed(let notification, let reason, let dismissal):
             let reportsDismissal = dismissal && notification.category?.reportsDismissal == true
-            eventContinuation.yield(.closed(Closure(
-                id: notification.id, reason: reason, acted: notification.acted, dismissed: dismissal)))
+            eventContinuation.yield(
+                .closed(
+                    Closure(
+                        id: notification.id, reason: reason, acted: notification.acted, dismissed: dismissal)))
             if reportsDismissal {
                 await deliver(notification, nil, actionID: NotificationResponse.dismissActionID, text: nil, token: nil)
             }
@@ -698,18 +712,22 @@ public actor DesktopNotificationCenter {
         let continuation = responseContinuation
         let events = configuration.deliversResponsesAsEvents ? eventContinuation : nil
         let logger = self.logger
-        logger.debug("response", metadata: [
-            "notification.id": "\(notification.id)", "notification.action": "\(actionID)",
-            "response.has-text": "\(text != nil)",
-        ])
+        logger.debug(
+            "response",
+            metadata: [
+                "notification.id": "\(notification.id)", "notification.action": "\(actionID)",
+                "response.has-text": "\(text != nil)",
+            ])
         await lockGate.deliver(notificationID: notification.id, requiresAuthentication: requiresAuthentication) {
             if let entry {
                 do {
                     try await activator.activate(desktopEntry: entry, token: token)
                 } catch {
-                    logger.warning("cannot raise the application", metadata: [
-                        "app.desktop-entry": "\(entry)", "error": "\(error)",
-                    ])
+                    logger.warning(
+                        "cannot raise the application",
+                        metadata: [
+                            "app.desktop-entry": "\(entry)", "error": "\(error)",
+                        ])
                 }
             }
             if let events {
@@ -781,9 +799,11 @@ public actor DesktopNotificationCenter {
         // A notification posted to this very server, before the center took in its arrival (a post that found no
         // server known and asked the bus), is on it already: posting it again would show it twice.
         let outstanding = router.all.filter { $0.serverOwner != owner }
-        logger.info("notification server restarted; posting outstanding notifications again", metadata: [
-            "server.name": "\(serverInfo.name)", "count": "\(outstanding.count)",
-        ])
+        logger.info(
+            "notification server restarted; posting outstanding notifications again",
+            metadata: [
+                "server.name": "\(serverInfo.name)", "count": "\(outstanding.count)",
+            ])
         for var notification in outstanding {
             let encoded = encoder.encode(
                 notification.content, category: notification.category, senderPID: processID,
@@ -803,8 +823,10 @@ public actor DesktopNotificationCenter {
                 notification.closeRequested = false
                 notification.serverOwner = placed.server
                 router.follow(notification)
-                eventContinuation.yield(.reposted(DeliveredNotification(
-                    id: notification.id, serverID: notification.serverID, content: notification.content)))
+                eventContinuation.yield(
+                    .reposted(
+                        DeliveredNotification(
+                            id: notification.id, serverID: notification.serverID, content: notification.content)))
                 endWhenExpired(
                     id: notification.id, serverID: notification.serverID, timeout: notification.content.timeout)
             } catch {

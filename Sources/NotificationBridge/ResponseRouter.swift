@@ -178,7 +178,8 @@ struct ResponseRouter: Sendable {
         case .closed(let serverID, let reason):
             guard let notification = posted.removeValue(forKey: serverID) else { return nil }
             serverIDs[notification.id] = nil
-            let dismissal = !notification.acted && !notification.closeRequested
+            let dismissal =
+                !notification.acted && !notification.closeRequested
                 && (reason == .dismissed || isCloseButton(reason, of: notification, at: now))
             return .closed(notification, reason, dismissal: dismissal)
         }

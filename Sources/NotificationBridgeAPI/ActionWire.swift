@@ -58,14 +58,16 @@ public enum ActionWire {
             throw BridgeError.invalid("\(place) has no 'id'; give each action an id, e.g. 'id': <'reply'>")
         }
         guard let title = try reader.decode(ActionKeys.title) else {
-            throw BridgeError.invalid("\(place) has no 'title'; give each action the label of its button, "
-                + "e.g. 'title': <'Reply'>")
+            throw BridgeError.invalid(
+                "\(place) has no 'title'; give each action the label of its button, "
+                    + "e.g. 'title': <'Reply'>")
         }
         let activation = try reader.decode(ActionKeys.activation) ?? .foreground
         let authentication = try reader.decode(ActionKeys.authenticationRequired)
         if authentication == false, activation == .foreground {
             throw reader.invalid(
-                ActionKeys.authenticationRequired, "is false, but foreground actions always require authentication "
+                ActionKeys.authenticationRequired,
+                "is false, but foreground actions always require authentication "
                     + "(the app is raised); set 'activation': <'background'> or leave 'authentication-required' out")
         }
         let isTextInput = try reader.decode(ActionKeys.behavior) == .textInput
@@ -74,8 +76,10 @@ public enum ActionWire {
         let fallback = try reader.decode(ActionKeys.textInputFallback)
         if !isTextInput {
             for key in ActionKeys.textInputOnly where reader.contains(key.name) {
-                throw reader.invalid(key.name, "applies only to text-input actions; add 'behavior': <'text-input'> "
-                    + "or leave '\(key.name)' out")
+                throw reader.invalid(
+                    key.name,
+                    "applies only to text-input actions; add 'behavior': <'text-input'> "
+                        + "or leave '\(key.name)' out")
             }
         }
         return NotificationAction(

@@ -36,6 +36,7 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
         self.init(rawValue: failure.name)
     }
 
+    /// The error name.
     public var description: String { rawValue }
 
     /// `io.github.NotificationBridge1.Error.InvalidArgument`: a value is missing, of the wrong type inside a variant,

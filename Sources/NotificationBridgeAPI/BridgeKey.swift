@@ -103,10 +103,15 @@ package func typeName(_ signature: String) -> String {
     case "a{sv}": "dictionary of variants"
     case "aa{sv}": "array of dictionaries"
     default:
-        if signature.hasPrefix("a{") { "dictionary" }
-        else if signature.hasPrefix("a") { "array" }
-        else if signature.hasPrefix("(") { "tuple" }
-        else { "value" }
+        if signature.hasPrefix("a{") {
+            "dictionary"
+        } else if signature.hasPrefix("a") {
+            "array"
+        } else if signature.hasPrefix("(") {
+            "tuple"
+        } else {
+            "value"
+        }
     }
 }
 

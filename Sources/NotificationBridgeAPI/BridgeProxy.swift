@@ -133,7 +133,8 @@ public struct BridgeProxy: Sendable {
 
     /// A match rule for the daemon's signals (`Responded`, `Fired`, `Closed`), optionally one of them.
     public static func signals(member: String? = nil) -> DBusMatchRule {
-        DBusMatchRule(sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+        DBusMatchRule(
+            sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
             member: member)
     }
 

@@ -61,8 +61,9 @@ public enum CalendarKeys {
         var days = Set<CalendarMatch.Weekday>()
         for name in names {
             guard let day = CalendarMatch.Weekday(name: name.lowercased()) else {
-                throw place.invalid("has \(quotedForMessage(name)), which is not a day; use lowercase English names, "
-                    + "'sunday' … 'saturday'")
+                throw place.invalid(
+                    "has \(quotedForMessage(name)), which is not a day; use lowercase English names, "
+                        + "'sunday' … 'saturday'")
             }
             days.insert(day)
         }

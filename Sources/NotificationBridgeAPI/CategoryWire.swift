@@ -19,13 +19,17 @@ public enum CategoryWire {
         if let ids = try reader.decode(CategoryOptionKeys.minimalActions) {
             let limit = NotificationLimits.maxMinimalActions
             guard ids.count <= limit else {
-                throw reader.invalid(CategoryOptionKeys.minimalActions, "lists \(ids.count) actions; at most \(limit) "
-                    + "are allowed, keep the most important")
+                throw reader.invalid(
+                    CategoryOptionKeys.minimalActions,
+                    "lists \(ids.count) actions; at most \(limit) "
+                        + "are allowed, keep the most important")
             }
             for actionID in ids {
                 guard let action = decoded.first(where: { $0.id == actionID }) else {
-                    throw reader.invalid(CategoryOptionKeys.minimalActions, "names \(quotedForMessage(actionID)), "
-                        + "which is not the id of one of the actions; use ids from actions")
+                    throw reader.invalid(
+                        CategoryOptionKeys.minimalActions,
+                        "names \(quotedForMessage(actionID)), "
+                            + "which is not the id of one of the actions; use ids from actions")
                 }
                 minimal.append(action)
             }

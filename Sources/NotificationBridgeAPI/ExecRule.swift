@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DBusCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The one rule for an `exec` command, which the daemon applies when it reads `Post` and every client before it
 /// sends one: an argv (never a shell string) whose first element is the program, either a name searched on the
@@ -33,20 +34,23 @@ public enum ExecRule {
     /// - Throws: `InvalidArgument` saying what to change.
     public static func checkForm(_ argv: [String], subject: String = "notification key 'exec'") throws(DBusFailure) {
         guard let program = argv.first, !program.isEmpty else {
-            throw BridgeError.invalid("\(subject) needs the program first, e.g. "
-                + "'exec': <['/usr/bin/my-handler', '--flag']>")
+            throw BridgeError.invalid(
+                "\(subject) needs the program first, e.g. "
+                    + "'exec': <['/usr/bin/my-handler', '--flag']>")
         }
         guard argv.count <= maximumArguments else {
             throw BridgeError.invalid("\(subject) has \(argv.count) entries; at most \(maximumArguments) are allowed")
         }
         let bytes = argv.reduce(0) { $0 + $1.utf8.count }
         guard bytes <= maximumBytes else {
-            throw BridgeError.invalid("\(subject) is \(bytes) bytes long; at most \(maximumBytes) are allowed, pass "
-                + "large data in user-info or a file")
+            throw BridgeError.invalid(
+                "\(subject) is \(bytes) bytes long; at most \(maximumBytes) are allowed, pass "
+                    + "large data in user-info or a file")
         }
         guard program.hasPrefix("/") || !program.contains("/") else {
-            throw BridgeError.invalid("\(subject) starts with \(quotedForMessage(program)), a relative path; give an "
-                + "absolute path, or a program name found on the daemon's PATH")
+            throw BridgeError.invalid(
+                "\(subject) starts with \(quotedForMessage(program)), a relative path; give an "
+                    + "absolute path, or a program name found on the daemon's PATH")
         }
     }
 
@@ -58,9 +62,10 @@ public enum ExecRule {
         try checkForm(argv, subject: subject)
         let program = argv[0]
         guard resolve(program) != nil else {
-            throw BridgeError.invalid("\(subject) names \(quotedForMessage(program)), which is not "
-                + (program.contains("/") ? "an executable file" : "an executable on the daemon's PATH")
-                + "; check the path and its execute permission")
+            throw BridgeError.invalid(
+                "\(subject) names \(quotedForMessage(program)), which is not "
+                    + (program.contains("/") ? "an executable file" : "an executable on the daemon's PATH")
+                    + "; check the path and its execute permission")
         }
     }
 

@@ -26,8 +26,9 @@ public enum HintsWire {
                 throw place.invalid("has \(quotedForMessage(name)), which the bridge sets itself; use " + instead)
             }
             if name.hasPrefix("x-kde-reply-") {
-                throw place.invalid("has \(quotedForMessage(name)); the bridge sets the x-kde-reply-* hints from the "
-                    + "notification's text-input action")
+                throw place.invalid(
+                    "has \(quotedForMessage(name)); the bridge sets the x-kde-reply-* hints from the "
+                        + "notification's text-input action")
             }
             if case .variant(let inner) = entry.value { hints[name] = inner } else { hints[name] = entry.value }
         }

@@ -13,7 +13,8 @@ public enum PostKeys {
         "body", example: "<'42 files copied'>", summary: "the text below the title, in plain text")
     /// `body-is-markup` (b).
     public static let bodyMarkup = BridgeKey.boolean(
-        "body-is-markup", summary: "the body is written in the server's markup already (as notify-send's is): sent as is")
+        "body-is-markup",
+        summary: "the body is written in the server's markup already (as notify-send's is): sent as is")
     /// `app-name` (s).
     public static let appName = BridgeKey.string(
         "app-name", example: "<'Mail'>", summary: "the application it is posted under; it owns the notification")

@@ -13,8 +13,11 @@ extension PostSchedule {
             return
         }
         if case .boolean? = reader.value(PostKeys.repeat) {
-            throw reader.invalid(PostKeys.repeat, "is a boolean, which goes with 'calendar'; with 'fire-date' or 'in' "
-                + "give an interval: " + RepeatRule.Interval.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))
+            throw reader.invalid(
+                PostKeys.repeat,
+                "is a boolean, which goes with 'calendar'; with 'fire-date' or 'in' "
+                    + "give an interval: "
+                    + RepeatRule.Interval.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))
         }
         let interval: RepeatRule.Interval? =
             if case .interval(let interval)? = try reader.decode(PostKeys.repeat) { interval } else { nil }
@@ -25,29 +28,37 @@ extension PostSchedule {
                     "notification has both 'fire-date' and 'in'; it fires once first, so keep one of them")
             }
             if followsZone {
-                throw reader.invalid(PostKeys.timeZone, "goes with 'fire-date'; 'in' counts elapsed seconds, which no "
-                    + "zone moves, so leave 'time-zone' out")
+                throw reader.invalid(
+                    PostKeys.timeZone,
+                    "goes with 'fire-date'; 'in' counts elapsed seconds, which no "
+                        + "zone moves, so leave 'time-zone' out")
             }
             self = .delay(seconds: try reader.decode(PostKeys.delay)!, repeat: interval)
             return
         }
         guard let fireDate = try reader.decode(PostKeys.fireDate) else {
             if interval != nil {
-                throw reader.invalid(PostKeys.repeat, "needs 'fire-date' or 'in' to say when it fires first, e.g. "
-                    + "'in': <60.0>, 'repeat': <'hour'>")
+                throw reader.invalid(
+                    PostKeys.repeat,
+                    "needs 'fire-date' or 'in' to say when it fires first, e.g. "
+                        + "'in': <60.0>, 'repeat': <'hour'>")
             }
             if followsZone {
-                throw reader.invalid(PostKeys.timeZone, "needs 'fire-date': a wall-clock time such as "
-                    + "<'2026-01-01T09:00:00'>")
+                throw reader.invalid(
+                    PostKeys.timeZone,
+                    "needs 'fire-date': a wall-clock time such as "
+                        + "<'2026-01-01T09:00:00'>")
             }
             return nil
         }
         switch fireDate {
         case .wallClock:
             guard followsZone else {
-                throw reader.invalid(PostKeys.fireDate, "is a wall-clock time, which needs 'time-zone': <'local'> "
-                    + "(the user's zone, followed when it changes); for an absolute instant give seconds since 1970, "
-                    + "e.g. <int64 1767254400>")
+                throw reader.invalid(
+                    PostKeys.fireDate,
+                    "is a wall-clock time, which needs 'time-zone': <'local'> "
+                        + "(the user's zone, followed when it changes); for an absolute instant give seconds since 1970, "
+                        + "e.g. <int64 1767254400>")
             }
             self = .date(fireDate, repeat: interval)
         case .instant(let seconds) where followsZone:
@@ -70,8 +81,11 @@ extension PostSchedule {
         do throws(TriggerValidationError) {
             try trigger.validate()
         } catch {
-            throw reader.invalid(key, "is not a valid time: \(error); " + (key.name == PostKeys.delay.name
-                ? "use a number of seconds above 0, e.g. 'in': <60.0>" : ScheduleWire.fireDateForms))
+            throw reader.invalid(
+                key,
+                "is not a valid time: \(error); "
+                    + (key.name == PostKeys.delay.name
+                        ? "use a number of seconds above 0, e.g. 'in': <60.0>" : ScheduleWire.fireDateForms))
         }
     }
 
@@ -85,7 +99,8 @@ extension PostSchedule {
         }
         if let zone = try reader.decode(PostKeys.timeZone), !PostKeys.followingZoneNames.contains(zone.lowercased()) {
             throw reader.invalid(
-                PostKeys.timeZone, "is \(quotedForMessage(zone)); a calendar match always follows the user's zone, so "
+                PostKeys.timeZone,
+                "is \(quotedForMessage(zone)); a calendar match always follows the user's zone, so "
                     + "leave 'time-zone' out (or give 'local')")
         }
         var repeats = false
@@ -94,7 +109,8 @@ extension PostSchedule {
         case .boolean(let flag)?: repeats = flag
         case .string(let name)?:
             throw reader.invalid(
-                PostKeys.repeat, "is \(quotedForMessage(name)); with 'calendar' it repeats at every match, so give "
+                PostKeys.repeat,
+                "is \(quotedForMessage(name)); with 'calendar' it repeats at every match, so give "
                     + "'repeat': <true> (an interval name goes with 'fire-date' or 'in')")
         case let other?:
             throw reader.wrongType(PostKeys.repeat.name, other, expected: "b", example: "<true>")
@@ -117,9 +133,11 @@ extension PostSchedule {
     {
         guard let zone = try reader.decode(PostKeys.timeZone) else { return false }
         guard PostKeys.followingZoneNames.contains(zone.lowercased()) || zone == currentZoneName() else {
-            throw reader.invalid(PostKeys.timeZone, "is \(quotedForMessage(zone)); use 'local' (the user's zone, "
-                + "followed when it changes); for a time in a fixed zone give 'fire-date' as seconds since 1970 "
-                + "without 'time-zone'")
+            throw reader.invalid(
+                PostKeys.timeZone,
+                "is \(quotedForMessage(zone)); use 'local' (the user's zone, "
+                    + "followed when it changes); for a time in a fixed zone give 'fire-date' as seconds since 1970 "
+                    + "without 'time-zone'")
         }
         return true
     }

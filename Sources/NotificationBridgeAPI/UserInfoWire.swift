@@ -11,8 +11,9 @@ enum UserInfoWire {
     private static func decode(_ text: String, _ place: KeyPlace) throws(DBusFailure) -> [String: JSONValue] {
         let limit = NotificationLimits.maxUserInfoBytes
         guard text.utf8.count <= limit else {
-            throw place.invalid("is \(text.utf8.count) bytes; at most \(limit) are allowed, keep large data "
-                + "elsewhere and put a reference to it in user-info")
+            throw place.invalid(
+                "is \(text.utf8.count) bytes; at most \(limit) are allowed, keep large data "
+                    + "elsewhere and put a reference to it in user-info")
         }
         let parsed: JSONValue
         do {
@@ -21,8 +22,9 @@ enum UserInfoWire {
             throw place.invalid("is not JSON: \(error); give a JSON object, e.g. 'user-info': <'{\"mail\": 42}'>")
         }
         guard case .object(let members) = parsed else {
-            throw place.invalid("is JSON but not an object; wrap the value in one, e.g. "
-                + "'user-info': <'{\"value\": 42}'>")
+            throw place.invalid(
+                "is JSON but not an object; wrap the value in one, e.g. "
+                    + "'user-info': <'{\"value\": 42}'>")
         }
         return members
     }

@@ -35,14 +35,18 @@ final class ApplicationActivations: Sendable {
                 try await activator.activateAction(
                     desktopEntry: job.desktopEntry, action: job.action, parameters: [job.response.dictionary],
                     token: job.response.activationToken)
-                logger.debug("app action activated", metadata: [
-                    "notification.id": "\(job.response.notificationID)", "app.desktop-entry": "\(job.desktopEntry)",
-                    "app.action": "\(job.action)",
-                ])
+                logger.debug(
+                    "app action activated",
+                    metadata: [
+                        "notification.id": "\(job.response.notificationID)", "app.desktop-entry": "\(job.desktopEntry)",
+                        "app.action": "\(job.action)",
+                    ])
             } catch {
-                logger.warning("cannot hand the response to the app", metadata: [
-                    "notification.id": "\(job.response.notificationID)", "error": "\(error)",
-                ])
+                logger.warning(
+                    "cannot hand the response to the app",
+                    metadata: [
+                        "notification.id": "\(job.response.notificationID)", "error": "\(error)",
+                    ])
             }
         }
     }

@@ -73,7 +73,8 @@ enum BridgeInterface {
                     "ListPending", inputs: [.init("filter", "a{sv}")], outputs: [.init("notifications", "aa{sv}")],
                     annotations: doc(
                         "Scheduled notifications the filter selects, earliest first: the keys Post took, scheduling "
-                            + "ones included, and " + InterfaceReference.keys(
+                            + "ones included, and "
+                            + InterfaceReference.keys(
                                 [ListedKeys.id.info, ListedKeys.nextFireDate.info, ListedKeys.nextFireDateISO8601.info])
                             + ". Filter keys as in WithdrawAll.")
                 ) { call in

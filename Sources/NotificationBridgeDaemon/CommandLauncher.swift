@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DBusCore
 import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Starts the `exec` command of a notification with a response: `posix_spawn`, never a shell, so no text of the
 /// response or of the argv is ever interpreted.

@@ -25,9 +25,11 @@ extension DaemonCore {
                 name: BridgeError.limitExceeded,
                 message: "\(Attachments.maximumApps) apps are attached, the most allowed; detach unused ones first")
         }
-        logger.debug("attached", metadata: [
-            "notification.app": "\(appName)", "dbus.sender": "\(sender)", "app.foreground": "\(foreground)",
-        ])
+        logger.debug(
+            "attached",
+            metadata: [
+                "notification.app": "\(appName)", "dbus.sender": "\(sender)", "app.foreground": "\(foreground)",
+            ])
         return []
     }
 
@@ -89,9 +91,11 @@ extension DaemonCore {
         } catch {
             return false
         }
-        logger.debug("handed to the frontmost app", metadata: [
-            "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(attachment.connection)",
-        ])
+        logger.debug(
+            "handed to the frontmost app",
+            metadata: [
+                "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(attachment.connection)",
+            ])
         return true
     }
 

@@ -72,12 +72,14 @@ extension DaemonCore {
         let delivered = all.filter { server != nil && $0.value.server == server }
         if delivered.count < all.count {
             let stale = all.filter { server == nil || $0.value.server != server }
-            let message = "forgot the routes of notifications shown by a notification server that has since "
+            let message =
+                "forgot the routes of notifications shown by a notification server that has since "
                 + "restarted or gone; responses to them are lost"
             logger.info(
-                "\(message)", metadata: [
-                        "state.stale": "\(stale.count)", "server.owner": "\(server?.uniqueName ?? "none")",
-                    ])
+                "\(message)",
+                metadata: [
+                    "state.stale": "\(stale.count)", "server.owner": "\(server?.uniqueName ?? "none")",
+                ])
             commits.submit(stale.map { .forgetDelivered(id: $0.key) })
         }
         guard !delivered.isEmpty else { return }
@@ -88,9 +90,11 @@ extension DaemonCore {
             await center.adopt(id: id, serverID: kept.serverID, content: kept.content)
             await takeOver(id, kept)
         }
-        logger.info("restored the routes of notifications shown before the restart", metadata: [
-            "state.delivered": "\(delivered.count)"
-        ])
+        logger.info(
+            "restored the routes of notifications shown before the restart",
+            metadata: [
+                "state.delivered": "\(delivered.count)"
+            ])
     }
 
     /// Shows a restored notification again in place of itself (`Notify` with its id as `replaces_id`; on GNOME Shell
@@ -112,9 +116,11 @@ extension DaemonCore {
             guard let entry = table[id], entry.isOnServer else { return }
             _ = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)
         } catch {
-            logger.warning("cannot show a notification of the last run again; a choice on it may be lost", metadata: [
-                "notification.id": "\(id)", "error": "\(error)",
-            ])
+            logger.warning(
+                "cannot show a notification of the last run again; a choice on it may be lost",
+                metadata: [
+                    "notification.id": "\(id)", "error": "\(error)",
+                ])
         }
     }
 }

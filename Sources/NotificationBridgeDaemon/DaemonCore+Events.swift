@@ -46,10 +46,12 @@ extension DaemonCore {
         guard let entry = table[id] else { return }
         // The center keeps the token only for foreground actions.
         let response = BridgeResponse(notificationResponse, foreground: true)
-        logger.debug("response", metadata: [
-            "notification.id": "\(id)", "notification.action": "\(response.actionID)",
-            "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
-        ])
+        logger.debug(
+            "response",
+            metadata: [
+                "notification.id": "\(id)", "notification.action": "\(response.actionID)",
+                "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
+            ])
         switch entry.phase {
         case .responding(let why):
             table.update(id) { $0.phase = .ended(why) }
@@ -82,9 +84,11 @@ extension DaemonCore {
                     try CommandLauncher.launch(
                         argv, notificationID: id, variables: variables, input: input, logger: logger)
                 } catch {
-                    logger.warning("cannot start the notification's command", metadata: [
-                        "notification.id": "\(id)", "error": "\(error)",
-                    ])
+                    logger.warning(
+                        "cannot start the notification's command",
+                        metadata: [
+                            "notification.id": "\(id)", "error": "\(error)",
+                        ])
                 }
             }
         case .application(let desktopEntry, let action):

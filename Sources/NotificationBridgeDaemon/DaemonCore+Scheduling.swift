@@ -29,15 +29,17 @@ extension DaemonCore {
         let adds = previous.map { !$0.isScheduled || $0.appName != appName } ?? true
         let count = table.scheduledCount(of: appName)
         if adds, count >= ScheduledLimit.perApp { throw ScheduledLimit.failure(appName: appName, count: count) }
-        var entry = previous.map { previous in
-            var entry = previous
-            (entry.poster, entry.route) = (poster, route)
-            // What the server shows stays described by its own content until the replacement fires.
-            if !entry.isOnServer { entry.share(notification.payload.selection) }
-            return entry
-        } ?? TrackedNotification(
-            appName: appName, poster: poster, route: route, sharing: notification.payload.selection,
-            reportsDismissal: false, phase: .pending)
+        var entry =
+            previous.map { previous in
+                var entry = previous
+                (entry.poster, entry.route) = (poster, route)
+                // What the server shows stays described by its own content until the replacement fires.
+                if !entry.isOnServer { entry.share(notification.payload.selection) }
+                return entry
+            }
+            ?? TrackedNotification(
+                appName: appName, poster: poster, route: route, sharing: notification.payload.selection,
+                reportsDismissal: false, phase: .pending)
         if case .ended = entry.phase { entry.phase = .pending }
         entry.isScheduled = true
         // In the table before the scheduler has it: a fire date that has passed fires while this waits on the
@@ -49,10 +51,12 @@ extension DaemonCore {
             table[id] = previous
             throw BridgeError.invalid("the notification's fire date never comes; give a later 'fire-date' or 'in'")
         }
-        logger.debug("scheduled", metadata: [
-            "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(poster)",
-            "notification.route": "\(route.kind)",
-        ])
+        logger.debug(
+            "scheduled",
+            metadata: [
+                "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(poster)",
+                "notification.route": "\(route.kind)",
+            ])
         return commits.submit([.schedule(notification)])
     }
 
@@ -102,13 +106,17 @@ extension DaemonCore {
         // Withdrawn meanwhile, or the store closed as the daemon stops: nothing to drop.
         guard !stopping, table[id]?.isScheduled == true else { return nil }
         if let failure {
-            logger.error("cannot read a scheduled notification back from the state; it is dropped", metadata: [
-                "notification.id": "\(id)", "error": "\(failure)",
-            ])
+            logger.error(
+                "cannot read a scheduled notification back from the state; it is dropped",
+                metadata: [
+                    "notification.id": "\(id)", "error": "\(failure)",
+                ])
         } else {
-            logger.notice("a scheduled notification came due that was never saved; it is dropped", metadata: [
-                "notification.id": "\(id)"
-            ])
+            logger.notice(
+                "a scheduled notification came due that was never saved; it is dropped",
+                metadata: [
+                    "notification.id": "\(id)"
+                ])
         }
         commits.submit(await unschedule(id, why: "could not be read from the state"))
         return nil
@@ -141,9 +149,11 @@ extension DaemonCore {
             content = try await allowedBySettings(content)
         } catch {
             // The user's settings keep it off the screen: it fired, invisibly.
-            logger.info("a scheduled notification came due and is not shown", metadata: [
-                "notification.id": "\(id)", "reason": "\(error.message)",
-            ])
+            logger.info(
+                "a scheduled notification came due and is not shown",
+                metadata: [
+                    "notification.id": "\(id)", "reason": "\(error.message)",
+                ])
             end(id, why: "was not shown (\(error.message))")
             recordFired(firing)
             return
@@ -168,9 +178,11 @@ extension DaemonCore {
                 if await center.isServerAvailable { await showAwaiting(id) }
                 return
             }
-            logger.warning("cannot show a scheduled notification", metadata: [
-                "notification.id": "\(id)", "error": "\(failure.message)",
-            ])
+            logger.warning(
+                "cannot show a scheduled notification",
+                metadata: [
+                    "notification.id": "\(id)", "error": "\(failure.message)",
+                ])
         }
         recordFired(firing)
     }
@@ -193,7 +205,8 @@ extension DaemonCore {
             return nil
         }.sorted { $0.occurrence < $1.occurrence }
         guard !waiting.isEmpty else { return }
-        logger.info("a notification server appeared; showing scheduled notifications that came due meanwhile",
+        logger.info(
+            "a notification server appeared; showing scheduled notifications that came due meanwhile",
             metadata: ["count": "\(waiting.count)"])
         for firing in waiting { await showAwaiting(firing.notification.id) }
     }
@@ -216,9 +229,11 @@ extension DaemonCore {
             do {
                 try await center.register(category)
             } catch {
-                logger.error("a saved category is not valid any more; it is not registered", metadata: [
-                    "category.id": "\(category.id)", "error": "\(error)",
-                ])
+                logger.error(
+                    "a saved category is not valid any more; it is not registered",
+                    metadata: [
+                        "category.id": "\(category.id)", "error": "\(error)",
+                    ])
             }
         }
         await restoreDelivered()
@@ -244,16 +259,20 @@ extension DaemonCore {
             if case .pending? = table[id]?.phase { end(id, why: "was dropped") }
         }
         for rejected in report.rejected {
-            logger.error("a saved scheduled notification is not valid any more; it is dropped", metadata: [
-                "notification.id": "\(rejected.notification.id)", "error": "\(rejected.error)",
-            ])
+            logger.error(
+                "a saved scheduled notification is not valid any more; it is dropped",
+                metadata: [
+                    "notification.id": "\(rejected.notification.id)", "error": "\(rejected.error)",
+                ])
         }
         if !dropped.isEmpty { commits.submit(dropped.map { .unschedule(id: $0) }) }
         if !saved.isEmpty || !state.categories.isEmpty {
-            logger.info("restored scheduled notifications and categories", metadata: [
-                "state.pending": "\(saved.count - dropped.count)", "state.categories": "\(state.categories.count)",
-                "state.directory": "\(commits.directory)",
-            ])
+            logger.info(
+                "restored scheduled notifications and categories",
+                metadata: [
+                    "state.pending": "\(saved.count - dropped.count)", "state.categories": "\(state.categories.count)",
+                    "state.directory": "\(commits.directory)",
+                ])
         }
     }
 }

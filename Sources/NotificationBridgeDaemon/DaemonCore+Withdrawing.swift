@@ -39,8 +39,10 @@ extension DaemonCore {
         guard let entry = table[id] else { return changes }
         switch entry.phase {
         case .posting, .showing:
-            end(id, why: "was withdrawn", reason: 3, waitsMessage: "notification '\(id)' was withdrawn before the user "
-                + "responded")
+            end(
+                id, why: "was withdrawn", reason: 3,
+                waitsMessage: "notification '\(id)' was withdrawn before the user "
+                    + "responded")
             changes.append(.forgetDelivered(id: id))
             let center = self.center
             jobs.yield { await center.withdraw(id: id) }
@@ -58,9 +60,10 @@ extension DaemonCore {
         try checkRunning()
         var filter = try NotificationFilter(filterValue)
         try confine(&filter, to: await peer(of: caller))
-        return .values(selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
-            NotificationCoding.encode(id: id, content: entry.content, route: entry.route.listed)
-        })
+        return .values(
+            selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
+                NotificationCoding.encode(id: id, content: entry.content, route: entry.route.listed)
+            })
     }
 
     /// The scheduled notifications `filterValue` selects for `caller`, earliest first (`ListPending`).

@@ -383,9 +383,10 @@ actor DaemonCore {
         default:
             // The bus's own word that nobody owns the name counts even when the center believes a server is there:
             // it hears of a server leaving a moment later than the bus does.
-            let nobodyOwnsTheName = (error as? DBusFailure).map {
-                $0.name == DBusFailure.Name.serviceUnknown || $0.name == DBusFailure.Name.nameHasNoOwner
-            } ?? false
+            let nobodyOwnsTheName =
+                (error as? DBusFailure).map {
+                    $0.name == DBusFailure.Name.serviceUnknown || $0.name == DBusFailure.Name.nameHasNoOwner
+                } ?? false
             let serverAvailable = await center.isServerAvailable
             if nobodyOwnsTheName || !serverAvailable {
                 return DBusFailure(

@@ -11,6 +11,7 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// The folder of the daemon's state cannot be created or read.
     case cannotOpenState(String)
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch self {
         case .cannotConnect(let reason):

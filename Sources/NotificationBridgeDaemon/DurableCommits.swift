@@ -246,12 +246,14 @@ final class DurableCommits: Sendable {
         }
         switch (result, wasFailing) {
         case (.failure(let error), false):
-            let message = "cannot save the daemon's state; until it can, posts that must be kept (scheduled ones, "
+            let message =
+                "cannot save the daemon's state; until it can, posts that must be kept (scheduled ones, "
                 + "categories, notifications with exec or app-action) fail at once with Error.ServerError"
             logger.error(
-                "\(message)", metadata: [
-                        "error": "\(error)", "state.directory": "\(directory)",
-                    ])
+                "\(message)",
+                metadata: [
+                    "error": "\(error)", "state.directory": "\(directory)",
+                ])
         case (.success, true):
             logger.notice("the daemon's state can be saved again", metadata: ["state.directory": "\(directory)"])
         default:

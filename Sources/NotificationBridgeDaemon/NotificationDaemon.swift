@@ -38,6 +38,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         self.configuration = configuration
     }
 
+    /// The service's name in the group's log lines.
     public var description: String { "notification-bridged" }
 
     private typealias Ending = DaemonServices.Ending
@@ -164,9 +165,11 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             do {
                 clockEvents = try await SystemClockEvents.follow(on: system)
             } catch {
-                logger.warning("cannot follow time-zone changes and resumes on the system bus", metadata: [
-                    "error": "\(error)"
-                ])
+                logger.warning(
+                    "cannot follow time-zone changes and resumes on the system bus",
+                    metadata: [
+                        "error": "\(error)"
+                    ])
             }
         }
         try await connection.export([BridgeInterface.make(core: core)], at: BridgeAPI.objectPath)
@@ -188,9 +191,11 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         }
         await core.restore()
         let server = await core.center.serverInformation()
-        logger.info("serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)", metadata: [
-            "server.name": "\(server.name)", "server.version": "\(server.version)",
-        ])
+        logger.info(
+            "serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)",
+            metadata: [
+                "server.name": "\(server.name)", "server.version": "\(server.version)",
+            ])
         configuration.whenServing?()
 
         let ending = DaemonServices.EndingCell()
@@ -211,18 +216,20 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         ]
         if let clockEvents {
             let scheduler = core.scheduler
-            services.append(DaemonServices.Follower(description: "clock changes", stream: clockEvents) { event in
-                switch event {
-                case .timeZoneChanged: await scheduler.timeZoneChanged()
-                case .resumedFromSleep: await scheduler.resumedFromSleep()
-                }
-            })
+            services.append(
+                DaemonServices.Follower(description: "clock changes", stream: clockEvents) { event in
+                    switch event {
+                    case .timeZoneChanged: await scheduler.timeZoneChanged()
+                    case .resumedFromSleep: await scheduler.resumedFromSleep()
+                    }
+                })
         }
         if let steps = WallClockSteps.follow() {
             let scheduler = core.scheduler
-            services.append(DaemonServices.Follower(description: "wall-clock steps", stream: steps) {
-                await scheduler.clockStepped()
-            })
+            services.append(
+                DaemonServices.Follower(description: "wall-clock steps", stream: steps) {
+                    await scheduler.clockStepped()
+                })
         } else {
             logger.warning("cannot follow steps of the wall clock; fire dates may come late after one")
         }
@@ -285,9 +292,11 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 ?? NotificationSettingsLocation.defaultDirectory(environment: environment),
             environment: environment
         ) { logger.warning("\($0)") }
-        logger.info("notification settings", metadata: [
-            "settings.source": "\(store.source.rawValue)", "settings.file": "\(store.filePath)",
-        ])
+        logger.info(
+            "notification settings",
+            metadata: [
+                "settings.source": "\(store.source.rawValue)", "settings.file": "\(store.filePath)",
+            ])
         return store
     }
 

@@ -112,7 +112,8 @@ struct NotificationTable: Sendable {
     /// poster had left, and no app was attached), at debug level when each went out already as `Responded`.
     private func reportLettingGo(_ id: String, _ entry: TrackedNotification) {
         let undelivered = entry.keptResponses.filter { $0.textRecipient == .firstCall }.count
-        let message = "let go of a response kept for WaitForResponse: the daemon keeps the last "
+        let message =
+            "let go of a response kept for WaitForResponse: the daemon keeps the last "
             + "\(Self.finishedCapacity) ended notifications, the oldest ended go first; a WaitForResponse for it now "
             + "fails with Error.Expired"
         let metadata: Logger.Metadata = [

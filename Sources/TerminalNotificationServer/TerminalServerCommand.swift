@@ -8,6 +8,7 @@ import NotificationBridgeVersion
 /// the daemon's program does too, when it is started under this name (the package installs it as a link to
 /// `notification-bridged`).
 public struct TerminalServerCommand: AsyncParsableCommand {
+    /// The command's name, help text and version.
     public static let configuration = CommandConfiguration(
         commandName: "notification-terminal-server",
         abstract: "A desktop notification server that shows notifications in this terminal.",
@@ -46,14 +47,17 @@ public struct TerminalServerCommand: AsyncParsableCommand {
                 + "an empty text marks none.", valueName: "text"))
     var destructiveMarker = TerminalServerConfiguration.defaultDestructiveMarker
 
+    /// Makes the command with every option at its default, for the argument parser.
     public init() {}
 
+    /// Refuses an `--address` that is not a D-Bus address.
     public func validate() throws {
         if let address, address.isEmpty || !address.contains(":") {
             throw ValidationError("--address '\(address)' is not a D-Bus address; it looks like unix:path=/run/…")
         }
     }
 
+    /// Serves notifications in this terminal until its input ends or a signal stops it.
     public func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = TerminalServerConfiguration(

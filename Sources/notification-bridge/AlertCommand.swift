@@ -92,7 +92,8 @@ struct AlertCommand: AsyncParsableCommand {
         if cancel == nil, buttons.isEmpty, destructive == nil {
             throw ValidationError("an alert needs a button: give --cancel LABEL, --button LABEL or --destructive LABEL")
         }
-        for (option, label) in [("--cancel", cancel), ("--destructive", destructive)] + buttons.map({ ("--button", $0) })
+        for (option, label) in [("--cancel", cancel), ("--destructive", destructive)]
+            + buttons.map({ ("--button", $0) })
         where label?.isEmpty == true {
             throw ValidationError("\(option) is empty; give the button's title")
         }
@@ -106,8 +107,9 @@ struct AlertCommand: AsyncParsableCommand {
 
     func run() async throws {
         if textInput == .secure {
-            printError("notification-bridge: warning: notification servers have no hidden text field; the text is "
-                + "shown as typed")
+            printError(
+                "notification-bridge: warning: notification servers have no hidden text field; the text is "
+                    + "shown as typed")
         }
         let buttons = alertButtons
         var entries = try post.entries()

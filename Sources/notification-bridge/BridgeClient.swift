@@ -39,8 +39,9 @@ struct BridgeClient {
         } catch let failure as DBusFailure {
             throw Self.failure(failure)
         } catch {
-            throw CLIFailure("notification-bridge: the daemon's answer could not be read (\(error)); check that "
-                + "notification-bridged and notification-bridge are the same version")
+            throw CLIFailure(
+                "notification-bridge: the daemon's answer could not be read (\(error)); check that "
+                    + "notification-bridged and notification-bridge are the same version")
         }
     }
 
@@ -82,8 +83,9 @@ struct BridgeClient {
                 "notification-bridge: notification-bridged did not answer in time (\(message)); it may be busy or "
                     + "hung: try again, or restart it (systemctl --user restart notification-bridged)")
         default:
-            return CLIFailure("notification-bridge: \(message) (\(failure.name)); check that notification-bridged "
-                + "runs (notification-bridge server-info)")
+            return CLIFailure(
+                "notification-bridge: \(message) (\(failure.name)); check that notification-bridged "
+                    + "runs (notification-bridge server-info)")
         }
     }
 }

@@ -34,14 +34,17 @@ struct CategoryCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            guard !id.isEmpty else { throw ValidationError("the category id is empty; give one, e.g. org.example.mail") }
+            guard !id.isEmpty else {
+                throw ValidationError("the category id is empty; give one, e.g. org.example.mail")
+            }
             guard !actions.isEmpty else {
                 throw ValidationError("a category needs at least one --action \(ActionSpec.form)")
             }
             _ = try ActionSpec.list(actions)
             if minimal.count > 2 {
-                throw ValidationError("--minimal is given \(minimal.count) times; where few buttons fit at most two "
-                    + "actions are shown: keep two")
+                throw ValidationError(
+                    "--minimal is given \(minimal.count) times; where few buttons fit at most two "
+                        + "actions are shown: keep two")
             }
             for actionID in minimal where !actions.contains(where: { $0.id == actionID }) {
                 throw ValidationError("--minimal '\(actionID)' is not the id of one of the --action values")

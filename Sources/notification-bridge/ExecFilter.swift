@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `send --exec-on ACTION -- CMD ARGS…`: the daemon sends every response to its notification's command, so the command
@@ -14,8 +14,9 @@ enum ExecFilter {
     /// The daemon's `exec` argv for `command`, run only for `actions`.
     static func argv(actions: [String], command: [String]) throws -> [String] {
         guard let program = ownPath() else {
-            throw CLIFailure("notification-bridge: --exec-on: cannot find this program's own path in /proc/self/exe; "
-                + "mount /proc, or leave --exec-on out and filter on NOTIFICATION_ACTION in the command")
+            throw CLIFailure(
+                "notification-bridge: --exec-on: cannot find this program's own path in /proc/self/exe; "
+                    + "mount /proc, or leave --exec-on out and filter on NOTIFICATION_ACTION in the command")
         }
         return [program, flag, actions.joined(separator: ","), "--"] + command
     }
@@ -31,8 +32,9 @@ enum ExecFilter {
     /// Runs the filter form; returns the exit status when the command is not run (or cannot be).
     static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count >= 4, arguments[0] == flag, arguments[2] == "--" else {
-            printError("notification-bridge: \(flag) takes ACTION[,ACTION…] -- COMMAND [ARGUMENTS…]; send --exec-on "
-                + "writes it")
+            printError(
+                "notification-bridge: \(flag) takes ACTION[,ACTION…] -- COMMAND [ARGUMENTS…]; send --exec-on "
+                    + "writes it")
             return ExitStatus.usage
         }
         let actions = arguments[1].split(separator: ",").map(String.init)
@@ -45,8 +47,9 @@ enum ExecFilter {
         execvp(command[0], &argv)
         let reason = String(cString: strerror(errno))
         for pointer in argv { free(pointer) }
-        printError("notification-bridge: cannot run \(command[0]): \(reason); check that it is installed and "
-            + "executable, and post again")
+        printError(
+            "notification-bridge: cannot run \(command[0]): \(reason); check that it is installed and "
+                + "executable, and post again")
         return ExitStatus.failure
     }
 }

@@ -6,7 +6,8 @@ import GVariantText
 /// or notify-send's `TYPE:NAME:VALUE` with TYPE one of int, double, string, byte, boolean (VALUE as plain text) or
 /// variant (VALUE in GVariant text).
 struct HintSpec: Sendable, Equatable {
-    static let form = "NAME=VALUE (VALUE in GVariant text, e.g. x-level=5 or x-tag='a') or TYPE:NAME:VALUE "
+    static let form =
+        "NAME=VALUE (VALUE in GVariant text, e.g. x-level=5 or x-tag='a') or TYPE:NAME:VALUE "
         + "(TYPE int, double, string, byte, boolean or variant)"
     static let notifySendTypes = ["int", "double", "string", "byte", "boolean", "variant"]
 
@@ -22,8 +23,10 @@ struct HintSpec: Sendable, Equatable {
 
     /// The error for a hint the bridge sets itself (one ``PostOptions`` could not turn into its option).
     func ownedError() -> ValidationError? {
-        let instead = Self.ownedHints[name]
-            ?? (name.hasPrefix("x-kde-reply-") ? "use --action id=Title,text-input[=SubmitTitle][,placeholder=Text]"
+        let instead =
+            Self.ownedHints[name]
+            ?? (name.hasPrefix("x-kde-reply-")
+                ? "use --action id=Title,text-input[=SubmitTitle][,placeholder=Text]"
                 : nil)
         guard let instead else { return nil }
         return ValidationError("--hint '\(name)': the bridge sets this hint itself; \(instead)")

@@ -2,9 +2,9 @@ import ArgumentParser
 import NotificationModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The user's time zone as the C library knows it (`TZ`, `/etc/localtime`): the CLI has no Foundation.

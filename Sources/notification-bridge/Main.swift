@@ -2,9 +2,9 @@ import ArgumentParser
 import EventLoopExecutor
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Parses the command line on the main thread, runs the command and turns every outcome into one of the documented
@@ -56,7 +56,8 @@ enum Main {
             if arguments.count == 1, let word = arguments.first, word != SendCommand.configuration.commandName,
                 NotificationBridgeCommand.subcommandNamed(word) != nil
             {
-                hint = "'\(word)' is a command; to post a notification titled '\(word)', use notification-bridge "
+                hint =
+                    "'\(word)' is a command; to post a notification titled '\(word)', use notification-bridge "
                     + "send '\(word)'"
             }
             return status(for: error, hint: hint)

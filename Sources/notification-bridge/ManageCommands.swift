@@ -22,8 +22,9 @@ struct WaitCommand: AsyncParsableCommand {
         do {
             try NotificationIDForm.check(id, argument: "ID")
         } catch {
-            throw ValidationError(DaemonWords.inCommandLineTerms(error.message)
-                + "; to post a notification titled '\(id)', use notification-bridge send '\(id)'")
+            throw ValidationError(
+                DaemonWords.inCommandLineTerms(error.message)
+                    + "; to post a notification titled '\(id)', use notification-bridge send '\(id)'")
         }
     }
 

@@ -4,9 +4,9 @@ import NotificationBridgeAPI
 import NotificationModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `monitor APP`: attaches as a running app and prints the responses to its notifications until interrupted.
@@ -78,8 +78,9 @@ struct MonitorCommand: AsyncParsableCommand {
             // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
             fflush(nil)
         }
-        throw CLIFailure("notification-bridge: the connection to the session bus closed; monitor stopped (start it "
-            + "again once the session bus is back)")
+        throw CLIFailure(
+            "notification-bridge: the connection to the session bus closed; monitor stopped (start it "
+                + "again once the session bus is back)")
     }
 
     private func attach(_ client: BridgeClient) async throws {

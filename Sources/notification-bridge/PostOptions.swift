@@ -57,7 +57,8 @@ struct PostOptions: ParsableArguments {
 
     @Option(
         name: [.customLong("replace"), .customShort("r"), .customLong("replace-id")],
-        help: ArgumentHelp("The id (as --print-id printed it) of a showing notification to update in place.",
+        help: ArgumentHelp(
+            "The id (as --print-id printed it) of a showing notification to update in place.",
             valueName: "id"))
     var replaces: String?
 

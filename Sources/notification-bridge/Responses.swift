@@ -43,8 +43,11 @@ func closedWithoutResponse(_ failure: CLIFailure, id: String, json: Bool) -> CLI
     guard failure.status == ExitStatus.closed else { return failure }
     if json {
         let message = failure.message.replacing("notification-bridge: ", with: "")
-        Output.printJSON(.object([
-            ResponseKeys.id.name: .string(id), ResponseKeys.action.name: .null, "closed": .bool(true), "message": .string(message)]))
+        Output.printJSON(
+            .object([
+                ResponseKeys.id.name: .string(id), ResponseKeys.action.name: .null, "closed": .bool(true),
+                "message": .string(message),
+            ]))
         return .closed("")
     }
     return failure

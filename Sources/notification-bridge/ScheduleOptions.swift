@@ -4,9 +4,9 @@ import NotificationBridgeAPI
 import NotificationModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `send`'s scheduling options: when the notification fires instead of now. They map one to one onto the scheduling
@@ -39,7 +39,8 @@ struct ScheduleOptions: ParsableArguments {
     // Unconditional, so that a negative delay is read as one and refused for what it is.
     @Option(
         name: .customLong("in"), parsing: .unconditional,
-        help: ArgumentHelp("Fires after this delay: 90s, 15m, 2h, 1d, 1h30m (a plain number is seconds).",
+        help: ArgumentHelp(
+            "Fires after this delay: 90s, 15m, 2h, 1d, 1h30m (a plain number is seconds).",
             valueName: "duration"))
     var delay: String?
 
@@ -178,12 +179,14 @@ struct ScheduleOptions: ParsableArguments {
     static func seconds(_ text: String) throws -> Double {
         let problem = "--in '\(text)' is not a duration; use a number with s, m, h or d, e.g. 90s, 15m, 2h, 1d, 1h30m"
         if text.hasPrefix("-") {
-            throw ValidationError("--in '\(text)' is in the past; give a delay from now, e.g. --in 5m (to show it "
-                + "now, leave --in out)")
+            throw ValidationError(
+                "--in '\(text)' is in the past; give a delay from now, e.g. --in 5m (to show it "
+                    + "now, leave --in out)")
         }
         if let plain = Double(text), plain == 0 {
-            throw ValidationError("--in '\(text)' is no delay; to show it now leave --in out, or give a delay such as "
-                + "90s")
+            throw ValidationError(
+                "--in '\(text)' is no delay; to show it now leave --in out, or give a delay such as "
+                    + "90s")
         }
         if let plain = Double(text) {
             guard plain > 0, plain.isFinite else { throw ValidationError(problem) }
@@ -210,8 +213,9 @@ struct ScheduleOptions: ParsableArguments {
         }
         guard number.isEmpty else { throw ValidationError(problem) }
         guard total > 0 else {
-            throw ValidationError("--in '\(text)' is no delay; to show it now leave --in out, or give a delay such as "
-                + "90s")
+            throw ValidationError(
+                "--in '\(text)' is no delay; to show it now leave --in out, or give a delay such as "
+                    + "90s")
         }
         return total
     }

@@ -74,7 +74,8 @@ struct SendCommand: AsyncParsableCommand {
             valueName: "action"))
     var execOn: [String] = []
 
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("A command that receives every response.", valueName: "command"))
+    @Argument(
+        parsing: .postTerminator, help: ArgumentHelp("A command that receives every response.", valueName: "command"))
     var command: [String] = []
 
     func validate() throws {
@@ -82,8 +83,9 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("--wait and a command after '--' both given: responses go to one place; keep one")
         }
         if bridgeCategory != nil, !actions.isEmpty {
-            throw ValidationError("--category and --action both given: a notification shows a category's actions or "
-                + "its own; keep one")
+            throw ValidationError(
+                "--category and --action both given: a notification shows a category's actions or "
+                    + "its own; keep one")
         }
         if !command.isEmpty {
             do {
@@ -93,20 +95,24 @@ struct SendCommand: AsyncParsableCommand {
             }
             // The daemon starts it later, from its own PATH; a program that is not there now is a mistake now.
             if ExecRule.resolve(command[0]) == nil {
-                throw ValidationError("the command after '--': '\(command[0])' is not an installed program (not an "
-                    + "executable file, nor a name found on PATH); give the path of a program that exists")
+                throw ValidationError(
+                    "the command after '--': '\(command[0])' is not an installed program (not an "
+                        + "executable file, nor a name found on PATH); give the path of a program that exists")
             }
         }
         _ = try ActionSpec.list(actions)
         if !execOn.isEmpty, command.isEmpty {
-            throw ValidationError("--exec-on needs the command to run after '--', e.g. --exec-on retry -- /usr/bin/make")
+            throw ValidationError(
+                "--exec-on needs the command to run after '--', e.g. --exec-on retry -- /usr/bin/make")
         }
         let ids = actions.enumerated().map { $0.element.id.isEmpty ? String($0.offset) : $0.element.id }
-        for action in execOn where action.isEmpty || action.contains(",")
+        for action in execOn
+        where action.isEmpty || action.contains(",")
             || (!actions.isEmpty && !(ids + ["default", "dismiss"]).contains(action))
         {
-            throw ValidationError("--exec-on '\(action)' is not one of the actions; use one of "
-                + (ids + ["default"]).joined(separator: ", "))
+            throw ValidationError(
+                "--exec-on '\(action)' is not one of the actions; use one of "
+                    + (ids + ["default"]).joined(separator: ", "))
         }
     }
 
@@ -114,8 +120,9 @@ struct SendCommand: AsyncParsableCommand {
         var post = self.post
         if let category, bridgeCategory == nil {
             if post.serverCategory != nil, post.serverCategory != category {
-                throw ValidationError("--category \(category) and -c \(post.serverCategory!) both give the server's "
-                    + "category; keep one")
+                throw ValidationError(
+                    "--category \(category) and -c \(post.serverCategory!) both give the server's "
+                        + "category; keep one")
             }
             post.serverCategory = category
         }
@@ -148,7 +155,11 @@ struct SendCommand: AsyncParsableCommand {
         if wait { WaitCancellation.shared.posting() }
         let (client, id) = try await Self.post(request)
         if !wait {
-            if output.json { Output.printJSON(.object([ResponseKeys.id.name: .string(id)])) } else if printID { print(id) }
+            if output.json {
+                Output.printJSON(.object([ResponseKeys.id.name: .string(id)]))
+            } else if printID {
+                print(id)
+            }
             return
         }
         if printID, !output.json { print(id) }

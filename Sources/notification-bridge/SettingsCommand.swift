@@ -26,8 +26,10 @@ struct SettingsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("deny"), help: "Show none of the app's notifications; its posts are refused.")
     var deny = false
 
-    @Option(help: ArgumentHelp(
-        "alert: stays until acted on; banner: goes away by itself; none: no popup.", valueName: "alert|banner|none"))
+    @Option(
+        help: ArgumentHelp(
+            "alert: stays until acted on; banner: goes away by itself; none: no popup.", valueName: "alert|banner|none")
+    )
     var style: String?
 
     @Option(help: ArgumentHelp("Whether its notifications may play a sound.", valueName: "on|off"))
@@ -100,7 +102,8 @@ struct SettingsCommand: AsyncParsableCommand {
             Output.printJSON(.object(members))
             return
         }
-        print("\(SettingsKeys.doNotDisturb.name)\t\(global.doNotDisturb ? "on" : "off")\t(\(Self.place(global.source)))")
+        print(
+            "\(SettingsKeys.doNotDisturb.name)\t\(global.doNotDisturb ? "on" : "off")\t(\(Self.place(global.source)))")
         for record in records { print(Self.line(record)) }
     }
 

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 internal import CLinux
 import Dispatch
 import EventLoopExecutor
 import Logging
 import NotificationBridgeDaemon
 import TerminalNotificationServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 // One program for two: started as notification-terminal-server (the package installs that name as a link to this
 // program), it is the terminal notification server, on Swift's default executors as that program has them. Two

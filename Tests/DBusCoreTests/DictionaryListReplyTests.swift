@@ -174,4 +174,3 @@ import Testing
         }
     }
 }
-

@@ -41,8 +41,13 @@ import Testing
             #expect(result.status == 0, "gdbus call failed: \(result.standardError)")
             let expected: [DBusValue] = [
                 .strings(["a", "b"]), .vardict(["k": .uint32(1)]), .structure([.int32(3), .string("three")]),
-                .variant(.variant(.int16(2))), .array(element: "ai", [.array(element: "i", [.int32(1)]),
-                    .array(element: "i", [])]),
+                .variant(.variant(.int16(2))),
+                .array(
+                    element: "ai",
+                    [
+                        .array(element: "i", [.int32(1)]),
+                        .array(element: "i", []),
+                    ]),
             ]
             #expect(result.output == expected.gvariantTupleText)
         }
@@ -71,8 +76,9 @@ import Testing
 
             let crash = try await Self.call("Crash", on: bus)
             #expect(crash.status != 0)
-            #expect(crash.standardError.contains(
-                "GDBus.Error:org.freedesktop.DBus.Error.Failed: something unexpected happened"))
+            #expect(
+                crash.standardError.contains(
+                    "GDBus.Error:org.freedesktop.DBus.Error.Failed: something unexpected happened"))
         }
     }
 

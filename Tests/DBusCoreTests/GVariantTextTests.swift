@@ -14,7 +14,8 @@ import Testing
             let server = try await bus.connect()
             let methods = replies.enumerated().map { index, values in
                 DBusMethod(
-                    "Values\(index)", outputs: values.enumerated().map { .init("value\($0.offset)", $0.element.signature) }
+                    "Values\(index)",
+                    outputs: values.enumerated().map { .init("value\($0.offset)", $0.element.signature) }
                 ) { _ in values }
             }
             try await server.export([DBusInterface(interfaceName, methods: methods)], at: path)
@@ -49,14 +50,27 @@ import Testing
         .array(element: "y", [.byte(0)]), .array(element: "y", []),
         .array(element: "y", "it's \"q\" \\ \n\t\u{7} é\0".utf8.map(DBusValue.byte)),
         .array(element: "y", [.byte(0), .byte(0)]), .array(element: "y", [.byte(0), .byte(65), .byte(0)]),
-        .array(element: "n", [.int16(1), .int16(2)]), .array(element: "au", [.array(element: "u", [.uint32(1)]),
-            .array(element: "u", [.uint32(2)])]),
+        .array(element: "n", [.int16(1), .int16(2)]),
+        .array(
+            element: "au",
+            [
+                .array(element: "u", [.uint32(1)]),
+                .array(element: "u", [.uint32(2)]),
+            ]),
         .array(element: "as", [.strings([]), .strings([])]), .strings([]),
         .vardict([:]), .vardict(["a": .int32(1), "b": .strings([])]),
-        .dictionary(key: "u", value: "s", [.init(key: .uint32(1), value: .string("a")),
-            .init(key: .uint32(2), value: .string("b"))]),
-        .dictionary(key: "s", value: "as", [.init(key: .string("x"), value: .strings([])),
-            .init(key: .string("y"), value: .strings([]))]),
+        .dictionary(
+            key: "u", value: "s",
+            [
+                .init(key: .uint32(1), value: .string("a")),
+                .init(key: .uint32(2), value: .string("b")),
+            ]),
+        .dictionary(
+            key: "s", value: "as",
+            [
+                .init(key: .string("x"), value: .strings([])),
+                .init(key: .string("y"), value: .strings([])),
+            ]),
         .array(element: "v", [.variant(.int32(1)), .variant(.string("s"))]),
         .array(element: "(is)", [.structure([.int32(1), .string("a")]), .structure([.int32(2), .string("b")])]),
         .structure([.uint32(1)]), .structure([.byte(1), .structure([.int64(2)]), .objectPath("/p")]),

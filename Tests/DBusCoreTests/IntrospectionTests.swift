@@ -125,10 +125,20 @@ import Testing
             let invalid: [(DBusInterface, DBusObjectPath)] = [
                 (DBusInterface("nodots"), "/a"),
                 (DBusInterface("org.example.A", methods: [DBusMethod("1bad", handler: handler)]), "/a"),
-                (DBusInterface("org.example.A", methods: [DBusMethod("Twice", handler: handler)],
-                    signals: [DBusSignalDescription("Twice")]), "/a"),
-                (DBusInterface("org.example.A", methods: [DBusMethod("M", inputs: [.init("x", "ss")],
-                    handler: handler)]), "/a"),
+                (
+                    DBusInterface(
+                        "org.example.A", methods: [DBusMethod("Twice", handler: handler)],
+                        signals: [DBusSignalDescription("Twice")]), "/a"
+                ),
+                (
+                    DBusInterface(
+                        "org.example.A",
+                        methods: [
+                            DBusMethod(
+                                "M", inputs: [.init("x", "ss")],
+                                handler: handler)
+                        ]), "/a"
+                ),
                 (DBusInterface("org.freedesktop.DBus.Properties"), "/a"),
                 (DBusInterface(TestObject.interfaceName), TestObject.path),
             ]

@@ -145,9 +145,10 @@ import Testing
 
     // MARK: Bytes that are not a message
 
-    static let message: [UInt8] = (try? DBusWire.encodeSignal(
-        path: "/org/example/Wire", interface: "org.example.Wire", member: "Values",
-        arguments: [.string("hello"), .uint32(7)])) ?? []
+    static let message: [UInt8] =
+        (try? DBusWire.encodeSignal(
+            path: "/org/example/Wire", interface: "org.example.Wire", member: "Values",
+            arguments: [.string("hello"), .uint32(7)])) ?? []
 
     @Test(arguments: [0, 1, 15, 16, 40, message.count - 1])
     func truncatedMessageIsRefused(_ length: Int) throws {

@@ -33,14 +33,16 @@ import Testing
             try Self.emit(from: emitter, arg0: .objectPath("/key"))
             try Self.emit(from: emitter)
             // Matches every rule: the last signal each subscription receives.
-            try Self.emit(from: emitter, path: "/org/example/P", interface: "org.example.I", member: "M",
+            try Self.emit(
+                from: emitter, path: "/org/example/P", interface: "org.example.I", member: "M",
                 arg0: .string("key"))
 
             func received(_ stream: AsyncStream<DBusSignal>, _ what: String) async throws -> [DBusSignal] {
                 try await stream.collect(2, waitingFor: "signals matching the \(what) rule")
             }
             #expect(try await received(byPath, "path").map(\.path) == ["/org/example/P", "/org/example/P"])
-            #expect(try await received(byInterface, "interface").map(\.interface) == ["org.example.I", "org.example.I"])
+            #expect(
+                try await received(byInterface, "interface").map(\.interface) == ["org.example.I", "org.example.I"])
             #expect(try await received(byMember, "member").map(\.member) == ["M", "M"])
             #expect(try await received(byArg0, "arg0").map(\.arguments) == [[.string("key")], [.string("key")]])
             let all = try await everything.collect(7, waitingFor: "every signal of the emitter")

@@ -22,8 +22,9 @@ import Testing
             let patientEvents = try await patient.nameEvents()
             #expect(try await impatient.releaseName(Self.name) == .notOwner)
             #expect(try await owner.releaseName(Self.name) == .released)
-            #expect(try await patientEvents.first(waitingFor: "the queued connection to get the name")
-                == .acquired(Self.name))
+            #expect(
+                try await patientEvents.first(waitingFor: "the queued connection to get the name")
+                    == .acquired(Self.name))
             #expect(try await owner.nameOwner(of: Self.name) == patient.uniqueName)
             #expect(try await owner.releaseName("org.example.NeverOwned") == .nonExistent)
         }
@@ -51,8 +52,9 @@ import Testing
             #expect(try await first.requestName(Self.name, flags: [.allowReplacement, .doNotQueue]) == .primaryOwner)
             #expect(try await second.requestName(Self.name, flags: .replaceExisting) == .primaryOwner)
 
-            #expect(try await firstEvents.collect(2, waitingFor: "the first owner's events")
-                == [.acquired(Self.name), .lost(Self.name)])
+            #expect(
+                try await firstEvents.collect(2, waitingFor: "the first owner's events")
+                    == [.acquired(Self.name), .lost(Self.name)])
             #expect(try await secondEvents.first(waitingFor: "the second owner's event") == .acquired(Self.name))
             #expect(try await first.nameOwner(of: Self.name) == second.uniqueName)
         }

@@ -51,20 +51,26 @@ import Testing
         try await withTestObject { bus, object, client in
             let changes = try await Self.changes(seenBy: client)
 
-            #expect(try await Self.gdbusProperties("Set", [TestObject.interfaceName, "Name", "<'renamed'>"], on: bus)
-                == "()")
+            #expect(
+                try await Self.gdbusProperties("Set", [TestObject.interfaceName, "Name", "<'renamed'>"], on: bus)
+                    == "()")
             #expect(object.current.name == "renamed")
             let signal = try await changes.first(waitingFor: "PropertiesChanged after Set")
             #expect(signal.sender == object.connection.uniqueName)
-            #expect(signal.arguments == [.string(TestObject.interfaceName), .vardict(["Name": .string("renamed")]),
-                .strings([])])
+            #expect(
+                signal.arguments == [
+                    .string(TestObject.interfaceName), .vardict(["Name": .string("renamed")]),
+                    .strings([]),
+                ])
 
-            #expect(try await Self.gdbusProperties("Set", [TestObject.interfaceName, "Tags", "<@as []>"], on: bus)
-                == "()")
+            #expect(
+                try await Self.gdbusProperties("Set", [TestObject.interfaceName, "Tags", "<@as []>"], on: bus)
+                    == "()")
             #expect(object.current.tags.isEmpty)
             let second = try await changes.first(waitingFor: "PropertiesChanged after the second Set")
             #expect(second.arguments[1] == .vardict(["Tags": .strings([])]))
-            #expect(try await Self.gdbusProperties("Get", [TestObject.interfaceName, "Tags"], on: bus) == "(<@as []>,)")
+            #expect(
+                try await Self.gdbusProperties("Get", [TestObject.interfaceName, "Tags"], on: bus) == "(<@as []>,)")
         }
     }
 
@@ -75,8 +81,11 @@ import Testing
             object.connection.emitPropertiesChanged(
                 path: TestObject.path, interface: TestObject.interfaceName, changed: ["Version"], invalidated: ["Tags"])
             let signal = try await changes.first(waitingFor: "the announced change")
-            #expect(signal.arguments == [.string(TestObject.interfaceName), .vardict(["Version": .uint32(4)]),
-                .strings(["Tags"])])
+            #expect(
+                signal.arguments == [
+                    .string(TestObject.interfaceName), .vardict(["Version": .uint32(4)]),
+                    .strings(["Tags"]),
+                ])
         }
     }
 

@@ -237,7 +237,8 @@ final class GnomeShellSession: Sendable {
         let direct = await probe(
             "org.gnome.Shell", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
             "GetServerInformation")
-        let log = (try? String(contentsOf: bus.directory.appendingPathComponent("gnome-shell.log"), encoding: .utf8))
+        let log =
+            (try? String(contentsOf: bus.directory.appendingPathComponent("gnome-shell.log"), encoding: .utf8))
             ?? ""
         let tail = log.split(separator: "\n").suffix(25).joined(separator: "\n")
         return "the shell's own notification daemon answers \(direct); the end of gnome-shell.log:\n\(tail)"

@@ -104,7 +104,8 @@ extension InteropRun {
         if let desktop {
             _ = try await ProcessRunner.run(["xdotool", "mousemove", "0", "0"], environment: desktop.environment)
         }
-        let result = try await cli(["send", "Brief", "Gone soon", "--timeout", "1500", "--wait"], timeout: .seconds(20))
+        let result = try await cli(
+            ["send", "Brief", "Gone soon", "--timeout", "1500", "--wait"], timeout: .seconds(20))
         expectations.check(result.status == 3, "send --wait exited \(result.status), not 3: \(result.standardError)")
     }
 
@@ -156,7 +157,9 @@ extension InteropRun {
             try await gnome.markNotifications()
             try await restartDaemon()
             try await withTimeout(.seconds(20), waitingFor: "the restarted daemon to show 'Fay' again") {
-                while try await !gnome.postedSinceMark().contains("Fay") { try await Task.sleep(for: .milliseconds(100)) }
+                while try await !gnome.postedSinceMark().contains("Fay") {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
             }
         } else {
             try await restartDaemon()

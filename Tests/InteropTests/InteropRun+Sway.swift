@@ -78,7 +78,8 @@ extension InteropRun {
     func dismissOnSway(_ summary: String) async throws {
         let id = try await awaitSwayShowing(summary)
         if server.pointer == .makoctl {
-            let result = try await ProcessRunner.run(["makoctl", "dismiss", "-n", String(id)], environment: environment)
+            let result = try await ProcessRunner.run(
+                ["makoctl", "dismiss", "-n", String(id)], environment: environment)
             guard result.status == 0 else { throw TestSupportError("makoctl dismiss: \(result.standardError)") }
         } else {
             // The close button has no name.

@@ -24,7 +24,8 @@ struct InteropTests {
         let version = await server.version()
         let expectations = InteropExpectations()
         do {
-            let services = server.pointer == .gnomeShell
+            let services =
+                server.pointer == .gnomeShell
                 ? try GnomeShellSession.serviceFolder() : try Interop.emptyServiceFolder()
             try await withPrivateBus(serviceDirectories: [services]) { bus in
                 let run = try await InteropRun.start(server, on: bus, expectations: expectations)
@@ -53,7 +54,8 @@ enum Interop {
 
     /// Where screenshots go: `NB_INTEROP_ARTIFACTS`, else `.build/interop` in the package.
     static var artifacts: URL {
-        let path = ProcessInfo.processInfo.environment["NB_INTEROP_ARTIFACTS"]
+        let path =
+            ProcessInfo.processInfo.environment["NB_INTEROP_ARTIFACTS"]
             ?? packageRoot.appendingPathComponent(".build/interop").path
         let folder = URL(fileURLWithPath: path)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -73,10 +75,12 @@ enum Interop {
     /// One line of the summary `make interop` prints.
     static func report(_ line: String) {
         let file = artifacts.appendingPathComponent("summary.txt")
-        let handle = (try? FileHandle(forWritingTo: file)) ?? {
-            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-            return try? FileHandle(forWritingTo: file)
-        }()
+        let handle =
+            (try? FileHandle(forWritingTo: file))
+            ?? {
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+                return try? FileHandle(forWritingTo: file)
+            }()
         handle?.seekToEndOfFile()
         handle?.write(Data((line + "\n").utf8))
         try? handle?.close()

@@ -58,7 +58,8 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         if pointer == .gnomeShell { return GnomeShellSession.missing }
         if PlasmaSession.isPlasma(self), let missing = PlasmaSession.missing { return missing }
         let program = command.first ?? "dunst"
-        let found = program.contains("/")
+        let found =
+            program.contains("/")
             ? FileManager.default.isExecutableFile(atPath: program) : ExecutableLookup.find(program) != nil
         guard found else { return "\(program) is not installed ('make interop' installs \(package))" }
         return runsUnderSway ? SwaySession.missing : nil

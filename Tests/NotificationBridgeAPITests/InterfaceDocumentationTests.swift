@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import NotificationBridgeAPI
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The interface XML in `dbus/` (what `gdbus introspect` shows) names every key of every dictionary.
 @Suite("the interface XML documents the key tables")

@@ -25,7 +25,8 @@ struct KeyNameAllowance {
     static let userScripts = [
         KeyNameAllowance(
             "Tests/NotificationBridgeDaemonTests/GdbusScripts.swift", nil, "gdbus commands as users write them"),
-        KeyNameAllowance("Tests/NotificationBridgeCLITests/CLIScripts.swift", nil, "command line output as users see it"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/CLIScripts.swift", nil, "command line output as users see it"),
         KeyNameAllowance(
             "Tests/NotificationBridgeDaemonTests/GdbusScriptTests.swift", [ResponseKeys.id.name],
             "the scripts' shell variable $id"),
@@ -37,7 +38,8 @@ struct KeyNameAllowance {
 
     static let notificationModel = [
         KeyNameAllowance(
-            "Sources/NotificationModel/AppNotificationSettings.swift", [SettingsKeys.sound.name, SettingsKeys.badge.name],
+            "Sources/NotificationModel/AppNotificationSettings.swift",
+            [SettingsKeys.sound.name, SettingsKeys.badge.name],
             "the names of the kinds an app asks for: values of 'requested', in the model, which has no key tables"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationAction+Behavior.swift",
@@ -94,7 +96,8 @@ struct KeyNameAllowance {
             [ActionKeys.id.name, PostKeys.calendar.name], "user-info of its own, and a category id"),
         KeyNameAllowance(
             "Tests/NotificationModelTests/TriggerCodingTests.swift",
-            [PostKeys.fireDate.name, PostKeys.repeat.name, PostKeys.calendar.name] + CalendarKeys.all.map(\.name)
+            [PostKeys.fireDate.name, PostKeys.repeat.name, PostKeys.calendar.name]
+                + CalendarKeys.all.map(\.name)
                 .filter { $0 != CalendarKeys.day.name && $0 != CalendarKeys.second.name },
             "the model's JSON"),
     ]
@@ -109,7 +112,8 @@ struct KeyNameAllowance {
             [PostKeys.actions.name, PostKeys.body.name, PostKeys.sound.name],
             "freedesktop capabilities the portal's features correspond to"),
         KeyNameAllowance(
-            "Tests/NotificationBridgeTests/Portal/PortalStandIn.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
+            "Tests/NotificationBridgeTests/Portal/PortalStandIn.swift",
+            [ResponseKeys.action.name, ResponseKeys.id.name],
             "org.freedesktop.portal.Notification argument names"),
         KeyNameAllowance(
             "Sources/NotificationBridge/NotifyEncoder.swift", hints.filter { $0 != PostKeys.category.name },

@@ -40,7 +40,8 @@ struct WireValues {
         return NotificationAction(
             id: identifier(), title: text(), activation: activation, isDestructive: bool(),
             requiresAuthentication: bool(),
-            behavior: isTextInput ? .textInput(submitButtonTitle: maybe { $0.text() }, placeholder: maybe { $0.text() }) : .default,
+            behavior: isTextInput
+                ? .textInput(submitButtonTitle: maybe { $0.text() }, placeholder: maybe { $0.text() }) : .default,
             textInputFallback: isTextInput ? pick(NotificationAction.TextInputFallback.allCases) : .hide)
     }
 
@@ -66,11 +67,14 @@ struct WireValues {
 
     mutating func content() -> NotificationContent {
         var content = NotificationContent(
-            title: text(), body: text(), appName: maybe { $0.text() }, desktopEntry: maybe { "org.example." + $0.pick(["Mail", "Chat"]) },
-            icon: maybe { $0.text() }, image: maybe { "/tmp/" + $0.identifier() }, defaultActionLabel: maybe { $0.text() },
+            title: text(), body: text(), appName: maybe { $0.text() },
+            desktopEntry: maybe { "org.example." + $0.pick(["Mail", "Chat"]) },
+            icon: maybe { $0.text() }, image: maybe { "/tmp/" + $0.identifier() },
+            defaultActionLabel: maybe { $0.text() },
             sound: pick([.default, .none, .named("message-new-instant"), .file("/usr/share/sounds/bell.oga")]),
             userInfo: userInfo(), categoryID: maybe { $0.identifier() }, threadID: maybe { $0.identifier() },
-            urgency: pick(NotificationUrgency.allCases), timeout: NotificationTimeout(wireValue: Int32(int(in: -1...60_000)))!,
+            urgency: pick(NotificationUrgency.allCases),
+            timeout: NotificationTimeout(wireValue: Int32(int(in: -1...60_000)))!,
             isResident: bool(), isTransient: bool(), badge: maybe { $0.int(in: 0...999) })
         if content.categoryID == nil { content.actions = (0..<int(in: 0...3)).map { _ in action() } }
         return content
@@ -87,7 +91,9 @@ struct WireValues {
         match.hour = int(in: 0...23)  // a match needs at least one field
         match.minute = maybe { $0.int(in: 0...59) }
         match.second = maybe { $0.int(in: 0...59) }
-        match.weekdays = maybe { values in Set((0..<values.int(in: 1...3)).map { _ in values.pick(Array(CalendarMatch.Weekday.allCases)) }) }
+        match.weekdays = maybe { values in
+            Set((0..<values.int(in: 1...3)).map { _ in values.pick(Array(CalendarMatch.Weekday.allCases)) })
+        }
         return pick([
             nil,
             .date(.instant(secondsSince1970: Double(int(in: 1...4_000_000_000))), repeat: interval),

@@ -14,8 +14,9 @@ enum BuiltPrograms {
         let bundleFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         var candidates = [bundleFolder]
         for attempt in 0..<2 {
-            if attempt == 1, let binPath = try? await ProcessRunner.run(
-                ["/bin/sh", "-c", "cd \"$0\" && swift build --show-bin-path", root.path], timeout: .seconds(60))
+            if attempt == 1,
+                let binPath = try? await ProcessRunner.run(
+                    ["/bin/sh", "-c", "cd \"$0\" && swift build --show-bin-path", root.path], timeout: .seconds(60))
             {
                 candidates.append(URL(fileURLWithPath: binPath.output))
             }

@@ -10,11 +10,17 @@ struct CommandLineTests {
         "--action specs become the daemon's action dictionaries",
         arguments: [
             ("reply=Reply", ["'id': <'reply'>", "'title': <'Reply'>", "'activation': <'foreground'>"]),
-            ("archive=Archive,background,destructive,auth",
-                ["'activation': <'background'>", "'destructive': <true>", "'authentication-required': <true>"]),
-            ("reply=Reply,text-input=Send,placeholder=Say\\, hi",
-                ["'behavior': <'text-input'>", "'text-input-button-title': <'Send'>",
-                    "'text-input-placeholder': <'Say, hi'>"]),
+            (
+                "archive=Archive,background,destructive,auth",
+                ["'activation': <'background'>", "'destructive': <true>", "'authentication-required': <true>"]
+            ),
+            (
+                "reply=Reply,text-input=Send,placeholder=Say\\, hi",
+                [
+                    "'behavior': <'text-input'>", "'text-input-button-title': <'Send'>",
+                    "'text-input-placeholder': <'Say, hi'>",
+                ]
+            ),
             ("x=A\\, B,text-input", ["'title': <'A, B'>", "'behavior': <'text-input'>"]),
             // notify-send's -A Text: the id is the action's position.
             ("Yes", ["'id': <'0'>", "'title': <'Yes'>"]),
@@ -28,8 +34,10 @@ struct CommandLineTests {
     @Test(
         "a bad --action exits 2, naming the option, the value and the accepted form",
         arguments: [
-            ("", "the title is empty"), (",background", "the title is empty"), ("=Reply", "id before '=' is empty"), ("reply=", "title after '=' is empty"),
-            ("default=Open", "reserved"), ("inline-reply=Reply", "reserved"), ("a=A,sideways", "unknown part 'sideways'"),
+            ("", "the title is empty"), (",background", "the title is empty"), ("=Reply", "id before '=' is empty"),
+            ("reply=", "title after '=' is empty"),
+            ("default=Open", "reserved"), ("inline-reply=Reply", "reserved"),
+            ("a=A,sideways", "unknown part 'sideways'"),
             ("a=A,foreground,background", "one or the other"), ("a=A,placeholder=x", "only to text-input"),
             ("a=A,,destructive", "empty part"), ("a=A,destructive=yes", "takes no value"),
             ("a=A,text-input=", "submit button's title"),
@@ -45,8 +53,10 @@ struct CommandLineTests {
 
     @Test("notify-send's -A Text takes its position as id, like notify-send; named ones keep their names")
     func positionalActionIDs() async throws {
-        let result = try await BuiltPrograms.cli(["send", "T", "-A", "Yes", "-A", "later=Later", "-A", "No", "--dry-run",
-            "--json"])
+        let result = try await BuiltPrograms.cli([
+            "send", "T", "-A", "Yes", "-A", "later=Later", "-A", "No", "--dry-run",
+            "--json",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let object = try #require(try parsedJSON(result.output) as? [String: Any])
         let actions = try #require(object[PostKeys.actions.name] as? [[String: Any]])
@@ -149,7 +159,10 @@ struct CommandLineTests {
             (["send", "T", "--hint", "=5"], "the name is empty"),
             (["send", "T", "--hint", "x=<'a'"], "not GVariant text"),
             (["send", "T", "--hint", "x=just 5"], "maybe type"),
-            (["send", "T", "--hint", "urgency=2.5"], "--hint 'urgency': the bridge sets this hint itself; use --urgency"),
+            (
+                ["send", "T", "--hint", "urgency=2.5"],
+                "--hint 'urgency': the bridge sets this hint itself; use --urgency"
+            ),
             (["send", "T", "--hint", "sender-pid=int64 5"], "leave it out"),
             (["send", "T", "--hint", "string:x-kde-reply-placeholder-text:x"], "placeholder=Text"),
             (["send", "T", "--hint", "transient='yes'"], "use --transient"),
@@ -176,8 +189,10 @@ struct CommandLineTests {
             (["send", "T", "--wait", "--", "/bin/true"], "responses go to one place"),
             (["send", "T", "--", "./true"], "a relative path"),
             (["send", "T", "--exec-on", "retry"], "--exec-on needs the command to run after '--'"),
-            (["send", "T", "-A", "retry=Retry", "--exec-on", "rerun", "--", "/bin/true"],
-                "--exec-on 'rerun' is not one of the actions; use one of retry, default"),
+            (
+                ["send", "T", "-A", "retry=Retry", "--exec-on", "rerun", "--", "/bin/true"],
+                "--exec-on 'rerun' is not one of the actions; use one of retry, default"
+            ),
             (["send", "T", "--category", "c", "-A", "a=A"], "keep one"),
             (["send"], "Missing expected argument '<title>'"),
             (["send", "T", "--bogus"], "Unknown option '--bogus'"),

@@ -83,9 +83,10 @@ enum DocumentedExamples {
                 while close < lines.count, lines[close].trimmingCharacters(in: .whitespaces) != "```" { close += 1 }
                 shown = lines[(next + 1)..<min(close, lines.count)].joined(separator: "\n")
             }
-            examples.append(DocumentedExample(
-                file: file, line: start + 1, marker: marker,
-                script: lines[start..<min(end, lines.count)].joined(separator: "\n"), shownOutput: shown))
+            examples.append(
+                DocumentedExample(
+                    file: file, line: start + 1, marker: marker,
+                    script: lines[start..<min(end, lines.count)].joined(separator: "\n"), shownOutput: shown))
             index = end + 1
         }
         return examples
@@ -133,10 +134,11 @@ enum DocumentedExamples {
                 index = end + 1
                 continue
             }
-            examples.append(DocumentedExample(
-                file: file, line: start + 1, marker: marker,
-                script: lines[start..<min(end, lines.count)].map(unescapedRoff).joined(separator: "\n"),
-                shownOutput: nil))
+            examples.append(
+                DocumentedExample(
+                    file: file, line: start + 1, marker: marker,
+                    script: lines[start..<min(end, lines.count)].map(unescapedRoff).joined(separator: "\n"),
+                    shownOutput: nil))
             index = end + 1
         }
         return examples

@@ -24,7 +24,8 @@ struct DocumentedExampleTests {
         for example in examples {
             switch example.marker {
             case .missing:
-                let message = "\(example): a shell block without a marker; put '<!-- example: NAME -->' (or "
+                let message =
+                    "\(example): a shell block without a marker; put '<!-- example: NAME -->' (or "
                     + "'.\\\" example: NAME' in a manual page) before it and add NAME to ExampleRunner.all"
                 Issue.record(Comment(rawValue: message))
             case .notRun(let reason):

@@ -33,10 +33,11 @@ struct DunstCLITests {
 
             let answer = Answer()
             let waiting = Task {
-                await answer.set(try await cli([
-                    "send", "Ann", "Lunch at noon?", "--category", "org.example.mail", "--user-info", "message=42",
-                    "--wait", "--json",
-                ]))
+                await answer.set(
+                    try await cli([
+                        "send", "Ann", "Lunch at noon?", "--category", "org.example.mail", "--user-info", "message=42",
+                        "--wait", "--json",
+                    ]))
             }
             try await dunst.invoke(actionLabel: "Archive", until: { await answer.result != nil })
             try await waiting.value

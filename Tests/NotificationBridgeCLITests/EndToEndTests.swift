@@ -84,9 +84,10 @@ struct EndToEndTests {
             let listed = try await fixture.cli(["list", "--json"])
             #expect(listed.status == 0, "\(listed.standardError)")
             let array = try #require(try parsedJSON(listed.output) as? [[String: Any]], "\(listed.output)")
-            #expect(array.contains {
-                $0[ListedKeys.id.name] as? String == id && $0[PostKeys.title.name] as? String == "Later"
-            })
+            #expect(
+                array.contains {
+                    $0[ListedKeys.id.name] as? String == id && $0[PostKeys.title.name] as? String == "Later"
+                })
 
             try await fixture.server.invokeAction(id: shown.id, key: "open")
             let waited = try await fixture.cli(["wait", id])
@@ -137,8 +138,10 @@ struct EndToEndTests {
             #expect(gone.status == 3)
             #expect(gone.output == "0\tClose")
 
-            async let typed = fixture.cli(["alert", "Name?", "--cancel", "Cancel", "--button", "Save", "--text-input",
-                "plain"])
+            async let typed = fixture.cli([
+                "alert", "Name?", "--cancel", "Cancel", "--button", "Save", "--text-input",
+                "plain",
+            ])
             let fourth = try await fixture.nextNotification()
             try await fixture.server.reply(id: fourth.id, text: "Ann")
             let named = try await typed
@@ -168,7 +171,8 @@ struct EndToEndTests {
 
             let info = try await fixture.cli(["capabilities", "--json"])
             #expect(info.status == 0, "\(info.standardError)")
-            #expect((try parsedJSON(info.output) as? [String: Any])?["server-name"] as? String == "NotificationServerKit")
+            #expect(
+                (try parsedJSON(info.output) as? [String: Any])?["server-name"] as? String == "NotificationServerKit")
         }
     }
 }

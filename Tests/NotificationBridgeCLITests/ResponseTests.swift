@@ -77,9 +77,13 @@ struct ResponseTests {
             ])
             #expect(sent.status == 0, "\(sent.standardError)")
             let shown = try await fixture.nextNotification()
-            #expect(shown.hints["x-nested"] == .variant(.vardict([
-                "a": .array(element: "i", [.int32(1), .int32(2)]), "b": .structure([.string("x"), .uint32(7)]),
-            ])))
+            #expect(
+                shown.hints["x-nested"]
+                    == .variant(
+                        .vardict([
+                            "a": .array(element: "i", [.int32(1), .int32(2)]),
+                            "b": .structure([.string("x"), .uint32(7)]),
+                        ])))
             #expect(shown.hints["value"] == .int32(42))
             #expect(shown.hints["x-list"] == .strings(["p", "q"]))
             #expect(shown.category == "device.added")
@@ -112,11 +116,15 @@ struct ResponseTests {
         }
     }
 
-    @Test("alert indexes as UIAlertView has them: first other is 0 without cancel, 1 with; dismissal without cancel is -1")
+    @Test(
+        "alert indexes as UIAlertView has them: first other is 0 without cancel, 1 with; dismissal without cancel is -1"
+    )
     func alertIndexesWithoutCancel() async throws {
         try await CLIFixture.with { fixture in
-            async let chosen = fixture.cli(["alert", "Update ready", "--button", "Install", "--button", "Later",
-                "--json"])
+            async let chosen = fixture.cli([
+                "alert", "Update ready", "--button", "Install", "--button", "Later",
+                "--json",
+            ])
             let shown = try await fixture.nextNotification()
             #expect(shown.actions.map(\.label) == ["Install", "Later"])
             let later = try #require(shown.actions.first { $0.label == "Later" })

@@ -36,16 +36,18 @@ struct SettingsCLITests {
     func listing() async throws {
         try await CLIFixture.with { fixture in
             #expect(try await fixture.cli(["send", "-a", "Builds", "Build 41 passed"]).status == 0)
-            #expect(try await fixture.cli(["settings", "Mail", "--badge", "off", "--lock-screen", "private"]).status == 0)
+            #expect(
+                try await fixture.cli(["settings", "Mail", "--badge", "off", "--lock-screen", "private"]).status == 0)
             #expect(try await fixture.cli(["settings", "--do-not-disturb", "on"]).status == 0)
 
             let text = try await fixture.cli(["settings"])
             #expect(text.status == 0, "\(text.standardError)")
-            #expect(text.output.split(separator: "\n").map(String.init) == [
-                "do-not-disturb\ton\t(the bridge's settings file)",
-                "Builds\tallowed\tstyle banner\tsound on\tbadge on\tlock-screen show",
-                "Mail\tallowed\tstyle banner\tsound on\tbadge off\tlock-screen private",
-            ])
+            #expect(
+                text.output.split(separator: "\n").map(String.init) == [
+                    "do-not-disturb\ton\t(the bridge's settings file)",
+                    "Builds\tallowed\tstyle banner\tsound on\tbadge on\tlock-screen show",
+                    "Mail\tallowed\tstyle banner\tsound on\tbadge off\tlock-screen private",
+                ])
 
             let json = try await fixture.cli(["settings", "--json"])
             #expect(json.status == 0, "\(json.standardError)")
@@ -64,7 +66,9 @@ struct SettingsCLITests {
         try await CLIFixture.with { fixture in
             let style = try await fixture.cli(["settings", "Mail", "--style", "loud"])
             #expect(style.status == 2)
-            #expect(style.standardError.contains("--style takes alert, banner or none, not 'loud'"), "\(style.standardError)")
+            #expect(
+                style.standardError.contains("--style takes alert, banner or none, not 'loud'"),
+                "\(style.standardError)")
             let sound = try await fixture.cli(["settings", "Mail", "--sound", "maybe"])
             #expect(sound.status == 2)
             #expect(sound.standardError.contains("--sound takes on or off"), "\(sound.standardError)")

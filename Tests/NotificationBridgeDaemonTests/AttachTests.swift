@@ -1,7 +1,7 @@
 import DBusCore
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -61,9 +61,14 @@ struct AttachTests {
         try await DaemonFixture.with { fixture in
             let app = try await fixture.bus.connect()
             let fired = try await app.signals(matching: Self.signalRule("Fired"))
-            try await fixture.call("Attach", [.string("Kettle"), .vardict([
-                AttachOptionKeys.foreground.name: .boolean(true),
-            ])], from: app)
+            try await fixture.call(
+                "Attach",
+                [
+                    .string("Kettle"),
+                    .vardict([
+                        AttachOptionKeys.foreground.name: .boolean(true)
+                    ]),
+                ], from: app)
             let id = try await fixture.post(
                 [
                     PostKeys.title.name: .string("Tea"), PostKeys.appName.name: .string("Kettle"),
@@ -95,9 +100,14 @@ struct AttachTests {
     func backgroundIsShown() async throws {
         try await DaemonFixture.with { fixture in
             let app = try await fixture.bus.connect()
-            try await fixture.call("Attach", [.string("Kettle"), .vardict([
-                AttachOptionKeys.foreground.name: .boolean(false),
-            ])], from: app)
+            try await fixture.call(
+                "Attach",
+                [
+                    .string("Kettle"),
+                    .vardict([
+                        AttachOptionKeys.foreground.name: .boolean(false)
+                    ]),
+                ], from: app)
             _ = try await fixture.post([
                 PostKeys.title.name: .string("Tea"), PostKeys.appName.name: .string("Kettle"),
                 PostKeys.delay.name: .double(0.1),

@@ -71,7 +71,8 @@ struct CalendarSchedulingTests {
         try await DaemonFixture.with { fixture in
             let result = try await fixture.gdbus("Post", notification)
             #expect(result.status != 0)
-            #expect(result.standardError.contains("io.github.NotificationBridge1.Error.InvalidArgument"),
+            #expect(
+                result.standardError.contains("io.github.NotificationBridge1.Error.InvalidArgument"),
                 "\(result.standardError)")
             #expect(result.standardError.contains(expected), "\(result.standardError)")
             // The daemon keeps serving.
@@ -86,7 +87,8 @@ struct CalendarSchedulingTests {
             try await DaemonFixture.run(bus: bus, server: nil, events: events) { fixture in
                 let now = try await fixture.gdbus("Post", "{'title': <'Now'>}")
                 #expect(now.status != 0)
-                #expect(now.standardError.contains("io.github.NotificationBridge1.Error.NoServer"),
+                #expect(
+                    now.standardError.contains("io.github.NotificationBridge1.Error.NoServer"),
                     "\(now.standardError)")
                 #expect(now.standardError.contains("start one"), "\(now.standardError)")
 

@@ -1,9 +1,9 @@
 import DBusCore
-import NotificationBridge
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
 import Logging
+import NotificationBridge
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import ServiceLifecycle

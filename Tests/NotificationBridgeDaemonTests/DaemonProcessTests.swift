@@ -1,7 +1,7 @@
 import DBusCore
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -83,7 +83,8 @@ struct DaemonProcessTests {
         try committed.replacingOccurrences(
             of: "Exec=/usr/bin/notification-bridged",
             with: "Exec=/usr/bin/env XDG_STATE_HOME=\(services.path)/state \(executable.path) --log-level error"
-        ).write(to: services.appendingPathComponent("io.github.NotificationBridge.service"), atomically: true,
+        ).write(
+            to: services.appendingPathComponent("io.github.NotificationBridge.service"), atomically: true,
             encoding: .utf8)
 
         try await Self.withServer(serviceDirectories: [services]) { bus, client in
@@ -201,7 +202,8 @@ struct DaemonProcessTests {
         }
         #expect(
             code.resident <= code.size / 4,
-            "\(code.resident / 1024) KiB of the daemon's \(code.size / 1024) KiB of code are resident 10 s after \(work)")
+            "\(code.resident / 1024) KiB of the daemon's \(code.size / 1024) KiB of code are resident 10 s after \(work)"
+        )
     }
 
     @Test("when the bus goes away the daemon exits non-zero and says why")
@@ -232,7 +234,8 @@ private struct ProgramCode {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if let range = fields.first, range.contains("-"), fields.count >= 5 {
                 // A mapping's first line: range, permissions, offset, device, inode, path.
-                inProgramCode = fields.count >= 6 && fields[5...].joined(separator: " ") == program
+                inProgramCode =
+                    fields.count >= 6 && fields[5...].joined(separator: " ") == program
                     && !fields[1].contains("w")
             } else if inProgramCode, fields.count == 3, fields[2] == "kB" {
                 let bytes = (Int(fields[1]) ?? 0) * 1024

@@ -30,9 +30,10 @@ struct DunstEndToEndTests {
                 let result = try #require(await answer.result)
                 #expect(result.status == 0, "\(result.standardError); dunst: \(dunst.log); menu: \(dunst.lastMenu)")
                 let id = try idInDictionary(result.output)
-                #expect(result.output == """
-                    ('archive', {'action': <'archive'>, 'id': <'\(id)'>, 'user-info': <'{"message":42}'>})
-                    """)
+                #expect(
+                    result.output == """
+                        ('archive', {'action': <'archive'>, 'id': <'\(id)'>, 'user-info': <'{"message":42}'>})
+                        """)
                 #expect(dunst.lastMenu.contains { $0.contains("Delete") }, "\(dunst.lastMenu)")
                 #expect(!dunst.lastMenu.contains { $0.contains("Reply") }, "no prompt here, so the reply is hidden")
             }

@@ -52,7 +52,8 @@ struct ExecRouteTests {
             let shown = try await fixture.nextNotification()
             #expect(shown.actions.map(\.key) == ["inline-reply"])
 
-            let text = "Sure! $(touch pwned) `id` 'single' \"double\" ; | & < > * ? \\ $HOME"
+            let text =
+                "Sure! $(touch pwned) `id` 'single' \"double\" ; | & < > * ? \\ $HOME"
                 + "\nsecond line\tü € 🙂\n"
             try await fixture.scripted.reply(id: shown.id, text: text)
 

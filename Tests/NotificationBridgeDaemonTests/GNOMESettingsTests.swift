@@ -12,7 +12,8 @@ import Testing
 @Suite("Notification settings in GNOME's keys", .enabled(if: gnomeSchemasInstalled))
 struct GNOMESettingsTests {
     static let app = "org.example.Mail"
-    static let appPath = "org.gnome.desktop.notifications.application:/org/gnome/desktop/notifications/application/"
+    static let appPath =
+        "org.gnome.desktop.notifications.application:/org/gnome/desktop/notifications/application/"
         + "org-example-mail/"
 
     /// A folder standing for `XDG_CONFIG_HOME`, whose `glib-2.0/settings/keyfile` holds the keys.
@@ -57,8 +58,10 @@ struct GNOMESettingsTests {
             #expect(children == "['org-example-mail']")
             let record = try await BridgeProxy(connection: fixture.client).settings(app: Self.app)
             #expect(record.source == .gnome)
-            #expect(record.settings == AppNotificationSettings(
-                isAllowed: false, style: .alert, playsSound: false, showsBadge: true, lockScreen: .hide))
+            #expect(
+                record.settings
+                    == AppNotificationSettings(
+                        isAllowed: false, style: .alert, playsSound: false, showsBadge: true, lockScreen: .hide))
         }
     }
 

@@ -107,7 +107,8 @@ struct GdbusScriptTests {
             #expect(result.status == 0, "\(result.standardError)")
             for part in [
                 "'server-name': <'dunst'>", "'server-version': <'1.9.0'>", "'destructive-order': <'first'>",
-                "'lock-source': <'none'>", "'text-input': <{'deliver-without-text': 'button-without-text', "
+                "'lock-source': <'none'>",
+                "'text-input': <{'deliver-without-text': 'button-without-text', "
                     + "'hide': 'hidden'}>",
             ] {
                 #expect(result.output.contains(part), "\(result.output)")

@@ -73,14 +73,19 @@ struct HintsTests {
     @Test("the key 'category' and the server's 'category' hint go together; hints of another type than a{sv} do not")
     func conflicts() async throws {
         try await DaemonFixture.with { fixture in
-            try await fixture.call("RegisterCategory", [
-                .string("mail"),
-                .array(
-                    element: "a{sv}", [.vardict([
-                        ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
-                    ])]),
-                .vardict([:]),
-            ])
+            try await fixture.call(
+                "RegisterCategory",
+                [
+                    .string("mail"),
+                    .array(
+                        element: "a{sv}",
+                        [
+                            .vardict([
+                                ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
+                            ])
+                        ]),
+                    .vardict([:]),
+                ])
             // The bridge's category names its actions; the hint is the freedesktop vocabulary, sent as given.
             _ = try await fixture.post([
                 PostKeys.title.name: .string("T"), PostKeys.category.name: .string("mail"),

@@ -11,7 +11,8 @@ import Testing
 struct InterfaceSelfDescriptionTests {
     /// `Properties.Get` of one of the interface's properties, with `gdbus` as a user runs it.
     private static func property(_ name: String, in fixture: DaemonFixture) async throws -> ProcessResult {
-        try await fixture.sh("""
+        try await fixture.sh(
+            """
             gdbus call --session --dest \(BridgeAPI.busName) --object-path \(BridgeAPI.objectPath.rawValue) \
               --method org.freedesktop.DBus.Properties.Get \(BridgeAPI.interfaceName) \(name)
             """)

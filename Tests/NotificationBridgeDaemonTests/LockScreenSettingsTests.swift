@@ -12,12 +12,13 @@ struct LockScreenSettingsTests {
     func locked() async throws {
         try await withPrivateBus { bus in
             let saverConnection = try await bus.connect()
-            try await saverConnection.export([
-                DBusInterface(
-                    "org.freedesktop.ScreenSaver",
-                    methods: [DBusMethod("GetActive", outputs: [.init("active", "b")]) { _ in [.boolean(true)] }],
-                    signals: [DBusSignalDescription("ActiveChanged", arguments: [.init("active", "b")])]),
-            ], at: "/org/freedesktop/ScreenSaver")
+            try await saverConnection.export(
+                [
+                    DBusInterface(
+                        "org.freedesktop.ScreenSaver",
+                        methods: [DBusMethod("GetActive", outputs: [.init("active", "b")]) { _ in [.boolean(true)] }],
+                        signals: [DBusSignalDescription("ActiveChanged", arguments: [.init("active", "b")])])
+                ], at: "/org/freedesktop/ScreenSaver")
             _ = try await saverConnection.requestName("org.freedesktop.ScreenSaver")
             let serverConnection = try await bus.connect()
             let server = NotificationServer()

@@ -1,9 +1,10 @@
 import DBusTestSupport
 import Logging
 import NotificationBridgeAPI
-@testable import NotificationBridgeDaemon
 import NotificationModel
 import Testing
+
+@testable import NotificationBridgeDaemon
 
 /// What the table counts and remembers so that its bounds are per app and say what they dropped: scheduled
 /// notifications by app, and the ids of the ended notifications it let go of.
@@ -92,7 +93,6 @@ struct NotificationTableBoundsTests {
         return entry
     }
 }
-
 
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {

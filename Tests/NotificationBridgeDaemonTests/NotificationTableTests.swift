@@ -1,7 +1,8 @@
-@testable import DBusCore
-@testable import NotificationBridgeDaemon
 import NotificationModel
 import Testing
+
+@testable import DBusCore
+@testable import NotificationBridgeDaemon
 
 /// The table's index of waiting calls, which a connection leaving the bus and the limit on waiting calls rely on
 /// instead of walking every notification.

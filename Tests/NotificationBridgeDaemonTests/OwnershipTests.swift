@@ -40,9 +40,13 @@ struct OwnershipTests {
             #expect(error?.name == "io.github.NotificationBridge1.Error.InvalidArgument")
             #expect(error?.message.contains("belongs to app 'Files'") == true, "\(error?.message ?? "")")
 
-            let listed = try await fixture.call("ListDelivered", [.vardict([
-                FilterKeys.appName.name: .string("Files"),
-            ])])
+            let listed = try await fixture.call(
+                "ListDelivered",
+                [
+                    .vardict([
+                        FilterKeys.appName.name: .string("Files")
+                    ])
+                ])
             guard case .array(_, let items) = listed[0], let only = items.first?.stringKeyedEntries else {
                 Issue.record("nothing listed: \(listed)")
                 return
@@ -56,9 +60,10 @@ struct OwnershipTests {
     func callersOwn() async throws {
         try await DaemonFixture.with { fixture in
             let other = try await fixture.bus.connect()
-            let theirs = try await fixture.post([
-                PostKeys.title.name: .string("Theirs"), PostKeys.appName.name: .string("Other"),
-            ], from: other)
+            let theirs = try await fixture.post(
+                [
+                    PostKeys.title.name: .string("Theirs"), PostKeys.appName.name: .string("Other"),
+                ], from: other)
             let mine = try await fixture.post([
                 PostKeys.title.name: .string("Mine"), PostKeys.appName.name: .string("Other"),
             ])

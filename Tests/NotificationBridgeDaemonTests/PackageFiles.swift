@@ -20,8 +20,9 @@ enum PackageFiles {
             let executable = folder.appendingPathComponent("notification-bridged")
             if FileManager.default.isExecutableFile(atPath: executable.path) { return executable }
         }
-        throw TestSupportError("notification-bridged is not built (looked in \(candidates.map(\.path))); run "
-            + "'swift build' first")
+        throw TestSupportError(
+            "notification-bridged is not built (looked in \(candidates.map(\.path))); run "
+                + "'swift build' first")
     }
 
     private static func binPath() async throws -> URL {

@@ -80,8 +80,9 @@ struct PendingListingTests {
                 ("Plain", "'urgency': <'low'>"),
             ]
             for (title, extra) in posts {
-                _ = try postedID(try await setup.gdbus(
-                    "Post", "{'title': <'\(title)'>, 'app-name': <'Agenda'>, 'in': <3600.0>, \(extra)}"))
+                _ = try postedID(
+                    try await setup.gdbus(
+                        "Post", "{'title': <'\(title)'>, 'app-name': <'Agenda'>, 'in': <3600.0>, \(extra)}"))
             }
             func titles(_ filter: [String: DBusValue]) async throws -> Set<String> {
                 let reply = try await setup.client.call(
@@ -89,12 +90,15 @@ struct PendingListingTests {
                     method: "ListPending",
                     arguments: [.vardict(filter.merging([FilterKeys.appName.name: .string("Agenda")]) { $1 })])
                 guard case .array(_, let items)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
-                return Set(items.compactMap { $0.stringKeyedEntries?[PostKeys.title.name]?.unwrappedVariant.stringValue })
+                return Set(
+                    items.compactMap { $0.stringKeyedEntries?[PostKeys.title.name]?.unwrappedVariant.stringValue })
             }
             #expect(try await titles([:]) == ["Daily one", "Weekly", "Daily two", "Plain"])
             #expect(try await titles([FilterKeys.thread.name: .string("daily")]) == ["Daily one", "Daily two"])
             #expect(
-                try await titles([FilterKeys.category.name: .string("org.example.reminder")]) == ["Weekly", "Daily two"])
+                try await titles([FilterKeys.category.name: .string("org.example.reminder")]) == [
+                    "Weekly", "Daily two",
+                ])
             #expect(
                 try await titles([
                     FilterKeys.thread.name: .string("daily"), FilterKeys.category.name: .string("org.example.reminder"),

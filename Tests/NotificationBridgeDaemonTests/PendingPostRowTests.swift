@@ -1,8 +1,9 @@
 import Foundation
-@testable import NotificationBridge
-@testable import NotificationBridgeDaemon
 import NotificationModel
 import Testing
+
+@testable import NotificationBridge
+@testable import NotificationBridgeDaemon
 
 /// Start-up reads each scheduled notification's row as the summary the daemon keeps (``PendingPost``), by hand; a row
 /// of an earlier version, in JSON, is read through `Codable`. Both keep the same: who posted it, where its responses

@@ -1,7 +1,7 @@
 import DBusCore
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import Testing
 
@@ -11,7 +11,8 @@ import Testing
 struct PromptWaitTests {
     @Test("WaitForResponse called after the notification closed, while the prompt is open, returns the typed text")
     func lateWaitGetsThePromptText() async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-\(UInt64.random(in: 0...UInt64.max))")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "prompt-\(UInt64.random(in: 0...UInt64.max))")
         defer { try? FileManager.default.removeItem(at: log) }
         // The prompt answers only once the test has seen the closure and sent WaitForResponse (it creates the file);
         // the script gives up after a minute, so a failing test still ends.
@@ -20,9 +21,10 @@ struct PromptWaitTests {
                 + "printf '%s\\n' 'typed late'\n",
             name: "prompt")
         try await DaemonFixture.with(.dunst, promptCommand: [script]) { fixture in
-            let signals = try await fixture.client.signals(matching: DBusMatchRule(
-                sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                member: "Closed"))
+            let signals = try await fixture.client.signals(
+                matching: DBusMatchRule(
+                    sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    member: "Closed"))
             let id = try await fixture.post([
                 PostKeys.title.name: .string("Ann"), PostKeys.actions.name: ActionList.textInput(id: "reply"),
             ])

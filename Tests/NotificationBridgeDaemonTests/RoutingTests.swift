@@ -1,7 +1,7 @@
 import DBusCore
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing
@@ -140,22 +140,26 @@ struct RoutingTests {
 /// Action lists for `Post`, as `aa{sv}`.
 enum ActionList {
     static func plain(id: String, activation: String = "foreground") -> DBusValue {
-        .array(element: "a{sv}", [
-            .vardict([
-                ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.capitalized),
-                ActionKeys.activation.name: .string(activation),
+        .array(
+            element: "a{sv}",
+            [
+                .vardict([
+                    ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.capitalized),
+                    ActionKeys.activation.name: .string(activation),
+                ])
             ])
-        ])
     }
 
     static func textInput(id: String, activation: String = "background") -> DBusValue {
-        .array(element: "a{sv}", [
-            .vardict([
-                ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.capitalized),
-                ActionKeys.behavior.name: .string("text-input"),
-                ActionKeys.activation.name: .string(activation),
+        .array(
+            element: "a{sv}",
+            [
+                .vardict([
+                    ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id.capitalized),
+                    ActionKeys.behavior.name: .string("text-input"),
+                    ActionKeys.activation.name: .string(activation),
+                ])
             ])
-        ])
     }
 }
 

@@ -1,8 +1,8 @@
 import DBusCore
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Testing

@@ -18,13 +18,16 @@ struct SettingsAPITests {
             try await client.registerSettings([.alert, .badge], categories: [message])
             let categories = try await fixture.call("ListCategories")
             #expect("\(categories)".contains("'message'"))
-            #expect(try await client.currentSettings() == AppNotificationSettings(
-                isAllowed: true, style: .banner, playsSound: false, showsBadge: true, lockScreen: .show))
+            #expect(
+                try await client.currentSettings()
+                    == AppNotificationSettings(
+                        isAllowed: true, style: .banner, playsSound: false, showsBadge: true, lockScreen: .show))
 
             let changes = try await client.settingsChanges()
             let denied = try await fixture.gdbus("SetSettings", "Mail", "{'allowed': <false>}")
             #expect(denied.status == 0, "\(denied.standardError)")
-            let changed = try await withTimeout(waitingFor: "the settings change on the stream") { () -> AppNotificationSettings in
+            let changed = try await withTimeout(waitingFor: "the settings change on the stream") {
+                () -> AppNotificationSettings in
                 for await settings in changes { return settings }
                 throw TestSupportError("the stream ended")
             }

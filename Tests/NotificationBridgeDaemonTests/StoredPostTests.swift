@@ -31,8 +31,9 @@ struct StoredPostTests {
             #expect(byCategory.contains("'title': <'Water the plants'>"), "\(byCategory)")
             let byThread = try await setup.gdbus("ListPending", "{'app-name': <'Garden'>, 'thread': <'balcony'>}")
             #expect(byThread.contains("'id': <'\(id)'>"), "\(byThread)")
-            #expect(try await setup.gdbus("ListPending", "{'app-name': <'Garden'>, 'thread': <'kitchen'>}")
-                == "(@aa{sv} [],)")
+            #expect(
+                try await setup.gdbus("ListPending", "{'app-name': <'Garden'>, 'thread': <'kitchen'>}")
+                    == "(@aa{sv} [],)")
 
             let refusal = await #expect(throws: DBusFailure.self) {
                 try await setup.client.call(

@@ -13,9 +13,10 @@ struct TypedTextRoutingTests {
     func textStaysWithTheConnectedPoster() async throws {
         try await DaemonFixture.with(.plasma) { fixture in
             let poster = try await fixture.bus.connect()
-            let posterSignals = try await poster.signals(matching: DBusMatchRule(
-                sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                member: "Responded"))
+            let posterSignals = try await poster.signals(
+                matching: DBusMatchRule(
+                    sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    member: "Responded"))
             let id = try await fixture.post(
                 [
                     PostKeys.title.name: .string("Ann"), PostKeys.appName.name: .string("Mail"),
@@ -36,8 +37,11 @@ struct TypedTextRoutingTests {
 
             try await fixture.scripted.reply(id: shown.id, text: "private words")
             let responded = try await posterSignals.first(waitingFor: "Responded")
-            #expect(responded.arguments[2].stringKeyedEntries?[ResponseKeys.text.name] == .variant(.string(
-                "private words")))
+            #expect(
+                responded.arguments[2].stringKeyedEntries?[ResponseKeys.text.name]
+                    == .variant(
+                        .string(
+                            "private words")))
             let posters = try await postersWait
             #expect(posters.last?.stringKeyedEntries?[ResponseKeys.text.name] == .variant(.string("private words")))
             let others = try await othersWait

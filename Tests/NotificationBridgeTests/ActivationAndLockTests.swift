@@ -14,19 +14,26 @@ import Testing
         try await BridgeFixture.with(.fullFeatured) { fixture in
             let app = try await fixture.bus.connect()
             let activations = AsyncStream.makeStream(of: [DBusValue].self)
-            try await app.export([
-                DBusInterface("org.freedesktop.Application", methods: [
-                    DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { call in
-                        activations.continuation.yield(call.arguments)
-                        return []
-                    },
-                    DBusMethod(
-                        "ActivateAction",
-                        inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]
-                    ) { _ in [] },
-                    DBusMethod("Open", inputs: [.init("uris", "as"), .init("platform_data", "a{sv}")]) { _ in [] },
-                ])
-            ], at: "/org/example/TestApp")
+            try await app.export(
+                [
+                    DBusInterface(
+                        "org.freedesktop.Application",
+                        methods: [
+                            DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { call in
+                                activations.continuation.yield(call.arguments)
+                                return []
+                            },
+                            DBusMethod(
+                                "ActivateAction",
+                                inputs: [
+                                    .init("action_name", "s"), .init("parameter", "av"),
+                                    .init("platform_data", "a{sv}"),
+                                ]
+                            ) { _ in [] },
+                            DBusMethod("Open", inputs: [.init("uris", "as"), .init("platform_data", "a{sv}")]) { _ in []
+                            },
+                        ])
+                ], at: "/org/example/TestApp")
             _ = try await app.requestName("org.example.TestApp")
 
             var content = BridgeFixture.content()
@@ -50,14 +57,17 @@ import Testing
         try await BridgeFixture.with(.fullFeatured) { fixture in
             let app = try await fixture.bus.connect()
             let activated = Mutex(false)
-            try await app.export([
-                DBusInterface("org.freedesktop.Application", methods: [
-                    DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { _ in
-                        activated.withLock { $0 = true }
-                        return []
-                    }
-                ])
-            ], at: "/org/example/TestApp")
+            try await app.export(
+                [
+                    DBusInterface(
+                        "org.freedesktop.Application",
+                        methods: [
+                            DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { _ in
+                                activated.withLock { $0 = true }
+                                return []
+                            }
+                        ])
+                ], at: "/org/example/TestApp")
             _ = try await app.requestName("org.example.TestApp")
             var content = BridgeFixture.content()
             content.desktopEntry = "org.example.TestApp"
@@ -77,16 +87,17 @@ import Testing
             // A screen saver that says the session is locked until told otherwise.
             let screenSaver = try await bus.connect()
             let locked = Mutex(true)
-            try await screenSaver.export([
-                DBusInterface(
-                    "org.freedesktop.ScreenSaver",
-                    methods: [
-                        DBusMethod("GetActive", outputs: [.init("active", "b")]) { _ in
-                            [.boolean(locked.withLock { $0 })]
-                        }
-                    ],
-                    signals: [DBusSignalDescription("ActiveChanged", arguments: [.init("active", "b")])])
-            ], at: "/org/freedesktop/ScreenSaver")
+            try await screenSaver.export(
+                [
+                    DBusInterface(
+                        "org.freedesktop.ScreenSaver",
+                        methods: [
+                            DBusMethod("GetActive", outputs: [.init("active", "b")]) { _ in
+                                [.boolean(locked.withLock { $0 })]
+                            }
+                        ],
+                        signals: [DBusSignalDescription("ActiveChanged", arguments: [.init("active", "b")])])
+                ], at: "/org/freedesktop/ScreenSaver")
             _ = try await screenSaver.requestName("org.freedesktop.ScreenSaver")
 
             let serverConnection = try await bus.connect()

@@ -30,7 +30,8 @@ struct DunstEndToEndTests {
 
             // One notification per action: dunst closes a notification once an action is picked.
             for (title, label, action) in [
-                ("Ann", "#Mark as Read (Ann)", "read"), ("Bob", "#Delete (Bob)", "delete"), ("Cy", "#Reply (Cy)", "reply"),
+                ("Ann", "#Mark as Read (Ann)", "read"), ("Bob", "#Delete (Bob)", "delete"),
+                ("Cy", "#Reply (Cy)", "reply"),
             ] {
                 let id = try await center.post(BridgeFixture.content(title: title))
                 try await dunst.invoke(actionLabel: label)

@@ -42,9 +42,10 @@ import Testing
         #expect(request.replacesID == 0)
         #expect(request.summary == "Ann")
         #expect(request.body == "Lunch?")
-        #expect(request.actions == [
-            "default", "Show", "delete", "Delete", "reply", "Reply", "read", "Mark as Read", "open", "Open",
-        ])
+        #expect(
+            request.actions == [
+                "default", "Show", "delete", "Delete", "reply", "Reply", "read", "Mark as Read", "open", "Open",
+            ])
         #expect(request.hints["urgency"] == .byte(1))
         #expect(request.hints["desktop-entry"] == .string("org.example.Mail"))
         // The bridge's category is its own, never the freedesktop hint of that name.
@@ -86,7 +87,8 @@ import Testing
     }
 
     @Test func serverWithoutActionsGetsNone() {
-        let encoded = NotifyEncoder(server: Self.mako, promptAvailable: true).encode(Self.content(), category: Self.message)
+        let encoded = NotifyEncoder(server: Self.mako, promptAvailable: true).encode(
+            Self.content(), category: Self.message)
         #expect(encoded.request.actions.isEmpty)
         #expect(encoded.textInput["reply"] == .hidden)
     }
@@ -95,11 +97,14 @@ import Testing
         (NotificationAction.TextInputFallback.hide, TextInputRendering.hidden),
         (NotificationAction.TextInputFallback.deliverWithoutText, TextInputRendering.buttonWithoutText),
     ])
-    func withoutInlineReplyOrPromptTheFallbackDecides(fallback: NotificationAction.TextInputFallback, expected: TextInputRendering) {
+    func withoutInlineReplyOrPromptTheFallbackDecides(
+        fallback: NotificationAction.TextInputFallback, expected: TextInputRendering
+    ) {
         var action = Self.reply
         action.textInputFallback = fallback
         let category = NotificationCategory(id: "message", actions: [action, Self.markRead])
-        let encoded = NotifyEncoder(server: Self.dunst, promptAvailable: false).encode(Self.content(), category: category)
+        let encoded = NotifyEncoder(server: Self.dunst, promptAvailable: false).encode(
+            Self.content(), category: category)
         #expect(encoded.textInput["reply"] == expected)
         #expect(encoded.request.actions.contains("reply") == (expected == .buttonWithoutText))
     }

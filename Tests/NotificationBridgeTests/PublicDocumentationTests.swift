@@ -10,7 +10,8 @@ struct PublicDocumentationTests {
     func everyDeclarationIsDocumented() async throws {
         let result = try await ProcessRunner.run(
             ["make", "--no-print-directory", "-s", "-C", repositoryFile("."), "docs-check"], timeout: .seconds(60))
-        let message = "public declarations without a /// summary (say what it is and what a caller must know):\n"
+        let message =
+            "public declarations without a /// summary (say what it is and what a caller must know):\n"
             + result.standardOutput + result.standardError
         #expect(result.status == 0, Comment(rawValue: message))
         #expect(result.standardOutput.isEmpty, Comment(rawValue: message))

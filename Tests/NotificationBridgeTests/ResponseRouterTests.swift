@@ -36,7 +36,8 @@ import Testing
         #expect(router.handle(.closed(id: 7, reason: .dismissed), from: ":1.9") == nil)
         #expect(router.notification(id: "n1")?.acted == false, "nothing of the old server's signals was taken")
 
-        guard case .action(_, let action, let token)? = router.handle(.actionInvoked(id: 7, key: "delete"), from: ":1.20")
+        guard
+            case .action(_, let action, let token)? = router.handle(.actionInvoked(id: 7, key: "delete"), from: ":1.20")
         else {
             Issue.record("the action of the server that took it was not routed")
             return
@@ -142,6 +143,7 @@ import Testing
 }
 
 extension RoutedEvent: Equatable {
+    /// Two events are the same when they read the same.
     public static func == (lhs: RoutedEvent, rhs: RoutedEvent) -> Bool {
         String(describing: lhs) == String(describing: rhs)
     }

@@ -204,9 +204,11 @@ import Testing
             await fixture.center.setHandler(forCategory: "message") { response in
                 received.continuation.yield("category:\(response.actionID)")
             }
-            let id = try await fixture.center.post(BridgeFixture.content(), handler: { response in
-                received.continuation.yield("notification:\(response.actionID)")
-            })
+            let id = try await fixture.center.post(
+                BridgeFixture.content(),
+                handler: { response in
+                    received.continuation.yield("notification:\(response.actionID)")
+                })
             let own = try await fixture.nextServed()
             _ = id
             try await fixture.server.invokeAction(id: own.id, key: "read")

@@ -5,23 +5,23 @@ import Testing
 struct NotificationContentCodingTests {
     static let full: NotificationContent = {
         var content = NotificationContent(
-        title: "New mail",
-        body: "From Ann:\n\"Lunch?\"",
-        appName: "Mail",
-        desktopEntry: "org.example.Mail",
-        icon: "mail-unread",
-        image: "/home/ann/avatar.png",
-        defaultActionLabel: "Open",
-        sound: .file("/tmp/ding.oga"),
-        userInfo: ["message": ["id": 42, "flags": [true, nil, 1.5, "x"]]],
-        categoryID: "mail",
-        threadID: "ann",
-        urgency: .critical,
-        timeout: .milliseconds(5000),
-        isResident: true,
-        isTransient: true,
-        badge: 3,
-        actions: [NotificationAction(id: "reply", title: "Reply", behavior: .textInput(placeholder: "…"))]
+            title: "New mail",
+            body: "From Ann:\n\"Lunch?\"",
+            appName: "Mail",
+            desktopEntry: "org.example.Mail",
+            icon: "mail-unread",
+            image: "/home/ann/avatar.png",
+            defaultActionLabel: "Open",
+            sound: .file("/tmp/ding.oga"),
+            userInfo: ["message": ["id": 42, "flags": [true, nil, 1.5, "x"]]],
+            categoryID: "mail",
+            threadID: "ann",
+            urgency: .critical,
+            timeout: .milliseconds(5000),
+            isResident: true,
+            isTransient: true,
+            badge: 3,
+            actions: [NotificationAction(id: "reply", title: "Reply", behavior: .textInput(placeholder: "…"))]
         )
         content.bodyIsMarkup = true
         return content

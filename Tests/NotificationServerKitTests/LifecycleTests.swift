@@ -122,7 +122,8 @@ import Testing
             #expect(closed.id == id && reason == .closedByCall)
             try fixture.sendSentinel()
             // SwayNotificationCenter 0.7.3 follows it with a second one, reason 2.
-            let expected: [SeenSignal] = preset.profile.repeatsNotificationClosed
+            let expected: [SeenSignal] =
+                preset.profile.repeatsNotificationClosed
                 ? [.closed(id, .closedByCall), .closed(id, .dismissed)] : [.closed(id, .closedByCall)]
             #expect(try await fixture.clientSignals.untilSentinel() == expected)
 

@@ -32,7 +32,8 @@ extension Reliability {
                         for index in 0..<1_000_000 {
                             started.append(index)
                             do {
-                                _ = try await rig.post([PostKeys.title.name: .string("Burst \(index)")], from: connection)
+                                _ = try await rig.post(
+                                    [PostKeys.title.name: .string("Burst \(index)")], from: connection)
                             } catch {
                                 failures.append(error)
                                 return failures

@@ -16,9 +16,11 @@ extension Reliability {
         func removalRefusedAcrossRestart() async throws {
             try await DaemonRig.with { rig in
                 var daemon = try await rig.startDaemon()
-                try await rig.call("RegisterCategory", [
-                    .string(Self.category), plainActions("snooze"), .vardict([:]),
-                ])
+                try await rig.call(
+                    "RegisterCategory",
+                    [
+                        .string(Self.category), plainActions("snooze"), .vardict([:]),
+                    ])
                 let id = try await rig.post([
                     PostKeys.title.name: .string("Oven"), PostKeys.category.name: .string(Self.category),
                     PostKeys.delay.name: .double(5),
@@ -49,9 +51,10 @@ extension Reliability {
             #expect(error.message.contains("withdraw"), "\(error.message)")
             let reply = try await rig.call("ListCategories")
             guard case .array(_, let listed)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
-            #expect(listed.contains {
-                $0.stringKeyedEntries?[CategoryKeys.id.name]?.unwrappedVariant.stringValue == category
-            })
+            #expect(
+                listed.contains {
+                    $0.stringKeyedEntries?[CategoryKeys.id.name]?.unwrappedVariant.stringValue == category
+                })
         }
     }
 }

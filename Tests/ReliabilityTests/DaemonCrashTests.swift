@@ -69,9 +69,10 @@ extension Reliability {
                 #expect(
                     lost.isEmpty, "seed \(seed): \(lost.count) of \(acknowledged.count) acknowledged posts are lost")
                 #expect(pending.count <= total, "seed \(seed)")
-                #expect(pending.allSatisfy {
-                    $0[PostKeys.title.name]?.unwrappedVariant.stringValue?.hasPrefix("Burst ") == true
-                })
+                #expect(
+                    pending.allSatisfy {
+                        $0[PostKeys.title.name]?.unwrappedVariant.stringValue?.hasPrefix("Burst ") == true
+                    })
                 let log = rig.logText
                 #expect(!log.contains("could not be read"), "seed \(seed): \(log)")
                 let files = try FileManager.default.contentsOfDirectory(atPath: rig.stateDirectory.path)

@@ -1,7 +1,7 @@
 import DBusCore
-import NotificationBridgeAPI
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import Synchronization
@@ -168,10 +168,14 @@ struct DaemonRig: Sendable {
 
 /// An action list of one plain action.
 func plainActions(_ id: String, activation: String = "background") -> DBusValue {
-    .array(element: "a{sv}", [.vardict([
-        ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id),
-        ActionKeys.activation.name: .string(activation),
-    ])])
+    .array(
+        element: "a{sv}",
+        [
+            .vardict([
+                ActionKeys.id.name: .string(id), ActionKeys.title.name: .string(id),
+                ActionKeys.activation.name: .string(activation),
+            ])
+        ])
 }
 
 /// An action list of one text-input action.

@@ -153,4 +153,3 @@ extension Reliability {
         }
     }
 }
-

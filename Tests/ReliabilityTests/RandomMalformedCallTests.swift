@@ -26,9 +26,13 @@ extension Reliability {
         static func state(_ rig: DaemonRig, from connection: DBusConnection) async throws -> [DBusValue] {
             try await rig.call("ListCategories", from: connection)
                 + rig.call("ListPending", [.vardict([FilterKeys.appName.name: .string("Baseline")])], from: connection)
-                + rig.call("ListDelivered", [.vardict([
-                    FilterKeys.appName.name: .string("Baseline"),
-                ])], from: connection)
+                + rig.call(
+                    "ListDelivered",
+                    [
+                        .vardict([
+                            FilterKeys.appName.name: .string("Baseline")
+                        ])
+                    ], from: connection)
         }
 
         @Test(
@@ -46,9 +50,13 @@ extension Reliability {
                     "RegisterCategory",
                     [
                         .string("org.example.baseline"),
-                        .array(element: "a{sv}", [.vardict([
-                            ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
-                        ])]),
+                        .array(
+                            element: "a{sv}",
+                            [
+                                .vardict([
+                                    ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
+                                ])
+                            ]),
                         .vardict([:]),
                     ], from: baseline)
                 let pending = try await rig.post(
@@ -102,9 +110,11 @@ extension Reliability {
                 #expect(daemon.poll() == nil, "seed \(seed): the daemon exited; log: \(rig.logText.suffix(2000))")
                 let after = try await Self.state(rig, from: baseline)
                 #expect(after == before, "seed \(seed): the state changed")
-                #expect(try await rig.pendingIDs([
-                    FilterKeys.appName.name: .string("Baseline"),
-                ], from: baseline) == [pending])
+                #expect(
+                    try await rig.pendingIDs(
+                        [
+                            FilterKeys.appName.name: .string("Baseline")
+                        ], from: baseline) == [pending])
                 // And it serves: a normal post shows, a category registers and is listed.
                 let id = try await rig.post(
                     [
@@ -114,16 +124,23 @@ extension Reliability {
                     from: baseline)
                 #expect(id != delivered)
                 #expect(
-                    try await rig.listed("ListDelivered", [
-                        FilterKeys.appName.name: .string("Baseline"),
-                    ], from: baseline).count == 2)
+                    try await rig.listed(
+                        "ListDelivered",
+                        [
+                            FilterKeys.appName.name: .string("Baseline")
+                        ], from: baseline
+                    ).count == 2)
                 try await rig.call(
                     "RegisterCategory",
                     [
                         .string("org.example.after"),
-                        .array(element: "a{sv}", [.vardict([
-                            ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
-                        ])]),
+                        .array(
+                            element: "a{sv}",
+                            [
+                                .vardict([
+                                    ActionKeys.id.name: .string("ok"), ActionKeys.title.name: .string("OK"),
+                                ])
+                            ]),
                         .vardict([:]),
                     ], from: baseline)
                 let categories = try await rig.call("ListCategories")

@@ -49,9 +49,10 @@ extension Reliability {
                 defer { first.stop() }
                 var ids: Set<String> = []
                 for index in 0..<3 {
-                    ids.insert(try await rig.post([
-                        PostKeys.title.name: .string("Kept \(index)"), PostKeys.delay.name: .double(3600),
-                    ]))
+                    ids.insert(
+                        try await rig.post([
+                            PostKeys.title.name: .string("Kept \(index)"), PostKeys.delay.name: .double(3600),
+                        ]))
                 }
                 let before = try Self.fileIdentities(in: rig.stateDirectory)
                 try await withPrivateBus { otherBus in

@@ -1,5 +1,5 @@
-import Foundation
 import DBusTestSupport
+import Foundation
 import Logging
 import Testing
 

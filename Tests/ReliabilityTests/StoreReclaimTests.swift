@@ -108,7 +108,8 @@ extension Reliability {
                 #expect(
                     reclaimedSize <= 4 * emptySize,
                     "state.db is \(reclaimedSize) bytes after the withdrawal, \(emptySize) empty")
-                let memory = "resident memory \(after >> 10) KiB after the withdrawal, \(idle >> 10) KiB idle, "
+                let memory =
+                    "resident memory \(after >> 10) KiB after the withdrawal, \(idle >> 10) KiB idle, "
                     + "\(peak >> 10) KiB full"
                 #expect(after <= limit || Self.sanitized, "\(memory)")
                 #expect(try await rig.pendingIDs([FilterKeys.appName.name: .string("Other")]).count == 1)

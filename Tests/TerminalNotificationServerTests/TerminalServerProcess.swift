@@ -41,8 +41,9 @@ enum BuiltProgram {
         if FileManager.default.fileExists(atPath: link) { return link }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try path("notification-bridged"))
-        } catch where FileManager.default.fileExists(atPath: link) {
+            try FileManager.default.createSymbolicLink(
+                atPath: link, withDestinationPath: try path("notification-bridged"))
+        } catch  where FileManager.default.fileExists(atPath: link) {
             // Made meanwhile by another test.
         }
         return link

@@ -23,8 +23,9 @@ package final class SQLiteStatement {
     /// Binds `value` to the parameter at `index` (from 1); `nil` binds NULL.
     package func bind(_ value: String?, at index: Int32) throws(SQLiteFailure) {
         let code: Int32 =
-            if let value { sqlite3_bind_text(handle, index, value, -1, notificationbridge_sqlite_transient()) }
-            else { sqlite3_bind_null(handle, index) }
+            if let value { sqlite3_bind_text(handle, index, value, -1, notificationbridge_sqlite_transient()) } else {
+                sqlite3_bind_null(handle, index)
+            }
         try check(code, "binding parameter \(index)")
     }
 

@@ -148,8 +148,9 @@ final class StoreDatabase {
     /// - Throws: ``Unreadable`` for a damaged file, ``SQLiteFailure`` for an I/O error.
     func committedCount() throws -> Int64 {
         do throws(SQLiteFailure) {
-            let exists = try connection.integer(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'counters'") ?? 0
+            let exists =
+                try connection.integer(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'counters'") ?? 0
             guard exists > 0 else { return 0 }
             return try connection.integer("SELECT value FROM counters WHERE name = 'commits'") ?? 0
         } catch {

@@ -1,9 +1,9 @@
 internal import CLinux
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A pipe whose ends are closed on exec from the moment they exist.

@@ -21,7 +21,8 @@ package enum DesktopIntegrationError: Error, Sendable, Hashable, CustomStringCon
             return "'\(text)' is not a desktop entry id: give the desktop file's name without '.desktop', "
                 + "for example 'org.example.App'"
         case .desktopEntryNotFound(let id, let searched):
-            let places = searched.isEmpty
+            let places =
+                searched.isEmpty
                 ? "the applications folders of XDG_DATA_HOME and XDG_DATA_DIRS" : searched.joined(separator: ", ")
             return "no desktop file '\(id).desktop' in \(places): install one there"
                 + (DesktopEntryID.isBusName(id) ? ", or let the app own the bus name '\(id)'" : "")

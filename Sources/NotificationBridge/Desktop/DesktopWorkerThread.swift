@@ -1,8 +1,9 @@
 internal import CLinux
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Runs short blocking work (file lookups, `fork`, a child's pipe) on a thread of its own, so that it never holds a
@@ -28,10 +29,12 @@ package enum DesktopWorkerThread {
         }
         let context = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { context in
-            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
         if created == 0 {
             pthread_detach(thread)
         } else {

@@ -1,9 +1,9 @@
 internal import CGIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The one place that uses GIO: reading desktop files and launching their `Exec=` command.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DBusCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// logind on the system bus: the `LockedHint` property of the bridge's session, which GNOME Shell and KDE's screen
 /// locker set.
@@ -29,9 +30,10 @@ enum LogindLockSource {
         }
         do {
             // Subscribe before reading, so a change between the two is not missed.
-            let signals = try await system.signals(matching: DBusMatchRule(
-                sender: busName, path: session, interface: propertiesInterface, member: "PropertiesChanged",
-                arg0: sessionInterface))
+            let signals = try await system.signals(
+                matching: DBusMatchRule(
+                    sender: busName, path: session, interface: propertiesInterface, member: "PropertiesChanged",
+                    arg0: sessionInterface))
             let owners = try await system.nameOwnerChanges(of: busName)
             let initial = try await read()
             return LockSource(

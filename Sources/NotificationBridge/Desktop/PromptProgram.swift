@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A program that shows a ``TextPrompt``, and how to pass it a request.
@@ -45,7 +45,8 @@ struct PromptProgram: Sendable, Equatable {
             return ["kdialog", "--title", request.title, "--inputbox", text]
         case .yad:
             // yad reads "LABEL:ID" and "LABEL!ICON" in a button: keep such characters out of the label.
-            let submit = request.submitLabel.isEmpty
+            let submit =
+                request.submitLabel.isEmpty
                 ? "OK" : String(request.submitLabel.map { $0 == ":" || $0 == "!" ? " " : $0 })
             return [
                 "yad", "--entry", "--title=" + request.title, "--text=" + Self.markupText(request),

@@ -27,8 +27,9 @@ enum ScreenSaverLockSource {
             guard (try? await read()) != nil else { continue }
             do {
                 // Any path: screen savers differ in which object emits the signal.
-                let signals = try await session.signals(matching: DBusMatchRule(
-                    sender: candidate.busName, interface: candidate.interface, member: "ActiveChanged"))
+                let signals = try await session.signals(
+                    matching: DBusMatchRule(
+                        sender: candidate.busName, interface: candidate.interface, member: "ActiveChanged"))
                 let owners = try await session.nameOwnerChanges(of: candidate.busName)
                 let initial = try await read()
                 return LockSource(

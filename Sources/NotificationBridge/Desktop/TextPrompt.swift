@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import NotificationBridgeAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Asks the user for a line of text in a small dialog of its own, with the first of `zenity`, `kdialog`, `yad` found
 /// on the search path, or with a configured command.

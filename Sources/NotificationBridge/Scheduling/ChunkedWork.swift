@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Splits a long list into chunks and works on them on a few threads at once: the caller's and short-lived ones of
@@ -36,10 +36,11 @@ enum ChunkedWork {
             return (slot, Worker { slot.value = transform(chunk) })
         }
         let first = transform(chunks[0])
-        return [first] + others.map { slot, worker in
-            worker.join()
-            return slot.value!
-        }
+        return [first]
+            + others.map { slot, worker in
+                worker.join()
+                return slot.value!
+            }
     }
 
     /// Where a chunk's thread leaves its output: written by the thread before it ends, read after `pthread_join`,
@@ -58,10 +59,13 @@ enum ChunkedWork {
             self.work = work
             var thread = pthread_t()
             let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
-            if pthread_create(&thread, nil, { box in
-                Unmanaged<WorkBox>.fromOpaque(box!).takeRetainedValue().work()
-                return nil
-            }, box) == 0 {
+            if pthread_create(
+                &thread, nil,
+                { box in
+                    Unmanaged<WorkBox>.fromOpaque(box!).takeRetainedValue().work()
+                    return nil
+                }, box) == 0
+            {
                 self.thread = thread
             } else {
                 Unmanaged<WorkBox>.fromOpaque(box).release()

@@ -67,8 +67,11 @@ extension NotificationStore {
             opened = Opened(database: try openDatabase(databasePath))
             opened.movedAside.append(moved)
         } catch {
-            throw .cannotRead(path: databasePath, failure: error as? SQLiteFailure ?? SQLiteFailure(
-                code: .cannotOpen, message: "\(error)", operation: "opening \(databasePath)"))
+            throw .cannotRead(
+                path: databasePath,
+                failure: error as? SQLiteFailure
+                    ?? SQLiteFailure(
+                        code: .cannotOpen, message: "\(error)", operation: "opening \(databasePath)"))
         }
         opened.onFullDisk = onFullDisk
         if opened.movedAside.isEmpty, let acknowledged, acknowledged > opened.committed {
@@ -107,10 +110,12 @@ extension NotificationStore {
         case (0?, _):
             found = "\(name) was empty (0 bytes)"
         case (_, nil):
-            found = "its write-ahead log \(name)-wal was missing, which held the last changes when the daemon stopped "
+            found =
+                "its write-ahead log \(name)-wal was missing, which held the last changes when the daemon stopped "
                 + "without closing the file"
         case (_, _?):
-            found = "its write-ahead log \(name)-wal was damaged or cut short (SQLite reads a log up to its first bad "
+            found =
+                "its write-ahead log \(name)-wal was damaged or cut short (SQLite reads a log up to its first bad "
                 + "frame)"
         }
         // Only a damaged log holds anything of the lost changes: it is kept, with the file it belongs to. An empty or
@@ -144,8 +149,11 @@ extension NotificationStore {
         do {
             return try StoreDatabase(path: path)
         } catch {
-            throw .cannotRead(path: path, failure: error as? SQLiteFailure ?? SQLiteFailure(
-                code: .cannotOpen, message: "\(error)", operation: "opening \(path)"))
+            throw .cannotRead(
+                path: path,
+                failure: error as? SQLiteFailure
+                    ?? SQLiteFailure(
+                        code: .cannotOpen, message: "\(error)", operation: "opening \(path)"))
         }
     }
 

@@ -230,8 +230,9 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
                 do {
                     decoded.append((row.id, try decodeRow(Value.self, from: row.body, with: decoder)))
                 } catch {
-                    return Result<[(String, Value)], StoreDatabase.Unreadable>.failure(StoreDatabase.Unreadable(
-                        reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))"))
+                    return Result<[(String, Value)], StoreDatabase.Unreadable>.failure(
+                        StoreDatabase.Unreadable(
+                            reason: "the row '\(row.id)' of the table \(table.rawValue): \(describe(error))"))
                 }
             }
             return .success(decoded)

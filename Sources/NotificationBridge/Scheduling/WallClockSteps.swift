@@ -1,8 +1,9 @@
 internal import CLinux
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Reports each time the wall clock is set (by the user, `date -s`, or NTP stepping it): the kernel cancels a

@@ -1,9 +1,9 @@
 internal import CGIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A thread that runs a GLib main loop on a main context of its own, for GIO objects that report changes through
@@ -20,13 +20,15 @@ final class GLibLoopThread: @unchecked Sendable {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let started = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { argument in
-            let owner = Unmanaged<GLibLoopThread>.fromOpaque(argument!).takeRetainedValue()
-            g_main_context_push_thread_default(owner.context)
-            g_main_loop_run(owner.loop)
-            g_main_context_pop_thread_default(owner.context)
-            return nil
-        }, started)
+        let created = pthread_create(
+            &thread, nil,
+            { argument in
+                let owner = Unmanaged<GLibLoopThread>.fromOpaque(argument!).takeRetainedValue()
+                g_main_context_push_thread_default(owner.context)
+                g_main_loop_run(owner.loop)
+                g_main_context_pop_thread_default(owner.context)
+                return nil
+            }, started)
         guard created == 0 else {
             Unmanaged<GLibLoopThread>.fromOpaque(started).release()
             g_main_loop_unref(loop)

@@ -1,9 +1,9 @@
 internal import CGIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Calls `body` with a NULL-terminated C array of the strings, as GLib's `strv` parameters take them.

@@ -1,12 +1,12 @@
 internal import CGIO
 import NotificationBridgeAPI
+import NotificationModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
-import NotificationModel
 
 /// GNOME's notification settings in GSettings, the keys GNOME Shell obeys and GNOME's Settings app shows:
 /// `org.gnome.desktop.notifications` (`show-banners`: off is GNOME's do-not-disturb; `show-in-lock-screen`;
@@ -161,20 +161,22 @@ final class GNOMENotificationKeys {
         applications[id] = settings
         connect(settings)
         // GSettings emits `changed` only for keys that were read since it was made.
-        for key in ["enable", "enable-sound-alerts", "show-banners", "force-expanded", "show-in-lock-screen",
-            "details-in-lock-screen", "application-id"]
-        {
+        for key in [
+            "enable", "enable-sound-alerts", "show-banners", "force-expanded", "show-in-lock-screen",
+            "details-in-lock-screen", "application-id",
+        ] {
             if let value = g_settings_get_value(settings, key) { g_variant_unref(value) }
         }
         return settings
     }
 
     private func connect(_ settings: UnsafeMutablePointer<GSettings>) {
-        let handler: @convention(c) (UnsafeMutablePointer<GSettings>?, UnsafePointer<gchar>?, UnsafeMutableRawPointer?)
-            -> Void = { settings, key, context in
-                guard let settings, let context else { return }
-                Unmanaged<GNOMENotificationKeys>.fromOpaque(context).takeUnretainedValue().keyChanged(settings, key)
-            }
+        let handler:
+            @convention(c) (UnsafeMutablePointer<GSettings>?, UnsafePointer<gchar>?, UnsafeMutableRawPointer?)
+                -> Void = { settings, key, context in
+                    guard let settings, let context else { return }
+                    Unmanaged<GNOMENotificationKeys>.fromOpaque(context).takeUnretainedValue().keyChanged(settings, key)
+                }
         g_signal_connect_data(
             settings, "changed", unsafeBitCast(handler, to: GCallback.self),
             Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))

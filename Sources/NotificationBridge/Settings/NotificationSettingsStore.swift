@@ -2,9 +2,9 @@ import NotificationBridgeAPI
 import NotificationModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The user's notification settings for every app, and the global do-not-disturb: read, written and followed live
@@ -35,7 +35,8 @@ package final class NotificationSettingsStore: Sendable {
         warn: @escaping @Sendable (String) -> Void
     ) async throws -> NotificationSettingsStore {
         guard let thread = GLibLoopThread() else {
-            throw SettingsStoreError(kind: .cannotWrite, description: "cannot start a thread to follow the notification settings")
+            throw SettingsStoreError(
+                kind: .cannotWrite, description: "cannot start a thread to follow the notification settings")
         }
         let storage: GSettingsStorage?
         switch location {
@@ -132,7 +133,8 @@ package final class NotificationSettingsStore: Sendable {
         }
         if let problem {
             throw SettingsStoreError(
-                kind: .cannotWrite, description: "cannot write \(filePath) (\(problem)); check that its folder can be written")
+                kind: .cannotWrite,
+                description: "cannot write \(filePath) (\(problem)); check that its folder can be written")
         }
         if let app { sink.yield(app) }
         if change.doNotDisturb != nil { sink.yield(nil) }
@@ -158,7 +160,8 @@ package final class NotificationSettingsStore: Sendable {
         guard !app.isEmpty, !app.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.value < 0x20 })
         else {
             throw SettingsStoreError(
-                kind: .invalidApp, description: "app \(quotedForMessage(app)) cannot have settings: name it by its desktop id or app "
+                kind: .invalidApp,
+                description: "app \(quotedForMessage(app)) cannot have settings: name it by its desktop id or app "
                     + "name, without brackets or control characters")
         }
     }

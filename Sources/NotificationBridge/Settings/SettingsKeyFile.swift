@@ -44,13 +44,14 @@ final class SettingsKeyFile {
         monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil)
         if let monitor {
             let context = Unmanaged.passUnretained(self).toOpaque()
-            let handler: @convention(c) (
-                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, GFileMonitorEvent,
-                UnsafeMutableRawPointer?
-            ) -> Void = { _, _, _, event, context in
-                guard event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED, let context else { return }
-                Unmanaged<SettingsKeyFile>.fromOpaque(context).takeUnretainedValue().reload()
-            }
+            let handler:
+                @convention(c) (
+                    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, GFileMonitorEvent,
+                    UnsafeMutableRawPointer?
+                ) -> Void = { _, _, _, event, context in
+                    guard event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED, let context else { return }
+                    Unmanaged<SettingsKeyFile>.fromOpaque(context).takeUnretainedValue().reload()
+                }
             g_signal_connect_data(
                 monitor, "changed", unsafeBitCast(handler, to: GCallback.self), context, nil, GConnectFlags(0))
         }
@@ -117,7 +118,8 @@ final class SettingsKeyFile {
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, &error).isTrue else {
             if let error {
-                let missing = error.pointee.domain == g_file_error_quark()
+                let missing =
+                    error.pointee.domain == g_file_error_quark()
                     && error.pointee.code == G_FILE_ERROR_NOENT.rawValue
                 if !missing, let message = error.pointee.message {
                     warn("cannot read \(path): \(String(cString: message)); fix it, or remove it to start afresh")

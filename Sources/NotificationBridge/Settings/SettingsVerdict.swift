@@ -68,7 +68,8 @@ extension AppSettingsRecord {
         }
         let quiet = allowed.style == .none || (doNotDisturb && content.urgency != .critical)
         if quiet, !(await Self.keepsQuietNotifications(source: source, serverName: serverName)) {
-            let why = allowed.style == .none
+            let why =
+                allowed.style == .none
                 ? "the notifications of \(quotedForMessage(app)) are set to appear in no popup (style none)"
                 : "do-not-disturb is on"
             throw NotificationNotAllowedError(
@@ -103,9 +104,11 @@ extension AppSettingsRecord {
 
 /// `text` as one word of a shell command, quoted when it needs to be.
 private func shellWord(_ text: String) -> String {
-    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-        ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-._/".unicodeScalars.contains($0)
-    }
+    let plain =
+        !text.isEmpty
+        && text.unicodeScalars.allSatisfy {
+            ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "-._/".unicodeScalars.contains($0)
+        }
     guard !plain else { return text }
     return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }

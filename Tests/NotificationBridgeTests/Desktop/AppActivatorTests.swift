@@ -96,13 +96,14 @@ import Testing
                 parameters: [.string("reply"), .string("typed ünï text"), userInfo], token: "token-42")
             let call = try await app.calls.first(waitingFor: "ActivateAction")
             #expect(call.method == "ActivateAction")
-            #expect(call.arguments == [
-                .string("notification-response"),
-                .array(
-                    element: "v",
-                    [.variant(.string("reply")), .variant(.string("typed ünï text")), .variant(userInfo)]),
-                Self.tokenData,
-            ])
+            #expect(
+                call.arguments == [
+                    .string("notification-response"),
+                    .array(
+                        element: "v",
+                        [.variant(.string("reply")), .variant(.string("typed ünï text")), .variant(userInfo)]),
+                    Self.tokenData,
+                ])
         }
     }
 

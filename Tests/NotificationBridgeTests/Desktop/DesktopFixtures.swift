@@ -69,17 +69,18 @@ enum DesktopFixtures {
                 ) { [logind] call in
                     if case .uint32(let pid)? = call.arguments.first { logind.askedPIDs.withLock { $0.append(pid) } }
                     return [.objectPath(sessionPath)]
-                },
+                }
             ]
             if resolution == .auto {
-                methods.append(DBusMethod(
-                    "GetSession", inputs: [.init("session_id", "s")], outputs: [.init("session", "o")]
-                ) { call in
-                    guard call.arguments.first == .string("auto") else {
-                        throw DBusFailure(name: "org.freedesktop.login1.NoSuchSession", message: "no such session")
-                    }
-                    return [.objectPath(sessionPath)]
-                })
+                methods.append(
+                    DBusMethod(
+                        "GetSession", inputs: [.init("session_id", "s")], outputs: [.init("session", "o")]
+                    ) { call in
+                        guard call.arguments.first == .string("auto") else {
+                            throw DBusFailure(name: "org.freedesktop.login1.NoSuchSession", message: "no such session")
+                        }
+                        return [.objectPath(sessionPath)]
+                    })
             }
             try await logind.connection.export(
                 [DBusInterface("org.freedesktop.login1.Manager", methods: methods)], at: "/org/freedesktop/login1")
@@ -116,7 +117,7 @@ enum DesktopFixtures {
                 methods: [
                     DBusMethod("GetActive", outputs: [.init("active", "b")]) { [saver] _ in
                         [.boolean(saver.active.withLock { $0 })]
-                    },
+                    }
                 ],
                 signals: [DBusSignalDescription("ActiveChanged", arguments: [.init("active", "b")])])
             try await saver.connection.export([interface], at: path)

@@ -79,8 +79,10 @@ import Testing
             try await TextPrompt(command: [script], timeout: .milliseconds(300)).ask(Self.request)
         }
         #expect(reply == nil)
-        let sleeper = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
-            in: .whitespacesAndNewlines)))
+        let sleeper = try #require(
+            pid_t(
+                try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
         try await withTimeout(waitingFor: "the prompt's child to be stopped") {
             while Self.isRunning(sleeper) { try await Task.sleep(for: .milliseconds(10)) }
         }
@@ -148,16 +150,17 @@ import Testing
         let reply = try await TextPrompt(searchPath: bin.path, display: ":99").ask(Self.request)
         #expect(reply == "reply from zenity")
         let argv = try String(contentsOfFile: folder.path + "/zenity.argv", encoding: .utf8)
-        #expect(argv == """
-            \(bin.path)/zenity
-            --entry
-            --title=Mail
-            --text=Reply to &lt;Ann&gt; &amp; co
+        #expect(
+            argv == """
+                \(bin.path)/zenity
+                --entry
+                --title=Mail
+                --text=Reply to &lt;Ann&gt; &amp; co
 
-            <i>Your reply</i>
-            --ok-label=Send
+                <i>Your reply</i>
+                --ok-label=Send
 
-            """)
+                """)
     }
 
     @Test func kdialogReceivesTheRequestAsArgumentsWithoutInitialText() async throws {
@@ -177,17 +180,18 @@ import Testing
         let reply = try await TextPrompt(searchPath: bin.path, display: ":99").ask(Self.request)
         #expect(reply == "reply from yad")
         let argv = try String(contentsOfFile: folder.path + "/yad.argv", encoding: .utf8)
-        #expect(argv == """
-            \(bin.path)/yad
-            --entry
-            --title=Mail
-            --text=Reply to &lt;Ann&gt; &amp; co
+        #expect(
+            argv == """
+                \(bin.path)/yad
+                --entry
+                --title=Mail
+                --text=Reply to &lt;Ann&gt; &amp; co
 
-            <i>Your reply</i>
-            --button=Send:0
-            --button=Cancel:1
+                <i>Your reply</i>
+                --button=Send:0
+                --button=Cancel:1
 
-            """)
+                """)
     }
 
     @Test func graphicalProgramsNeedADisplayAndACommandDoesNot() async throws {

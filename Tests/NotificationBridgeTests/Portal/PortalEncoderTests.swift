@@ -7,10 +7,12 @@ import Testing
 /// The exact `AddNotification` dictionaries built for the portal's versions.
 @Suite struct PortalEncoderTests {
     static let v1 = PortalInfo(version: 1)
-    static let v2 = PortalInfo(version: 2, supportedOptions: [
-        PortalWire.Option.buttonPurpose: .strings([PortalWire.replyWithText]),
-        PortalWire.Option.category: .strings(["im.message"]),
-    ])
+    static let v2 = PortalInfo(
+        version: 2,
+        supportedOptions: [
+            PortalWire.Option.buttonPurpose: .strings([PortalWire.replyWithText]),
+            PortalWire.Option.category: .strings(["im.message"]),
+        ])
     static let message = NotifyEncoderTests.message
 
     static func content() -> NotificationContent {

@@ -26,8 +26,9 @@ import Testing
 
     @Test func aButtonIsItsActionAndTheNotificationIsForgotten() throws {
         var router = Self.posted()
-        guard case .action(let notification, let action, let token)? = router.handle(
-            Self.signal("delete"), categories: [:])
+        guard
+            case .action(let notification, let action, let token)? = router.handle(
+                Self.signal("delete"), categories: [:])
         else { Issue.record("no action"); return }
         #expect(notification.id == "n1")
         #expect(action?.id == "delete")
@@ -51,8 +52,9 @@ import Testing
 
     @Test func version2CarriesTheTokenAndTheTypedText() {
         var router = Self.posted(PortalEncoderTests.v2)
-        guard case .reply(_, let action, let text, let token)? = router.handle(
-            Self.signal("reply", token: "tok-1", text: "on my way"), categories: [:])
+        guard
+            case .reply(_, let action, let text, let token)? = router.handle(
+                Self.signal("reply", token: "tok-1", text: "on my way"), categories: [:])
         else { Issue.record("no reply"); return }
         #expect(action.id == "reply")
         #expect(text == "on my way")
@@ -69,8 +71,9 @@ import Testing
         var router = PortalRouter()
         let target = PortalTarget(actionID: "open", categoryID: "message", userInfo: ["conversation": "t-7"])
         let signal = PortalSignal(id: "old-1", action: "open", parameter: [target.value])
-        guard case .action(let notification, let action, _)? = router.handle(
-            signal, categories: ["message": Self.message])
+        guard
+            case .action(let notification, let action, _)? = router.handle(
+                signal, categories: ["message": Self.message])
         else { Issue.record("no action"); return }
         #expect(action?.id == "open")
         #expect(notification.content.userInfo == ["conversation": "t-7"])

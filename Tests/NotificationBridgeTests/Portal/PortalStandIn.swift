@@ -64,7 +64,7 @@ final class PortalStandIn: Sendable {
             ],
             signals: [
                 DBusSignalDescription(
-                    "ActionInvoked", arguments: [.init("id", "s"), .init("action", "s"), .init("parameter", "av")]),
+                    "ActionInvoked", arguments: [.init("id", "s"), .init("action", "s"), .init("parameter", "av")])
             ],
             properties: [
                 .readOnly("version", "u") { .uint32(version) },
@@ -100,12 +100,15 @@ final class PortalStandIn: Sendable {
         if action == notification[PortalWire.Key.defaultAction]?.stringValue {
             target = notification[PortalWire.Key.defaultActionTarget]
         } else {
-            let buttons = notification[PortalWire.Key.buttons].flatMap { value -> [DBusValue]? in
-                if case .array(_, let buttons) = value { buttons } else { nil }
-            } ?? []
-            guard let button = buttons.compactMap(\.stringKeyedEntries).first(where: {
-                $0[PortalWire.Button.action]?.unwrappedVariant.stringValue == action
-            }) else { throw TestSupportError("notification \(id) has no button for \(action)") }
+            let buttons =
+                notification[PortalWire.Key.buttons].flatMap { value -> [DBusValue]? in
+                    if case .array(_, let buttons) = value { buttons } else { nil }
+                } ?? []
+            guard
+                let button = buttons.compactMap(\.stringKeyedEntries).first(where: {
+                    $0[PortalWire.Button.action]?.unwrappedVariant.stringValue == action
+                })
+            else { throw TestSupportError("notification \(id) has no button for \(action)") }
             target = button[PortalWire.Button.target]?.unwrappedVariant
         }
         var parameter: [DBusValue] = []

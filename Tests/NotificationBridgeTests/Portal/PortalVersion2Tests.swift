@@ -85,14 +85,17 @@ import Testing
         try await Self.with { center, standIn, bus in
             let app = try await bus.connect()
             let activations = AsyncStream.makeStream(of: [DBusValue].self)
-            try await app.export([
-                DBusInterface("org.freedesktop.Application", methods: [
-                    DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { call in
-                        activations.continuation.yield(call.arguments)
-                        return []
-                    }
-                ])
-            ], at: "/org/example/TestApp")
+            try await app.export(
+                [
+                    DBusInterface(
+                        "org.freedesktop.Application",
+                        methods: [
+                            DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { call in
+                                activations.continuation.yield(call.arguments)
+                                return []
+                            }
+                        ])
+                ], at: "/org/example/TestApp")
             _ = try await app.requestName("org.example.TestApp")
             var content = BridgeFixture.content()
             content.categoryID = nil

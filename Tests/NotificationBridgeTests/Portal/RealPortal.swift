@@ -38,11 +38,11 @@ final class RealPortal: Sendable {
             .appendingPathComponent("nb-portal-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try """
-            [D-BUS Service]
-            Name=org.freedesktop.impl.portal.PermissionStore
-            Exec=\(permissionStore)
+        [D-BUS Service]
+        Name=org.freedesktop.impl.portal.PermissionStore
+        Exec=\(permissionStore)
 
-            """.write(to: folder.appendingPathComponent("permission-store.service"), atomically: true, encoding: .utf8)
+        """.write(to: folder.appendingPathComponent("permission-store.service"), atomically: true, encoding: .utf8)
         return folder
     }
 
@@ -52,12 +52,12 @@ final class RealPortal: Sendable {
         let portals = folder.appendingPathComponent("portals")
         try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
         try """
-            [portal]
-            DBusName=\(backendName)
-            Interfaces=org.freedesktop.impl.portal.Notification;
-            UseIn=\(desktopName)
+        [portal]
+        DBusName=\(backendName)
+        Interfaces=org.freedesktop.impl.portal.Notification;
+        UseIn=\(desktopName)
 
-            """.write(to: portals.appendingPathComponent("gtk.portal"), atomically: true, encoding: .utf8)
+        """.write(to: portals.appendingPathComponent("gtk.portal"), atomically: true, encoding: .utf8)
 
         var processes: [ChildProcess] = []
         func stopAll() { for process in processes.reversed() { process.stop() } }
@@ -65,9 +65,10 @@ final class RealPortal: Sendable {
             let (output, writeEnd) = try LineReader.pipe()
             do {
                 defer { close(writeEnd) }
-                processes.append(try ChildProcess.spawn(
-                    ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-                    standardOutput: writeEnd, standardError: open("/dev/null", O_WRONLY)))
+                processes.append(
+                    try ChildProcess.spawn(
+                        ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                        standardOutput: writeEnd, standardError: open("/dev/null", O_WRONLY)))
             }
             let display = try output.nextLine(within: .seconds(10), waitingFor: "Xvfb to print its display")
             var environment = bus.environment
@@ -76,13 +77,15 @@ final class RealPortal: Sendable {
             environment["XDG_DESKTOP_PORTAL_DIR"] = portals.path
             environment["GTK_USE_PORTAL"] = "0"
             environment["NO_AT_BRIDGE"] = "1"
-            processes.append(try ChildProcess.spawn(
-                [backend, "--replace"], environment: environment,
-                standardOutput: open("/dev/null", O_WRONLY), standardError: log(folder, "backend")))
+            processes.append(
+                try ChildProcess.spawn(
+                    [backend, "--replace"], environment: environment,
+                    standardOutput: open("/dev/null", O_WRONLY), standardError: log(folder, "backend")))
             try await waitForName(backendName, on: bus, what: "xdg-desktop-portal-gtk")
-            processes.append(try ChildProcess.spawn(
-                [frontend, "--replace", "--verbose"], environment: environment,
-                standardOutput: open("/dev/null", O_WRONLY), standardError: log(folder, "portal")))
+            processes.append(
+                try ChildProcess.spawn(
+                    [frontend, "--replace", "--verbose"], environment: environment,
+                    standardOutput: open("/dev/null", O_WRONLY), standardError: log(folder, "portal")))
             try await waitForName(PortalWire.busName, on: bus, what: "xdg-desktop-portal")
         } catch {
             stopAll()

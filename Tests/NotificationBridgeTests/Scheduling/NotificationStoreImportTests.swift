@@ -52,10 +52,11 @@ struct NotificationStoreImportTests {
         let store = try Store(directory: directory.path, now: Self.now)
         #expect(store.movedAside.isEmpty, "a record cut short by a crash is dropped without complaint")
         #expect(store.takeOpenedState() == expected)
-        #expect(store.imported.map(\.movedTo) == [
-            directory.path + "/state.json.imported-20250102T030405Z",
-            directory.path + "/journal.jsonl.imported-20250102T030405Z",
-        ])
+        #expect(
+            store.imported.map(\.movedTo) == [
+                directory.path + "/state.json.imported-20250102T030405Z",
+                directory.path + "/journal.jsonl.imported-20250102T030405Z",
+            ])
         #expect(store.imported.first?.description.contains("state.json.imported-20250102T030405Z") == true)
         try store.apply(.unschedule(id: "n1"))
         store.close()
@@ -64,10 +65,11 @@ struct NotificationStoreImportTests {
         #expect(reopened.imported.isEmpty, "imported once")
         expected.pending = [:]
         #expect(reopened.takeOpenedState() == expected, "later changes are not undone by the import")
-        #expect(directory.files == [
-            "journal.jsonl.imported-20250102T030405Z", "state.commits", "state.db", "state.db-shm", "state.db-wal",
-            "state.json.imported-20250102T030405Z",
-        ])
+        #expect(
+            directory.files == [
+                "journal.jsonl.imported-20250102T030405Z", "state.commits", "state.db", "state.db-shm", "state.db-wal",
+                "state.json.imported-20250102T030405Z",
+            ])
     }
 
     @Test("a journal without a snapshot is imported")
@@ -87,10 +89,11 @@ struct NotificationStoreImportTests {
             atPath: directory.path + "/state.json", contents: Data(#"{"version": 2, "sequence": 0}"#.utf8))
         let store = try Store(directory: directory.path, now: Self.now)
         #expect(store.takeOpenedState() == Store.State())
-        #expect(store.movedAside.map(\.movedTo) == [
-            directory.path + "/state.json.corrupt-20250102T030405Z",
-            directory.path + "/journal.jsonl.corrupt-20250102T030405Z",
-        ])
+        #expect(
+            store.movedAside.map(\.movedTo) == [
+                directory.path + "/state.json.corrupt-20250102T030405Z",
+                directory.path + "/journal.jsonl.corrupt-20250102T030405Z",
+            ])
         #expect(store.movedAside.first?.reason.contains("version 2 is not known") == true)
         #expect(store.imported.isEmpty)
     }

@@ -107,11 +107,12 @@ struct NotificationStoreTests {
         let directory = TemporaryDirectory()
         do {
             let store = try Store(directory: directory.path)
-            try store.apply((0..<2_000).map { index in
-                var notification = Self.notification
-                notification.id = "n\(index)"
-                return .schedule(notification)
-            })
+            try store.apply(
+                (0..<2_000).map { index in
+                    var notification = Self.notification
+                    notification.id = "n\(index)"
+                    return .schedule(notification)
+                })
             store.close()
         }
         let store = try Store(directory: directory.path)

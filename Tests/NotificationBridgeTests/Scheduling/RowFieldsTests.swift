@@ -49,7 +49,8 @@ struct RowFieldsTests {
     }
 
     static let values = [
-        Written(name: "Water the plants", note: "balcony", at: 1_750_000_000.5, until: 1_760_000_000,
+        Written(
+            name: "Water the plants", note: "balcony", at: 1_750_000_000.5, until: 1_760_000_000,
             inner: .init(label: "garden", weight: -0.25), tags: ["a", "ü"]),
         Written(name: "", note: nil, at: -1, until: nil, inner: nil, tags: []),
         Written(name: "x", note: "", at: 0, until: nil, inner: .init(label: "", weight: nil), tags: [""]),

@@ -66,9 +66,11 @@ struct StateFileSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
     }
 
-    @Test("a state file that is a symbolic link is refused, and its target is left alone", arguments: [
-        Store.databaseName, Store.snapshotName, Store.journalName,
-    ])
+    @Test(
+        "a state file that is a symbolic link is refused, and its target is left alone",
+        arguments: [
+            Store.databaseName, Store.snapshotName, Store.journalName,
+        ])
     func linkedFile(name: String) throws {
         let temporary = NotificationStoreTests.TemporaryDirectory()
         _ = try Self.open(temporary.path).get()
@@ -81,9 +83,11 @@ struct StateFileSafetyTests {
         #expect(FileManager.default.contents(atPath: target) == Data("precious".utf8))
     }
 
-    @Test("a FIFO in place of a state file is refused at once instead of hanging the start", arguments: [
-        Store.databaseName, Store.snapshotName, Store.journalName,
-    ])
+    @Test(
+        "a FIFO in place of a state file is refused at once instead of hanging the start",
+        arguments: [
+            Store.databaseName, Store.snapshotName, Store.journalName,
+        ])
     func fifo(name: String) throws {
         let temporary = NotificationStoreTests.TemporaryDirectory()
         _ = try Self.open(temporary.path).get()
@@ -98,8 +102,9 @@ struct StateFileSafetyTests {
         let temporary = NotificationStoreTests.TemporaryDirectory()
         let first = try await StateDirectoryLock.acquire(directory: temporary.path, within: .seconds(1))
         let started = ContinuousClock.now
-        await #expect(throws: NotificationStoreError.locked(
-            directory: temporary.path, holder: getpid(), waited: .milliseconds(300))
+        await #expect(
+            throws: NotificationStoreError.locked(
+                directory: temporary.path, holder: getpid(), waited: .milliseconds(300))
         ) {
             _ = try await StateDirectoryLock.acquire(directory: temporary.path, within: .milliseconds(300))
         }

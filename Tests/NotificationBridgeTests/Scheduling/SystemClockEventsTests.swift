@@ -46,8 +46,9 @@ struct SystemClockEventsTests {
     func timedatedZoneChange() async throws {
         try await withPrivateBus { system in
             try await Self.following(system) { harness, timedated in
-                #expect(await harness.scheduler.pending(id: "wake")?.nextFireDate
-                    == F.instant("2025-06-03T09:00:00+02:00"))
+                #expect(
+                    await harness.scheduler.pending(id: "wake")?.nextFireDate
+                        == F.instant("2025-06-03T09:00:00+02:00"))
                 harness.zone.set(F.newYork)
                 try timedated.emit(
                     path: "/org/freedesktop/timedate1", interface: "org.freedesktop.DBus.Properties",
