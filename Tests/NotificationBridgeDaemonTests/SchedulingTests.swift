@@ -106,7 +106,9 @@ struct SchedulingTests {
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
             let events = server.events()
-            try await server.start(on: serverConnection, profile: profile)
+            // The server keeps what it would let expire by itself: on a loaded machine more than its default timeout
+            // may pass between a post and the test's click. Expiry is tested where it is the point.
+            try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
             let client = try await bus.connect()
             let stateHome = bus.directory.appendingPathComponent("state-home")
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("nb-sched-\(UUID().uuidString).log")
@@ -127,7 +129,7 @@ struct SchedulingTests {
             defer { daemon.stop() }
             let posted = Date()
             let id = try postedID(
-                try await setup.gdbus("Post", "{'title': <'Tea'>, 'app-name': <'Kettle'>, 'in': <1.0>}"))
+                try await setup.gdbus("Post", "{'title': <'Tea'>, 'app-name': <'Kettle'>, 'in': <3.0>}"))
 
             let pending = try await setup.gdbus("ListPending", "{'app-name': <'Kettle'>}")
             #expect(pending.contains("'id': <'\(id)'>"), "\(pending)")
@@ -137,7 +139,7 @@ struct SchedulingTests {
             let shown = try await setup.nextNotification()
             #expect(shown.summary == "Tea")
             #expect(shown.appName == "Kettle")
-            #expect(Date().timeIntervalSince(posted) >= 0.9, "shown before it was due")
+            #expect(Date().timeIntervalSince(posted) >= 2.9, "shown before it was due")
 
             #expect(try await setup.gdbus("ListPending", "{'app-name': <'Kettle'>}") == "(@aa{sv} [],)")
             // Shown through the same path as an immediate Post: listed as delivered once the server has answered.

@@ -47,7 +47,11 @@ import Testing
         try await BridgeFixture.with(
             .mateNotificationDaemon, categories: [BridgeFixture.message(reportsDismissal: true)]
         ) { fixture in
-            let (id, served) = try await fixture.post(BridgeFixture.content())
+            // Asked to stay ten minutes rather than the server's 7 s, so that the close comes before the timeout
+            // however slowly the machine runs the test.
+            var content = BridgeFixture.content()
+            content.timeout = .milliseconds(600_000)
+            let (id, served) = try await fixture.post(content)
             try await fixture.server.dismiss(id: served.id)
             let response = try await fixture.nextResponse()
             #expect(response.notificationID == id)
