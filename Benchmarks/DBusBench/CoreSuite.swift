@@ -54,17 +54,17 @@ struct CoreSuite {
                     "(the same call made on a thread that owns the connection, awaited by a task: the hand-offs alone)"),
             ResultRow(
                 Self.group, "DBusCore call", latency: call, floor: floor,
-                target: .init(text: "≤ 1.15× raw", met: call.median / floor.median <= 1.15)),
+                target: Thresholds.dbusCoreCall.judge(call.median, floor: floor.median)),
             ResultRow(
                 Self.group, "DBusCore call on the connection's executor", latency: onExecutor, floor: floor,
-                target: .init(text: "≤ 1.15× raw", met: onExecutor.median / floor.median <= 1.15)),
+                target: Thresholds.dbusCoreCall.judge(onExecutor.median, floor: floor.median)),
             ResultRow(Self.group, "raw libdbus → raw: signals", unit: .perSecond, median: rawRate, ratio: 1),
             ResultRow(
                 Self.group, "raw → DBusCore: signals received", unit: .perSecond, median: receive,
-                ratio: receive / rawRate, target: .init(text: "≥ 0.8× raw", met: receive / rawRate >= 0.8)),
+                ratio: receive / rawRate, target: Thresholds.dbusCoreSignals.judge(receive, floor: rawRate)),
             ResultRow(
                 Self.group, "DBusCore → raw: signals emitted", unit: .perSecond, median: emit, ratio: emit / rawRate,
-                target: .init(text: "≥ 0.8× raw", met: emit / rawRate >= 0.8)),
+                target: Thresholds.dbusCoreSignals.judge(emit, floor: rawRate)),
         ]
     }
 

@@ -61,7 +61,7 @@ struct DaemonSuite {
             let gain = String(format: "%.1f× one client", rate / one)
             return ResultRow(
                 Self.throughputGroup, "\(clients) client\(clients == 1 ? "" : "s")", unit: .perSecond, median: rate,
-                target: clients == 50 ? .init(text: "≥ 3× one client", met: rate >= 3 * one) : nil,
+                target: clients == 50 ? Thresholds.throughput.judge(rate, floor: one) : nil,
                 note: clients == 1 ? nil : "(\(gain))")
         }
     }
@@ -110,7 +110,7 @@ struct DaemonSuite {
         return [
             ResultRow(
                 Self.slowServerGroup, "ListPending while ten Posts are out", latency: latency,
-                target: .init(text: "p99 ≤ 20 ms", met: latency.p99 <= 20e6),
+                target: Thresholds.listWhileServerIsSlow.judge(latency.p99, text: "p99 ≤ 20 ms"),
                 note: "(\(samples.count) calls; the ten Posts took "
                     + String(format: "%.2f s", medianOf(postTimes) / 1e9)
                     + ", as the server answers them one at a time)")
@@ -132,7 +132,7 @@ struct DaemonSuite {
         rows.append(
             ResultRow(
                 Self.memoryGroup, "idle", unit: .bytes, median: idleRSS,
-                target: .init(text: "≤ 10 MB", met: idleRSS <= 10e6), note: daemon.memory.note))
+                target: Thresholds.idleMemory.judge(idleRSS, text: "≤ 10 MB"), note: daemon.memory.note))
         rows += await IdleAnchors(options: options, group: Self.memoryGroup).run()
         rows.append(
             ResultRow(
@@ -160,7 +160,7 @@ struct DaemonSuite {
         rows.append(
             ResultRow(
                 Self.memoryGroup, "growth over the churn", unit: .bytes, median: growth,
-                target: full ? .init(text: "none (≤ 1 MB)", met: growth <= 1e6) : nil,
+                target: full ? Thresholds.churnGrowth.judge(growth, text: "none (≤ 1 MB)") : nil,
                 note: full ? nil : "QUICK run: the target applies to 100,000"))
 
         let leavingEmpty = try await cpuPerConnectionLeaving(daemon)
@@ -177,7 +177,7 @@ struct DaemonSuite {
         rows.append(
             ResultRow(
                 Self.memoryGroup, "with \(options.pending.formatted()) pending", unit: .bytes, median: pendingRSS,
-                target: fullPending ? .init(text: "≤ 20 MB", met: pendingRSS <= 20e6) : nil,
+                target: fullPending ? Thresholds.pendingMemory.judge(pendingRSS, text: "≤ 20 MB") : nil,
                 note: pendingBreakdown
                     + String(
                         format: "; a scheduled Post took %.0f µs",
@@ -254,7 +254,8 @@ struct DaemonSuite {
             ResultRow(
                 Self.memoryGroup, "start → ListPending lists them all (libdbus client)", unit: .nanoseconds,
                 median: load,
-                target: fullPending ? .init(text: "≤ 100 ms", met: load <= 100e6) : nil,
+                target: fullPending
+                    ? Thresholds.startToListed.judge(load, floor: medianOf(floors.map(\.answered))) : nil,
                 note: shortAnswers == 0
                     ? nil
                     : "(\(Int(shortAnswers)) earlier ListPending answers over \(options.rounds) "
@@ -290,7 +291,8 @@ struct DaemonSuite {
         rows.append(
             ResultRow(
                 Self.memoryGroup, "restarted with them", unit: .bytes, median: restartedRSS,
-                target: fullPending ? .init(text: "≤ 20 MB", met: restartedRSS <= 20e6) : nil, note: daemon.memory.note)
+                target: fullPending ? Thresholds.pendingMemory.judge(restartedRSS, text: "≤ 20 MB") : nil,
+                note: daemon.memory.note)
         )
 
         idleRows = try await idle(daemon, what: "with \(options.pending.formatted()) pending")
@@ -472,7 +474,7 @@ struct DaemonSuite {
         var rows = [
             ResultRow(
                 Self.scheduleGroup, "lateness of \(options.scheduled) fires", latency: latency,
-                target: .init(text: "p99 ≤ 10 ms", met: latency.p99 <= 10e6),
+                target: Thresholds.fireLateness.judge(latency.p99, text: "p99 ≤ 10 ms"),
                 note: String(format: "(%d ms apart; earliest %.1f ms)", spacing / 1_000_000, (late.min() ?? 0) / 1e6)
                     + (overlapped ? "; posting ran past the first fire, so fires queued behind posts" : ""))
         ]

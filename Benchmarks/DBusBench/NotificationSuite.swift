@@ -96,6 +96,7 @@ struct NotificationSuite {
         let libraryPost = Latency.medianOfRounds(library)
         let onLoop = Latency.medianOfRounds(libraryOnLoop)
         let daemon = Latency.medianOfRounds(daemonPost)
+        let servePost = Latency.medianOfRounds(postFloorPost)
         var rows = [
             ResultRow(Self.group, "raw libdbus Notify (the floor)", latency: floor, floor: floor),
             ResultRow(
@@ -105,16 +106,16 @@ struct NotificationSuite {
             ),
             ResultRow(
                 Self.group, "Swift library: center.post", latency: libraryPost, floor: floor,
-                target: .init(text: "≤ 1.10× raw", met: libraryPost.median / floor.median <= 1.10)),
+                target: Thresholds.centerPost.judge(libraryPost.median, floor: asyncFloorPost.median)),
             ResultRow(
                 Self.group, "center.post from the connection's executor", latency: onLoop, floor: floor,
-                target: .init(text: "≤ 1.10× raw", met: onLoop.median / floor.median <= 1.10)),
+                target: Thresholds.centerPost.judge(onLoop.median, floor: asyncFloorPost.median)),
             ResultRow(
                 Self.group, "daemon Post, libdbus client", latency: daemon, floor: floor,
-                target: .init(text: "≤ 2.2× raw", met: daemon.median / floor.median <= 2.2)),
+                target: Thresholds.daemonPost.judge(daemon.median, floor: servePost.median)),
             ResultRow(
                 Self.group, "the floor: Post to a C server on libdbus and SQLite",
-                latency: .medianOfRounds(postFloorPost),
+                latency: servePost,
                 floor: floor,
                 note: "(dbus-raw-baseline serve-post: reads the title and body, Notify, one row committed, the reply)"),
         ]
@@ -124,7 +125,7 @@ struct NotificationSuite {
             ResultRow(
                 Self.processGroup, "notification-bridge send", latency: cliLatency, floor: floor,
                 target: notifySendLatency.map {
-                    .init(text: "≤ 0.6× notify-send", met: cliLatency.median <= 0.6 * $0.median)
+                    Thresholds.send.judge(cliLatency.median, floor: $0.median)
                 }))
         if let notifySendLatency {
             rows.append(ResultRow(Self.processGroup, "notify-send", latency: notifySendLatency, floor: floor))
@@ -162,7 +163,7 @@ struct NotificationSuite {
             ),
             ResultRow(
                 Self.dispatchGroup, "Swift library: handler runs", latency: libraryHandler, floor: dispatchFloor,
-                target: .init(text: "≤ 1.2× raw", met: libraryHandler.median / dispatchFloor.median <= 1.2)),
+                target: Thresholds.dispatch.judge(libraryHandler.median, floor: asyncDispatchFloor.median)),
             ResultRow(
                 Self.dispatchGroup, "daemon: Responded at a libdbus client", latency: daemonSignal,
                 floor: dispatchFloor,

@@ -10,7 +10,6 @@ struct SizeSuite {
 
     private static let group = "installed size"
     private static let programs = ["notification-bridged", "notification-bridge"]
-    private static let target = 10e6
 
     func run() async throws -> [ResultRow] {
         let directory = URL(fileURLWithPath: options.daemon).deletingLastPathComponent()
@@ -41,7 +40,7 @@ struct SizeSuite {
         var rows = [
             ResultRow(
                 Self.group, "the programs, stripped", unit: .bytes, median: total,
-                target: linksRuntime ? nil : .init(text: "≤ 10 MB", met: total <= Self.target),
+                target: linksRuntime ? nil : Thresholds.size.judge(total, text: "≤ 10 MB"),
                 note: "(" + parts.joined(separator: ", ") + "; notification-terminal-server is a link to the first"
                     + (linksRuntime
                         ? "; linked to the shared Swift runtime, which a package would ship too: STATIC=1 measures "
@@ -52,7 +51,7 @@ struct SizeSuite {
             rows.append(
                 ResultRow(
                     Self.group, "the .deb (make deb), installed", unit: .bytes, median: package.bytes,
-                    target: .init(text: "≤ 10 MB", met: package.bytes <= Self.target),
+                    target: Thresholds.size.judge(package.bytes, text: "≤ 10 MB"),
                     note: "(\(package.name), Installed-Size; built by its own make deb, maybe from older sources)"))
         }
         return rows
