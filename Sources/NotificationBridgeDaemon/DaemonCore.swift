@@ -449,9 +449,7 @@ actor DaemonCore {
     }
 
     func emitClosed(id: String, reason: UInt32, to poster: String) {
-        try? connection.emit(
-            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Closed",
-            arguments: [.string(id), .uint32(reason)], destination: poster)
+        try? connection.emit(.closed(id: id, reason: BridgeCloseReason(rawValue: reason)), to: poster)
     }
 
     // MARK: Server information

@@ -62,7 +62,7 @@ enum NotifySend {
         var failed = false
         var waits = request.waits
         if !request.actions.isEmpty {
-            let information = try await client.call("GetServerInformation") { try await $0.serverInformation() }
+            let information = try await client.call(.getServerInformation) { try await $0.serverInformation() }
             var capabilities: [String] = []
             if case .array(_, let values)? = information.stringKeyedEntries?["server-capabilities"]?.unwrappedVariant {
                 capabilities = values.compactMap(\.stringValue)
@@ -80,7 +80,7 @@ enum NotifySend {
                 client: client, id: request.bridgeID, message: "Wait cancelled, closing notification",
                 status: failed ? ExitStatus.failure : ExitStatus.success)
         }
-        _ = try await client.call("Post") { try await $0.post(entries) }
+        _ = try await client.call(.post) { try await $0.post(entries) }
         if options.printID {
             print(request.printedID)
             fflush(nil)

@@ -219,9 +219,6 @@ struct KeyNameAllowance {
     static let dbus = [
         KeyNameAllowance("Sources/DBusCore/Introspection.swift", [PostKeys.delay.name], "an argument's direction"),
         KeyNameAllowance(
-            "Sources/NotificationBridgeDaemon/BridgeInterface.swift",
-            [ResponseKeys.action.name, PostKeys.actions.name, ResponseKeys.id.name], "D-Bus argument names"),
-        KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/NotificationID.swift", [ResponseKeys.id.name],
             "the D-Bus argument named in errors"),
         KeyNameAllowance("Tests/DBusCoreTests/CallTests.swift", [ResponseKeys.text.name], "test data"),
