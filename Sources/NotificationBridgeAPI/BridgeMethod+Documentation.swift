@@ -65,9 +65,8 @@ extension BridgeMethod {
         case .listSettings:
             "The settings of every app that has posted or has settings, by app, with the key app-id added."
         case .getServerInformation:
-            "The notification server (server-name, server-vendor, server-version, server-spec-version, "
-                + "server-capabilities) and the bridge's choices (text-input, prompt-program, destructive-order, "
-                + "destructive-marker, lock-source, bridge-version)."
+            "The notification server the daemon posts to, and the bridge's choices on it. Keys: "
+                + InterfaceReference.keys(ServerInformationKeys.all) + "."
         }
     }
 }

@@ -66,10 +66,7 @@ enum NotifySend {
         var waits = request.waits
         if !request.actions.isEmpty {
             let information = try await client.call(.getServerInformation) { try await $0.serverInformation() }
-            var capabilities: [String] = []
-            if case .array(_, let values)? = information.stringKeyedEntries?["server-capabilities"]?.unwrappedVariant {
-                capabilities = values.compactMap(\.stringValue)
-            }
+            let capabilities = WireEntries(information)?[ServerInformationKeys.serverCapabilities] ?? []
             if !capabilities.contains(where: { $0.lowercased() == "actions" }) {
                 printError("Actions are not supported by this notifications server. Displaying non-interactively.")
                 entries.removeActions()

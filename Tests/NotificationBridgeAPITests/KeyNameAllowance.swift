@@ -19,7 +19,7 @@ struct KeyNameAllowance {
         all.contains { $0.file == file && ($0.keys?.contains(key) ?? true) }
     }
 
-    static let all = userScripts + otherFormats + values
+    static let all = userScripts + otherFormats + values + textInputBehavior + doctorOutput
 
     /// Scripts as users write them: commands and their output, kept as literal text.
     static let userScripts = [
@@ -358,4 +358,29 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/ReliabilityTests/SpoofedSignalTests.swift", [AttachOptionKeys.foreground.name], "an activation"),
     ]
+
+    /// The `text-input` behavior, a value of an action's `behavior` that is also the name of a key of
+    /// `GetServerInformation`.
+    static let textInputBehavior = [
+        "Fuzz/DecodeFuzzer/SeedCorpus.swift", "Sources/NotificationBridgeCommands/ActionSpec.swift",
+        "Sources/NotificationModel/NotificationAction+Behavior.swift",
+        "Sources/notification-bridge-demo/DemoMessages.swift",
+        "Tests/NotificationBridgeDaemonTests/ExecRouteTests.swift",
+        "Tests/NotificationBridgeDaemonTests/MalformedCallTests.swift",
+        "Tests/NotificationBridgeDaemonTests/RoutingTests.swift",
+        "Tests/NotificationModelTests/NotificationActionTests.swift", "Tests/ReliabilityTests/DaemonRig.swift",
+    ].map { KeyNameAllowance($0, [ServerInformationKeys.textInput.name], "the text-input behavior, a value") }
+
+    /// `doctor --json`'s own output, whose fields share names with the keys they come from.
+    static let doctorOutput = [
+        "Sources/NotificationBridgeCommands/DoctorReport.swift", "Tests/NotificationBridgeCLITests/DoctorTests.swift",
+    ].map {
+        KeyNameAllowance(
+            $0,
+            [
+                ServerInformationKeys.textInput.name, ServerInformationKeys.promptProgram.name,
+                ServerInformationKeys.promptAvailable.name,
+            ],
+            "fields of doctor's own JSON output")
+    }
 }

@@ -129,7 +129,8 @@ extension DaemonFixture {
 
     /// The `server-name` GetServerInformation reports.
     func serverName() async throws -> String? {
-        try await call(BridgeMethod.getServerInformation.name).first?.stringKeyedEntries?["server-name"]?
+        try await call(BridgeMethod.getServerInformation.name).first?.stringKeyedEntries?[
+            ServerInformationKeys.serverName.name]?
             .unwrappedVariant.stringValue
     }
 }
