@@ -8,7 +8,11 @@ import NotificationModel
 /// let proxy = BridgeProxy(connection: try await DBusConnection.connect(to: .session))
 /// let id = try await proxy.post(NotificationPost(content: NotificationContent(title: "Tea is ready")))
 /// let (action, response) = try await proxy.waitForResponse(id: id)
+/// for await event in try await proxy.events([.responded, .closed]) { print(event) }
 /// ```
+///
+/// The methods are named by ``BridgeMethod``; the signals arrive decoded, as ``BridgeEvent``s (``events(_:)``), and
+/// ``BridgeAttachment`` keeps a connection attached as a running app across restarts of the daemon.
 ///
 /// Every method throws the `DBusFailure` the daemon answered with; ``BridgeError/init(_:)`` tells which kind. The
 /// daemon is started by D-Bus activation on the first call.
