@@ -106,4 +106,14 @@ struct InvocationTests {
         let version = try #require(finished(["--version"], as: "notify-send"))
         #expect(version.standardOutput.hasPrefix("/usr/bin/notify-send \(NotifySend.compatibleVersion) "))
     }
+
+    @Test(
+        "started as notify-send, each mistake ends before any call: a message, no output, a failure status",
+        arguments: NotifySendCompatibilityTests.mistakes)
+    func notifySendMistake(_ arguments: [String]) throws {
+        let outcome = try #require(finished(arguments, as: "notify-send"))
+        #expect(outcome.status != ExitStatus.success, "\(arguments): \(outcome)")
+        #expect(!outcome.standardError.isEmpty, "\(arguments): \(outcome)")
+        #expect(outcome.standardOutput.isEmpty, "\(arguments): \(outcome)")
+    }
 }
