@@ -33,12 +33,14 @@ public enum BridgeEvent: Sendable, Hashable {
         switch (member, arguments.count) {
         case (.responded, 3):
             guard let id = arguments[0].stringValue, let action = arguments[1].stringValue,
-                var response = BridgeResponse(arguments[2])
+                let entries = WireEntries(arguments[2])
             else { return nil }
-            // The arguments name the notification and the action; the dictionary repeats them.
-            response.notificationID = id
-            response.actionID = action
-            self = .responded(response)
+            // The arguments name the notification and the action; the dictionary's copies of them are not needed.
+            self = .responded(
+                BridgeResponse(
+                    notificationID: id, actionID: action, text: entries[ResponseKeys.text],
+                    activationToken: entries[ResponseKeys.activationToken],
+                    userInfo: entries[ResponseKeys.userInfo] ?? [:]))
         case (.fired, 2):
             guard let id = arguments[0].stringValue, arguments[1].stringKeyedEntries != nil else { return nil }
             self = .fired(id: id, notification: arguments[1])

@@ -56,5 +56,9 @@ struct BridgeEventTests {
         entries[ResponseKeys.text] = "hello"
         let event = BridgeEvent(.responded, arguments: [.string("id-1"), .string("open"), entries.value])
         #expect(event == .responded(BridgeResponse(notificationID: "id-1", actionID: "open", text: "hello")))
+        var withoutCopies = WireEntries()
+        withoutCopies[ResponseKeys.text] = "hello"
+        let short = BridgeEvent(.responded, arguments: [.string("id-1"), .string("open"), withoutCopies.value])
+        #expect(short == event, "a dictionary without its own id and action is read from the arguments")
     }
 }
