@@ -18,7 +18,9 @@ enum DecodeFuzzer {
         let arguments = decoded.arguments
         for value in arguments {
             _ = value.description
-            check(BridgeMethod.post.name) { () throws(DBusFailure) in _ = try PostRequest(value, defaultAppName: "Fuzz") }
+            check(BridgeMethod.post.name) { () throws(DBusFailure) in
+                _ = try PostRequest(value, defaultAppName: "Fuzz")
+            }
             check("filter") { () throws(DBusFailure) in _ = try NotificationFilter(value) }
             check("category actions") { () throws(DBusFailure) in
                 _ = try CategoryCoding.decode(id: "fuzz", actions: value, options: .vardict([:]))
