@@ -73,7 +73,7 @@ struct MonitorCommand: AsyncParsableCommand {
     /// the old one's attachments.
     private func attach(_ client: BridgeClient) async throws -> BridgeAttachment {
         do {
-            return try await client.call(.attach) {
+            return try await client.call {
                 try await BridgeAttachment(proxy: $0, appName: appName, foreground: foreground)
             }
         } catch let failure as CLIFailure where failure.message.contains("unknown method") {

@@ -65,7 +65,7 @@ enum NotifySend {
         var failed = false
         var waits = request.waits
         if !request.actions.isEmpty {
-            let information = try await client.call(.getServerInformation) { try await $0.serverInformation() }
+            let information = try await client.call { try await $0.serverInformation() }
             let capabilities = WireEntries(information)?[ServerInformationKeys.serverCapabilities] ?? []
             if !capabilities.contains(where: { $0.lowercased() == "actions" }) {
                 printError("Actions are not supported by this notifications server. Displaying non-interactively.")
@@ -80,7 +80,7 @@ enum NotifySend {
                 client: client, id: request.bridgeID, message: "Wait cancelled, closing notification",
                 status: failed ? ExitStatus.failure : ExitStatus.success)
         }
-        _ = try await client.call(.post) { try await $0.post(entries) }
+        _ = try await client.call { try await $0.post(entries) }
         if options.printID {
             print(request.printedID)
             fflush(nil)
