@@ -96,15 +96,17 @@ let package = Package(
         // GVariant text (as gdbus takes it) parsed by GLib into DBusCore values: the CLI's one use of GLib.
         .target(name: "GVariantText", dependencies: ["DBusCore", "CGLib"]),
 
-        // The command line: a friendlier notify-send that talks to the daemon.
-        .executableTarget(
-            name: "notification-bridge",
+        // The command line: a friendlier notify-send that talks to the daemon. Its commands, and the one reading of
+        // its arguments, are a library (tested in-process); the executable only hands it the command line.
+        .target(
+            name: "NotificationBridgeCommands",
             dependencies: [
                 "DBusCore", "EventLoopExecutor", "NotificationModel", "NotificationBridgeAPI", "GVariantText",
                 "NotificationBridgeVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "notification-bridge", dependencies: ["NotificationBridgeCommands"]),
 
         // A notification server for a terminal (over SSH, or to watch what an app sends): the library holds the
         // logic and the command line. The package installs it as a link to notification-bridged, whose program
@@ -189,7 +191,9 @@ let package = Package(
         .testTarget(
             name: "NotificationBridgeCLITests",
             dependencies: [
-                "notification-bridge", "GVariantText", "DBusCore", "NotificationBridgeAPI", "NotificationServerKit",
+                "notification-bridge", "NotificationBridgeCommands", "GVariantText", "DBusCore",
+                "NotificationBridgeAPI",
+                "NotificationServerKit",
                 "DBusTestSupport",
             ],
             exclude: ["HelpSnapshots"]

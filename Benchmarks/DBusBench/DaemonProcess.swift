@@ -1,14 +1,11 @@
 import DBusCore
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 
 /// A `notification-bridged` started by the benchmark on its private bus, with its state in a folder of its own, and
 /// what `/proc` says about it.
 final class DaemonProcess: Sendable {
-    static let busName = "io.github.NotificationBridge"
-    static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
-    static let interfaceName = "io.github.NotificationBridge1"
-
     let child: ChildProcess
     /// From just before the spawn to when this process saw the daemon take its name.
     let startNanoseconds: Double
@@ -27,7 +24,7 @@ final class DaemonProcess: Sendable {
     static func start(
         executable: String, bus: PrivateBus, client: DBusConnection, stateHome: String
     ) async throws -> DaemonProcess {
-        let owners = try await client.nameOwnerChanges(of: busName)
+        let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
         let log = stateHome + "/daemon.log"
         let output = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         defer { close(output) }

@@ -54,8 +54,8 @@ struct NotificationSuite {
         }
         let gdbus = ExecutableLookup.find("gdbus").map {
             [
-                $0.path, "call", "--session", "--dest", DaemonProcess.busName, "--object-path",
-                DaemonProcess.objectPath.rawValue, "--method", DaemonProcess.interfaceName + ".Post",
+                $0.path, "call", "--session", "--dest", BridgeAPI.busName, "--object-path",
+                BridgeAPI.objectPath.rawValue, "--method", BridgeAPI.interfaceName + "." + BridgeMethod.post.name,
                 "{'title': <'Bench'>, 'body': <'a notification from the benchmark'>}",
             ]
         }

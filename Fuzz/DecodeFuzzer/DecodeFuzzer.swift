@@ -18,7 +18,9 @@ enum DecodeFuzzer {
         let arguments = decoded.arguments
         for value in arguments {
             _ = value.description
-            check("Post") { () throws(DBusFailure) in _ = try PostRequest(value, defaultAppName: "Fuzz") }
+            check(BridgeMethod.post.name) { () throws(DBusFailure) in
+                _ = try PostRequest(value, defaultAppName: "Fuzz")
+            }
             check("filter") { () throws(DBusFailure) in _ = try NotificationFilter(value) }
             check("category actions") { () throws(DBusFailure) in
                 _ = try CategoryCoding.decode(id: "fuzz", actions: value, options: .vardict([:]))
@@ -33,7 +35,7 @@ enum DecodeFuzzer {
             }
         }
         if arguments.count >= 3 {
-            check("RegisterCategory") { () throws(DBusFailure) in
+            check(BridgeMethod.registerCategory.name) { () throws(DBusFailure) in
                 _ = try CategoryCoding.decode(
                     id: arguments[0].stringValue ?? "", actions: arguments[1], options: arguments[2])
             }

@@ -7,7 +7,7 @@ enum SeedCorpus {
     static func messages() throws -> [[UInt8]] {
         try bodies.map { arguments in
             try DBusWire.encodeSignal(
-                path: "/io/github/NotificationBridge", interface: "io.github.NotificationBridge1", member: "Post",
+                path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: BridgeMethod.post.name,
                 arguments: arguments)
         }
     }

@@ -7,7 +7,8 @@ public enum BridgeAPI {
     public static let busName = "io.github.NotificationBridge"
     /// The object that exports ``interfaceName``.
     public static let objectPath: DBusObjectPath = "/io/github/NotificationBridge"
-    /// The interface: methods, and the `Responded` and `Closed` signals.
+    /// The interface: its methods, signals and properties are those of ``BridgeMethod``, ``BridgeSignal`` and
+    /// ``BridgeProperty``.
     public static let interfaceName = "io.github.NotificationBridge1"
     /// The prefix of every error name the interface answers with.
     public static let errorPrefix = interfaceName + ".Error."

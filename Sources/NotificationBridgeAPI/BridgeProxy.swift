@@ -8,7 +8,11 @@ import NotificationModel
 /// let proxy = BridgeProxy(connection: try await DBusConnection.connect(to: .session))
 /// let id = try await proxy.post(NotificationPost(content: NotificationContent(title: "Tea is ready")))
 /// let (action, response) = try await proxy.waitForResponse(id: id)
+/// for await event in try await proxy.events([.responded, .closed]) { print(event) }
 /// ```
+///
+/// The methods are named by ``BridgeMethod``; the signals arrive decoded, as ``BridgeEvent``s (``events(_:)``), and
+/// ``BridgeAttachment`` keeps a connection attached as a running app across restarts of the daemon.
 ///
 /// Every method throws the `DBusFailure` the daemon answered with; ``BridgeError/init(_:)`` tells which kind. The
 /// daemon is started by D-Bus activation on the first call.
@@ -39,17 +43,17 @@ public struct BridgeProxy: Sendable {
 
     /// `RegisterCategory` with actions and options as given: for clients that write only some keys.
     public func registerCategory(id: String, actions: DBusValue, options: WireEntries) async throws {
-        try await call("RegisterCategory", [.string(id), actions, options.value])
+        try await call(.registerCategory, [.string(id), actions, options.value])
     }
 
     /// `RemoveCategory(s id)`.
     public func removeCategory(id: String) async throws {
-        try await call("RemoveCategory", [.string(id)])
+        try await call(.removeCategory, [.string(id)])
     }
 
     /// `ListCategories() -> aa{sv}`, each as it came (see ``CategoryWire/decode(listed:)``).
     public func listCategories() async throws -> [DBusValue] {
-        try dictionaries(try await call("ListCategories"), of: "ListCategories")
+        try dictionaries(try await call(.listCategories), of: .listCategories)
     }
 
     // MARK: Notifications
@@ -63,31 +67,31 @@ public struct BridgeProxy: Sendable {
     /// `Post` with the keys as given: for clients that write only some keys.
     @discardableResult
     public func post(_ entries: WireEntries) async throws -> String {
-        try await string(call("Post", [entries.value]), of: "Post")
+        try await string(call(.post, [entries.value]), of: .post)
     }
 
     /// `Withdraw(s id)`.
     public func withdraw(id: String) async throws {
-        try await call("Withdraw", [.string(id)])
+        try await call(.withdraw, [.string(id)])
     }
 
     /// `WithdrawAll(a{sv} filter) -> as ids`.
     @discardableResult
     public func withdrawAll(_ filter: NotificationFilter) async throws -> [String] {
-        let reply = try await call("WithdrawAll", [filter.value])
-        guard case .array(_, let ids)? = reply.first else { throw Self.unexpected(reply, from: "WithdrawAll") }
+        let reply = try await call(.withdrawAll, [filter.value])
+        guard case .array(_, let ids)? = reply.first else { throw Self.unexpected(reply, from: .withdrawAll) }
         return ids.compactMap(\.stringValue)
     }
 
     /// `ListPending(a{sv} filter) -> aa{sv}`.
     public func listPending(_ filter: NotificationFilter) async throws -> [ListedNotification] {
-        try dictionaries(try await call("ListPending", [filter.value]), of: "ListPending")
+        try dictionaries(try await call(.listPending, [filter.value]), of: .listPending)
             .compactMap(ListedNotification.init)
     }
 
     /// `ListDelivered(a{sv} filter) -> aa{sv}`.
     public func listDelivered(_ filter: NotificationFilter) async throws -> [ListedNotification] {
-        try dictionaries(try await call("ListDelivered", [filter.value]), of: "ListDelivered")
+        try dictionaries(try await call(.listDelivered, [filter.value]), of: .listDelivered)
             .compactMap(ListedNotification.init)
     }
 
@@ -96,9 +100,9 @@ public struct BridgeProxy: Sendable {
     /// - Returns: the action, and the response dictionary as it came (``BridgeResponse/init(_:)`` reads it).
     /// - Throws: ``BridgeError/closed`` when the notification closes without a response.
     public func waitForResponse(id: String) async throws -> (action: String, response: DBusValue) {
-        let reply = try await call("WaitForResponse", [.string(id)], timeout: .seconds(Int64.max))
+        let reply = try await call(.waitForResponse, [.string(id)], timeout: .seconds(Int64.max))
         guard reply.count == 2, let action = reply[0].stringValue else {
-            throw Self.unexpected(reply, from: "WaitForResponse")
+            throw Self.unexpected(reply, from: .waitForResponse)
         }
         return (action, reply[1])
     }
@@ -109,60 +113,79 @@ public struct BridgeProxy: Sendable {
     public func attach(appName: String, foreground: Bool) async throws {
         var options = WireEntries()
         options[AttachOptionKeys.foreground] = foreground
-        try await call("Attach", [.string(appName), options.value])
+        try await call(.attach, [.string(appName), options.value])
     }
 
     /// `Detach(s app_name)`.
     public func detach(appName: String) async throws {
-        try await call("Detach", [.string(appName)])
+        try await call(.detach, [.string(appName)])
     }
 
     /// `Present(s id)`.
     public func present(id: String) async throws {
-        try await call("Present", [.string(id)])
+        try await call(.present, [.string(id)])
     }
 
     /// `GetServerInformation() -> a{sv}`.
     public func serverInformation() async throws -> DBusValue {
-        let reply = try await call("GetServerInformation")
-        guard let information = reply.first else { throw Self.unexpected(reply, from: "GetServerInformation") }
+        let reply = try await call(.getServerInformation)
+        guard let information = reply.first else { throw Self.unexpected(reply, from: .getServerInformation) }
         return information
     }
 
     // MARK: Signals
 
-    /// A match rule for the daemon's signals (`Responded`, `Fired`, `Closed`), optionally one of them.
-    public static func signals(member: String? = nil) -> DBusMatchRule {
+    /// A match rule for the daemon's signals, or for those of `members` only.
+    public static func signals(_ members: [BridgeSignal] = []) -> DBusMatchRule {
         DBusMatchRule(
             sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-            member: member)
+            member: members.count == 1 ? members[0].name : nil)
+    }
+
+    /// The daemon's signals to this connection (and those it broadcasts), decoded, in the order the bus delivered
+    /// them; only those of `members` when it is not empty.
+    ///
+    /// The match rule is active when this returns, so no signal sent afterwards is missed. The stream finishes when
+    /// the connection closes; cancelling its iteration removes the rule.
+    public func events(_ members: [BridgeSignal] = []) async throws -> AsyncStream<BridgeEvent> {
+        try await connection.signals(matching: Self.signals(members)) { signal in
+            guard let event = BridgeEvent(signal), members.isEmpty || members.contains(event.signal) else {
+                return nil
+            }
+            return event
+        }
     }
 
     // MARK: Calls
 
+    /// Calls `method` with `arguments` as given, for clients that build the arguments themselves (and for tests that
+    /// send what the typed methods would not); returns the reply's values.
+    ///
+    /// - Parameter timeout: how long the call may take; ``timeout`` when `nil`.
+    /// - Throws: the `DBusFailure` the daemon answered with.
     @discardableResult
-    func call(_ method: String, _ arguments: [DBusValue] = [], timeout: Duration? = nil)
+    public func call(_ method: BridgeMethod, _ arguments: [DBusValue] = [], timeout: Duration? = nil)
         async throws -> [DBusValue]
     {
         try await connection.call(
             destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-            method: method, arguments: arguments, timeout: timeout ?? self.timeout)
+            method: method.name, arguments: arguments, timeout: timeout ?? self.timeout)
     }
 
-    private func string(_ reply: [DBusValue], of method: String) throws -> String {
+    private func string(_ reply: [DBusValue], of method: BridgeMethod) throws -> String {
         guard let text = reply.first?.stringValue else { throw Self.unexpected(reply, from: method) }
         return text
     }
 
-    func dictionaries(_ reply: [DBusValue], of method: String) throws -> [DBusValue] {
+    func dictionaries(_ reply: [DBusValue], of method: BridgeMethod) throws -> [DBusValue] {
         guard case .array(_, let items)? = reply.first else { throw Self.unexpected(reply, from: method) }
         return items
     }
 
-    static func unexpected(_ reply: [DBusValue], from method: String) -> DBusFailure {
+    static func unexpected(_ reply: [DBusValue], from method: BridgeMethod) -> DBusFailure {
         DBusFailure(
             name: DBusFailure.Name.failed,
-            message: "\(method) answered (\(reply.map(\.description).joined(separator: ", "))), which this client "
+            message: "\(method.name) answered (\(reply.map(\.description).joined(separator: ", "))), which this client "
                 + "does not read; is the daemon of another version?")
     }
 }

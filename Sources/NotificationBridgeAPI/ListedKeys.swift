@@ -31,5 +31,6 @@ public enum BridgeKeyTables {
         ("RegisterCategory options", CategoryOptionKeys.all), ("ListCategories category", CategoryKeys.all),
         ("response", ResponseKeys.all), ("listed notification", ListedKeys.all), ("filter", FilterKeys.all),
         ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
+        ("server information", ServerInformationKeys.all),
     ]
 }

@@ -85,9 +85,8 @@ extension DaemonCore {
         let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
         do {
             try connection.emit(
-                path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Fired",
-                arguments: [.string(id), NotificationCoding.encode(id: id, content: post.content, route: route)],
-                destination: attachment.connection)
+                .fired(id: id, notification: NotificationCoding.encode(id: id, content: post.content, route: route)),
+                to: attachment.connection)
         } catch {
             return false
         }

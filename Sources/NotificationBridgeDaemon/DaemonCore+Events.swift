@@ -97,10 +97,7 @@ extension DaemonCore {
     }
 
     private func emitResponded(_ response: BridgeResponse, to receiver: String) {
-        try? connection.emit(
-            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Responded",
-            arguments: [.string(response.notificationID), .string(response.actionID), response.dictionary],
-            destination: receiver)
+        try? connection.emit(.responded(response), to: receiver)
     }
 
     /// Answers the `WaitForResponse` calls for `id` with the response, each with the text only where it may go, or

@@ -71,9 +71,7 @@ extension DaemonCore {
         let key = app ?? ""
         guard announcedSettings[key] != entries else { return }
         announcedSettings[key] = entries
-        try? connection.emit(
-            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "SettingsChanged",
-            arguments: [.string(key), entries.value])
+        try? connection.emit(.settingsChanged(appID: key, settings: entries.value), to: nil)
     }
 
     /// What the user's settings make of `content` on its way to the server; the app is listed among those that

@@ -449,9 +449,7 @@ actor DaemonCore {
     }
 
     func emitClosed(id: String, reason: UInt32, to poster: String) {
-        try? connection.emit(
-            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Closed",
-            arguments: [.string(id), .uint32(reason)], destination: poster)
+        try? connection.emit(.closed(id: id, reason: BridgeCloseReason(rawValue: reason)), to: poster)
     }
 
     // MARK: Server information
@@ -459,31 +457,27 @@ actor DaemonCore {
     func serverInformation() async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         let info = await center.serverInformation()
-        var renderings: [String: DBusValue] = [:]
+        var renderings: [String: String] = [:]
         for fallback in NotificationAction.TextInputFallback.allCases {
             let action = NotificationAction(
                 id: "probe", title: "probe", behavior: .textInput(), textInputFallback: fallback)
-            renderings[fallback.rawValue] = .string(await center.textInputRendering(for: action).rawValue)
+            renderings[fallback.rawValue] = await center.textInputRendering(for: action).rawValue
         }
         let rendering = await center.rendering
-        return [
-            .vardict([
-                "server-name": .string(info.name), "server-vendor": .string(info.vendor),
-                "server-version": .string(info.version), "server-spec-version": .string(info.specVersion),
-                "server-capabilities": .strings(info.capabilities.sorted()),
-                "text-input": .dictionary(
-                    key: "s", value: "s",
-                    renderings.sorted { $0.key < $1.key }.map {
-                        DBusDictionaryEntry(key: .string($0.key), value: $0.value)
-                    }),
-                "prompt-program": .string(center.promptProgram ?? ""),
-                "prompt-available": .boolean(center.isPromptAvailable),
-                "server-quirks": .strings(info.quirkNotes),
-                "destructive-order": .string(rendering.destructiveOrder.rawValue),
-                "destructive-marker": .string(rendering.destructiveMarker),
-                "lock-source": .string(center.lockSource.rawValue),
-                "bridge-version": .string(BridgeAPI.version),
-            ])
-        ]
+        var entries = WireEntries()
+        entries[ServerInformationKeys.serverName] = info.name
+        entries[ServerInformationKeys.serverVendor] = info.vendor
+        entries[ServerInformationKeys.serverVersion] = info.version
+        entries[ServerInformationKeys.serverSpecVersion] = info.specVersion
+        entries[ServerInformationKeys.serverCapabilities] = info.capabilities.sorted()
+        entries[ServerInformationKeys.textInput] = renderings
+        entries[ServerInformationKeys.promptProgram] = center.promptProgram ?? ""
+        entries[ServerInformationKeys.promptAvailable] = center.isPromptAvailable
+        entries[ServerInformationKeys.serverQuirks] = info.quirkNotes
+        entries[ServerInformationKeys.destructiveOrder] = rendering.destructiveOrder.rawValue
+        entries[ServerInformationKeys.destructiveMarker] = rendering.destructiveMarker
+        entries[ServerInformationKeys.lockSource] = center.lockSource.rawValue
+        entries[ServerInformationKeys.bridgeVersion] = BridgeAPI.version
+        return [entries.value]
     }
 }

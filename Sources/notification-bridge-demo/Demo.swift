@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import TerminalNotificationServer
 
 /// Why the demo failed; the message says what did not happen.
@@ -23,7 +24,7 @@ final class Demo {
         case serverEnded
         case userLine(String)
         case userEnded
-        case report(BridgeClient.Report)
+        case report(BridgeEvent)
         case scripted(String)
         case failed(String)
         case deadline
@@ -100,15 +101,15 @@ final class Demo {
 
         // The real daemon. The private bus stands in for the system bus too, so the demo never asks the desktop's
         // logind whether the session is locked: here it is not, and Delete runs at once.
-        let daemonOwners = try await client.nameOwnerChanges(of: BridgeClient.busName)
+        let daemonOwners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
         var environment = bus.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
         environment["XDG_STATE_HOME"] = bus.directory.appendingPathComponent("state").path
         _ = try processes.start(
             "notification-bridged", [daemonPath, "--destructive-marker", "⚠ ", "--log-level", "error"],
             environment: environment)
-        try await Self.awaitOwner(daemonOwners, "notification-bridged to own \(BridgeClient.busName)")
-        say("notification-bridged serves \(BridgeClient.interface); notification-terminal-server shows what it posts.")
+        try await Self.awaitOwner(daemonOwners, "notification-bridged to own \(BridgeAPI.busName)")
+        say("notification-bridged serves \(BridgeAPI.interfaceName); notification-terminal-server shows what it posts.")
 
         let bridge = BridgeClient(connection: client)
         let reports = try await bridge.reports()
@@ -116,7 +117,7 @@ final class Demo {
             for await report in reports { feed.yield(.report(report)) }
         }
         defer { relay.cancel() }
-        try await bridge.call("RegisterCategory", DemoMessages.category)
+        try await bridge.registerCategory(DemoMessages.category)
         say(
             "The Mail app registered category 'message': Reply (typed text), Mark as Read, Delete (destructive, "
                 + "needs the session unlocked), Open (brings the app up).")

@@ -31,30 +31,31 @@ struct Outcome {
     /// Takes a report from the daemon; returns the lines to show.
     ///
     /// - Throws: ``DemoFailure`` in the scripted run when a response is not the one the script chose.
-    mutating func record(_ report: BridgeClient.Report) throws -> [String] {
+    mutating func record(_ report: BridgeEvent) throws -> [String] {
         switch report {
-        case .responded(let id, let action, let response):
+        case .responded(let response):
+            let id = response.notificationID
             guard let message = messages[id] else { return [] }
-            let text = response[ResponseKeys.text.name]?.stringValue
-            let token = response[ResponseKeys.activationToken.name]?.stringValue
-            var line = "Mail's handler got the response to “\(message.title)”: '\(action)'"
-            if let text { line += ", typed text “\(text)”" }
-            if let token { line += ", activation token \(token) (a real app would be raised with it)" }
-            if let userInfo = response[ResponseKeys.userInfo.name]?.stringValue { line += ", user info \(userInfo)" }
-            if checksResponses { try check(message, action: action, text: text, token: token) }
+            var line = "Mail's handler got the response to “\(message.title)”: '\(response.actionID)'"
+            if let text = response.text { line += ", typed text “\(text)”" }
+            if let token = response.activationToken {
+                line += ", activation token \(token) (a real app would be raised with it)"
+            }
+            line += ", user info \(response.userInfoJSON)"
+            if checksResponses {
+                try check(message, action: response.actionID, text: response.text, token: response.activationToken)
+            }
             finished.insert(id)
             return [line]
         case .closed(let id, let reason):
             // A dismissal comes as a 'dismiss' response too: the category asks for it.
-            guard let message = messages[id], !finished.contains(id), reason != 2 else { return [] }
-            let why =
-                switch reason {
-                case 1: "expired"
-                default: "was closed (reason \(reason))"
-                }
+            guard let message = messages[id], !finished.contains(id), reason != .dismissed else { return [] }
+            let why = reason == .expired ? "expired" : "was closed (reason \(reason.rawValue))"
             // A response may still follow a close (an action held until the session is unlocked).
             if !checksResponses { finished.insert(id) }
             return ["“\(message.title)” \(why)."]
+        case .fired, .settingsChanged:
+            return []
         }
     }
 

@@ -19,7 +19,7 @@ struct KeyNameAllowance {
         all.contains { $0.file == file && ($0.keys?.contains(key) ?? true) }
     }
 
-    static let all = userScripts + otherFormats + values
+    static let all = userScripts + otherFormats + values + textInputBehavior + doctorOutput
 
     /// Scripts as users write them: commands and their output, kept as literal text.
     static let userScripts = [
@@ -139,10 +139,11 @@ struct KeyNameAllowance {
             "Sources/NotificationBridge/Desktop/AppActivator.swift", [ResponseKeys.activationToken.name],
             "org.freedesktop.Application platform data"),
         KeyNameAllowance(
-            "Sources/notification-bridge/HintSpec.swift",
+            "Sources/NotificationBridgeCommands/HintSpec.swift",
             [PostKeys.desktopEntry.name, PostKeys.resident.name, PostKeys.transient.name, PostKeys.urgency.name],
             "freedesktop hint names the CLI takes with --hint"),
-        KeyNameAllowance("Sources/notification-bridge/HintSpec+Keys.swift", hints, "freedesktop hint names (--hint)"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeCommands/HintSpec+Keys.swift", hints, "freedesktop hint names (--hint)"),
         KeyNameAllowance(
             "Benchmarks/DBusBench/AsyncFloor.swift", [PostKeys.urgency.name],
             "the freedesktop hint of the raw Notify the benchmark's floor sends"),
@@ -219,9 +220,6 @@ struct KeyNameAllowance {
     static let dbus = [
         KeyNameAllowance("Sources/DBusCore/Introspection.swift", [PostKeys.delay.name], "an argument's direction"),
         KeyNameAllowance(
-            "Sources/NotificationBridgeDaemon/BridgeInterface.swift",
-            [ResponseKeys.action.name, PostKeys.actions.name, ResponseKeys.id.name], "D-Bus argument names"),
-        KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/NotificationID.swift", [ResponseKeys.id.name],
             "the D-Bus argument named in errors"),
         KeyNameAllowance("Tests/DBusCoreTests/CallTests.swift", [ResponseKeys.text.name], "test data"),
@@ -243,43 +241,45 @@ struct KeyNameAllowance {
             "Sources/NotificationBridgeDaemon/DaemonCommandLine.swift", [ResponseKeys.text.name],
             "a value name in the daemon's help"),
         KeyNameAllowance(
-            "Sources/notification-bridge/ActionSpec.swift",
+            "Sources/NotificationBridgeCommands/ActionSpec.swift",
             [ActionKeys.destructive.name, AttachOptionKeys.foreground.name], "words of the --action form"),
         KeyNameAllowance(
-            "Sources/notification-bridge/AlertCommand.swift",
+            "Sources/NotificationBridgeCommands/AlertCommand.swift",
             [ResponseKeys.text.name, ActionKeys.title.name, SettingsKeys.style.name],
             "value names, and a field of the alert command's own JSON output"),
         KeyNameAllowance(
-            "Sources/notification-bridge/CalendarSpec.swift", [CalendarKeys.day.name], "a word of --every"),
+            "Sources/NotificationBridgeCommands/CalendarSpec.swift", [CalendarKeys.day.name], "a word of --every"),
         KeyNameAllowance(
-            "Sources/notification-bridge/CategoryCommand.swift",
+            "Sources/NotificationBridgeCommands/CategoryCommand.swift",
             [ResponseKeys.action.name, PostKeys.category.name, ActionKeys.id.name], "option and value names"),
         KeyNameAllowance(
-            "Sources/notification-bridge/ManageCommands.swift", [FilterKeys.appName.name, ActionKeys.id.name],
+            "Sources/NotificationBridgeCommands/ManageCommands.swift", [FilterKeys.appName.name, ActionKeys.id.name],
             "option and value names"),
         KeyNameAllowance(
-            "Sources/notification-bridge/PostOptions.swift",
+            "Sources/NotificationBridgeCommands/PostOptions.swift",
             [
                 PostKeys.appName.name, PostKeys.icon.name, ActionKeys.id.name, PostKeys.sound.name,
                 PostKeys.timeout.name, PostKeys.transient.name, PostKeys.urgency.name, PostKeys.userInfo.name,
             ],
             "option and value names"),
         KeyNameAllowance(
-            "Sources/notification-bridge/ScheduleOptions.swift", [PostKeys.delay.name, PostKeys.repeat.name],
+            "Sources/NotificationBridgeCommands/ScheduleOptions.swift", [PostKeys.delay.name, PostKeys.repeat.name],
             "option names"),
         KeyNameAllowance(
-            "Sources/notification-bridge/NotifySendArguments.swift",
+            "Sources/NotificationBridgeCommands/NotifySendArguments.swift",
             [
                 PostKeys.urgency.name, PostKeys.appName.name, PostKeys.icon.name, PostKeys.category.name,
                 PostKeys.transient.name, ResponseKeys.action.name,
             ],
             "notify-send's option names"),
         KeyNameAllowance(
-            "Sources/notification-bridge/NotifySend.swift", [PostKeys.actions.name], "the freedesktop capability"),
+            "Sources/NotificationBridgeCommands/NotifySend.swift", [PostKeys.actions.name], "the freedesktop capability"
+        ),
         KeyNameAllowance(
-            "Sources/notification-bridge/DoctorProbe.swift", [PostKeys.actions.name], "the freedesktop capability"),
+            "Sources/NotificationBridgeCommands/DoctorProbe.swift", [PostKeys.actions.name],
+            "the freedesktop capability"),
         KeyNameAllowance(
-            "Sources/notification-bridge/DoctorReport.swift", [PostKeys.actions.name],
+            "Sources/NotificationBridgeCommands/DoctorReport.swift", [PostKeys.actions.name],
             "a field of doctor's own JSON output"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/DoctorTests.swift", [PostKeys.actions.name],
@@ -291,7 +291,9 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/ErrorPathTests.swift", [PostKeys.category.name], "a subcommand"),
         KeyNameAllowance(
-            "Sources/notification-bridge/SendCommand.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
+            "Tests/NotificationBridgeCLITests/InvocationTests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeCommands/SendCommand.swift", [ResponseKeys.action.name, ResponseKeys.id.name],
             "option and value names, and help text"),
         KeyNameAllowance(
             "Sources/TerminalNotificationServer/TerminalServerCommand.swift", [ResponseKeys.text.name],
@@ -356,4 +358,29 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/ReliabilityTests/SpoofedSignalTests.swift", [AttachOptionKeys.foreground.name], "an activation"),
     ]
+
+    /// The `text-input` behavior, a value of an action's `behavior` that is also the name of a key of
+    /// `GetServerInformation`.
+    static let textInputBehavior = [
+        "Fuzz/DecodeFuzzer/SeedCorpus.swift", "Sources/NotificationBridgeCommands/ActionSpec.swift",
+        "Sources/NotificationModel/NotificationAction+Behavior.swift",
+        "Sources/notification-bridge-demo/DemoMessages.swift",
+        "Tests/NotificationBridgeDaemonTests/ExecRouteTests.swift",
+        "Tests/NotificationBridgeDaemonTests/MalformedCallTests.swift",
+        "Tests/NotificationBridgeDaemonTests/RoutingTests.swift",
+        "Tests/NotificationModelTests/NotificationActionTests.swift", "Tests/ReliabilityTests/DaemonRig.swift",
+    ].map { KeyNameAllowance($0, [ServerInformationKeys.textInput.name], "the text-input behavior, a value") }
+
+    /// `doctor --json`'s own output, whose fields share names with the keys they come from.
+    static let doctorOutput = [
+        "Sources/NotificationBridgeCommands/DoctorReport.swift", "Tests/NotificationBridgeCLITests/DoctorTests.swift",
+    ].map {
+        KeyNameAllowance(
+            $0,
+            [
+                ServerInformationKeys.textInput.name, ServerInformationKeys.promptProgram.name,
+                ServerInformationKeys.promptAvailable.name,
+            ],
+            "fields of doctor's own JSON output")
+    }
 }

@@ -17,6 +17,11 @@ struct KeyNameCopyTests {
 
     /// Each quoted key name outside the contract: file (from the root), line number and key.
     static func literals() throws -> [(file: String, line: Int, key: String)] {
+        try literals(of: names)
+    }
+
+    /// Each string literal outside the contract that is one of `names`: file (from the root), line number and name.
+    static func literals(of names: Set<String>) throws -> [(file: String, line: Int, key: String)] {
         var found: [(file: String, line: Int, key: String)] = []
         for file in try swiftFiles() where !file.hasPrefix(contract) {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)

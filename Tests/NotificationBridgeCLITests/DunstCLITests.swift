@@ -29,7 +29,7 @@ struct DunstCLITests {
             let info = try await cli(["capabilities", "--json"])
             #expect(info.status == 0, "\(info.standardError)")
             let object = try #require(try parsedJSON(info.output) as? [String: Any], "\(info.output)")
-            #expect(object["server-name"] as? String == "dunst")
+            #expect(object[ServerInformationKeys.serverName.name] as? String == "dunst")
 
             let answer = Answer()
             let waiting = Task {

@@ -172,7 +172,8 @@ struct EndToEndTests {
             let info = try await fixture.cli(["capabilities", "--json"])
             #expect(info.status == 0, "\(info.standardError)")
             #expect(
-                (try parsedJSON(info.output) as? [String: Any])?["server-name"] as? String == "NotificationServerKit")
+                (try parsedJSON(info.output) as? [String: Any])?[ServerInformationKeys.serverName.name] as? String
+                    == "NotificationServerKit")
         }
     }
 }

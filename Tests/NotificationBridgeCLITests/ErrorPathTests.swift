@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import Testing
 
 /// Every mistake the command line can make, wherever it is found: one line that starts with the program's name and
@@ -73,7 +74,7 @@ struct ErrorPathTests {
             let category = try await fixture.cli(["send", "T", "--category", "nope"])
             #expect(category.status == 2, "\(category.standardError)")
             #expect(category.standardError.contains("notification-bridge category add"), "\(category.standardError)")
-            #expect(!category.standardError.contains("ListCategories"), "\(category.standardError)")
+            #expect(!category.standardError.contains(BridgeMethod.listCategories.name), "\(category.standardError)")
             #expect(category.standardError.split(separator: "\n").count == 1, "\(category.standardError)")
 
             let unknown = try await fixture.cli(["withdraw", "0123456789abcdef"])

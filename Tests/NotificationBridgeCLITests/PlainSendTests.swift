@@ -1,7 +1,7 @@
 import NotificationBridgeAPI
 import Testing
 
-@testable import notification_bridge
+@testable import NotificationBridgeCommands
 
 /// `send TITLE [BODY]` is read without ArgumentParser: it must mean exactly what the command tree makes of it, and
 /// anything else must still reach the tree.

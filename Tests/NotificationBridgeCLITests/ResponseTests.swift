@@ -206,7 +206,9 @@ struct ResponseTests {
             #expect(listed.first?[PostKeys.category.name] as? String == "c")
             try await fixture.server.invokeAction(id: shown.id, key: "ok")
             #expect((try await json(["wait", id]) as? [String: Any])?[ResponseKeys.action.name] as? String == "ok")
-            #expect((try await json(["server-info"]) as? [String: Any])?["server-capabilities"] is [String])
+            #expect(
+                (try await json(["server-info"]) as? [String: Any])?[ServerInformationKeys.serverCapabilities.name]
+                    is [String])
             let removed = try await json(["category", "remove", "c"]) as? [String: Any]
             #expect(removed?[CategoryKeys.id.name] as? String == "c")
             let otherSent = try await json(["send", "U"]) as? [String: Any]

@@ -29,10 +29,10 @@ struct AttachTests {
 
             let earlier = try await fixture.bus.connect()
             let latest = try await fixture.bus.connect()
-            let earlierSignals = try await earlier.signals(matching: Self.signalRule("Responded"))
-            let latestSignals = try await latest.signals(matching: Self.signalRule("Responded"))
-            try await fixture.call("Attach", [.string("CI"), .vardict([:])], from: earlier)
-            try await fixture.call("Attach", [.string("CI"), .vardict([:])], from: latest)
+            let earlierSignals = try await earlier.signals(matching: Self.signalRule(BridgeSignal.responded.name))
+            let latestSignals = try await latest.signals(matching: Self.signalRule(BridgeSignal.responded.name))
+            try await fixture.call(BridgeMethod.attach.name, [.string("CI"), .vardict([:])], from: earlier)
+            try await fixture.call(BridgeMethod.attach.name, [.string("CI"), .vardict([:])], from: latest)
 
             try await fixture.scripted.invokeAction(id: shown.id, key: "retry")
             let responded = try await latestSignals.first(waitingFor: "Responded on the attached connection")
@@ -41,7 +41,7 @@ struct AttachTests {
 
             // The earlier one gets nothing: when the latest detaches, it counts again, and the next response it gets
             // is the first one it is sent.
-            try await fixture.call("Detach", [.string("CI")], from: latest)
+            try await fixture.call(BridgeMethod.detach.name, [.string("CI")], from: latest)
             let second = try await fixture.post(
                 [
                     PostKeys.title.name: .string("Build failed again"), PostKeys.appName.name: .string("CI"),
@@ -60,9 +60,9 @@ struct AttachTests {
     func foregroundTakesFiring() async throws {
         try await DaemonFixture.with { fixture in
             let app = try await fixture.bus.connect()
-            let fired = try await app.signals(matching: Self.signalRule("Fired"))
+            let fired = try await app.signals(matching: Self.signalRule(BridgeSignal.fired.name))
             try await fixture.call(
-                "Attach",
+                BridgeMethod.attach.name,
                 [
                     .string("Kettle"),
                     .vardict([
@@ -75,7 +75,7 @@ struct AttachTests {
                     PostKeys.delay.name: .double(0.2),
                 ], from: app)
 
-            let signal = try await fired.first(waitingFor: "Fired")
+            let signal = try await fired.first(waitingFor: BridgeSignal.fired.name)
             #expect(signal.destination == app.uniqueName)
             #expect(signal.arguments.first == .string(id))
             #expect(signal.arguments.last?.stringKeyedEntries?[PostKeys.title.name] == .variant(.string("Tea")))
@@ -85,12 +85,12 @@ struct AttachTests {
             #expect(try await fixture.nextNotification().summary == "Marker")
             let other = try await fixture.bus.connect()
             let refused = await #expect(throws: DBusFailure.self) {
-                try await fixture.call("Present", [.string(id)], from: other)
+                try await fixture.call(BridgeMethod.present.name, [.string(id)], from: other)
             }
             #expect(refused?.name == "io.github.NotificationBridge1.Error.UnknownApp")
             await other.close()
 
-            try await fixture.call("Present", [.string(id)], from: app)
+            try await fixture.call(BridgeMethod.present.name, [.string(id)], from: app)
             #expect(try await fixture.nextNotification().summary == "Tea")
             await app.close()
         }
@@ -101,7 +101,7 @@ struct AttachTests {
         try await DaemonFixture.with { fixture in
             let app = try await fixture.bus.connect()
             try await fixture.call(
-                "Attach",
+                BridgeMethod.attach.name,
                 [
                     .string("Kettle"),
                     .vardict([
@@ -121,15 +121,16 @@ struct AttachTests {
     func badCalls() async throws {
         try await DaemonFixture.with { fixture in
             let unknown = await #expect(throws: DBusFailure.self) {
-                try await fixture.call("Attach", [.string("CI"), .vardict(["foregound": .boolean(true)])])
+                try await fixture.call(
+                    BridgeMethod.attach.name, [.string("CI"), .vardict(["foregound": .boolean(true)])])
             }
             #expect(unknown?.message.contains("did you mean 'foreground'?") == true, "\(unknown?.message ?? "")")
             let notAttached = await #expect(throws: DBusFailure.self) {
-                try await fixture.call("Detach", [.string("CI")])
+                try await fixture.call(BridgeMethod.detach.name, [.string("CI")])
             }
             #expect(notAttached?.name == "io.github.NotificationBridge1.Error.UnknownApp")
             let empty = await #expect(throws: DBusFailure.self) {
-                try await fixture.call("Attach", [.string(""), .vardict([:])])
+                try await fixture.call(BridgeMethod.attach.name, [.string(""), .vardict([:])])
             }
             #expect(empty?.name == "io.github.NotificationBridge1.Error.InvalidArgument")
         }

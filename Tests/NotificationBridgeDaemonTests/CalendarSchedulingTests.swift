@@ -13,13 +13,13 @@ struct CalendarSchedulingTests {
     func calendarIsPending() async throws {
         try await DaemonFixture.with { fixture in
             let posted = try await fixture.gdbus(
-                "Post",
+                BridgeMethod.post.name,
                 "{'title': <'Stand-up'>, 'app-name': <'Team'>, 'calendar': <{'weekdays': <['monday', 'friday']>, "
                     + "'hour': <9>, 'minute': <0>}>, 'repeat': <true>}")
             #expect(posted.status == 0, "\(posted.standardError)")
             let id = try postedID(posted.output)
 
-            let listed = try await fixture.gdbus("ListPending", "{'app-name': <'Team'>}").output
+            let listed = try await fixture.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Team'>}").output
             #expect(listed.contains("'id': <'\(id)'>"), "\(listed)")
             #expect(listed.contains("'calendar': <{"), "\(listed)")
             #expect(listed.contains("'weekdays': <['monday', 'friday']>"), "\(listed)")
@@ -45,7 +45,7 @@ struct CalendarSchedulingTests {
                     CalendarKeys.day.name: .int32(1), CalendarKeys.hour.name: .uint32(8),
                 ]),
             ])
-            let listed = try await fixture.gdbus("ListPending", "{'app-name': <'Money'>}").output
+            let listed = try await fixture.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Money'>}").output
             #expect(listed.contains("'repeat': <false>"), "\(listed)")
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone.current
@@ -69,14 +69,14 @@ struct CalendarSchedulingTests {
         ])
     func badCalendar(notification: String, expected: String) async throws {
         try await DaemonFixture.with { fixture in
-            let result = try await fixture.gdbus("Post", notification)
+            let result = try await fixture.gdbus(BridgeMethod.post.name, notification)
             #expect(result.status != 0)
             #expect(
                 result.standardError.contains("io.github.NotificationBridge1.Error.InvalidArgument"),
                 "\(result.standardError)")
             #expect(result.standardError.contains(expected), "\(result.standardError)")
             // The daemon keeps serving.
-            #expect(try await fixture.gdbus("ListPending", "{}").status == 0)
+            #expect(try await fixture.gdbus(BridgeMethod.listPending.name, "{}").status == 0)
         }
     }
 
@@ -85,7 +85,7 @@ struct CalendarSchedulingTests {
         try await withPrivateBus { bus in
             let (events, sink) = AsyncStream.makeStream(of: NotificationServerEvent.self)
             try await DaemonFixture.run(bus: bus, server: nil, events: events) { fixture in
-                let now = try await fixture.gdbus("Post", "{'title': <'Now'>}")
+                let now = try await fixture.gdbus(BridgeMethod.post.name, "{'title': <'Now'>}")
                 #expect(now.status != 0)
                 #expect(
                     now.standardError.contains("io.github.NotificationBridge1.Error.NoServer"),
@@ -98,7 +98,7 @@ struct CalendarSchedulingTests {
                 ])
                 // It comes due with nobody to show it: it leaves the queue, and waits for a server.
                 try await withTimeout(waitingFor: "the notification to come due") {
-                    while try await fixture.gdbus("ListPending", "{'app-name': <'Oven'>}").output
+                    while try await fixture.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Oven'>}").output
                         != "(@aa{sv} [],)"
                     {
                         try await Task.sleep(for: .milliseconds(50))
@@ -112,10 +112,11 @@ struct CalendarSchedulingTests {
                 try await server.start(on: serverConnection, profile: .fullFeatured)
                 let shown = try await fixture.nextNotification()
                 #expect(shown.summary == "Later")
-                let delivered = try await fixture.gdbus("ListDelivered", "{'app-name': <'Oven'>}").output
+                let delivered = try await fixture.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Oven'>}")
+                    .output
                 #expect(delivered.contains("'id': <'\(id)'>"), "\(delivered)")
                 // And posting now works.
-                #expect(try await fixture.gdbus("Post", "{'title': <'Now'>}").status == 0)
+                #expect(try await fixture.gdbus(BridgeMethod.post.name, "{'title': <'Now'>}").status == 0)
                 forward.cancel()
                 await server.stop()
                 await serverConnection.close()

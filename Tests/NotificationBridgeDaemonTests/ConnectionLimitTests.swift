@@ -41,8 +41,10 @@ struct ConnectionLimitTests {
             ])
             let shown = try await fixture.nextNotification()
             let greedy = try await fixture.bus.connect()
-            try Self.flood(greedy, "WaitForResponse", count: 256) { _ in [.string(id)] }
-            let refused = await Self.failure { try await fixture.call("WaitForResponse", [.string(id)], from: greedy) }
+            try Self.flood(greedy, BridgeMethod.waitForResponse.name, count: 256) { _ in [.string(id)] }
+            let refused = await Self.failure {
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: greedy)
+            }
             #expect(refused?.name == BridgeError.limitExceeded.rawValue, "\(String(describing: refused))")
             #expect(refused?.message.contains("this connection") == true)
 
@@ -56,7 +58,7 @@ struct ConnectionLimitTests {
             let ended = EndedFlag()
             let waiting = Task {
                 defer { ended.value.store(true, ordering: .releasing) }
-                return try await fixture.call("WaitForResponse", [.string(second)], from: other)
+                return try await fixture.call(BridgeMethod.waitForResponse.name, [.string(second)], from: other)
             }
             // A refusal would come back at once; a wait that was taken is still waiting.
             try await Task.sleep(for: .milliseconds(300))
@@ -76,21 +78,21 @@ struct ConnectionLimitTests {
     func attachments() async throws {
         try await DaemonFixture.with { fixture in
             let greedy = try await fixture.bus.connect()
-            try Self.flood(greedy, "Attach", count: 16) { [.string("App\($0)"), .vardict([:])] }
+            try Self.flood(greedy, BridgeMethod.attach.name, count: 16) { [.string("App\($0)"), .vardict([:])] }
             let refused = await Self.failure {
-                try await fixture.call("Attach", [.string("OneMore"), .vardict([:])], from: greedy)
+                try await fixture.call(BridgeMethod.attach.name, [.string("OneMore"), .vardict([:])], from: greedy)
             }
             #expect(refused?.name == BridgeError.limitExceeded.rawValue, "\(String(describing: refused))")
-            #expect(refused?.message.contains("Detach") == true)
+            #expect(refused?.message.contains(BridgeMethod.detach.name) == true)
             // Attaching again as a name it has is no new name.
             #expect(
                 await Self.failure {
-                    try await fixture.call("Attach", [.string("App3"), .vardict([:])], from: greedy)
+                    try await fixture.call(BridgeMethod.attach.name, [.string("App3"), .vardict([:])], from: greedy)
                 } == nil)
             let other = try await fixture.bus.connect()
             #expect(
                 await Self.failure {
-                    try await fixture.call("Attach", [.string("Mail"), .vardict([:])], from: other)
+                    try await fixture.call(BridgeMethod.attach.name, [.string("Mail"), .vardict([:])], from: other)
                 } == nil)
             await greedy.close()
             await other.close()
@@ -101,20 +103,22 @@ struct ConnectionLimitTests {
     func categories() async throws {
         try await DaemonFixture.with { fixture in
             let greedy = try await fixture.bus.connect()
-            try Self.flood(greedy, "RegisterCategory", count: 128) {
+            try Self.flood(greedy, BridgeMethod.registerCategory.name, count: 128) {
                 [.string("spam\($0)"), ActionList.plain(id: "ok"), .vardict([:])]
             }
             let refused = await Self.failure {
                 try await fixture.call(
-                    "RegisterCategory", [.string("spam-more"), ActionList.plain(id: "ok"), .vardict([:])], from: greedy)
+                    BridgeMethod.registerCategory.name,
+                    [.string("spam-more"), ActionList.plain(id: "ok"), .vardict([:])], from: greedy)
             }
             #expect(refused?.name == BridgeError.limitExceeded.rawValue, "\(String(describing: refused))")
-            #expect(refused?.message.contains("RemoveCategory") == true)
+            #expect(refused?.message.contains(BridgeMethod.removeCategory.name) == true)
             let other = try await fixture.bus.connect()
             #expect(
                 await Self.failure {
                     try await fixture.call(
-                        "RegisterCategory", [.string("message"), ActionList.plain(id: "open"), .vardict([:])],
+                        BridgeMethod.registerCategory.name,
+                        [.string("message"), ActionList.plain(id: "open"), .vardict([:])],
                         from: other)
                 } == nil)
             // Once it has gone, its categories stay registered but no longer count against a connection.

@@ -141,7 +141,7 @@ struct DaemonFixture: Sendable {
 
     /// Posts from `connection` (the fixture's client unless given) and returns the id.
     func post(_ notification: [String: DBusValue], from connection: DBusConnection? = nil) async throws -> String {
-        try await call("Post", [.vardict(notification)], from: connection).decode(String.self)
+        try await call(BridgeMethod.post.name, [.vardict(notification)], from: connection).decode(String.self)
     }
 
     /// The next notification the scripted server receives.

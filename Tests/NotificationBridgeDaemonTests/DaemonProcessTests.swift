@@ -118,16 +118,16 @@ struct DaemonProcessTests {
                 defer { daemon.stop() }
                 let id = try await client.call(
                     destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    method: "Post", arguments: [.vardict([PostKeys.title.name: .string("Waiting")])]
+                    method: BridgeMethod.post.name, arguments: [.vardict([PostKeys.title.name: .string("Waiting")])]
                 ).decode(String.self)
                 async let waited = outcome {
                     try await client.call(
                         destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                        method: "WaitForResponse", arguments: [.string(id)])
+                        method: BridgeMethod.waitForResponse.name, arguments: [.string(id)])
                 }
                 _ = try await client.call(
                     destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    method: "ListCategories")
+                    method: BridgeMethod.listCategories.name)
                 let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
 
                 daemon.signal(SIGTERM)
@@ -159,7 +159,7 @@ struct DaemonProcessTests {
             // A Post reads the user's settings: by its answer the settings file is watched.
             _ = try await client.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Post", arguments: [.vardict([PostKeys.title.name: .string("Watched")])]
+                method: BridgeMethod.post.name, arguments: [.vardict([PostKeys.title.name: .string("Watched")])]
             ).decode(String.self)
             let names = try await client.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -185,7 +185,8 @@ struct DaemonProcessTests {
             try await Self.expectCodeReleased(by: daemon, after: "start-up")
             let id = try await client.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Post", arguments: [.vardict([PostKeys.title.name: .string("After the let-go")])]
+                method: BridgeMethod.post.name,
+                arguments: [.vardict([PostKeys.title.name: .string("After the let-go")])]
             ).decode(String.self)
             #expect(!id.isEmpty)
             try await Self.expectCodeReleased(by: daemon, after: "a Post")

@@ -35,7 +35,7 @@ struct DeliveredRestartTests {
             let first = try await setup.startDaemon()
             let id = try postedID(
                 try await setup.gdbus(
-                    "Post",
+                    BridgeMethod.post.name,
                     "{'title': <'Backup'>, 'app-name': <'Backup'>, 'timeout': <0>, "
                         + "'actions': <[{'id': <'open'>, 'title': <'Open'>, "
                         + "'activation': <'background'>}]>, 'exec': <['\(script.path)']>}"))
@@ -43,7 +43,9 @@ struct DeliveredRestartTests {
             let second = try await Self.crashAndRestart(first, setup)
             defer { second.stop() }
             // The new daemon lists it as shown, since the server still shows it.
-            #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Backup'>}").contains("'id': <'\(id)'>"))
+            #expect(
+                try await setup.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Backup'>}").contains(
+                    "'id': <'\(id)'>"))
 
             try await setup.server.invokeAction(id: shown.id, key: "open")
             try await withTimeout(waitingFor: "the command to record the response; daemon log: \(setup.logText)") {
@@ -62,7 +64,7 @@ struct DeliveredRestartTests {
             let poster = try await setup.bus.connect()
             let id = try await poster.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Post",
+                method: BridgeMethod.post.name,
                 arguments: [
                     .vardict([
                         PostKeys.title.name: .string("Mail from Ann"), PostKeys.appName.name: .string("Mail"),
@@ -82,10 +84,10 @@ struct DeliveredRestartTests {
             let responded = try await app.signals(
                 matching: DBusMatchRule(
                     sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    member: "Responded"))
+                    member: BridgeSignal.responded.name))
             _ = try await app.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Attach", arguments: [.string("Mail"), .vardict([:])], timeout: .seconds(20))
+                method: BridgeMethod.attach.name, arguments: [.string("Mail"), .vardict([:])], timeout: .seconds(20))
             try await setup.server.invokeAction(id: shown.id, key: "default")
             let signal = try await responded.first(waitingFor: "Responded after the restart")
             #expect(signal.arguments.prefix(2) == [.string(id), .string("default")])
@@ -97,12 +99,13 @@ struct DeliveredRestartTests {
     func closedIsForgotten() async throws {
         try await SchedulingTests.withSetup(.plasma) { setup in
             let first = try await setup.startDaemon()
-            let id = try postedID(try await setup.gdbus("Post", "{'title': <'Gone'>, 'app-name': <'Old'>}"))
+            let id = try postedID(
+                try await setup.gdbus(BridgeMethod.post.name, "{'title': <'Gone'>, 'app-name': <'Old'>}"))
             _ = try await setup.nextNotification()
-            try await setup.gdbus("Withdraw", "'\(id)'")
+            try await setup.gdbus(BridgeMethod.withdraw.name, "'\(id)'")
             let second = try await Self.crashAndRestart(first, setup)
             defer { second.stop() }
-            #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Old'>}") == "(@aa{sv} [],)")
+            #expect(try await setup.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Old'>}") == "(@aa{sv} [],)")
         }
     }
 
@@ -111,12 +114,13 @@ struct DeliveredRestartTests {
         try await SchedulingTests.withSetup(.plasma) { setup in
             let first = try await setup.startDaemon()
             // A notification gone before the server restarts, so that the kept one's id differs on the two servers.
-            let gone = try postedID(try await setup.gdbus("Post", "{'title': <'Gone'>, 'app-name': <'Keep'>}"))
+            let gone = try postedID(
+                try await setup.gdbus(BridgeMethod.post.name, "{'title': <'Gone'>, 'app-name': <'Keep'>}"))
             _ = try await setup.nextNotification()
-            try await setup.gdbus("Withdraw", "'\(gone)'")
+            try await setup.gdbus(BridgeMethod.withdraw.name, "'\(gone)'")
             let id = try postedID(
                 try await setup.gdbus(
-                    "Post", "{'title': <'Kept'>, 'app-name': <'Keep'>, 'default-action': <'Open'>}"))
+                    BridgeMethod.post.name, "{'title': <'Kept'>, 'app-name': <'Keep'>, 'default-action': <'Open'>}"))
             let before = try await setup.nextNotification()
 
             // The server restarts: the daemon posts the notification again, and gets a new server id for it.
@@ -146,10 +150,10 @@ struct DeliveredRestartTests {
             let responded = try await app.signals(
                 matching: DBusMatchRule(
                     sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    member: "Responded"))
+                    member: BridgeSignal.responded.name))
             _ = try await app.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Attach", arguments: [.string("Keep"), .vardict([:])], timeout: .seconds(20))
+                method: BridgeMethod.attach.name, arguments: [.string("Keep"), .vardict([:])], timeout: .seconds(20))
             try await newServer.invokeAction(id: reposted.id, key: "default")
             let signal = try await responded.first(waitingFor: "Responded after both restarts")
             #expect(signal.arguments.first == .string(id))

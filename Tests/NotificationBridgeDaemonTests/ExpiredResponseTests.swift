@@ -19,7 +19,7 @@ struct ExpiredResponseTests {
             let responded = try await fixture.client.signals(
                 matching: DBusMatchRule(
                     sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    member: "Responded"))
+                    member: BridgeSignal.responded.name))
             let id = try await fixture.post([
                 PostKeys.title.name: .string("Deploy?"), PostKeys.appName.name: .string("Deploys"),
                 PostKeys.actions.name: ActionList.plain(id: "go", activation: "background"),
@@ -37,7 +37,7 @@ struct ExpiredResponseTests {
                                 PostKeys.title.name: .string("Other \(index)"),
                                 PostKeys.appName.name: .string("Others"),
                             ])
-                            try await fixture.call("Withdraw", [.string(other)])
+                            try await fixture.call(BridgeMethod.withdraw.name, [.string(other)])
                         }
                     }
                 }
@@ -45,7 +45,7 @@ struct ExpiredResponseTests {
             }
 
             do {
-                let answer = try await fixture.call("WaitForResponse", [.string(id)])
+                let answer = try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
                 #expect(answer.first == .string("go"), "the kept answer: \(answer)")
             } catch let failure as DBusFailure {
                 #expect(
@@ -54,13 +54,13 @@ struct ExpiredResponseTests {
                 #expect(failure.message.contains(id) && failure.message.contains("no longer kept"), "\(failure)")
             }
             // Withdrawing it is what was asked for: it is gone already.
-            try await fixture.call("Withdraw", [.string(id)])
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
             // An id never issued is still told apart.
             await #expect(throws: DBusFailure.self) {
-                try await fixture.call("WaitForResponse", [.string("0123456789abcdef")])
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string("0123456789abcdef")])
             }
             do {
-                try await fixture.call("WaitForResponse", [.string("0123456789abcdef")])
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string("0123456789abcdef")])
             } catch let failure as DBusFailure {
                 #expect(failure.name == BridgeError.unknownNotification.rawValue, "\(failure)")
             }

@@ -46,7 +46,7 @@ struct GNOMESettingsTests {
     func writtenBack() async throws {
         try await Self.withKeys { fixture, keys in
             let set = try await fixture.gdbus(
-                "SetSettings", Self.app,
+                BridgeMethod.setSettings.name, Self.app,
                 "{'allowed': <false>, 'style': <'alert'>, 'sound': <false>, 'lock-screen': <'hide'>}")
             #expect(set.status == 0, "\(set.standardError)")
             #expect(try await keys.gsettings("get", Self.appPath, "enable") == "false")
@@ -68,7 +68,7 @@ struct GNOMESettingsTests {
     @Test("GNOME's keys changed by gsettings while the daemon runs: SettingsChanged, and posts obey them")
     func followedLive() async throws {
         try await Self.withKeys { fixture, keys in
-            let changes = try await fixture.client.signals(matching: BridgeProxy.signals(member: "SettingsChanged"))
+            let changes = try await fixture.client.signals(matching: BridgeProxy.signals([.settingsChanged]))
             let post: [String: DBusValue] = [
                 PostKeys.desktopEntry.name: .string(Self.app), PostKeys.title.name: .string("Ann"),
             ]
@@ -101,7 +101,7 @@ struct GNOMESettingsTests {
     @Test("style none under GNOME Shell: sent, for GNOME Shell keeps it in its list without a banner")
     func styleNoneOnGNOMEShell() async throws {
         try await Self.withKeys(.gnomeShell) { fixture, keys in
-            _ = try await fixture.gdbus("SetSettings", Self.app, "{'style': <'none'>}")
+            _ = try await fixture.gdbus(BridgeMethod.setSettings.name, Self.app, "{'style': <'none'>}")
             #expect(try await keys.gsettings("get", Self.appPath, "show-banners") == "false")
             _ = try await fixture.post([
                 PostKeys.desktopEntry.name: .string(Self.app), PostKeys.title.name: .string("Quiet"),

@@ -74,7 +74,7 @@ struct HintsTests {
     func conflicts() async throws {
         try await DaemonFixture.with { fixture in
             try await fixture.call(
-                "RegisterCategory",
+                BridgeMethod.registerCategory.name,
                 [
                     .string("mail"),
                     .array(

@@ -21,10 +21,10 @@ struct InterfaceSelfDescriptionTests {
     @Test("Version is the daemon's version; ServerName is the name the notification server gives")
     func properties() async throws {
         try await DaemonFixture.with(.dunst) { fixture in
-            let version = try await Self.property("Version", in: fixture)
+            let version = try await Self.property(BridgeProperty.version.name, in: fixture)
             #expect(version.status == 0, "\(version.standardError)")
             #expect(version.output == "(<'\(BridgeAPI.version)'>,)")
-            let server = try await Self.property("ServerName", in: fixture)
+            let server = try await Self.property(BridgeProperty.serverName.name, in: fixture)
             #expect(server.status == 0, "\(server.standardError)")
             #expect(server.output == "(<'dunst'>,)")
         }
@@ -58,7 +58,8 @@ struct InterfaceSelfDescriptionTests {
                 PostKeys.title.name: .string("Tea is ready"), PostKeys.delay.name: .double(240),
                 PostKeys.appName.name: .string("Kettle"),
             ])
-            let listed = try await fixture.call("ListPending", [.vardict([FilterKeys.appName.name: .string("Kettle")])])
+            let listed = try await fixture.call(
+                BridgeMethod.listPending.name, [.vardict([FilterKeys.appName.name: .string("Kettle")])])
             guard case .array(_, let notifications)? = listed.first,
                 let entries = notifications.first?.stringKeyedEntries,
                 case .int64(let seconds)? = entries[ListedKeys.nextFireDate.name]?.unwrappedVariant

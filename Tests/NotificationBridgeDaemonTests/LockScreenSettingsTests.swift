@@ -26,8 +26,8 @@ struct LockScreenSettingsTests {
             try await server.start(on: serverConnection, profile: .fullFeatured)
             let result = await outcome {
                 try await DaemonFixture.run(bus: bus, server: server, events: events) { fixture in
-                    _ = try await fixture.gdbus("SetSettings", "Mail", "{'lock-screen': <'private'>}")
-                    _ = try await fixture.gdbus("SetSettings", "Diary", "{'lock-screen': <'hide'>}")
+                    _ = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'lock-screen': <'private'>}")
+                    _ = try await fixture.gdbus(BridgeMethod.setSettings.name, "Diary", "{'lock-screen': <'hide'>}")
                     _ = try await fixture.post(Self.notification("Mail", "Ann", "Lunch at noon?"))
                     let neutral = try await fixture.nextNotification()
                     #expect(neutral.summary == "Mail")

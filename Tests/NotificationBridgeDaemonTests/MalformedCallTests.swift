@@ -43,179 +43,189 @@ struct MalformedCallTests {
     static let cases: [Case] = [
         // RegisterCategory
         Case(
-            method: "RegisterCategory", arguments: register("bad id!", [okAction]), error: invalid,
+            method: BridgeMethod.registerCategory.name, arguments: register("bad id!", [okAction]), error: invalid,
             says: "category id \"bad id!\" contains", description: "category id with a space"),
         Case(
-            method: "RegisterCategory", arguments: register("c", [action([ActionKeys.id.name: .string("a")])]),
+            method: BridgeMethod.registerCategory.name,
+            arguments: register("c", [action([ActionKeys.id.name: .string("a")])]),
             error: invalid,
             says: "actions[0] has no 'title'", description: "action without title"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", [action([ActionKeys.id.name: .int32(5), ActionKeys.title.name: .string("A")])]),
             error: invalid,
             says: "actions[0] key 'id' holds an int32 ('i'); expected a string ('s')", description: "id of wrong type"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", [action(id: "a", ["colour": .string("red")])]),
             error: invalid, says: "actions[0] has unknown key 'colour'", description: "unknown action key"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", [action(id: "a", [ActionKeys.activation.name: .string("x")])]),
             error: invalid, says: "use one of 'foreground', 'background'", description: "unknown activation"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", [action(id: "a", [PostKeys.exec.name: .strings(["/x"])])]),
             error: invalid, says: "which belongs to the notification", description: "exec on an action"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", (0..<5000).map { action(id: "a\($0)") }),
             error: invalid, says: "actions has 5000 entries; at most 32", description: "thousands of actions"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", [okAction], [CategoryOptionKeys.minimalActions.name: .strings(["zzz"])]),
             error: invalid,
             says: "names 'zzz', which is not the id of one of the actions", description: "unknown minimal action"),
         Case(
-            method: "RegisterCategory", arguments: register("c", [okAction, okAction]), error: invalid,
+            method: BridgeMethod.registerCategory.name, arguments: register("c", [okAction, okAction]), error: invalid,
             says: "is used more than once", description: "duplicate action ids"),
         Case(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: register("c", [action(id: "default")]), error: invalid,
             says: "is reserved", description: "reserved action id"),
         Case(
-            method: "RegisterCategory", arguments: register(huge, [okAction]), error: invalid,
+            method: BridgeMethod.registerCategory.name, arguments: register(huge, [okAction]), error: invalid,
             says: "ids may be at most 255 bytes", description: "huge category id"),
         // RemoveCategory
         Case(
-            method: "RemoveCategory", arguments: [.string("nope")], error: unknownCategory,
+            method: BridgeMethod.removeCategory.name, arguments: [.string("nope")], error: unknownCategory,
             says: "category 'nope' is not registered", description: "unknown category"),
         // Post
         Case(
-            method: "Post", arguments: post([:]), error: invalid, says: "title and body are both empty",
+            method: BridgeMethod.post.name, arguments: post([:]), error: invalid, says: "title and body are both empty",
             description: "empty notification"),
         Case(
-            method: "Post", arguments: post([PostKeys.title.name: .int32(5)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: post([PostKeys.title.name: .int32(5)]), error: invalid,
             says: "notification key 'title' holds an int32 ('i'); expected a string ('s')",
             description: "title of wrong type"),
         Case(
-            method: "Post", arguments: titled(["titel": .string("x")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled(["titel": .string("x")]), error: invalid,
             says: "unknown key 'titel' (did you mean 'title'?)", description: "misspelt key"),
         Case(
-            method: "Post", arguments: titled([String(repeating: "k", count: 10_000): .string("x")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([String(repeating: "k", count: 10_000): .string("x")]),
+            error: invalid,
             says: "kkkk…'", description: "huge unknown key, cut short in the message"),
         Case(
-            method: "Post", arguments: post([PostKeys.title.name: .string(huge)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: post([PostKeys.title.name: .string(huge)]), error: invalid,
             says: "title is 2097152 bytes long (UTF-8); at most 1024", description: "huge title"),
         Case(
-            method: "Post", arguments: titled([PostKeys.category.name: .string("nope")]), error: unknownCategory,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.category.name: .string("nope")]),
+            error: unknownCategory,
             says: "category \"nope\" is not registered", description: "unregistered category"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([PostKeys.fireDate.name: .string("tomorrow"), PostKeys.timeZone.name: .string("local")]),
             error: invalid, says: "key 'fire-date' is 'tomorrow', which is not YYYY-MM-DDTHH:MM:SS; use seconds",
             description: "fire date that is not a date"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([PostKeys.fireDate.name: .string("2026-01-01T09:00:00")]), error: invalid,
             says: "key 'fire-date' is a wall-clock time, which needs 'time-zone': <'local'>",
             description: "wall-clock fire date without a time zone"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.fireDate.name: .string("2026-02-30T09:00:00"), PostKeys.timeZone.name: .string("local"),
             ]),
             error: invalid, says: "key 'fire-date' is not a valid time", description: "fire date that does not exist"),
         Case(
-            method: "Post", arguments: titled([PostKeys.fireDate.name: .boolean(true)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.fireDate.name: .boolean(true)]), error: invalid,
             says: "key 'fire-date' holds a boolean ('b'); expected an int64 ('x')",
             description: "fire date of wrong type"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.fireDate.name: .int64(1_900_000_000), PostKeys.timeZone.name: .string("Mars/Olympus"),
             ]),
             error: invalid, says: "key 'time-zone' is 'Mars/Olympus'; use 'local'", description: "unknown time zone"),
         Case(
-            method: "Post", arguments: titled([PostKeys.delay.name: .double(-1)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.delay.name: .double(-1)]), error: invalid,
             says: "key 'in' is -1.0; use a number of seconds above 0", description: "negative interval"),
         Case(
-            method: "Post", arguments: titled([PostKeys.delay.name: .string("soon")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.delay.name: .string("soon")]), error: invalid,
             says: "key 'in' holds a string ('s'); expected a double ('d')", description: "interval as text"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([PostKeys.delay.name: .double(5), PostKeys.fireDate.name: .int64(1_900_000_000)]),
             error: invalid, says: "both 'fire-date' and 'in'", description: "two first fire dates"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([PostKeys.delay.name: .double(60), PostKeys.repeat.name: .string("fortnight")]),
             error: invalid,
             says: "key 'repeat' is 'fortnight'; use one of 'minute', 'hour', 'day', 'week', 'month', 'year'",
             description: "unknown repeat interval"),
         Case(
-            method: "Post", arguments: titled([PostKeys.repeat.name: .string("day")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.repeat.name: .string("day")]), error: invalid,
             says: "key 'repeat' needs 'fire-date' or 'in'", description: "repeat without a fire date"),
         Case(
-            method: "Post", arguments: titled([PostKeys.urgency.name: .string("urgent")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.urgency.name: .string("urgent")]),
+            error: invalid,
             says: "use 'low', 'normal' or 'critical'", description: "unknown urgency"),
         Case(
-            method: "Post", arguments: titled([PostKeys.urgency.name: .double(1)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.urgency.name: .double(1)]), error: invalid,
             says: "key 'urgency' holds a double ('d')", description: "urgency of wrong type"),
         Case(
-            method: "Post", arguments: titled([PostKeys.timeout.name: .int32(-5)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.timeout.name: .int32(-5)]), error: invalid,
             says: "-1 for the server's default or 0 for never", description: "negative timeout"),
         Case(
-            method: "Post", arguments: titled([PostKeys.timeout.name: .string("5s")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.timeout.name: .string("5s")]), error: invalid,
             says: "expected an int32 ('i'), e.g. 'timeout': <5000>", description: "timeout as text"),
         Case(
-            method: "Post", arguments: titled([PostKeys.badge.name: .int32(-1)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.badge.name: .int32(-1)]), error: invalid,
             says: "use 0 or more", description: "negative badge"),
         Case(
-            method: "Post", arguments: titled([PostKeys.userInfo.name: .string("{bad")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.userInfo.name: .string("{bad")]),
+            error: invalid,
             says: "is not JSON", description: "user-info not JSON"),
         Case(
-            method: "Post", arguments: titled([PostKeys.userInfo.name: .string("[1]")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.userInfo.name: .string("[1]")]), error: invalid,
             says: "is JSON but not an object", description: "user-info not an object"),
         Case(
-            method: "Post", arguments: titled([PostKeys.userInfo.name: .vardict(["a": .int32(1)])]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.userInfo.name: .vardict(["a": .int32(1)])]),
+            error: invalid,
             says: "expected a string ('s')", description: "user-info as a dictionary"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([PostKeys.exec.name: .strings(["/nonexistent/program"])]), error: invalid,
             says: "which is not an executable file", description: "missing program"),
         Case(
-            method: "Post", arguments: titled([PostKeys.exec.name: .strings(["bin/program"])]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.exec.name: .strings(["bin/program"])]),
+            error: invalid,
             says: "a relative path", description: "relative program"),
         Case(
-            method: "Post", arguments: titled([PostKeys.exec.name: .strings([])]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.exec.name: .strings([])]), error: invalid,
             says: "needs the program first", description: "empty argv"),
         Case(
-            method: "Post", arguments: titled([PostKeys.exec.name: .string("/bin/true")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.exec.name: .string("/bin/true")]),
+            error: invalid,
             says: "expected an array of strings ('as')", description: "argv as a string"),
         Case(
-            method: "Post", arguments: titled([PostKeys.appAction.name: .boolean(true)]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.appAction.name: .boolean(true)]),
+            error: invalid,
             says: "needs 'desktop-entry'", description: "app-action without desktop entry"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.appAction.name: .boolean(true), PostKeys.exec.name: .strings(["/bin/true"]),
                 PostKeys.desktopEntry.name: .string("org.a.B"),
             ]),
             error: invalid, says: "has both 'exec' and 'app-action'", description: "two routes"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([PostKeys.replaces.name: .string(wellFormedUnknownID)]), error: unknownNotification,
             says: "no notification has id '0123456789abcdef'", description: "replaces an unknown id"),
         Case(
-            method: "Post", arguments: titled([PostKeys.replaces.name: .string("../../etc/passwd")]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.replaces.name: .string("../../etc/passwd")]),
+            error: invalid,
             says: "is not a notification id", description: "replaces a malformed id"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.actions.name: actions((0..<2000).map { action(id: "a\($0)") })
             ]),
             error: invalid, says: "actions has 2000 entries", description: "thousands of inline actions"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.actions.name: actions([
                     action(id: "a", [ActionKeys.behavior.name: .string("text-input")]),
@@ -224,13 +234,13 @@ struct MalformedCallTests {
             ]),
             error: invalid, says: "can show only one text field", description: "two text inputs"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.actions.name: actions([action(id: "a", [ActionKeys.textInputPlaceholder.name: .string("p")])])
             ]),
             error: invalid, says: "applies only to text-input actions", description: "text-input key, plain action"),
         Case(
-            method: "Post",
+            method: BridgeMethod.post.name,
             arguments: titled([
                 PostKeys.actions.name: actions([
                     action(id: "a", [ActionKeys.authenticationRequired.name: .boolean(false)])
@@ -239,52 +249,59 @@ struct MalformedCallTests {
             error: invalid, says: "foreground actions always require authentication",
             description: "foreground action without authentication"),
         Case(
-            method: "Post", arguments: titled([PostKeys.actions.name: .strings(["a", "A"])]), error: invalid,
+            method: BridgeMethod.post.name, arguments: titled([PostKeys.actions.name: .strings(["a", "A"])]),
+            error: invalid,
             says: "expected an array of dictionaries ('aa{sv}')", description: "actions as a flat list"),
         // Withdraw, WithdrawAll, listing
         Case(
-            method: "Withdraw", arguments: [.string("")], error: invalid, says: "is not a notification id",
+            method: BridgeMethod.withdraw.name, arguments: [.string("")], error: invalid,
+            says: "is not a notification id",
             description: "empty id"),
         Case(
-            method: "Withdraw", arguments: [.string(huge)], error: invalid, says: "xxxx…' is not a notification id",
+            method: BridgeMethod.withdraw.name, arguments: [.string(huge)], error: invalid,
+            says: "xxxx…' is not a notification id",
             description: "huge id"),
         Case(
-            method: "Withdraw", arguments: [.string(wellFormedUnknownID)], error: unknownNotification,
+            method: BridgeMethod.withdraw.name, arguments: [.string(wellFormedUnknownID)], error: unknownNotification,
             says: "use an id Post returned", description: "unknown id"),
         Case(
-            method: "WithdrawAll", arguments: [.vardict(["app": .string("Mail")])], error: invalid,
+            method: BridgeMethod.withdrawAll.name, arguments: [.vardict(["app": .string("Mail")])], error: invalid,
             says: "filter has unknown key 'app' (did you mean 'app-name'?)", description: "misspelt filter key"),
         Case(
-            method: "WithdrawAll", arguments: [.vardict([FilterKeys.appName.name: .int32(1)])], error: invalid,
+            method: BridgeMethod.withdrawAll.name, arguments: [.vardict([FilterKeys.appName.name: .int32(1)])],
+            error: invalid,
             says: "filter key 'app-name' holds an int32", description: "filter value of wrong type"),
         Case(
-            method: "ListPending", arguments: [.vardict(["bogus": .boolean(true)])], error: invalid,
+            method: BridgeMethod.listPending.name, arguments: [.vardict(["bogus": .boolean(true)])], error: invalid,
             says: "filter has unknown key 'bogus'", description: "unknown pending filter key"),
         Case(
-            method: "ListDelivered", arguments: [.vardict([FilterKeys.thread.name: .strings(["x"])])], error: invalid,
+            method: BridgeMethod.listDelivered.name, arguments: [.vardict([FilterKeys.thread.name: .strings(["x"])])],
+            error: invalid,
             says: "filter key 'thread' holds an array of strings ('as')", description: "delivered filter type"),
         // WaitForResponse
         Case(
-            method: "WaitForResponse", arguments: [.string("nope")], error: invalid,
+            method: BridgeMethod.waitForResponse.name, arguments: [.string("nope")], error: invalid,
             says: "'nope' is not a notification id", description: "malformed wait id"),
         Case(
-            method: "WaitForResponse", arguments: [.string(wellFormedUnknownID)], error: unknownNotification,
+            method: BridgeMethod.waitForResponse.name, arguments: [.string(wellFormedUnknownID)],
+            error: unknownNotification,
             says: "no notification has id", description: "unknown wait id"),
         // Wrong signatures, refused by DBusCore from the interface description
         Case(
-            method: "Post", arguments: [.string(PostKeys.title.name)], error: invalidArgs,
+            method: BridgeMethod.post.name, arguments: [.string(PostKeys.title.name)], error: invalidArgs,
             says: "takes arguments of signature 'a{sv}', got 's'", description: "Post with a string"),
         Case(
-            method: "RegisterCategory", arguments: [.string("c")], error: invalidArgs,
+            method: BridgeMethod.registerCategory.name, arguments: [.string("c")], error: invalidArgs,
             says: "'saa{sv}a{sv}'", description: "RegisterCategory missing arguments"),
         Case(
-            method: "Withdraw", arguments: [.uint32(5)], error: invalidArgs, says: "got 'u'",
+            method: BridgeMethod.withdraw.name, arguments: [.uint32(5)], error: invalidArgs, says: "got 'u'",
             description: "Withdraw with a number"),
         Case(
-            method: "GetServerInformation", arguments: [.string("x")], error: invalidArgs, says: "got 's'",
+            method: BridgeMethod.getServerInformation.name, arguments: [.string("x")], error: invalidArgs,
+            says: "got 's'",
             description: "GetServerInformation with an argument"),
         Case(
-            method: "WaitForResponse", arguments: [], error: invalidArgs, says: "got ''",
+            method: BridgeMethod.waitForResponse.name, arguments: [], error: invalidArgs, says: "got ''",
             description: "WaitForResponse without id"),
     ]
 
@@ -298,10 +315,10 @@ struct MalformedCallTests {
                 #expect(error?.name == item.error, "\(item): \(error?.message ?? "")")
                 #expect(error?.message.contains(item.says) == true, "\(item): \(error?.message ?? "")")
                 #expect((error?.message.utf8.count ?? 0) < 2000, "\(item): the message is cut short")
-                let information = try await fixture.call("GetServerInformation")
+                let information = try await fixture.call(BridgeMethod.getServerInformation.name)
                 #expect(information.count == 1, "\(item): the daemon still answers")
             }
-            #expect(try await fixture.call("ListCategories") == [.array(element: "a{sv}", [])])
+            #expect(try await fixture.call(BridgeMethod.listCategories.name) == [.array(element: "a{sv}", [])])
         }
     }
 }

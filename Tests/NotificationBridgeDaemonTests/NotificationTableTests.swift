@@ -1,3 +1,4 @@
+import NotificationBridgeAPI
 import NotificationModel
 import Testing
 
@@ -44,7 +45,8 @@ struct NotificationTableTests {
     private static func call(from sender: String) -> DBusMethodCall {
         DBusMethodCall(
             sender: sender, path: DBusObjectPath(unchecked: "/"), interface: "io.github.NotificationBridge1",
-            member: "WaitForResponse", arguments: [], replySerial: 1, expectsReply: false, outputSignature: "ss"
+            member: BridgeMethod.waitForResponse.name, arguments: [], replySerial: 1, expectsReply: false,
+            outputSignature: "ss"
         ) { _ in }
     }
 }

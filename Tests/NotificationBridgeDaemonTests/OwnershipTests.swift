@@ -41,7 +41,7 @@ struct OwnershipTests {
             #expect(error?.message.contains("belongs to app 'Files'") == true, "\(error?.message ?? "")")
 
             let listed = try await fixture.call(
-                "ListDelivered",
+                BridgeMethod.listDelivered.name,
                 [
                     .vardict([
                         FilterKeys.appName.name: .string("Files")
@@ -68,12 +68,14 @@ struct OwnershipTests {
                 PostKeys.title.name: .string("Mine"), PostKeys.appName.name: .string("Other"),
             ])
 
-            let withdrawn = try await fixture.call("WithdrawAll", [.vardict([:])])
+            let withdrawn = try await fixture.call(BridgeMethod.withdrawAll.name, [.vardict([:])])
             #expect(withdrawn == [.strings([mine])])
-            let listed = try await fixture.call("ListDelivered", [.vardict([:])], from: other)
+            let listed = try await fixture.call(BridgeMethod.listDelivered.name, [.vardict([:])], from: other)
             guard case .array(_, let items) = listed[0] else { throw TestSupportError("not a list: \(listed)") }
             #expect(items.compactMap { $0.stringKeyedEntries?[ListedKeys.id.name] } == [.variant(.string(theirs))])
-            #expect(try await fixture.call("ListPending", [.vardict([:])]) == [.array(element: "a{sv}", [])])
+            #expect(
+                try await fixture.call(BridgeMethod.listPending.name, [.vardict([:])]) == [.array(element: "a{sv}", [])]
+            )
             await other.close()
         }
     }
@@ -85,7 +87,7 @@ struct OwnershipTests {
                 PostKeys.title.name: .string("Run"), PostKeys.exec.name: .strings(["/bin/true"]),
             ])
             let error = await #expect(throws: DBusFailure.self) {
-                try await fixture.call("WaitForResponse", [.string(id)])
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
             }
             #expect(error?.name == "io.github.NotificationBridge1.Error.NotSupported")
             #expect(error?.message.contains("sends its responses to its 'exec' command") == true)
@@ -101,21 +103,23 @@ struct OwnershipTests {
             let shown = try await fixture.nextNotification()
             let leaving = try await fixture.bus.connect()
             let left = try await fixture.client.nameOwnerChanges(of: leaving.uniqueName)
-            async let abandoned = outcome { try await fixture.call("WaitForResponse", [.string(id)], from: leaving) }
-            try await fixture.call("ListCategories", from: leaving)
+            async let abandoned = outcome {
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: leaving)
+            }
+            try await fixture.call(BridgeMethod.listCategories.name, from: leaving)
             await leaving.close()
             _ = await abandoned
             try await withTimeout(waitingFor: "the waiting connection to leave") {
                 for await owner in left where owner == nil { return }
             }
             // The daemon follows NameOwnerChanged too; a round trip after it has been broadcast lets it catch up.
-            try await fixture.call("ListCategories")
+            try await fixture.call(BridgeMethod.listCategories.name)
 
             try await fixture.scripted.invokeAction(id: shown.id, key: "ok")
             let reply = try await withTimeout(waitingFor: "the kept response") {
                 while true {
                     if case .success(let reply) = await outcome({
-                        try await fixture.call("WaitForResponse", [.string(id)])
+                        try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
                     }) {
                         return reply
                     }
@@ -131,15 +135,15 @@ struct OwnershipTests {
         try await DaemonFixture.with { fixture in
             let registered = try await fixture.sh(GdbusScripts.registerCategory.script)
             #expect(registered.status == 0, "\(registered.standardError)")
-            let listed = try await fixture.gdbus("ListCategories")
+            let listed = try await fixture.gdbus(BridgeMethod.listCategories.name)
             #expect(listed.output.contains("'id': <'org.example.mail.message'>"), "\(listed.output)")
             #expect(listed.output.contains("'minimal-actions': <['reply', 'archive']>"), "\(listed.output)")
             #expect(listed.output.contains("'text-input-placeholder': <'Your answer'>"), "\(listed.output)")
             #expect(listed.output.contains("'destructive': <true>"), "\(listed.output)")
 
-            let removed = try await fixture.gdbus("RemoveCategory", "org.example.mail.message")
+            let removed = try await fixture.gdbus(BridgeMethod.removeCategory.name, "org.example.mail.message")
             #expect(removed.output == "()", "\(removed.standardError)")
-            #expect(try await fixture.gdbus("ListCategories").output == "(@aa{sv} [],)")
+            #expect(try await fixture.gdbus(BridgeMethod.listCategories.name).output == "(@aa{sv} [],)")
         }
     }
 }

@@ -25,7 +25,7 @@ struct PendingListingTests {
     static func listing(_ setup: SchedulingTests.Setup) async throws -> [[String: DBusValue]] {
         let reply = try await setup.client.call(
             destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-            method: "ListPending", arguments: [.vardict([FilterKeys.appName.name: .string("Agenda")])],
+            method: BridgeMethod.listPending.name, arguments: [.vardict([FilterKeys.appName.name: .string("Agenda")])],
             timeout: .seconds(20))
         guard case .array(_, let items)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
         return try items.map { item in
@@ -45,7 +45,7 @@ struct PendingListingTests {
         try await SchedulingTests.withSetup { setup in
             var daemon = try await setup.startDaemon()
             defer { daemon.stop() }
-            let id = try postedID(try await setup.gdbus("Post", Self.post))
+            let id = try postedID(try await setup.gdbus(BridgeMethod.post.name, Self.post))
             let before = try await Self.listing(setup)
             #expect(before.count == 1)
             let listed = try #require(before.first)
@@ -72,7 +72,8 @@ struct PendingListingTests {
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
             _ = try await setup.gdbus(
-                "RegisterCategory", "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]", "{}")
+                BridgeMethod.registerCategory.name, "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]",
+                "{}")
             let posts: [(title: String, extra: String)] = [
                 ("Daily one", "'thread': <'daily'>"),
                 ("Weekly", "'thread': <'weekly'>, 'category': <'org.example.reminder'>"),
@@ -82,12 +83,13 @@ struct PendingListingTests {
             for (title, extra) in posts {
                 _ = try postedID(
                     try await setup.gdbus(
-                        "Post", "{'title': <'\(title)'>, 'app-name': <'Agenda'>, 'in': <3600.0>, \(extra)}"))
+                        BridgeMethod.post.name,
+                        "{'title': <'\(title)'>, 'app-name': <'Agenda'>, 'in': <3600.0>, \(extra)}"))
             }
             func titles(_ filter: [String: DBusValue]) async throws -> Set<String> {
                 let reply = try await setup.client.call(
                     destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    method: "ListPending",
+                    method: BridgeMethod.listPending.name,
                     arguments: [.vardict(filter.merging([FilterKeys.appName.name: .string("Agenda")]) { $1 })])
                 guard case .array(_, let items)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
                 return Set(
@@ -112,7 +114,7 @@ struct PendingListingTests {
         try await SchedulingTests.withSetup { setup in
             var daemon = try await setup.startDaemon()
             defer { daemon.stop() }
-            _ = try postedID(try await setup.gdbus("Post", Self.post))
+            _ = try postedID(try await setup.gdbus(BridgeMethod.post.name, Self.post))
             let before = try await Self.listing(setup)
             daemon.signal(SIGTERM)
             _ = await daemon.wait(within: .seconds(10))

@@ -35,7 +35,8 @@ struct PromptEndingTests {
     }
 
     private static let closedRule = DBusMatchRule(
-        sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: "Closed")
+        sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+        member: BridgeSignal.closed.name)
 
     @Test(
         "every wait ends with Error.Closed: one made before the action, one made after; nothing is left listed",
@@ -48,19 +49,19 @@ struct PromptEndingTests {
             ])
             let shown = try await fixture.nextNotification()
             // The fixture's calls are bounded, so this ends (as a failure) even if the daemon never answers it.
-            async let early = outcome { try await fixture.call("WaitForResponse", [.string(id)]) }
+            async let early = outcome { try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)]) }
             _ = try await fixture.client.nameOwner(of: BridgeAPI.busName)
 
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
-            let closed = try await closedSignals.first(waitingFor: "Closed")
+            let closed = try await closedSignals.first(waitingFor: BridgeSignal.closed.name)
             #expect(closed.arguments == [.string(id), .uint32(3)])
             let earlyResult = await early
             #expect(earlyResult.bridgeError == BridgeError.closed)
             #expect(earlyResult.failureMessage?.contains("without") == true)
 
-            let late = await outcome { try await fixture.call("WaitForResponse", [.string(id)]) }
+            let late = await outcome { try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)]) }
             #expect(late.bridgeError == BridgeError.closed)
-            let delivered = try await fixture.call("ListDelivered", [.vardict([:])])
+            let delivered = try await fixture.call(BridgeMethod.listDelivered.name, [.vardict([:])])
             #expect(delivered.first?.elements?.isEmpty == true)
         }
     }
@@ -69,7 +70,7 @@ struct PromptEndingTests {
     func cancelledPromptReportsDismissal() async throws {
         try await DaemonFixture.with(.dunst, promptCommand: try Ending.cancelled.command()) { fixture in
             try await fixture.call(
-                "RegisterCategory",
+                BridgeMethod.registerCategory.name,
                 [
                     .string("org.example.chat"), ActionList.textInput(id: "reply"),
                     .vardict([CategoryOptionKeys.reportsDismissal.name: .boolean(true)]),
@@ -78,7 +79,7 @@ struct PromptEndingTests {
                 PostKeys.title.name: .string("Ann"), PostKeys.category.name: .string("org.example.chat"),
             ])
             let shown = try await fixture.nextNotification()
-            async let waited = fixture.call("WaitForResponse", [.string(id)])
+            async let waited = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
             _ = try await fixture.client.nameOwner(of: BridgeAPI.busName)
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
             let reply = try await waited

@@ -24,17 +24,17 @@ struct PromptWaitTests {
             let signals = try await fixture.client.signals(
                 matching: DBusMatchRule(
                     sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    member: "Closed"))
+                    member: BridgeSignal.closed.name))
             let id = try await fixture.post([
                 PostKeys.title.name: .string("Ann"), PostKeys.actions.name: ActionList.textInput(id: "reply"),
             ])
             let shown = try await fixture.nextNotification()
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
-            let closed = try await signals.first(waitingFor: "Closed")
+            let closed = try await signals.first(waitingFor: BridgeSignal.closed.name)
             #expect(closed.arguments.first == .string(id))
 
             // The poster waits: typed text goes to the posting connection alone while it is connected.
-            async let waited = fixture.call("WaitForResponse", [.string(id)])
+            async let waited = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
             // Let the call reach the daemon before the prompt answers: a call to the bus behind it comes back after.
             _ = try await fixture.client.nameOwner(of: BridgeAPI.busName)
             try Data().write(to: log)

@@ -32,20 +32,20 @@ struct RoutingTests {
             _ = try await fixture.nextNotification()
 
             try await fixture.scripted.reply(id: shown.id, text: "secret words")
-            let responded = try await posterSignals.first(waitingFor: "Responded")
-            #expect(responded.member == "Responded")
+            let responded = try await posterSignals.first(waitingFor: BridgeSignal.responded.name)
+            #expect(responded.member == BridgeSignal.responded.name)
             #expect(responded.destination == poster.uniqueName)
             #expect(responded.arguments.first == .string(id))
             let response = responded.arguments[2].stringKeyedEntries
             #expect(response?[ResponseKeys.text.name] == .variant(.string("secret words")))
-            let closed = try await posterSignals.first(waitingFor: "Closed")
-            #expect(closed.member == "Closed")
+            let closed = try await posterSignals.first(waitingFor: BridgeSignal.closed.name)
+            #expect(closed.member == BridgeSignal.closed.name)
             #expect(closed.arguments == [.string(id), .uint32(3)])
 
             // The daemon sends in order: had the bystander been sent the response, it would come before this.
-            try await fixture.call("Withdraw", [.string(other)], from: bystander)
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(other)], from: bystander)
             let first = try await bystanderSignals.first(waitingFor: "the bystander's own Closed")
-            #expect(first.member == "Closed")
+            #expect(first.member == BridgeSignal.closed.name)
             #expect(first.arguments == [.string(other), .uint32(3)])
             await poster.close()
             await bystander.close()
@@ -68,7 +68,7 @@ struct RoutingTests {
                 for await event in fixture.events { if case .closed = event { return } }
             }
 
-            let reply = try await fixture.call("WaitForResponse", [.string(id)])
+            let reply = try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
             #expect(reply.first == .string("retry"))
             let entries = try #require(reply.last?.stringKeyedEntries)
             #expect(entries[ResponseKeys.userInfo.name] == .variant(.string(#"{"job":7}"#)))
@@ -76,7 +76,7 @@ struct RoutingTests {
             #expect(entries[ResponseKeys.text.name] == nil)
 
             let again = await #expect(throws: DBusFailure.self) {
-                try await fixture.call("WaitForResponse", [.string(id)])
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
             }
             #expect(again?.name == "io.github.NotificationBridge1.Error.Closed")
         }
@@ -91,12 +91,16 @@ struct RoutingTests {
             let shown = try await fixture.nextNotification()
 
             let waiter = try await fixture.bus.connect()
-            async let first = outcome { try await fixture.call("WaitForResponse", [.string(withdrawn)], from: waiter) }
-            async let second = outcome { try await fixture.call("WaitForResponse", [.string(dismissed)], from: waiter) }
+            async let first = outcome {
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(withdrawn)], from: waiter)
+            }
+            async let second = outcome {
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(dismissed)], from: waiter)
+            }
             // Calls of one connection are handled in order: once this is answered, both waits are registered.
-            try await fixture.call("ListCategories", from: waiter)
+            try await fixture.call(BridgeMethod.listCategories.name, from: waiter)
 
-            try await fixture.call("Withdraw", [.string(withdrawn)])
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(withdrawn)])
             try await fixture.scripted.dismiss(id: shown.id)
             let failures = [await first, await second].map { result -> DBusFailure? in
                 if case .failure(let error as DBusFailure) = result { return error }

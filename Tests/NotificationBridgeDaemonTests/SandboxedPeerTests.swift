@@ -61,14 +61,15 @@ struct SandboxedPeerTests {
     @Test("its own scheduling works from inside the sandbox, under its own app id")
     func ownSchedulingWorks() async throws {
         try await Self.with { fixture, sandbox, _ in
-            let posted = try await Self.gdbus(sandbox, "Post", "{'title': <'Tea is ready'>, 'in': <600.0>}")
+            let posted = try await Self.gdbus(
+                sandbox, BridgeMethod.post.name, "{'title': <'Tea is ready'>, 'in': <600.0>}")
             #expect(posted.status == 0, "\(posted.output)")
             let id = try postedID(posted.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
-            let listed = try await Self.gdbus(sandbox, "ListPending", "{'app-name': <'\(Self.evil)'>}")
+            let listed = try await Self.gdbus(sandbox, BridgeMethod.listPending.name, "{'app-name': <'\(Self.evil)'>}")
             #expect(listed.status == 0, "\(listed.output)")
             #expect(listed.standardOutput.contains(id))
             #expect(listed.standardOutput.contains("'app-name': <'\(Self.evil)'>"))
-            let withdrawn = try await Self.gdbus(sandbox, "Withdraw", "'\(id)'")
+            let withdrawn = try await Self.gdbus(sandbox, BridgeMethod.withdraw.name, "'\(id)'")
             #expect(withdrawn.status == 0, "\(withdrawn.output)")
         }
     }
@@ -82,14 +83,14 @@ struct SandboxedPeerTests {
             var notification = "{'title': <'Click me'>, 'exec': <['/usr/bin/touch', '\(marker.path)']>"
             if reportsDismissal {
                 let registered = try await Self.gdbus(
-                    sandbox, "RegisterCategory", "'trap'", "[{'id': <'ok'>, 'title': <'OK'>}]",
+                    sandbox, BridgeMethod.registerCategory.name, "'trap'", "[{'id': <'ok'>, 'title': <'OK'>}]",
                     "{'reports-dismissal': <true>}")
                 #expect(registered.status == 0, "\(registered.output)")
                 notification += ", 'category': <'trap'>"
             } else {
                 notification += ", 'actions': <[{'id': <'ok'>, 'title': <'OK'>}]>"
             }
-            let posted = try await Self.gdbus(sandbox, "Post", notification + "}")
+            let posted = try await Self.gdbus(sandbox, BridgeMethod.post.name, notification + "}")
             #expect(posted.status != 0)
             #expect(posted.standardError.contains("\(BridgeError.accessDenied.rawValue)"), "\(posted.output)")
             #expect(posted.standardError.contains("cannot have the host run a command"))
@@ -110,7 +111,7 @@ struct SandboxedPeerTests {
                     PostKeys.appAction.name: .boolean(true),
                 ],
             ] {
-                let failure = await Self.failure(fixture, app, "Post", [.vardict(notification)])
+                let failure = await Self.failure(fixture, app, BridgeMethod.post.name, [.vardict(notification)])
                 #expect(
                     failure?.name == BridgeError.accessDenied.rawValue,
                     "\(notification): \(String(describing: failure))")
@@ -124,7 +125,7 @@ struct SandboxedPeerTests {
             let app = try await sandbox.connect()
             defer { Task { await app.close() } }
             let replaced = await Self.failure(
-                fixture, app, "Post",
+                fixture, app, BridgeMethod.post.name,
                 [
                     .vardict([
                         PostKeys.title.name: .string("Your code"), PostKeys.replaces.name: .string(bankID),
@@ -132,13 +133,13 @@ struct SandboxedPeerTests {
                     ])
                 ])
             #expect(replaced?.name == BridgeError.accessDenied.rawValue, "\(String(describing: replaced))")
-            for method in ["Withdraw", "WaitForResponse"] {
+            for method in [BridgeMethod.withdraw.name, BridgeMethod.waitForResponse.name] {
                 let failure = await Self.failure(fixture, app, method, [.string(bankID)])
                 #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(method): \(String(describing: failure))")
             }
             // Still showing, unreplaced: the host's listing has it with its own title.
             let listed = try await fixture.call(
-                "ListDelivered", [.vardict([FilterKeys.appName.name: .string(Self.bank)])])
+                BridgeMethod.listDelivered.name, [.vardict([FilterKeys.appName.name: .string(Self.bank)])])
             #expect("\(listed)".contains(bankID))
         }
     }
@@ -151,28 +152,29 @@ struct SandboxedPeerTests {
                 PostKeys.delay.name: .double(600), PostKeys.userInfo.name: .string(#"{"iban": "DE00"}"#),
             ])
             let bankFilter = DBusValue.vardict([FilterKeys.appName.name: .string(Self.bank)])
-            let listed = try await Self.gdbus(sandbox, "ListPending", "{'app-name': <'\(Self.bank)'>}")
+            let listed = try await Self.gdbus(sandbox, BridgeMethod.listPending.name, "{'app-name': <'\(Self.bank)'>}")
             #expect(listed.status != 0)
             #expect(listed.standardError.contains(BridgeError.accessDenied.rawValue), "\(listed.output)")
             #expect(!listed.standardOutput.contains("DE00"))
 
             let app = try await sandbox.connect()
             defer { Task { await app.close() } }
-            for method in ["ListDelivered", "WithdrawAll"] {
+            for method in [BridgeMethod.listDelivered.name, BridgeMethod.withdrawAll.name] {
                 let failure = await Self.failure(fixture, app, method, [bankFilter])
                 #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(method): \(String(describing: failure))")
             }
             let attached = await Self.failure(
-                fixture, app, "Attach",
+                fixture, app, BridgeMethod.attach.name,
                 [
                     .string(Self.bank), .vardict([AttachOptionKeys.foreground.name: .boolean(true)]),
                 ])
             #expect(attached?.name == BridgeError.accessDenied.rawValue, "\(String(describing: attached))")
             // Its own name it may take.
-            #expect(await Self.failure(fixture, app, "Attach", [.string(Self.evil), .vardict([:])]) == nil)
-            let pending = try await fixture.call("ListPending", [bankFilter])
+            #expect(
+                await Self.failure(fixture, app, BridgeMethod.attach.name, [.string(Self.evil), .vardict([:])]) == nil)
+            let pending = try await fixture.call(BridgeMethod.listPending.name, [bankFilter])
             #expect("\(pending)".contains(scheduled), "the bank's scheduled notification is still there")
-            #expect("\(try await fixture.call("ListDelivered", [bankFilter]))".contains(bankID))
+            #expect("\(try await fixture.call(BridgeMethod.listDelivered.name, [bankFilter]))".contains(bankID))
         }
     }
 
@@ -191,20 +193,21 @@ struct SandboxedPeerTests {
                     ])
                 ),
             ] {
-                let failure = await Self.failure(fixture, app, "SetSettings", [.string(name), settings])
+                let failure = await Self.failure(
+                    fixture, app, BridgeMethod.setSettings.name, [.string(name), settings])
                 #expect(failure?.name == BridgeError.accessDenied.rawValue, "\(name): \(String(describing: failure))")
             }
-            let read = await Self.failure(fixture, app, "GetSettings", [.string(Self.bank)])
+            let read = await Self.failure(fixture, app, BridgeMethod.getSettings.name, [.string(Self.bank)])
             #expect(read?.name == BridgeError.accessDenied.rawValue)
             let requested = await Self.failure(
-                fixture, app, "SetSettings",
+                fixture, app, BridgeMethod.setSettings.name,
                 [
                     .string(Self.evil), .vardict([SettingsKeys.requested.name: .strings(["alert"])]),
                 ])
             #expect(requested == nil, "\(String(describing: requested))")
-            let bankSettings = try await fixture.call("GetSettings", [.string(Self.bank)])
+            let bankSettings = try await fixture.call(BridgeMethod.getSettings.name, [.string(Self.bank)])
             #expect(bankSettings.first?.stringKeyedEntries?[SettingsKeys.allowed.name] == .variant(.boolean(true)))
-            let listed = try await fixture.call("ListSettings", [], from: app)
+            let listed = try await fixture.call(BridgeMethod.listSettings.name, [], from: app)
             #expect(!"\(listed)".contains(Self.bank), "a sandboxed app lists its own settings only")
         }
     }
@@ -213,26 +216,28 @@ struct SandboxedPeerTests {
     func categoriesAreApart() async throws {
         try await Self.with { fixture, sandbox, _ in
             try await fixture.call(
-                "RegisterCategory",
+                BridgeMethod.registerCategory.name,
                 [
                     .string("message"), ActionList.plain(id: "open"), .vardict([:]),
                 ])
             let registered = try await Self.gdbus(
-                sandbox, "RegisterCategory", "'message'", "[{'id': <'steal'>, 'title': <'Steal'>}]", "{}")
+                sandbox, BridgeMethod.registerCategory.name, "'message'", "[{'id': <'steal'>, 'title': <'Steal'>}]",
+                "{}")
             #expect(registered.status == 0, "\(registered.output)")
-            let hostView = "\(try await fixture.call("ListCategories"))"
+            let hostView = "\(try await fixture.call(BridgeMethod.listCategories.name))"
             #expect(hostView.contains("open") && hostView.contains("\(Self.evil):message"))
-            let appView = try await Self.gdbus(sandbox, "ListCategories")
+            let appView = try await Self.gdbus(sandbox, BridgeMethod.listCategories.name)
             #expect(appView.standardOutput.contains("steal") && !appView.standardOutput.contains("open"))
             #expect(!appView.standardOutput.contains(Self.evil + ":"), "it knows its category as 'message'")
 
             // Its notifications show its own category's actions.
-            let posted = try await Self.gdbus(sandbox, "Post", "{'title': <'Hi'>, 'category': <'message'>}")
+            let posted = try await Self.gdbus(
+                sandbox, BridgeMethod.post.name, "{'title': <'Hi'>, 'category': <'message'>}")
             #expect(posted.status == 0, "\(posted.output)")
             #expect(try await fixture.nextNotification().actions.map(\.key).contains("steal"))
-            let removed = try await Self.gdbus(sandbox, "RemoveCategory", "'message'")
+            let removed = try await Self.gdbus(sandbox, BridgeMethod.removeCategory.name, "'message'")
             #expect(removed.status == 0, "\(removed.output)")
-            #expect("\(try await fixture.call("ListCategories"))".contains("open"), "the host's stays")
+            #expect("\(try await fixture.call(BridgeMethod.listCategories.name))".contains("open"), "the host's stays")
         }
     }
 
@@ -263,7 +268,7 @@ struct SandboxedPeerTests {
             let sandbox = try await FlatpakSandbox.start(
                 appID: "unnamed", on: fixture.bus, talk: [BridgeAPI.busName], flatpakInfo: "[Instance]\nbranch=x\n")
             defer { sandbox.stop() }
-            let posted = try await Self.gdbus(sandbox, "Post", "{'title': <'Hi'>}")
+            let posted = try await Self.gdbus(sandbox, BridgeMethod.post.name, "{'title': <'Hi'>}")
             #expect(posted.status != 0)
             #expect(posted.standardError.contains(BridgeError.accessDenied.rawValue), "\(posted.output)")
         }

@@ -129,9 +129,10 @@ struct SchedulingTests {
             defer { daemon.stop() }
             let posted = Date()
             let id = try postedID(
-                try await setup.gdbus("Post", "{'title': <'Tea'>, 'app-name': <'Kettle'>, 'in': <3.0>}"))
+                try await setup.gdbus(BridgeMethod.post.name, "{'title': <'Tea'>, 'app-name': <'Kettle'>, 'in': <3.0>}")
+            )
 
-            let pending = try await setup.gdbus("ListPending", "{'app-name': <'Kettle'>}")
+            let pending = try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Kettle'>}")
             #expect(pending.contains("'id': <'\(id)'>"), "\(pending)")
             #expect(pending.contains("'title': <'Tea'>"), "\(pending)")
             #expect(pending.contains("'next-fire-date': <int64 "), "\(pending)")
@@ -141,10 +142,12 @@ struct SchedulingTests {
             #expect(shown.appName == "Kettle")
             #expect(Date().timeIntervalSince(posted) >= 2.9, "shown before it was due")
 
-            #expect(try await setup.gdbus("ListPending", "{'app-name': <'Kettle'>}") == "(@aa{sv} [],)")
+            #expect(try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Kettle'>}") == "(@aa{sv} [],)")
             // Shown through the same path as an immediate Post: listed as delivered once the server has answered.
             try await withTimeout(waitingFor: "ListDelivered to list the fired notification") {
-                while try await !setup.gdbus("ListDelivered", "{'app-name': <'Kettle'>}").contains("'id': <'\(id)'>") {
+                while try await !setup.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Kettle'>}").contains(
+                    "'id': <'\(id)'>")
+                {
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
@@ -157,21 +160,23 @@ struct SchedulingTests {
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
             let cancelled = try postedID(
-                try await setup.gdbus("Post", "{'title': <'Cancelled'>, 'app-name': <'Timer'>, 'in': <4.0>}"))
+                try await setup.gdbus(
+                    BridgeMethod.post.name, "{'title': <'Cancelled'>, 'app-name': <'Timer'>, 'in': <4.0>}"))
             // Fires after the cancelled one was due: the first notification the server gets must be this one. (The
             // seconds leave a loaded machine room to withdraw the first before it is due.)
             _ = try postedID(
-                try await setup.gdbus("Post", "{'title': <'Kept'>, 'app-name': <'Timer'>, 'in': <5.0>}"))
-            #expect(try await setup.gdbus("Withdraw", "'\(cancelled)'") == "()")
+                try await setup.gdbus(BridgeMethod.post.name, "{'title': <'Kept'>, 'app-name': <'Timer'>, 'in': <5.0>}")
+            )
+            #expect(try await setup.gdbus(BridgeMethod.withdraw.name, "'\(cancelled)'") == "()")
 
-            let pending = try await setup.gdbus("ListPending", "{'app-name': <'Timer'>}")
+            let pending = try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Timer'>}")
             #expect(!pending.contains(cancelled), "\(pending)")
             #expect(pending.contains("'title': <'Kept'>"), "\(pending)")
 
             let shown = try await setup.nextNotification()
             #expect(shown.summary == "Kept")
             // Withdrawing it again is no error: it is gone, as asked.
-            #expect(try await setup.gdbus("Withdraw", "'\(cancelled)'") == "()")
+            #expect(try await setup.gdbus(BridgeMethod.withdraw.name, "'\(cancelled)'") == "()")
         }
     }
 
@@ -183,12 +188,12 @@ struct SchedulingTests {
             let inAnHour = Int(Date().timeIntervalSince1970) + 3600
             let id = try postedID(
                 try await setup.gdbus(
-                    "Post",
+                    BridgeMethod.post.name,
                     "{'title': <'Later'>, 'app-name': <'Agenda'>, 'fire-date': <int64 \(inAnHour)>, "
                         + "'repeat': <'day'>}"))
-            let withdrawn = try await setup.gdbus("WithdrawAll", "{'app-name': <'Agenda'>}")
+            let withdrawn = try await setup.gdbus(BridgeMethod.withdrawAll.name, "{'app-name': <'Agenda'>}")
             #expect(withdrawn == "(['\(id)'],)")
-            #expect(try await setup.gdbus("ListPending", "{'app-name': <'Agenda'>}") == "(@aa{sv} [],)")
+            #expect(try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Agenda'>}") == "(@aa{sv} [],)")
         }
     }
 
@@ -197,12 +202,13 @@ struct SchedulingTests {
         try await Self.withSetup { setup in
             let first = try await setup.startDaemon()
             try await setup.gdbus(
-                "RegisterCategory", "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]", "{}")
+                BridgeMethod.registerCategory.name, "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]",
+                "{}")
             let id = try postedID(
                 try await setup.gdbus(
-                    "Post",
+                    BridgeMethod.post.name,
                     "{'title': <'Stretch'>, 'app-name': <'Coach'>, 'category': <'org.example.reminder'>, 'in': <3.0>}"))
-            let pending = try await setup.gdbus("ListPending", "{'app-name': <'Coach'>}")
+            let pending = try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Coach'>}")
             #expect(pending.contains("'id': <'\(id)'>"), "\(pending)")
 
             first.signal(SIGKILL)
@@ -211,13 +217,13 @@ struct SchedulingTests {
 
             let second = try await setup.startDaemon()
             defer { second.stop() }
-            let categories = try await setup.gdbus("ListCategories")
+            let categories = try await setup.gdbus(BridgeMethod.listCategories.name)
             #expect(categories.contains("'id': <'org.example.reminder'>"), "\(categories)")
 
             let shown = try await setup.nextNotification()
             #expect(shown.summary == "Stretch")
             #expect(shown.actions.map(\.key).contains("done"), "\(shown.actions)")
-            #expect(try await setup.gdbus("ListPending", "{'app-name': <'Coach'>}") == "(@aa{sv} [],)")
+            #expect(try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Coach'>}") == "(@aa{sv} [],)")
         }
     }
 
@@ -229,7 +235,7 @@ struct SchedulingTests {
 
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
-            let information = try await setup.gdbus("GetServerInformation")
+            let information = try await setup.gdbus(BridgeMethod.getServerInformation.name)
             #expect(information.contains("'server-name': <'NotificationServerKit'>"))
 
             let names = try FileManager.default.contentsOfDirectory(atPath: setup.stateDirectory.path)
@@ -240,12 +246,13 @@ struct SchedulingTests {
             #expect(log.contains(movedAside.first ?? "state.db.corrupt-"), "\(log)")
 
             // It keeps state afresh: a category registered now is there after a restart.
-            try await setup.gdbus("RegisterCategory", "'org.example.fresh'", "[{'id': <'ok'>, 'title': <'OK'>}]", "{}")
+            try await setup.gdbus(
+                BridgeMethod.registerCategory.name, "'org.example.fresh'", "[{'id': <'ok'>, 'title': <'OK'>}]", "{}")
             daemon.signal(SIGTERM)
             _ = await daemon.wait(within: .seconds(10))
             let again = try await setup.startDaemon()
             defer { again.stop() }
-            #expect(try await setup.gdbus("ListCategories").contains("'id': <'org.example.fresh'>"))
+            #expect(try await setup.gdbus(BridgeMethod.listCategories.name).contains("'id': <'org.example.fresh'>"))
         }
     }
 
@@ -258,7 +265,7 @@ struct SchedulingTests {
             ])
             let shown = try await fixture.nextNotification()
             #expect(shown.summary == "Anniversary")
-            let listed = try await fixture.call("ListPending", [.vardict([:])])
+            let listed = try await fixture.call(BridgeMethod.listPending.name, [.vardict([:])])
             guard case .array(_, let items) = listed[0], let entries = items.first?.stringKeyedEntries else {
                 throw TestSupportError("not a list of one: \(listed)")
             }

@@ -36,7 +36,9 @@ struct ServerArrivalTests {
                 try await fixture.post([PostKeys.title.name: .string(title), PostKeys.delay.name: .double(0.02)]))
         }
         try await withTimeout(waitingFor: "round \(round)'s notifications to come due") {
-            while try await fixture.call("ListPending", [.vardict([:])]).first != .array(element: "a{sv}", []) {
+            while try await fixture.call(BridgeMethod.listPending.name, [.vardict([:])]).first
+                != .array(element: "a{sv}", [])
+            {
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
@@ -60,7 +62,7 @@ struct ServerArrivalTests {
             #expect(seen.filter { $0 == title }.count == 1, "round \(round): '\(title)' was shown: \(seen)")
         }
 
-        for id in ids { try await fixture.call("Withdraw", [.string(id)]) }
+        for id in ids { try await fixture.call(BridgeMethod.withdraw.name, [.string(id)]) }
         await server.stop()
         await connection.close()
         forward.cancel()

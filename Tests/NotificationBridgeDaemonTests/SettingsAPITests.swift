@@ -16,7 +16,7 @@ struct SettingsAPITests {
             let message = NotificationCategory(
                 id: "message", actions: [NotificationAction(id: "reply", title: "Reply", activation: .background)])
             try await client.registerSettings([.alert, .badge], categories: [message])
-            let categories = try await fixture.call("ListCategories")
+            let categories = try await fixture.call(BridgeMethod.listCategories.name)
             #expect("\(categories)".contains("'message'"))
             #expect(
                 try await client.currentSettings()
@@ -24,7 +24,7 @@ struct SettingsAPITests {
                         isAllowed: true, style: .banner, playsSound: false, showsBadge: true, lockScreen: .show))
 
             let changes = try await client.settingsChanges()
-            let denied = try await fixture.gdbus("SetSettings", "Mail", "{'allowed': <false>}")
+            let denied = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'allowed': <false>}")
             #expect(denied.status == 0, "\(denied.standardError)")
             let changed = try await withTimeout(waitingFor: "the settings change on the stream") {
                 () -> AppNotificationSettings in

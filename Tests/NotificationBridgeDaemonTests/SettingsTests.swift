@@ -13,7 +13,7 @@ struct SettingsTests {
     @Test("a denied app's post is refused with NotAllowed, and nothing reaches the server")
     func deniedAppGetsNothing() async throws {
         try await DaemonFixture.with { fixture in
-            let set = try await fixture.gdbus("SetSettings", "Mail", "{'allowed': <false>}")
+            let set = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'allowed': <false>}")
             #expect(set.status == 0, "\(set.standardError)")
             let refused = await outcome { try await post(fixture, "Mail", "Ann") }
             let failure = try #require(refused.failure as? DBusFailure)
@@ -62,7 +62,7 @@ struct SettingsTests {
     @Test("sound off sends suppress-sound and no sound hint; what the app asked for is the ceiling")
     func soundOff() async throws {
         try await DaemonFixture.with { fixture in
-            let set = try await fixture.gdbus("SetSettings", "Chat", "{'sound': <false>}")
+            let set = try await fixture.gdbus(BridgeMethod.setSettings.name, "Chat", "{'sound': <false>}")
             #expect(set.status == 0, "\(set.standardError)")
             _ = try await post(fixture, "Chat", "Hi", [PostKeys.sound.name: .string("message-new-instant")])
             let quiet = try await fixture.nextNotification()
@@ -70,7 +70,7 @@ struct SettingsTests {
             #expect(quiet.hints["sound-name"] == nil)
 
             // Another app allowed a sound by the user, which asked only for alerts: no sound either.
-            let asked = try await fixture.gdbus("SetSettings", "Game", "{'requested': <['alert']>}")
+            let asked = try await fixture.gdbus(BridgeMethod.setSettings.name, "Game", "{'requested': <['alert']>}")
             #expect(asked.status == 0, "\(asked.standardError)")
             _ = try await post(fixture, "Game", "Your turn", [PostKeys.sound.name: .string("bell")])
             let ceiling = try await fixture.nextNotification()
@@ -84,7 +84,7 @@ struct SettingsTests {
         try await DaemonFixture.with { fixture in
             let updates = try await fixture.client.signals(
                 matching: DBusMatchRule(interface: "com.canonical.Unity.LauncherEntry", member: "Update"))
-            _ = try await fixture.gdbus("SetSettings", "org.example.Mail", "{'badge': <false>}")
+            _ = try await fixture.gdbus(BridgeMethod.setSettings.name, "org.example.Mail", "{'badge': <false>}")
             _ = try await fixture.post([
                 PostKeys.desktopEntry.name: .string("org.example.Mail"), PostKeys.title.name: .string("Ann"),
                 PostKeys.badge.name: .int32(3),
@@ -104,15 +104,15 @@ struct SettingsTests {
     @Test("style none and do-not-disturb: nothing shown on a server without GNOME's list; critical ones still come")
     func styleNoneAndDoNotDisturb() async throws {
         try await DaemonFixture.with { fixture in
-            _ = try await fixture.gdbus("SetSettings", "News", "{'style': <'none'>}")
+            _ = try await fixture.gdbus(BridgeMethod.setSettings.name, "News", "{'style': <'none'>}")
             let none = await outcome { try await post(fixture, "News", "Headline") }
             let noneFailure = try #require(none.failure as? DBusFailure)
             #expect(noneFailure.name == BridgeError.notAllowed.rawValue)
             #expect(noneFailure.message.contains("style none"), "\(noneFailure.message)")
 
-            let quiet = try await fixture.gdbus("SetSettings", "", "{'do-not-disturb': <true>}")
+            let quiet = try await fixture.gdbus(BridgeMethod.setSettings.name, "", "{'do-not-disturb': <true>}")
             #expect(quiet.status == 0, "\(quiet.standardError)")
-            let global = try await fixture.gdbus("GetSettings", "")
+            let global = try await fixture.gdbus(BridgeMethod.getSettings.name, "")
             #expect(global.output.contains("'do-not-disturb': <true>"), "\(global.output)")
             let normal = await outcome { try await post(fixture, "Mail", "Later") }
             #expect((normal.failure as? DBusFailure)?.name == BridgeError.notAllowed.rawValue)
@@ -124,9 +124,9 @@ struct SettingsTests {
     @Test("a denied app's scheduled notification comes due without being shown")
     func deniedScheduledDoesNotFire() async throws {
         try await DaemonFixture.with { fixture in
-            _ = try await fixture.gdbus("SetSettings", "Kettle", "{'allowed': <false>}")
+            _ = try await fixture.gdbus(BridgeMethod.setSettings.name, "Kettle", "{'allowed': <false>}")
             let id = try await post(fixture, "Kettle", "Tea is ready", [PostKeys.delay.name: .double(0.2)])
-            let waited = await outcome { try await fixture.call("WaitForResponse", [.string(id)]) }
+            let waited = await outcome { try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)]) }
             let failure = try #require(waited.failure as? DBusFailure)
             #expect(failure.name == BridgeError.closed.rawValue)
             #expect(failure.message.contains("not shown"), "\(failure.message)")
@@ -140,7 +140,7 @@ struct SettingsTests {
         try await DaemonFixture.with { fixture in
             _ = try await post(fixture, "Mail", "First")
             _ = try await fixture.nextNotification()
-            let changes = try await fixture.client.signals(matching: BridgeProxy.signals(member: "SettingsChanged"))
+            let changes = try await fixture.client.signals(matching: BridgeProxy.signals([.settingsChanged]))
             let file = fixture.directory.appendingPathComponent("config/notification-bridge/settings.ini")
             let before = try String(contentsOf: file, encoding: .utf8)
             #expect(before.contains("[app Mail]"), "the app that posted is listed: \(before)")
@@ -163,19 +163,20 @@ struct SettingsTests {
     @Test("invalid settings get errors that name the key and what it takes")
     func invalidSettings() async throws {
         try await DaemonFixture.with { fixture in
-            let style = try await fixture.gdbus("SetSettings", "Mail", "{'style': <'loud'>}")
+            let style = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'style': <'loud'>}")
             #expect(style.status != 0)
             #expect(style.standardError.contains("Error.InvalidArgument"), "\(style.standardError)")
             #expect(style.standardError.contains("'alert', 'banner', 'none'"), "\(style.standardError)")
-            let sound = try await fixture.gdbus("SetSettings", "Mail", "{'sound': <'off'>}")
+            let sound = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'sound': <'off'>}")
             #expect(sound.standardError.contains("expected a boolean"), "\(sound.standardError)")
-            let unknown = try await fixture.gdbus("SetSettings", "Mail", "{'volume': <0>}")
+            let unknown = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'volume': <0>}")
             #expect(unknown.standardError.contains("unknown key 'volume'"), "\(unknown.standardError)")
-            let requested = try await fixture.gdbus("SetSettings", "Mail", "{'requested': <['alerts']>}")
+            let requested = try await fixture.gdbus(
+                BridgeMethod.setSettings.name, "Mail", "{'requested': <['alerts']>}")
             #expect(requested.standardError.contains("'alert', 'sound' and 'badge'"), "\(requested.standardError)")
-            let noApp = try await fixture.gdbus("SetSettings", "", "{'allowed': <false>}")
+            let noApp = try await fixture.gdbus(BridgeMethod.setSettings.name, "", "{'allowed': <false>}")
             #expect(noApp.standardError.contains("give the app's desktop id"), "\(noApp.standardError)")
-            let brackets = try await fixture.gdbus("SetSettings", "Ma]il", "{'allowed': <false>}")
+            let brackets = try await fixture.gdbus(BridgeMethod.setSettings.name, "Ma]il", "{'allowed': <false>}")
             #expect(brackets.standardError.contains("without brackets"), "\(brackets.standardError)")
         }
     }
@@ -185,14 +186,15 @@ struct SettingsTests {
         try await DaemonFixture.with { fixture in
             _ = try await post(fixture, "Mail", "One")
             _ = try await post(fixture, "Chat", "Two", [PostKeys.desktopEntry.name: .string("org.example.Chat")])
-            _ = try await fixture.gdbus("SetSettings", "Mail", "{'badge': <false>, 'lock-screen': <'private'>}")
+            _ = try await fixture.gdbus(
+                BridgeMethod.setSettings.name, "Mail", "{'badge': <false>, 'lock-screen': <'private'>}")
             let records = try await BridgeProxy(connection: fixture.client).listSettings()
             #expect(records.map(\.app) == ["Mail", "org.example.Chat"])
             let mail = try #require(records.first)
             #expect(mail.settings.showsBadge == false)
             #expect(mail.settings.lockScreen == .private)
             #expect(mail.source == .file)
-            let got = try await fixture.gdbus("GetSettings", "Mail")
+            let got = try await fixture.gdbus(BridgeMethod.getSettings.name, "Mail")
             #expect(got.output.contains("'lock-screen': <'private'>"), "\(got.output)")
         }
     }

@@ -31,7 +31,7 @@ struct ShowingRoutesRestartTests {
             func post(_ title: String) async throws -> String {
                 try await client.call(
                     destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    method: "Post",
+                    method: BridgeMethod.post.name,
                     arguments: [
                         .vardict([
                             PostKeys.title.name: .string(title), PostKeys.appName.name: .string("Backup"),
@@ -62,7 +62,8 @@ struct ShowingRoutesRestartTests {
             // Answered once the routes of the last run are restored: the first is listed as showing.
             let listed = try await client.call(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "ListDelivered", arguments: [.vardict([FilterKeys.appName.name: .string("Backup")])],
+                method: BridgeMethod.listDelivered.name,
+                arguments: [.vardict([FilterKeys.appName.name: .string("Backup")])],
                 timeout: .seconds(60))
             #expect("\(listed)".contains(id), "the first notification is listed as showing after the restart")
 

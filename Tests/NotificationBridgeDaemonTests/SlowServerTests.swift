@@ -32,24 +32,27 @@ struct SlowServerTests {
 
             // Every one of these is answered while the ten Notify calls are out.
             let everyone: [DBusValue] = [.vardict([FilterKeys.appName.name: .string("NotificationBridge")])]
-            let delivered = try await fixture.call("ListDelivered", everyone).first?.elements ?? []
+            let delivered = try await fixture.call(BridgeMethod.listDelivered.name, everyone).first?.elements ?? []
             #expect(delivered.count == 10, "the notifications being posted are listed")
-            _ = try await fixture.call("ListPending", [.vardict([:])])
-            _ = try await fixture.call("ListCategories")
-            _ = try await fixture.call("GetServerInformation")
+            _ = try await fixture.call(BridgeMethod.listPending.name, [.vardict([:])])
+            _ = try await fixture.call(BridgeMethod.listCategories.name)
+            _ = try await fixture.call(BridgeMethod.getServerInformation.name)
             try await fixture.call(
-                "RegisterCategory", [.string("org.example.message"), ActionList.plain(id: "open"), .vardict([:])])
+                BridgeMethod.registerCategory.name,
+                [.string("org.example.message"), ActionList.plain(id: "open"), .vardict([:])])
             let scheduled = try await fixture.post([
                 PostKeys.title.name: .string("Later"), PostKeys.delay.name: .double(3600),
             ])
-            try await fixture.call("Withdraw", [.string(scheduled)])
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(scheduled)])
 
             // A WaitForResponse for one still being posted is taken, and ends when that one is withdrawn.
             let id = try #require(
                 delivered.first?.stringKeyedEntries?[ListedKeys.id.name]?.unwrappedVariant.stringValue)
-            async let waited = outcome { try await fixture.call("WaitForResponse", [.string(id)], from: posters[0]) }
+            async let waited = outcome {
+                try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: posters[0])
+            }
             _ = try await posters[0].nameOwner(of: BridgeAPI.busName)
-            try await fixture.call("Withdraw", [.string(id)])
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
             #expect(await waited.bridgeError == BridgeError.closed)
 
             await server.setNotifyAnswer(.immediately)
@@ -69,7 +72,7 @@ struct SlowServerTests {
             #expect(result.bridgeError == BridgeError.serverTimeout)
             #expect(result.failureMessage?.contains("did not answer in time") == true)
             // Nothing is left of it.
-            let delivered = try await fixture.call("ListDelivered", [.vardict([:])])
+            let delivered = try await fixture.call(BridgeMethod.listDelivered.name, [.vardict([:])])
             #expect(delivered.first?.elements?.isEmpty == true)
 
             await server.setNotifyAnswer(.immediately)
@@ -127,7 +130,9 @@ extension DaemonFixture {
 
     /// The `server-name` GetServerInformation reports.
     func serverName() async throws -> String? {
-        try await call("GetServerInformation").first?.stringKeyedEntries?["server-name"]?.unwrappedVariant.stringValue
+        try await call(BridgeMethod.getServerInformation.name).first?.stringKeyedEntries?[
+            ServerInformationKeys.serverName.name]?
+            .unwrappedVariant.stringValue
     }
 }
 

@@ -17,34 +17,38 @@ struct StoredPostTests {
             var daemon = try await setup.startDaemon()
             defer { daemon.stop() }
             try await setup.gdbus(
-                "RegisterCategory", "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]", "{}")
+                BridgeMethod.registerCategory.name, "'org.example.reminder'", "[{'id': <'done'>, 'title': <'Done'>}]",
+                "{}")
             let inAnHour = Int(Date().timeIntervalSince1970) + 3600
             let id = try postedID(
                 try await setup.gdbus(
-                    "Post",
+                    BridgeMethod.post.name,
                     "{'title': <'Water the plants'>, 'app-name': <'Garden'>, 'category': <'org.example.reminder'>, "
                         + "'thread': <'balcony'>, 'fire-date': <int64 \(inAnHour)>}"))
             daemon = try await PendingListingTests.restart(daemon, setup)
 
             let byCategory = try await setup.gdbus(
-                "ListPending", "{'app-name': <'Garden'>, 'category': <'org.example.reminder'>}")
+                BridgeMethod.listPending.name, "{'app-name': <'Garden'>, 'category': <'org.example.reminder'>}")
             #expect(byCategory.contains("'title': <'Water the plants'>"), "\(byCategory)")
-            let byThread = try await setup.gdbus("ListPending", "{'app-name': <'Garden'>, 'thread': <'balcony'>}")
+            let byThread = try await setup.gdbus(
+                BridgeMethod.listPending.name, "{'app-name': <'Garden'>, 'thread': <'balcony'>}")
             #expect(byThread.contains("'id': <'\(id)'>"), "\(byThread)")
             #expect(
-                try await setup.gdbus("ListPending", "{'app-name': <'Garden'>, 'thread': <'kitchen'>}")
+                try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Garden'>, 'thread': <'kitchen'>}")
                     == "(@aa{sv} [],)")
 
             let refusal = await #expect(throws: DBusFailure.self) {
                 try await setup.client.call(
                     destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    method: "RemoveCategory", arguments: [.string("org.example.reminder")], timeout: .seconds(20))
+                    method: BridgeMethod.removeCategory.name, arguments: [.string("org.example.reminder")],
+                    timeout: .seconds(20))
             }
             let message = refusal?.message ?? ""
             #expect(message.contains("used by 1 scheduled notification"), "\(message)")
             #expect(message.contains(id), "\(message)")
 
-            let withdrawn = try await setup.gdbus("WithdrawAll", "{'app-name': <'Garden'>, 'thread': <'balcony'>}")
+            let withdrawn = try await setup.gdbus(
+                BridgeMethod.withdrawAll.name, "{'app-name': <'Garden'>, 'thread': <'balcony'>}")
             #expect(withdrawn == "(['\(id)'],)")
         }
     }
@@ -56,7 +60,8 @@ struct StoredPostTests {
             defer { daemon.stop() }
             let damaged = try postedID(
                 try await setup.gdbus(
-                    "Post", "{'title': <'Damaged'>, 'app-name': <'Clock'>, 'urgency': <'critical'>, 'in': <2.0>}"))
+                    BridgeMethod.post.name,
+                    "{'title': <'Damaged'>, 'app-name': <'Clock'>, 'urgency': <'critical'>, 'in': <2.0>}"))
             daemon.signal(SIGTERM)
             _ = await daemon.wait(within: .seconds(10))
 
@@ -92,10 +97,11 @@ struct StoredPostTests {
             // The restart read what selects it: the database was not taken for damaged and moved aside.
             let files = try FileManager.default.contentsOfDirectory(atPath: setup.stateDirectory.path)
             #expect(!files.contains { $0.contains(".corrupt-") }, "\(files)")
-            #expect(try await setup.gdbus("ListPending", "{'app-name': <'Clock'>}") == "(@aa{sv} [],)")
+            #expect(try await setup.gdbus(BridgeMethod.listPending.name, "{'app-name': <'Clock'>}") == "(@aa{sv} [],)")
 
             // The daemon serves, and the damaged notification was never shown: the next one the server gets is this.
-            _ = try postedID(try await setup.gdbus("Post", "{'title': <'After'>, 'app-name': <'Clock'>}"))
+            _ = try postedID(
+                try await setup.gdbus(BridgeMethod.post.name, "{'title': <'After'>, 'app-name': <'Clock'>}"))
             #expect(try await setup.nextNotification().summary == "After")
         }
     }

@@ -16,7 +16,7 @@ struct TypedTextRoutingTests {
             let posterSignals = try await poster.signals(
                 matching: DBusMatchRule(
                     sender: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                    member: "Responded"))
+                    member: BridgeSignal.responded.name))
             let id = try await fixture.post(
                 [
                     PostKeys.title.name: .string("Ann"), PostKeys.appName.name: .string("Mail"),
@@ -27,16 +27,16 @@ struct TypedTextRoutingTests {
             // Another client learns the id the way any program of the user can, and waits for it.
             let other = try await fixture.bus.connect()
             let listed = try await fixture.call(
-                "ListDelivered", [.vardict([FilterKeys.appName.name: .string("Mail")])], from: other)
+                BridgeMethod.listDelivered.name, [.vardict([FilterKeys.appName.name: .string("Mail")])], from: other)
             #expect(listed.first.map { "\($0)" }?.contains(id) == true, "\(listed)")
-            async let othersWait = fixture.call("WaitForResponse", [.string(id)], from: other)
-            async let postersWait = fixture.call("WaitForResponse", [.string(id)], from: poster)
+            async let othersWait = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: other)
+            async let postersWait = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: poster)
             // Calls of one connection are handled in order: once these are answered, both waits are registered.
-            try await fixture.call("ListCategories", from: other)
-            try await fixture.call("ListCategories", from: poster)
+            try await fixture.call(BridgeMethod.listCategories.name, from: other)
+            try await fixture.call(BridgeMethod.listCategories.name, from: poster)
 
             try await fixture.scripted.reply(id: shown.id, text: "private words")
-            let responded = try await posterSignals.first(waitingFor: "Responded")
+            let responded = try await posterSignals.first(waitingFor: BridgeSignal.responded.name)
             #expect(
                 responded.arguments[2].stringKeyedEntries?[ResponseKeys.text.name]
                     == .variant(
@@ -66,7 +66,7 @@ struct TypedTextRoutingTests {
             try await fixture.nextClosure(of: shown.id)
 
             let other = try await fixture.bus.connect()
-            let reply = try await fixture.call("WaitForResponse", [.string(id)], from: other)
+            let reply = try await fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: other)
             #expect(reply.first == .string("reply"))
             #expect(reply.last?.stringKeyedEntries?[ResponseKeys.text.name] == nil, "\(reply)")
             await other.close()
@@ -86,10 +86,10 @@ struct TypedTextRoutingTests {
 
             let first = try await fixture.bus.connect()
             let second = try await fixture.bus.connect()
-            async let firstWait = fixture.call("WaitForResponse", [.string(id)], from: first)
-            try await fixture.call("ListCategories", from: first)
-            async let secondWait = fixture.call("WaitForResponse", [.string(id)], from: second)
-            try await fixture.call("ListCategories", from: second)
+            async let firstWait = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: first)
+            try await fixture.call(BridgeMethod.listCategories.name, from: first)
+            async let secondWait = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)], from: second)
+            try await fixture.call(BridgeMethod.listCategories.name, from: second)
 
             try await fixture.scripted.reply(id: shown.id, text: "one place")
             let texts = [try await firstWait, try await secondWait].map {

@@ -1,5 +1,6 @@
 import DBusTestSupport
 import Foundation
+import NotificationBridgeAPI
 import NotificationServerKit
 import Testing
 
@@ -13,17 +14,20 @@ struct UnicastRestartTests {
             let (id, shown, second) = try await postThenRestartDaemon(setup, extra: "'timeout': <0>, ")
             defer { second.stop() }
             // Answered once the new daemon has restored what the last one showed.
-            #expect(try await setup.gdbus("ListDelivered", "{'app-name': <'Chat'>}").contains("'\(id)'"))
+            #expect(
+                try await setup.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Chat'>}").contains("'\(id)'"))
 
             // A response that comes before the call is kept for it.
-            let waiting = Task { try await setup.gdbus("WaitForResponse", "'\(id)'") }
+            let waiting = Task { try await setup.gdbus(BridgeMethod.waitForResponse.name, "'\(id)'") }
             try await setup.server.invokeAction(id: shown.id, key: "yes")
             let response = try await withTimeout(.seconds(15), waitingFor: "WaitForResponse to return the choice") {
                 try await waiting.value
             }
             #expect(response.contains("'yes'"), "the response is \(response)")
             try await withTimeout(.seconds(10), waitingFor: "the notification to leave ListDelivered") {
-                while try await setup.gdbus("ListDelivered", "{'app-name': <'Chat'>}") != "(@aa{sv} [],)" {
+                while try await setup.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Chat'>}")
+                    != "(@aa{sv} [],)"
+                {
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
@@ -41,7 +45,7 @@ struct UnicastRestartTests {
             #expect(again.actions.map(\.key).contains("yes"), "shown again without its button: \(again.actions)")
             #expect(await setup.server.notification(id: shown.id) == nil, "the old copy is still on the screen")
 
-            let waiting = Task { try await setup.gdbus("WaitForResponse", "'\(id)'") }
+            let waiting = Task { try await setup.gdbus(BridgeMethod.waitForResponse.name, "'\(id)'") }
             try await setup.server.invokeAction(id: again.id, key: "yes")
             let response = try await withTimeout(.seconds(15), waitingFor: "WaitForResponse to return the choice") {
                 try await waiting.value
@@ -58,7 +62,7 @@ struct UnicastRestartTests {
         let first = try await setup.startDaemon()
         let id = try postedID(
             try await setup.gdbus(
-                "Post",
+                BridgeMethod.post.name,
                 "{'title': <'Lunch?'>, 'app-name': <'Chat'>, \(extra)'actions': <[{'id': <'yes'>, "
                     + "'title': <'Yes'>, 'activation': <'background'>}]>}"))
         let shown = try await setup.nextNotification()

@@ -19,8 +19,10 @@ extension Reliability {
                     PostKeys.timeout.name: .int32(0),
                 ])
                 // A call the daemon holds (it answers only when the user acts), and a stream of posts.
-                let waiting = Task { try await rig.call("WaitForResponse", [.string(id)], timeout: .seconds(120)) }
-                try await rig.call("ListCategories")
+                let waiting = Task {
+                    try await rig.call(BridgeMethod.waitForResponse.name, [.string(id)], timeout: .seconds(120))
+                }
+                try await rig.call(BridgeMethod.listCategories.name)
                 let posters = try await withThrowingTaskGroup(of: DBusConnection.self) { group in
                     for _ in 0..<4 { group.addTask { try await rig.bus.connect() } }
                     return try await group.reduce(into: []) { $0.append($1) }

@@ -17,7 +17,7 @@ extension Reliability {
             try await DaemonRig.with { rig in
                 var daemon = try await rig.startDaemon()
                 try await rig.call(
-                    "RegisterCategory",
+                    BridgeMethod.registerCategory.name,
                     [
                         .string(Self.category), plainActions("snooze"), .vardict([:]),
                     ])
@@ -36,12 +36,12 @@ extension Reliability {
                 #expect(shown.summary == "Oven")
                 #expect(shown.actions.map(\.key).contains("snooze"), "\(shown.actions)")
                 // Once it was shown, nothing waits for the category any more.
-                try await rig.call("RemoveCategory", [.string(Self.category)])
+                try await rig.call(BridgeMethod.removeCategory.name, [.string(Self.category)])
             }
         }
 
         static func expectRefusal(_ rig: DaemonRig, naming id: String) async throws {
-            let refused = await outcome { try await rig.call("RemoveCategory", [.string(category)]) }
+            let refused = await outcome { try await rig.call(BridgeMethod.removeCategory.name, [.string(category)]) }
             guard case .failure(let error as DBusFailure) = refused else {
                 Issue.record("RemoveCategory was not refused: \(refused)")
                 return
@@ -49,7 +49,7 @@ extension Reliability {
             #expect(error.name == "io.github.NotificationBridge1.Error.InvalidArgument")
             #expect(error.message.contains(id), "\(error.message)")
             #expect(error.message.contains("withdraw"), "\(error.message)")
-            let reply = try await rig.call("ListCategories")
+            let reply = try await rig.call(BridgeMethod.listCategories.name)
             guard case .array(_, let listed)? = reply.first else { throw TestSupportError("not a list: \(reply)") }
             #expect(
                 listed.contains {

@@ -72,7 +72,7 @@ extension Reliability {
             defer { Task { await connection.close() } }
             let responded = try await connection.signals(
                 matching: DBusMatchRule(
-                    sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
+                    sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: BridgeSignal.responded.name))
             var posted: [String] = []
             for index in 0..<notificationsPerClient {
                 posted.append(

@@ -63,7 +63,8 @@ extension Reliability {
 
                 let second = try await rig.startDaemon()
                 defer { second.stop() }
-                let pending = try await rig.listed("ListPending", [FilterKeys.appName.name: .string("Burst")])
+                let pending = try await rig.listed(
+                    BridgeMethod.listPending.name, [FilterKeys.appName.name: .string("Burst")])
                 let pendingIDs = Set(pending.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue })
                 let lost = acknowledged.subtracting(pendingIDs)
                 #expect(

@@ -118,7 +118,7 @@ struct DaemonRig: Sendable {
 
     /// Posts and returns the id.
     func post(_ notification: [String: DBusValue], from connection: DBusConnection? = nil) async throws -> String {
-        try await call("Post", [.vardict(notification)], from: connection).decode(String.self)
+        try await call(BridgeMethod.post.name, [.vardict(notification)], from: connection).decode(String.self)
     }
 
     /// The ids `ListPending` returns for `filter`.
@@ -126,7 +126,7 @@ struct DaemonRig: Sendable {
         -> Set<String>
     {
         Set(
-            try await listed("ListPending", filter, from: connection).compactMap {
+            try await listed(BridgeMethod.listPending.name, filter, from: connection).compactMap {
                 $0[ListedKeys.id.name]?.unwrappedVariant.stringValue
             })
     }

@@ -91,7 +91,8 @@ extension Reliability {
 
             let second = try await rig.startDaemon()
             defer { second.stop() }
-            let pending = try await rig.listed("ListPending", [FilterKeys.appName.name: .string("Disk")])
+            let pending = try await rig.listed(
+                BridgeMethod.listPending.name, [FilterKeys.appName.name: .string("Disk")])
             #expect(
                 pending.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue } == [saved],
                 "the pending notification saved before the disk filled up is restored")
@@ -102,7 +103,8 @@ extension Reliability {
 
             try FileManager.default.removeItem(atPath: filler)
             let taken = try await rig.post(later)
-            let afterwards = try await rig.listed("ListPending", [FilterKeys.appName.name: .string("Disk")])
+            let afterwards = try await rig.listed(
+                BridgeMethod.listPending.name, [FilterKeys.appName.name: .string("Disk")])
             #expect(
                 Set(afterwards.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue }) == [saved, taken],
                 "a Post once there is space again is kept")
@@ -112,7 +114,7 @@ extension Reliability {
             let first = try await rig.startDaemon()
             defer { first.stop() }
             // The daemon owns its name before it has opened its state; a call answers once it has.
-            _ = try await rig.listed("ListPending")
+            _ = try await rig.listed(BridgeMethod.listPending.name)
             let filler = try fileSystem.fill()
 
             var acknowledged: [String] = []
@@ -137,7 +139,8 @@ extension Reliability {
             }
             #expect(rig.logText.contains("cannot save"), "the log says why")
             // Refused ones are not showing.
-            let showing = try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Disk")])
+            let showing = try await rig.listed(
+                BridgeMethod.listDelivered.name, [FilterKeys.appName.name: .string("Disk")])
             #expect(showing.count == acknowledged.count)
 
             first.signal(SIGKILL)
@@ -145,7 +148,8 @@ extension Reliability {
             try FileManager.default.removeItem(atPath: filler)
             let second = try await rig.startDaemon()
             defer { second.stop() }
-            let restored = try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Disk")])
+            let restored = try await rig.listed(
+                BridgeMethod.listDelivered.name, [FilterKeys.appName.name: .string("Disk")])
             let restoredIDs = Set(restored.compactMap { $0[ListedKeys.id.name]?.unwrappedVariant.stringValue })
             #expect(
                 restoredIDs.isSuperset(of: acknowledged),

@@ -58,7 +58,9 @@ extension Reliability {
                     of: daemon, warmUp: Self.warmUp, total: Self.cycles, what: "cycles"
                 ) { count in try await Self.run(count, on: clients, rig: rig) }
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
-                #expect(try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Cycle")]).count <= 1)
+                #expect(
+                    try await rig.listed(BridgeMethod.listDelivered.name, [FilterKeys.appName.name: .string("Cycle")])
+                        .count <= 1)
                 #expect(daemon.poll() == nil)
             }
         }
@@ -73,7 +75,7 @@ extension Reliability {
                     ],
                     from: client)
                 // Already closed by the server (dismissed) is fine: then there is nothing to close.
-                _ = try? await rig.call("Withdraw", [.string(id)], from: client)
+                _ = try? await rig.call(BridgeMethod.withdraw.name, [.string(id)], from: client)
             }
         }
 
@@ -154,7 +156,9 @@ extension Reliability {
                     of: daemon, warmUp: Self.warmUp, total: Self.cycles, what: "prompt cycles"
                 ) { count in try await Self.run(count, on: clients, rig: rig) }
                 #expect(growth < Self.growthLimit, "grew by \(growth >> 10) KiB from \(before >> 10) KiB")
-                #expect(try await rig.listed("ListDelivered", [FilterKeys.appName.name: .string("Prompt")]).isEmpty)
+                #expect(
+                    try await rig.listed(BridgeMethod.listDelivered.name, [FilterKeys.appName.name: .string("Prompt")])
+                        .isEmpty)
                 #expect(daemon.poll() == nil)
             }
         }
@@ -169,7 +173,7 @@ extension Reliability {
                     ],
                     from: client)
                 do {
-                    _ = try await rig.call("WaitForResponse", [.string(id)], from: client)
+                    _ = try await rig.call(BridgeMethod.waitForResponse.name, [.string(id)], from: client)
                     throw TestSupportError("notification \(id) got a response from a cancelled prompt")
                 } catch let failure as DBusFailure {
                     #expect(failure.name == BridgeError.closed, "\(failure)")

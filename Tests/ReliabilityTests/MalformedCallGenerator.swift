@@ -53,9 +53,11 @@ struct MalformedCallGenerator {
 
     /// The signature each method takes.
     static let signatures: [String: String] = [
-        "RegisterCategory": "saa{sv}a{sv}", "RemoveCategory": "s", "ListCategories": "", "Post": "a{sv}",
-        "Withdraw": "s", "WithdrawAll": "a{sv}", "ListPending": "a{sv}", "ListDelivered": "a{sv}",
-        "WaitForResponse": "s", "GetServerInformation": "",
+        BridgeMethod.registerCategory.name: "saa{sv}a{sv}", BridgeMethod.removeCategory.name: "s",
+        BridgeMethod.listCategories.name: "", BridgeMethod.post.name: "a{sv}",
+        BridgeMethod.withdraw.name: "s", BridgeMethod.withdrawAll.name: "a{sv}", BridgeMethod.listPending.name: "a{sv}",
+        BridgeMethod.listDelivered.name: "a{sv}",
+        BridgeMethod.waitForResponse.name: "s", BridgeMethod.getServerInformation.name: "",
     ]
 
     /// The keys of each dictionary and the signatures each takes.
@@ -109,8 +111,10 @@ struct MalformedCallGenerator {
         case 14..<40: return post()
         case 40..<52: return registerCategory()
         case 52..<57: return removeCategory()
-        case 57..<65: return idCall(pick(["Withdraw", "WaitForResponse"]))
-        case 65..<90: return filterCall(pick(["WithdrawAll", "ListPending", "ListDelivered"]))
+        case 57..<65: return idCall(pick([BridgeMethod.withdraw.name, BridgeMethod.waitForResponse.name]))
+        case 65..<90:
+            return filterCall(
+                pick([BridgeMethod.withdrawAll.name, BridgeMethod.listPending.name, BridgeMethod.listDelivered.name]))
         default: return readOnly()
         }
     }
@@ -142,7 +146,7 @@ struct MalformedCallGenerator {
         var entries = validPostEntries()
         let defect = breakDictionary(&entries, keys: Self.postKeys, semantic: Self.badPostValues, nested: true)
         return Call(
-            method: "Post", arguments: [dictionary(entries)], expected: .error(Self.invalidArgument),
+            method: BridgeMethod.post.name, arguments: [dictionary(entries)], expected: .error(Self.invalidArgument),
             defect: defect)
     }
 
@@ -178,7 +182,7 @@ struct MalformedCallGenerator {
             defect = "the same action twice"
         }
         return Call(
-            method: "RegisterCategory",
+            method: BridgeMethod.registerCategory.name,
             arguments: [id, .array(element: "a{sv}", actions), dictionary(options)],
             expected: .error(Self.invalidArgument), defect: defect)
     }
@@ -193,7 +197,7 @@ struct MalformedCallGenerator {
     private mutating func removeCategory() -> Call {
         let id = string()
         return Call(
-            method: "RemoveCategory", arguments: [.string(id)], expected: .error(Self.unknownCategory),
+            method: BridgeMethod.removeCategory.name, arguments: [.string(id)], expected: .error(Self.unknownCategory),
             defect: "unregistered category")
     }
 
@@ -213,7 +217,8 @@ struct MalformedCallGenerator {
             entries.append(DBusDictionaryEntry(key: .string(key), value: .variant(.string("fuzz-" + word()))))
         }
         // A valid filter selects nothing: the fuzzing connections posted nothing, and no app has these names.
-        let empty: [DBusValue] = method == "WithdrawAll" ? [.strings([])] : [.array(element: "a{sv}", [])]
+        let empty: [DBusValue] =
+            method == BridgeMethod.withdrawAll.name ? [.strings([])] : [.array(element: "a{sv}", [])]
         if bool() {
             return Call(method: method, arguments: [dictionary(entries)], expected: .reply(empty), defect: "none")
         }
@@ -225,10 +230,12 @@ struct MalformedCallGenerator {
 
     private mutating func readOnly() -> Call {
         if bool() {
-            return Call(method: "ListCategories", arguments: [], expected: .replyOfSignature("aa{sv}"), defect: "none")
+            return Call(
+                method: BridgeMethod.listCategories.name, arguments: [], expected: .replyOfSignature("aa{sv}"),
+                defect: "none")
         }
         return Call(
-            method: "GetServerInformation", arguments: [], expected: .replyOfSignature("a{sv}"),
+            method: BridgeMethod.getServerInformation.name, arguments: [], expected: .replyOfSignature("a{sv}"),
             defect: "none")
     }
 

@@ -24,10 +24,12 @@ extension Reliability {
         /// The state the calls must not change: categories, what is pending and what is showing, as a baseline
         /// connection sees it.
         static func state(_ rig: DaemonRig, from connection: DBusConnection) async throws -> [DBusValue] {
-            try await rig.call("ListCategories", from: connection)
-                + rig.call("ListPending", [.vardict([FilterKeys.appName.name: .string("Baseline")])], from: connection)
+            try await rig.call(BridgeMethod.listCategories.name, from: connection)
                 + rig.call(
-                    "ListDelivered",
+                    BridgeMethod.listPending.name, [.vardict([FilterKeys.appName.name: .string("Baseline")])],
+                    from: connection)
+                + rig.call(
+                    BridgeMethod.listDelivered.name,
                     [
                         .vardict([
                             FilterKeys.appName.name: .string("Baseline")
@@ -47,7 +49,7 @@ extension Reliability {
                 let baseline = try await rig.bus.connect()
                 defer { Task { await baseline.close() } }
                 try await rig.call(
-                    "RegisterCategory",
+                    BridgeMethod.registerCategory.name,
                     [
                         .string("org.example.baseline"),
                         .array(
@@ -125,13 +127,13 @@ extension Reliability {
                 #expect(id != delivered)
                 #expect(
                     try await rig.listed(
-                        "ListDelivered",
+                        BridgeMethod.listDelivered.name,
                         [
                             FilterKeys.appName.name: .string("Baseline")
                         ], from: baseline
                     ).count == 2)
                 try await rig.call(
-                    "RegisterCategory",
+                    BridgeMethod.registerCategory.name,
                     [
                         .string("org.example.after"),
                         .array(
@@ -143,7 +145,7 @@ extension Reliability {
                             ]),
                         .vardict([:]),
                     ], from: baseline)
-                let categories = try await rig.call("ListCategories")
+                let categories = try await rig.call(BridgeMethod.listCategories.name)
                 guard case .array(_, let registered)? = categories.first else {
                     throw TestSupportError("ListCategories returned \(categories)")
                 }

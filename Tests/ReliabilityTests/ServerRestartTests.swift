@@ -17,7 +17,8 @@ extension Reliability {
                 defer { daemon.stop() }
                 let responded = try await rig.client.signals(
                     matching: DBusMatchRule(
-                        sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
+                        sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName,
+                        member: BridgeSignal.responded.name))
 
                 var ids: [String: String] = [:]  // id → title
                 for index in 0..<5 {
@@ -34,10 +35,10 @@ extension Reliability {
                 let waiter = try await rig.bus.connect()
                 defer { Task { await waiter.close() } }
                 async let waitedResponse = outcome {
-                    try await rig.call("WaitForResponse", [.string(waited)], from: waiter)
+                    try await rig.call(BridgeMethod.waitForResponse.name, [.string(waited)], from: waiter)
                 }
                 // The call is held by the daemon once a round trip behind it has come back.
-                try await rig.call("ListCategories", from: waiter)
+                try await rig.call(BridgeMethod.listCategories.name, from: waiter)
 
                 // The server dies: its connection goes without a word, as a killed process's does.
                 let gone = try await rig.client.nameOwnerChanges(of: "org.freedesktop.Notifications")

@@ -50,7 +50,8 @@ extension Reliability {
                 try FileManager.default.createDirectory(at: answers, withIntermediateDirectories: true)
                 let responded = try await rig.client.signals(
                     matching: DBusMatchRule(
-                        sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName, member: "Responded"))
+                        sender: BridgeAPI.busName, interface: BridgeAPI.interfaceName,
+                        member: BridgeSignal.responded.name))
 
                 // Actions with a spoofed key, a real key and text input, so a spoof would name something that exists.
                 let actions = DBusValue.array(
@@ -90,7 +91,7 @@ extension Reliability {
                 try Self.spoof(posterShown.id, from: rogue, to: daemonName)
                 // The bus delivers the rogue's messages in order, so the daemon has read the spoofs once this returns;
                 // it handles server signals in the order they came, so anything they caused comes before the witness.
-                try await rig.call("ListCategories", from: rogue)
+                try await rig.call(BridgeMethod.listCategories.name, from: rogue)
                 try await rig.server.invokeAction(id: witnessShown.id, key: "real")
                 try await withTimeout(waitingFor: "the witness's command to run") {
                     while try !FileManager.default.contentsOfDirectory(atPath: answers.path).contains(where: {
@@ -124,7 +125,7 @@ extension Reliability {
                 #expect(try String(contentsOf: run.appendingPathComponent("text"), encoding: .utf8) == "unset")
                 #expect(try String(contentsOf: run.appendingPathComponent("token"), encoding: .utf8) == "real-token")
                 // One round trip later nothing else has run: each notification's command ran once, the witness's too.
-                try await rig.call("ListCategories")
+                try await rig.call(BridgeMethod.listCategories.name)
                 let all = try FileManager.default.contentsOfDirectory(atPath: answers.path)
                 #expect(all.filter { $0.hasPrefix(toCommand) }.count == 1, "\(all)")
                 #expect(all.filter { $0.hasPrefix(witness) }.count == 1, "\(all)")

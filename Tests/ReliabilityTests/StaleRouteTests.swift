@@ -67,7 +67,7 @@ extension Reliability {
                 let second = try await rig.startDaemon(["--log-level", "debug"])
                 defer { second.stop() }
                 // Answered once the daemon has restored what it kept.
-                try await rig.call("ListCategories")
+                try await rig.call(BridgeMethod.listCategories.name)
                 try await replacement.invokeAction(id: otherID, key: "ok")
                 // A notification posted now, clicked: once its command ran, the daemon has handled the click before.
                 _ = try await posted("New", marking: "new-ran")
@@ -83,7 +83,7 @@ extension Reliability {
                     !FileManager.default.fileExists(atPath: rig.directory.appendingPathComponent("old-ran").path),
                     "the old notification's command ran for another program's notification")
 
-                let withdrawn = await outcome { try await rig.call("Withdraw", [.string(oldID)]) }
+                let withdrawn = await outcome { try await rig.call(BridgeMethod.withdraw.name, [.string(oldID)]) }
                 if case .failure(let error) = withdrawn {
                     #expect(error.dbusName == BridgeError.unknownNotification.rawValue, "\(error)")
                 }

@@ -39,7 +39,7 @@ extension Reliability {
                             PostKeys.title.name: .string("Warm-up \(index)"), PostKeys.body.name: .string(Self.body),
                             PostKeys.delay.name: .double(86_400),
                         ], from: client)
-                    try await rig.call("Withdraw", [.string(id)], from: client)
+                    try await rig.call(BridgeMethod.withdraw.name, [.string(id)], from: client)
                 }
                 let idle = try LeakTests.residentMemory(of: daemon.pid)
                 let start = ContinuousClock.now
@@ -66,7 +66,7 @@ extension Reliability {
                 } catch let failure as DBusFailure {
                     #expect(failure.name == BridgeError.limitExceeded.rawValue, "\(failure)")
                     #expect(failure.message.contains("\(Self.perApp)"), "\(failure.message)")
-                    #expect(failure.message.contains("WithdrawAll"), "\(failure.message)")
+                    #expect(failure.message.contains(BridgeMethod.withdrawAll.name), "\(failure.message)")
                 }
                 _ = try await rig.post([
                     PostKeys.title.name: .string("Unbothered"), PostKeys.appName.name: .string("Other"),
@@ -78,12 +78,12 @@ extension Reliability {
                     let shown = try await rig.post([
                         PostKeys.title.name: .string("Now"), PostKeys.appName.name: .string(app),
                     ])
-                    try await rig.call("Withdraw", [.string(shown)])
+                    try await rig.call(BridgeMethod.withdraw.name, [.string(shown)])
                 }
 
                 for app in 0..<Self.apps {
                     let withdrawn = try await rig.call(
-                        "WithdrawAll", [.vardict([FilterKeys.appName.name: .string("App \(app)")])],
+                        BridgeMethod.withdrawAll.name, [.vardict([FilterKeys.appName.name: .string("App \(app)")])],
                         timeout: .seconds(120)
                     ).decode([String].self)
                     #expect(withdrawn.count == Self.perApp)

@@ -49,12 +49,12 @@ extension LocalNotificationClient {
     public func settingsChanges(app: String? = nil) async throws -> AsyncStream<AppNotificationSettings> {
         let app = app ?? appName
         let proxy = self.proxy
-        let signals = try await connection.signals(matching: BridgeProxy.signals(member: "SettingsChanged"))
+        let events = try await proxy.events([.settingsChanged])
         let (changes, sink) = AsyncStream.makeStream(of: AppNotificationSettings.self)
         let follower = Task {
             var last: AppNotificationSettings?
-            for await signal in signals {
-                guard let changed = signal.arguments.first?.stringValue, changed == app || changed.isEmpty,
+            for await event in events {
+                guard case .settingsChanged(let changed, _) = event, changed == app || changed.isEmpty,
                     let record = try? await proxy.settings(app: app)
                 else { continue }
                 let allowed = record.allowedNow

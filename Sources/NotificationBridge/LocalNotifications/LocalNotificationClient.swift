@@ -47,9 +47,9 @@ public actor LocalNotificationClient {
     /// Scheduled notifications of the app that fired while it was in the foreground, and were not shown.
     public nonisolated let firings: AsyncStream<ListedNotification>
 
-    private var foreground: Bool
     private var listener: Task<Void, Never>?
-    private var reattacher: Task<Void, Never>?
+    /// The attachment as ``appName``, which attaches again when the daemon restarts.
+    private let attachment: BridgeAttachment
     let proxy: BridgeProxy
 
     /// Connects to the session bus and attaches as `appName`.
@@ -82,54 +82,42 @@ public actor LocalNotificationClient {
         self.connection = connection
         self.proxy = BridgeProxy(connection: connection)
         self.appName = sandbox?.appID(environment: environment) ?? appName
-        self.foreground = foreground
         let (responses, responseSink) = AsyncStream.makeStream(of: NotificationResponse.self)
         let (firings, firingSink) = AsyncStream.makeStream(of: ListedNotification.self)
         self.responses = responses
         self.firings = firings
-        let signals = try await connection.signals(matching: BridgeProxy.signals())
-        let owners = try await connection.nameOwnerChanges(of: BridgeAPI.busName)
         do {
-            try await attach()
+            attachment = try await BridgeAttachment(proxy: proxy, appName: self.appName, foreground: foreground)
         } catch let failure as DBusFailure where DaemonUnreachableError.isUnreachable(failure) {
             throw DaemonUnreachableError(failure: failure, sandbox: sandbox)
         }
-        start(signals: signals, owners: owners, responseSink: responseSink, firingSink: firingSink)
+        listen(to: attachment.events, responseSink: responseSink, firingSink: firingSink)
     }
 
-    private func start(
-        signals: AsyncStream<DBusSignal>, owners: AsyncStream<String?>,
-        responseSink: AsyncStream<NotificationResponse>.Continuation,
+    private func listen(
+        to events: AsyncStream<BridgeEvent>, responseSink: AsyncStream<NotificationResponse>.Continuation,
         firingSink: AsyncStream<ListedNotification>.Continuation
     ) {
         listener = Task {
-            for await signal in signals {
-                switch signal.member {
-                case "Responded":
-                    if let response = Self.response(signal.arguments) { responseSink.yield(response) }
-                case "Fired":
-                    if signal.arguments.count == 2, let listed = ListedNotification(signal.arguments[1]) {
-                        firingSink.yield(listed)
-                    }
-                default:
+            for await event in events {
+                switch event {
+                case .responded(let response):
+                    responseSink.yield(response.notificationResponse)
+                case .fired(_, let notification):
+                    if let listed = ListedNotification(notification) { firingSink.yield(listed) }
+                case .closed, .settingsChanged:
                     continue
                 }
             }
             responseSink.finish()
             firingSink.finish()
         }
-        reattacher = Task { [weak self] in
-            for await owner in owners where owner != nil {
-                try? await self?.attach()
-            }
-        }
     }
 
     /// Stops listening and finishes the streams; the connection stays open (close it yourself).
     public func stop() async {
         listener?.cancel()
-        reattacher?.cancel()
-        _ = try? await proxy.detach(appName: appName)
+        await attachment.detach()
     }
 
     // MARK: Posting
@@ -209,28 +197,11 @@ public actor LocalNotificationClient {
     /// Says whether the app is frontmost: while it is, its scheduled notifications arrive on ``firings`` instead of
     /// being shown.
     public func setForeground(_ foreground: Bool) async throws {
-        self.foreground = foreground
-        try await attach()
+        try await attachment.setForeground(foreground)
     }
 
     /// Shows a notification that arrived on ``firings``, as if the app were not frontmost.
     public func present(id: String) async throws {
         try await proxy.present(id: id)
-    }
-
-    // MARK: D-Bus
-
-    private func attach() async throws {
-        try await proxy.attach(appName: appName, foreground: foreground)
-    }
-
-    /// `Responded(s id, s action, a{sv} response)`.
-    static func response(_ arguments: [DBusValue]) -> NotificationResponse? {
-        guard arguments.count == 3, let id = arguments[0].stringValue, let action = arguments[1].stringValue,
-            var response = BridgeResponse(arguments[2])
-        else { return nil }
-        response.notificationID = id
-        response.actionID = action
-        return response.notificationResponse
     }
 }

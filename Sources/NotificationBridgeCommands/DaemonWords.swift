@@ -1,16 +1,18 @@
+import NotificationBridgeAPI
+
 /// The daemon's messages are written for its D-Bus callers (method and key names); the command line says the same
 /// in its own terms: the commands and options that do it.
 enum DaemonWords {
     /// D-Bus methods, and the commands that call them.
-    static let methods: [(method: String, command: String)] = [
-        ("ListCategories", "'notification-bridge category list'"),
-        ("RegisterCategory", "'notification-bridge category add'"),
-        ("RemoveCategory", "'notification-bridge category remove'"),
-        ("WaitForResponse", "'notification-bridge wait'"), ("WithdrawAll", "'notification-bridge withdraw --all'"),
-        ("Withdraw", "'notification-bridge withdraw'"), ("ListPending", "'notification-bridge list --pending'"),
-        ("ListDelivered", "'notification-bridge list'"), ("GetServerInformation", "'notification-bridge server-info'"),
-        ("GetSettings", "'notification-bridge settings'"), ("SetSettings", "'notification-bridge settings'"),
-        ("Attach", "'notification-bridge monitor'"), ("Post", "'notification-bridge send'"),
+    static let methods: [(method: BridgeMethod, command: String)] = [
+        (.listCategories, "'notification-bridge category list'"),
+        (.registerCategory, "'notification-bridge category add'"),
+        (.removeCategory, "'notification-bridge category remove'"),
+        (.waitForResponse, "'notification-bridge wait'"), (.withdrawAll, "'notification-bridge withdraw --all'"),
+        (.withdraw, "'notification-bridge withdraw'"), (.listPending, "'notification-bridge list --pending'"),
+        (.listDelivered, "'notification-bridge list'"), (.getServerInformation, "'notification-bridge server-info'"),
+        (.getSettings, "'notification-bridge settings'"), (.setSettings, "'notification-bridge settings'"),
+        (.attach, "'notification-bridge monitor'"), (.post, "'notification-bridge send'"),
     ]
 
     /// Dictionary keys (as the daemon names them in messages), and the options that set them.
@@ -33,7 +35,7 @@ enum DaemonWords {
     static func inCommandLineTerms(_ message: String) -> String {
         var text = message
         for (key, option) in keys { text = text.replacing(key, with: option) }
-        for (method, command) in methods { text = replacingWord(method, with: command, in: text) }
+        for (method, command) in methods { text = replacingWord(method.name, with: command, in: text) }
         return text
     }
 

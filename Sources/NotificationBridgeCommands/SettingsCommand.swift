@@ -80,10 +80,10 @@ struct SettingsCommand: AsyncParsableCommand {
         let client = try await BridgeClient.connect()
         let change = try change()
         if !change.isEmpty {
-            try await client.call("SetSettings") { try await $0.setSettings(app: app ?? "", change) }
+            try await client.call { try await $0.setSettings(app: app ?? "", change) }
         }
         if let app {
-            let record = try await client.call("GetSettings") { try await $0.settings(app: app) }
+            let record = try await client.call { try await $0.settings(app: app) }
             if output.json {
                 Output.printJSON(Output.json(record.entries.value))
             } else {
@@ -91,8 +91,8 @@ struct SettingsCommand: AsyncParsableCommand {
             }
             return
         }
-        let records = try await client.call("ListSettings") { try await $0.listSettings() }
-        let global = try await client.call("GetSettings") { try await $0.settings(app: "") }
+        let records = try await client.call { try await $0.listSettings() }
+        let global = try await client.call { try await $0.settings(app: "") }
         if output.json {
             var listing = WireEntries()
             listing[SettingsKeys.doNotDisturb] = global.doNotDisturb

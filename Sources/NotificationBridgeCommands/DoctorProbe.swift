@@ -33,7 +33,7 @@ struct DoctorProbe {
 
         let proxy = BridgeProxy(connection: connection)
         // Asking starts the daemon when D-Bus can: what a notification would do too.
-        guard let information = try? await proxy.serverInformation(), let entries = information.stringKeyedEntries
+        guard let information = try? await proxy.serverInformation(), let entries = WireEntries(information)
         else {
             if report.daemon.running || report.daemon.activatable {
                 report.problems.append(
@@ -43,7 +43,7 @@ struct DoctorProbe {
             return report
         }
         report.daemon.running = true
-        report.daemon.version = Self.text(entries["bridge-version"])
+        report.daemon.version = entries[ServerInformationKeys.bridgeVersion]
         if let pid = await processID(of: BridgeAPI.busName) {
             report.daemon.pid = pid
             let environment = Self.environment(of: pid)
@@ -109,31 +109,28 @@ struct DoctorProbe {
 
     // MARK: The daemon's answers
 
-    private static func text(_ value: DBusValue?) -> String? { value?.unwrappedVariant.stringValue }
-
     private static func strings(_ value: DBusValue?) -> [String] {
         guard case .array(_, let values)? = value?.unwrappedVariant else { return [] }
         return values.compactMap(\.stringValue)
     }
 
-    private static func server(_ entries: [String: DBusValue]) -> DoctorReport.Server {
+    private static func server(_ entries: WireEntries) -> DoctorReport.Server {
         DoctorReport.Server(
-            name: text(entries["server-name"]) ?? "", vendor: text(entries["server-vendor"]) ?? "",
-            version: text(entries["server-version"]) ?? "", specVersion: text(entries["server-spec-version"]) ?? "",
-            capabilities: strings(entries["server-capabilities"]), quirks: strings(entries["server-quirks"]))
+            name: entries[ServerInformationKeys.serverName] ?? "",
+            vendor: entries[ServerInformationKeys.serverVendor] ?? "",
+            version: entries[ServerInformationKeys.serverVersion] ?? "",
+            specVersion: entries[ServerInformationKeys.serverSpecVersion] ?? "",
+            capabilities: entries[ServerInformationKeys.serverCapabilities] ?? [],
+            quirks: entries[ServerInformationKeys.serverQuirks] ?? [])
     }
 
-    private static func actions(_ entries: [String: DBusValue], display: String?) -> DoctorReport.Actions {
-        let capabilities = strings(entries["server-capabilities"])
-        var textInput: [String: String] = [:]
-        for (fallback, rendering) in entries["text-input"]?.unwrappedVariant.stringKeyedEntries ?? [:] {
-            textInput[fallback] = rendering.unwrappedVariant.stringValue ?? ""
-        }
-        let program = text(entries["prompt-program"]) ?? ""
+    private static func actions(_ entries: WireEntries, display: String?) -> DoctorReport.Actions {
+        let capabilities = entries[ServerInformationKeys.serverCapabilities] ?? []
+        let program = entries[ServerInformationKeys.promptProgram] ?? ""
         return DoctorReport.Actions(
             buttons: capabilities.contains("actions"), inlineReply: capabilities.contains("inline-reply"),
-            textInput: textInput, promptProgram: program.isEmpty ? nil : program,
-            promptAvailable: entries["prompt-available"]?.unwrappedVariant == .boolean(true), promptDisplay: display)
+            textInput: entries[ServerInformationKeys.textInput] ?? [:], promptProgram: program.isEmpty ? nil : program,
+            promptAvailable: entries[ServerInformationKeys.promptAvailable] == true, promptDisplay: display)
     }
 
     // MARK: The bus

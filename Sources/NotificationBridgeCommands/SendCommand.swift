@@ -142,7 +142,7 @@ struct SendCommand: AsyncParsableCommand {
     /// Posts `request` through the daemon: the client it connected, and the notification's id.
     static func post(_ request: WireEntries) async throws -> (client: BridgeClient, id: String) {
         let client = try await BridgeClient.connect()
-        return (client, try await client.call("Post") { try await $0.post(request) })
+        return (client, try await client.call { try await $0.post(request) })
     }
 
     func run() async throws {

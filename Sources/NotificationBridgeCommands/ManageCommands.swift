@@ -83,7 +83,7 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await BridgeClient.connect()
         let filter = filter.filter
-        let notifications = try await client.call(pending ? "ListPending" : "ListDelivered") { proxy in
+        let notifications = try await client.call { proxy in
             pending ? try await proxy.listPending(filter) : try await proxy.listDelivered(filter)
         }
         if output.json {
@@ -124,12 +124,12 @@ struct WithdrawCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await BridgeClient.connect()
         if let id {
-            try await client.call("Withdraw") { try await $0.withdraw(id: id) }
+            try await client.call { try await $0.withdraw(id: id) }
             if output.json { Output.printJSON(.array([.string(id)])) }
             return
         }
         let filter = filter.filter
-        let ids = try await client.call("WithdrawAll") { try await $0.withdrawAll(filter) }
+        let ids = try await client.call { try await $0.withdrawAll(filter) }
         if output.json {
             Output.printJSON(.array(ids.map { .string($0) }))
         } else {
@@ -149,7 +149,7 @@ struct ServerInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await BridgeClient.connect()
-        let information = try await client.call("GetServerInformation") { try await $0.serverInformation() }
+        let information = try await client.call { try await $0.serverInformation() }
         if output.json { Output.printJSON(Output.json(information)) } else { Output.printDictionary(information) }
     }
 }

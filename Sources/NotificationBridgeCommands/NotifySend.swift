@@ -20,33 +20,36 @@ enum NotifySend {
     /// The notify-send release whose command line this follows.
     static let compatibleVersion = "0.8.1"
 
-    /// Runs the command line `arguments` (without the program's name); `invokedAs` is how it was started (`argv[0]`).
-    static func run(_ arguments: [String], invokedAs: String) -> Int32 {
+    /// Reads notify-send's command line `arguments` (without the program's name); `invokedAs` is how the program was
+    /// started (`argv[0]`), which help and `--version` name.
+    static func parse(_ arguments: [String], invokedAs: String) -> Invocation {
         let options: NotifySendArguments
         do {
             options = try NotifySendArguments(parsing: arguments)
         } catch {
-            printError(error.message)
-            return ExitStatus.usage
+            return .finished(CommandOutcome(standardError: error.message, status: ExitStatus.usage))
         }
         if options.showHelp {
-            print(NotifySendArguments.help(programName: invokedAs), terminator: "")
-            return ExitStatus.success
+            return .finished(
+                CommandOutcome(
+                    standardOutput: NotifySendArguments.help(programName: invokedAs), status: ExitStatus.success))
         }
         if options.showVersion {
-            print(
-                "\(invokedAs) \(compatibleVersion) "
-                    + "(notification-bridge \(NotificationBridgeCommand.configuration.version))"
-            )
-            return ExitStatus.success
+            return .finished(
+                CommandOutcome(
+                    standardOutput: "\(invokedAs) \(compatibleVersion) "
+                        + "(notification-bridge \(NotificationBridgeCommand.configuration.version))\n",
+                    status: ExitStatus.success))
         }
-        let request: NotifySendRequest
         do {
-            request = try NotifySendRequest(options)
+            return .notifySend(try NotifySendRequest(options), options)
         } catch {
-            printError(error.message)
-            return ExitStatus.usage
+            return .finished(CommandOutcome(standardError: error.message, status: ExitStatus.usage))
         }
+    }
+
+    /// Posts `request`, waits when asked, and exits.
+    static func run(_ request: NotifySendRequest, options: NotifySendArguments) -> Never {
         let cancellation = WaitCancellation()
         runToEnd(signals: request.waits ? [SIGINT] : [], onSignal: { _ in cancellation.interrupted() }) {
             try await post(request, options: options, cancellation: cancellation)
@@ -62,11 +65,8 @@ enum NotifySend {
         var failed = false
         var waits = request.waits
         if !request.actions.isEmpty {
-            let information = try await client.call("GetServerInformation") { try await $0.serverInformation() }
-            var capabilities: [String] = []
-            if case .array(_, let values)? = information.stringKeyedEntries?["server-capabilities"]?.unwrappedVariant {
-                capabilities = values.compactMap(\.stringValue)
-            }
+            let information = try await client.call { try await $0.serverInformation() }
+            let capabilities = WireEntries(information)?[ServerInformationKeys.serverCapabilities] ?? []
             if !capabilities.contains(where: { $0.lowercased() == "actions" }) {
                 printError("Actions are not supported by this notifications server. Displaying non-interactively.")
                 entries.removeActions()
@@ -80,7 +80,7 @@ enum NotifySend {
                 client: client, id: request.bridgeID, message: "Wait cancelled, closing notification",
                 status: failed ? ExitStatus.failure : ExitStatus.success)
         }
-        _ = try await client.call("Post") { try await $0.post(entries) }
+        _ = try await client.call { try await $0.post(entries) }
         if options.printID {
             print(request.printedID)
             fflush(nil)

@@ -118,7 +118,7 @@ struct AlertCommand: AsyncParsableCommand {
         entries.setUnchecked(PostKeys.actions, try ActionSpec.list(buttons.map(\.action)))
 
         let client = try await BridgeClient.connect()
-        let id = try await client.call("Post") { try await $0.post(entries) }
+        let id = try await client.call { try await $0.post(entries) }
         let chosen: Button?
         var text: String?
         do {

@@ -43,7 +43,7 @@ struct PlainSend: Equatable {
         do {
             _ = try DBusConnection.callOnce(
                 destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-                method: "Post", arguments: [request.value], timeout: BridgeProxy.defaultTimeout)
+                method: BridgeMethod.post.name, arguments: [request.value], timeout: BridgeProxy.defaultTimeout)
         } catch .cannotConnect(let failure) {
             throw BridgeClient.cannotConnect(failure)
         } catch .failed(let failure) {

@@ -30,10 +30,8 @@ struct BridgeClient {
     }
 
     /// Calls the daemon through the proxy, turning its failures into ``CLIFailure``s.
-    ///
-    /// - Parameter method: the D-Bus method, for messages.
     @discardableResult
-    func call<Result>(_ method: String, _ body: (BridgeProxy) async throws -> Result) async throws -> Result {
+    func call<Result>(_ body: (BridgeProxy) async throws -> Result) async throws -> Result {
         do {
             return try await body(proxy)
         } catch let failure as DBusFailure {

@@ -57,7 +57,7 @@ struct CategoryCommand: AsyncParsableCommand {
             if !minimal.isEmpty { options[CategoryOptionKeys.minimalActions] = minimal }
             if reportsDismissal { options[CategoryOptionKeys.reportsDismissal] = true }
             let actions = try ActionSpec.list(actions)
-            try await client.call("RegisterCategory") {
+            try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)
             }
             if output.json { Output.printJSON(.object([CategoryKeys.id.name: .string(id)])) }
@@ -75,7 +75,7 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let client = try await BridgeClient.connect()
-            try await client.call("RemoveCategory") { try await $0.removeCategory(id: id) }
+            try await client.call { try await $0.removeCategory(id: id) }
             if output.json { Output.printJSON(.object([CategoryKeys.id.name: .string(id)])) }
         }
     }
@@ -89,7 +89,7 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let client = try await BridgeClient.connect()
-            let categories = try await client.call("ListCategories") { try await $0.listCategories() }
+            let categories = try await client.call { try await $0.listCategories() }
             if output.json {
                 Output.printJSON(.array(categories.map(Output.json)))
                 return

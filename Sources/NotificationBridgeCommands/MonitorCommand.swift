@@ -35,44 +35,30 @@ struct MonitorCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await BridgeClient.connect()
-        let connection = client.connection
-        let signals = try await connection.signals(matching: BridgeProxy.signals())
-        let owners = try await connection.nameOwnerChanges(of: BridgeAPI.busName)
-        try await attach(client)
+        let attachment = try await attach(client)
         // On standard error, so that standard output holds responses only.
         printError("notification-bridge: monitoring the responses of \(appName) (Ctrl-C stops)")
-        let appName = self.appName
-        let foreground = self.foreground
-        // The daemon forgets an attachment when it stops; a new daemon gets it again.
-        let reattaching = Task {
-            for await owner in owners where owner != nil {
-                _ = try? await client.proxy.attach(appName: appName, foreground: foreground)
-            }
-        }
-        defer { reattaching.cancel() }
-        for await signal in signals {
-            switch signal.member {
-            case "Responded":
-                guard signal.arguments.count == 3, let id = signal.arguments[0].stringValue,
-                    let action = signal.arguments[1].stringValue
-                else { continue }
-                let response = Response(id: id, action: action, dictionary: signal.arguments[2])
+        for await event in attachment.events {
+            switch event {
+            case .responded(let response):
+                let printed = Response(
+                    id: response.notificationID, action: response.actionID, dictionary: response.dictionary)
                 if output.json {
-                    Output.printJSON(response.json)
+                    Output.printJSON(printed.json)
                 } else {
-                    print(([id, action] + (response.text.map { [Self.escaped($0)] } ?? [])).joined(separator: "\t"))
+                    let text = response.text.map { [Self.escaped($0)] } ?? []
+                    print(([response.notificationID, response.actionID] + text).joined(separator: "\t"))
                 }
-            case "Fired":
-                guard signal.arguments.count == 2, let id = signal.arguments[0].stringValue else { continue }
+            case .fired(let id, let notification):
                 if output.json {
-                    guard case .object(var members) = Output.json(signal.arguments[1]) else { continue }
+                    guard case .object(var members) = Output.json(notification) else { continue }
                     members["fired"] = .bool(true)
                     Output.printJSON(.object(members))
                 } else {
-                    let title = ListedNotification(signal.arguments[1])?.title ?? ""
+                    let title = ListedNotification(notification)?.title ?? ""
                     print("fired\t\(id)\t\(Self.escaped(title))")
                 }
-            default:
+            case .closed, .settingsChanged:
                 continue
             }
             // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
@@ -83,9 +69,13 @@ struct MonitorCommand: AsyncParsableCommand {
                 + "again once the session bus is back)")
     }
 
-    private func attach(_ client: BridgeClient) async throws {
+    /// Attaches as the app; the attachment attaches again when the daemon restarts, as a new daemon knows nothing of
+    /// the old one's attachments.
+    private func attach(_ client: BridgeClient) async throws -> BridgeAttachment {
         do {
-            try await client.call("Attach") { try await $0.attach(appName: appName, foreground: foreground) }
+            return try await client.call {
+                try await BridgeAttachment(proxy: $0, appName: appName, foreground: foreground)
+            }
         } catch let failure as CLIFailure where failure.message.contains("unknown method") {
             throw CLIFailure("notification-bridge: this notification-bridged cannot attach apps; update it")
         }

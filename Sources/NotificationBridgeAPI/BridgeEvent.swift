@@ -1,0 +1,92 @@
+import DBusCore
+
+/// A signal of `io.github.NotificationBridge1`, decoded: the one place that reads (and writes) the signals' arguments.
+///
+/// ```swift
+/// for await event in try await proxy.events() {
+///     if case .responded(let response) = event { print(response.notificationID, response.actionID) }
+/// }
+/// ```
+public enum BridgeEvent: Sendable, Hashable {
+    /// `Responded(s id, s action, a{sv} response)`: the user responded; the id and action are those of the response.
+    case responded(BridgeResponse)
+    /// `Fired(s id, a{sv} notification)`: a scheduled notification of the app came due while it was frontmost, and
+    /// was not shown; `notification` has the keys `ListDelivered` gives (``ListedNotification/init(_:)`` reads it).
+    case fired(id: String, notification: DBusValue)
+    /// `SettingsChanged(s app_id, a{sv} settings)`: an app's settings changed; an empty `appID` for the global
+    /// do-not-disturb.
+    case settingsChanged(appID: String, settings: DBusValue)
+    /// `Closed(s id, u reason)`: a notification this connection posted closed.
+    case closed(id: String, reason: BridgeCloseReason)
+
+    /// Reads a received signal; `nil` for another interface's, a member this version does not know, or arguments
+    /// that are not the signal's.
+    public init?(_ signal: DBusSignal) {
+        guard signal.interface == BridgeAPI.interfaceName, let member = BridgeSignal(rawValue: signal.member) else {
+            return nil
+        }
+        self.init(member, arguments: signal.arguments)
+    }
+
+    /// Reads the arguments of signal `member`; `nil` when they are not its.
+    public init?(_ member: BridgeSignal, arguments: [DBusValue]) {
+        switch (member, arguments.count) {
+        case (.responded, 3):
+            guard let id = arguments[0].stringValue, let action = arguments[1].stringValue,
+                let entries = WireEntries(arguments[2])
+            else { return nil }
+            // The arguments name the notification and the action; the dictionary's copies of them are not needed.
+            self = .responded(
+                BridgeResponse(
+                    notificationID: id, actionID: action, text: entries[ResponseKeys.text],
+                    activationToken: entries[ResponseKeys.activationToken],
+                    userInfo: entries[ResponseKeys.userInfo] ?? [:]))
+        case (.fired, 2):
+            guard let id = arguments[0].stringValue, arguments[1].stringKeyedEntries != nil else { return nil }
+            self = .fired(id: id, notification: arguments[1])
+        case (.settingsChanged, 2):
+            guard let app = arguments[0].stringValue, arguments[1].stringKeyedEntries != nil else { return nil }
+            self = .settingsChanged(appID: app, settings: arguments[1])
+        case (.closed, 2):
+            guard let id = arguments[0].stringValue, case .uint32(let reason) = arguments[1] else { return nil }
+            self = .closed(id: id, reason: BridgeCloseReason(rawValue: reason))
+        default:
+            return nil
+        }
+    }
+
+    /// Which signal it is.
+    public var signal: BridgeSignal {
+        switch self {
+        case .responded: .responded
+        case .fired: .fired
+        case .settingsChanged: .settingsChanged
+        case .closed: .closed
+        }
+    }
+
+    /// The signal's arguments, as the daemon sends them.
+    public var arguments: [DBusValue] {
+        switch self {
+        case .responded(let response):
+            [.string(response.notificationID), .string(response.actionID), response.dictionary]
+        case .fired(let id, let notification):
+            [.string(id), notification]
+        case .settingsChanged(let app, let settings):
+            [.string(app), settings]
+        case .closed(let id, let reason):
+            [.string(id), .uint32(reason.rawValue)]
+        }
+    }
+}
+
+extension DBusConnection {
+    /// Emits `event` from the daemon's object, to `destination` only, or to every connection when it is `nil`.
+    ///
+    /// - Throws: `DBusFailure` when the connection is closed or the message cannot be sent.
+    public func emit(_ event: BridgeEvent, to destination: String?) throws {
+        try emit(
+            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, member: event.signal.name,
+            arguments: event.arguments, destination: destination)
+    }
+}

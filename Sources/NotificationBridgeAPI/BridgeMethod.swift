@@ -1,0 +1,80 @@
+import DBusCore
+
+/// A method of `io.github.NotificationBridge1`: its name, its arguments and reply with their D-Bus types, and its
+/// reference text.
+///
+/// This table is the interface's one description of its methods: the daemon routes calls and checks their signatures
+/// by it, its introspection (and so `dbus/io.github.NotificationBridge1.xml`) is made from it, and ``BridgeProxy``
+/// calls by it. Code outside this module names a method as `BridgeMethod.post.name`, never by a string of its own.
+public enum BridgeMethod: String, CaseIterable, Sendable {
+    /// `RegisterCategory(s id, aa{sv} actions, a{sv} options)`.
+    case registerCategory = "RegisterCategory"
+    /// `RemoveCategory(s id)`.
+    case removeCategory = "RemoveCategory"
+    /// `ListCategories() -> aa{sv} categories`.
+    case listCategories = "ListCategories"
+    /// `Post(a{sv} notification) -> s id`.
+    case post = "Post"
+    /// `Withdraw(s id)`.
+    case withdraw = "Withdraw"
+    /// `WithdrawAll(a{sv} filter) -> as ids`.
+    case withdrawAll = "WithdrawAll"
+    /// `ListPending(a{sv} filter) -> aa{sv} notifications`.
+    case listPending = "ListPending"
+    /// `ListDelivered(a{sv} filter) -> aa{sv} notifications`.
+    case listDelivered = "ListDelivered"
+    /// `WaitForResponse(s id) -> (s action, a{sv} response)`.
+    case waitForResponse = "WaitForResponse"
+    /// `Attach(s app_name, a{sv} options)`.
+    case attach = "Attach"
+    /// `Detach(s app_name)`.
+    case detach = "Detach"
+    /// `Present(s id)`.
+    case present = "Present"
+    /// `GetSettings(s app_id) -> a{sv} settings`.
+    case getSettings = "GetSettings"
+    /// `SetSettings(s app_id, a{sv} settings)`.
+    case setSettings = "SetSettings"
+    /// `ListSettings() -> aa{sv} settings`.
+    case listSettings = "ListSettings"
+    /// `GetServerInformation() -> a{sv} information`.
+    case getServerInformation = "GetServerInformation"
+
+    /// The method's D-Bus name, e.g. `Post`.
+    public var name: String { rawValue }
+
+    /// The arguments a caller sends, in order.
+    public var inputs: [DBusArgumentDescription] {
+        switch self {
+        case .registerCategory: [.init("id", "s"), .init("actions", "aa{sv}"), .init("options", "a{sv}")]
+        case .removeCategory, .withdraw, .waitForResponse, .present: [.init("id", "s")]
+        case .listCategories, .listSettings, .getServerInformation: []
+        case .post: [.init("notification", "a{sv}")]
+        case .withdrawAll, .listPending, .listDelivered: [.init("filter", "a{sv}")]
+        case .attach: [.init("app_name", "s"), .init("options", "a{sv}")]
+        case .detach: [.init("app_name", "s")]
+        case .getSettings: [.init("app_id", "s")]
+        case .setSettings: [.init("app_id", "s"), .init("settings", "a{sv}")]
+        }
+    }
+
+    /// The values the reply carries, in order.
+    public var outputs: [DBusArgumentDescription] {
+        switch self {
+        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings: []
+        case .listCategories: [.init("categories", "aa{sv}")]
+        case .post: [.init("id", "s")]
+        case .withdrawAll: [.init("ids", "as")]
+        case .listPending, .listDelivered: [.init("notifications", "aa{sv}")]
+        case .waitForResponse: [.init("action", "s"), .init("response", "a{sv}")]
+        case .getSettings: [.init("settings", "a{sv}")]
+        case .listSettings: [.init("settings", "aa{sv}")]
+        case .getServerInformation: [.init("information", "a{sv}")]
+        }
+    }
+
+    /// The signature of the arguments, e.g. `saa{sv}a{sv}` for `RegisterCategory`.
+    public var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
+    /// The signature of the reply, e.g. `sa{sv}` for `WaitForResponse`.
+    public var outputSignature: String { outputs.map(\.signature.rawValue).joined() }
+}

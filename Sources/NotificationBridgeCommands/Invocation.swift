@@ -1,0 +1,92 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What a command line asks for: the one reading of `notification-bridge`'s (and `notify-send`'s) arguments.
+///
+/// Every form is decided here, before anything runs: notify-send's command line when the program is started as
+/// `notify-send`, the `--exec-filter` form the daemon runs, a plain `send TITLE [BODY]` (read without ArgumentParser,
+/// as the tree would read it), and the command tree. Help, `--version` and usage mistakes come out as
+/// ``finished(_:)``, with the text and status the program prints and exits with, so that tests read them without
+/// starting the program.
+enum Invocation {
+    /// `--exec-filter ACTIONS -- CMD ARGS…`: run CMD when the response's action is one of ACTIONS.
+    case execFilter([String])
+    /// `[send] TITLE [BODY]` with nothing else: posted with one call, without the command tree.
+    case plainSend(PlainSend)
+    /// notify-send's command line, read as notify-send reads it.
+    case notifySend(NotifySendRequest, NotifySendArguments)
+    /// A command of the tree, parsed and validated; `hint` is added to a usage error its run may still throw.
+    case command(any ParsableCommand, hint: String?)
+    /// Nothing to run: print this and exit.
+    case finished(CommandOutcome)
+
+    /// Reads `arguments` (without the program's name); `invokedAs` is how the program was started (`argv[0]`).
+    static func parse(_ arguments: [String], invokedAs: String) -> Invocation {
+        if invokedAs.split(separator: "/").last == Substring(NotifySend.programName) {
+            return NotifySend.parse(arguments, invokedAs: invokedAs)
+        }
+        if arguments.first == ExecFilter.flag { return .execFilter(arguments) }
+        if let plain = PlainSend(arguments) { return .plainSend(plain) }
+        let hint = Self.hint(arguments)
+        do {
+            let rewritten = NotifySendHints.rewrite(ShortFlags.rewrite(arguments))
+            if let send = TitleAfterTerminator.send(rewritten) {
+                try send.validate()
+                return .command(send, hint: hint)
+            }
+            return .command(try NotificationBridgeCommand.parseSelectedSubcommand(rewritten), hint: hint)
+        } catch {
+            return .finished(CommandOutcome(error, hint: hint))
+        }
+    }
+
+    /// `notification-bridge wait` alone may have meant a notification titled "wait", as with notify-send: what a usage
+    /// error of a lone subcommand name adds.
+    private static func hint(_ arguments: [String]) -> String? {
+        guard arguments.count == 1, let word = arguments.first, word != SendCommand.configuration.commandName,
+            NotificationBridgeCommand.subcommandNamed(word) != nil
+        else { return nil }
+        return "'\(word)' is a command; to post a notification titled '\(word)', use notification-bridge send '\(word)'"
+    }
+
+    /// Runs what the command line asks for and returns the exit status; a command that waits runs to its end on the
+    /// main thread and exits the process itself.
+    func run() -> Int32 {
+        switch self {
+        case .execFilter(let arguments):
+            return ExecFilter.run(arguments)
+        case .plainSend(let plain):
+            do {
+                try plain.post()
+                return ExitStatus.success
+            } catch {
+                return CommandOutcome(error).emit()
+            }
+        case .notifySend(let request, let options):
+            NotifySend.run(request, options: options)
+        case .command(let command, let hint):
+            if let asyncCommand = command as? any AsyncParsableCommand {
+                // Handed to the task, which alone uses it from then on.
+                nonisolated(unsafe) var asyncCommand = asyncCommand
+                // Ctrl-C while a command waits for a response closes the notification (WaitCancellation).
+                runToEnd(signals: [SIGINT], onSignal: { _ in WaitCancellation.shared.interrupted() }) {
+                    try await asyncCommand.run()
+                }
+            }
+            var command = command
+            do {
+                try command.run()
+                return ExitStatus.success
+            } catch {
+                return CommandOutcome(error, hint: hint).emit()
+            }
+        case .finished(let outcome):
+            return outcome.emit()
+        }
+    }
+}
