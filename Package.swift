@@ -52,6 +52,10 @@ let package = Package(
         ),
 
         .target(name: "DBusCore", dependencies: ["CDBus"]),
+
+        // Child processes: spawning with posix_spawn, reaping, the EINTR funnel, PATH lookup. Package-only: the bridge's
+        // prompt, the daemon's commands and the test harness start programs the same way.
+        .target(name: "ProcessSupport", dependencies: ["CLinux"]),
         .target(name: "NotificationModel"),
 
         // The release number, in one place, for every program and for the daemon's interface.
@@ -60,14 +64,15 @@ let package = Package(
         // The daemon's contract: names, typed errors, one key table per dictionary (decoding and encoding), the
         // `exec` rule and a typed client proxy. No Foundation, so that the command line stays light.
         .target(
-            name: "NotificationBridgeAPI", dependencies: ["DBusCore", "NotificationModel", "NotificationBridgeVersion"]
+            name: "NotificationBridgeAPI",
+            dependencies: ["DBusCore", "NotificationModel", "NotificationBridgeVersion", "ProcessSupport"]
         ),
 
         // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux", "CSQLite",
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "ProcessSupport", "CGIO", "CLinux", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -78,7 +83,7 @@ let package = Package(
             name: "NotificationBridgeDaemon",
             dependencies: [
                 "NotificationBridge", "NotificationBridgeAPI", "DBusCore", "NotificationModel",
-                "NotificationBridgeVersion",
+                "NotificationBridgeVersion", "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -123,7 +128,7 @@ let package = Package(
             name: "notification-bridge-demo",
             dependencies: [
                 "TerminalNotificationServer", "DBusCore", "NotificationBridge", "NotificationBridgeAPI",
-                "DBusTestSupport",
+                "DBusTestSupport", "ProcessSupport",
             ]
         ),
 
@@ -133,7 +138,7 @@ let package = Package(
         // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
         .target(
             name: "DBusTestSupport",
-            dependencies: ["DBusCore", "NotificationBridge", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DBusCore", "ProcessSupport", .product(name: "Logging", package: "swift-log")]
         ),
 
         .executableTarget(

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+import ProcessSupport
 import Synchronization
 
 /// Writes the daemon's changes to its store on a thread of its own, so that no actor waits on the disk, and groups

@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridge
+import ProcessSupport
 import TerminalNotificationServer
 
 /// Why the demo failed; the message says what did not happen.

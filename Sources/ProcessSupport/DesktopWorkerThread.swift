@@ -9,12 +9,12 @@ internal import CLinux
 /// Runs short blocking work (file lookups, `fork`, a child's pipe) on a thread of its own, so that it never holds a
 /// thread of Swift's cooperative pool.
 ///
-/// Meant for rare events (a click on an action, a prompt): each call starts one detached thread that ends with the
-/// work. The thread inherits the caller's signal mask, so code that starts programs must reset the mask in the child.
+/// Meant for rare events (a click on an action, a prompt) and for threads that live as long as their owner (the
+/// store's writer): each call starts one detached thread that ends with the work. The thread inherits the caller's signal mask, so code that starts programs must reset the mask in the child.
 package enum DesktopWorkerThread {
     /// Runs `work` on a new thread and returns its result. When no thread can be created, `work` runs on the calling
     /// thread instead: slower for the pool, but the caller still gets its answer.
-    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    package static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             detach { continuation.resume(returning: work()) }
         }
