@@ -44,7 +44,7 @@ let package = Package(
         // One thread in epoll as the process's main and global executor: the daemon's idle wake-ups are zero.
         .target(name: "EventLoopExecutor", dependencies: ["CLinux"]),
 
-        // SQLite, for the daemon's state. Only the files in NotificationBridge/Database import it.
+        // SQLite, for the daemon's state. Only the files in NotificationStore/Database import it.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -68,11 +68,31 @@ let package = Package(
             dependencies: ["DBusCore", "NotificationModel", "NotificationBridgeVersion", "ProcessSupport"]
         ),
 
-        // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
+        // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API. No SQLite:
+        // the daemon's engine (scheduling, the store) is in modules of its own, which apps do not link.
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "ProcessSupport", "CGIO", "CLinux", "CSQLite",
+                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "ProcessSupport", "CGIO", "CLinux",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The daemon's engine, package-only. Scheduling: triggers evaluated in a time zone, the queue of pending
+        // notifications, the clocks and what moves them (zone changes, resumes, steps of the wall clock), the
+        // scheduler.
+        .target(
+            name: "NotificationScheduling",
+            dependencies: [
+                "DBusCore", "NotificationModel", "CGIO", "CLinux", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The store: the SQLite database of scheduled notifications, categories and routes, its row format (which
+        // names its own fields and carries its version), the durable files beside it, and its writer thread.
+        .target(
+            name: "NotificationStore",
+            dependencies: [
+                "NotificationScheduling", "NotificationModel", "ProcessSupport", "CSQLite", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -82,8 +102,9 @@ let package = Package(
         .target(
             name: "NotificationBridgeDaemon",
             dependencies: [
-                "NotificationBridge", "NotificationBridgeAPI", "DBusCore", "NotificationModel",
-                "NotificationBridgeVersion", "ProcessSupport",
+                "NotificationBridge", "NotificationBridgeAPI", "NotificationScheduling", "NotificationStore",
+                "DBusCore",
+                "NotificationModel", "NotificationBridgeVersion", "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -145,7 +166,7 @@ let package = Package(
             name: "dbus-bench",
             dependencies: [
                 "CDBus", "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI",
-                "NotificationModel",
+                "NotificationModel", "NotificationStore",
             ],
             path: "Benchmarks/DBusBench"
         ),
@@ -184,12 +205,18 @@ let package = Package(
                 "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore", "DBusTestSupport",
             ]
         ),
+        .testTarget(name: "NotificationSchedulingTests", dependencies: ["NotificationScheduling", "DBusTestSupport"]),
+        .testTarget(
+            name: "NotificationStoreTests",
+            dependencies: ["NotificationStore", "NotificationScheduling", "NotificationModel", "DBusTestSupport"]
+        ),
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: [
                 "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
-                "NotificationServerKit", "DBusCore", "DBusTestSupport",
-            ]
+                "NotificationScheduling", "NotificationStore", "NotificationServerKit", "DBusCore", "DBusTestSupport",
+            ],
+            exclude: ["RowFixtures"]
         ),
         .testTarget(
             name: "NotificationBridgeCLITests",
@@ -214,8 +241,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit",
-                "DBusCore", "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationStore",
+                "NotificationServerKit", "DBusCore", "DBusTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

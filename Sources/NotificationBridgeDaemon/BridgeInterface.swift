@@ -1,6 +1,7 @@
 import DBusCore
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationStore
 
 /// The description of `io.github.NotificationBridge1`: the one source of the routing of calls, of the signature checks
 /// and of the introspection XML (which `dbus/io.github.NotificationBridge1.xml` holds, checked by a test). Each member

@@ -3,6 +3,8 @@ import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationScheduling
+import NotificationStore
 import ServiceLifecycle
 
 /// The daemon: owns `io.github.NotificationBridge` and serves `io.github.NotificationBridge1` at
@@ -262,9 +264,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             }
             if let lost = store.lostCommits {
                 logger.error("\(lost)", metadata: ["state.directory": "\(directory)"])
-            }
-            for imported in store.imported {
-                logger.notice("\(imported)")
             }
             if store.openedOnFullDisk {
                 logger.warning(

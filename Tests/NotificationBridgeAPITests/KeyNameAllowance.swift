@@ -73,15 +73,12 @@ struct KeyNameAllowance {
             "Sources/NotificationModel/Trigger+Codable.swift", [PostKeys.fireDate.name, PostKeys.repeat.name],
             "the model's Codable keys"),
         KeyNameAllowance(
-            "Sources/NotificationBridge/Scheduling/ScheduledNotification.swift",
+            "Sources/NotificationScheduling/ScheduledNotification.swift",
             [PostKeys.appName.name, PostKeys.timeZone.name], "the store's Codable keys"),
         KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/ResponseRoute.swift",
             [PostKeys.appAction.name, PostKeys.desktopEntry.name, PostKeys.exec.name],
             "the store's Codable route keys"),
-        KeyNameAllowance(
-            "Tests/NotificationBridgeTests/Scheduling/NotificationStoreImportTests.swift", [ListedKeys.id.name],
-            "the journal of an older version"),
         KeyNameAllowance(
             "Tests/NotificationModelTests/NotificationActionTests.swift",
             ActionKeys.all.map(\.name) + [AttachOptionKeys.foreground.name], "the model's JSON, and its values"),
