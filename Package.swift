@@ -61,6 +61,10 @@ let package = Package(
         // The release number, in one place, for every program and for the daemon's interface.
         .target(name: "NotificationBridgeVersion"),
 
+        // The freedesktop notification protocol for both ends, client and server: the bus name, path and interface,
+        // method and signal names, the Notify request, the server's signals, close reasons, hint and capability names.
+        .target(name: "FreedesktopNotifications", dependencies: ["DBusCore"]),
+
         // The daemon's contract: names, typed errors, one key table per dictionary (decoding and encoding), the
         // `exec` rule and a typed client proxy. No Foundation, so that the command line stays light.
         .target(
@@ -73,8 +77,8 @@ let package = Package(
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "ProcessSupport", "CGIO", "CLinux",
-                .product(name: "Logging", package: "swift-log"),
+                "DBusCore", "FreedesktopNotifications", "NotificationModel", "NotificationBridgeAPI", "ProcessSupport",
+                "CGIO", "CLinux", .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -154,7 +158,7 @@ let package = Package(
         ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
-        .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
+        .target(name: "NotificationServerKit", dependencies: ["DBusCore", "FreedesktopNotifications"]),
 
         // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
         .target(

@@ -156,7 +156,9 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Sources/NotificationServerKit/NotificationServerProfile.swift", [PostKeys.actions.name],
             "a freedesktop capability"),
-        KeyNameAllowance("Sources/NotificationServerKit/NotifyRequest.swift", [PostKeys.urgency.name], "a hint name"),
+        KeyNameAllowance(
+            "Sources/FreedesktopNotifications/StandardHint.swift", [PostKeys.desktopEntry.name],
+            "the freedesktop hint names"),
         KeyNameAllowance(
             "Sources/NotificationServerKit/ServedNotification.swift",
             [PostKeys.category.name, PostKeys.desktopEntry.name, PostKeys.resident.name, PostKeys.transient.name],
