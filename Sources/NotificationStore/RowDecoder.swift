@@ -14,8 +14,10 @@ package final class RowDecoder {
 
     package init() {}
 
-    /// Whether `bytes` are a row of the format version this decoder reads (``RowFormat/version``).
-    package static func isBinaryRow(_ bytes: [UInt8]) -> Bool { bytes.first == RowFormat.version }
+    /// Whether `bytes` are a row of a format version this decoder reads (``RowFormat/readableVersions``).
+    package static func isBinaryRow(_ bytes: [UInt8]) -> Bool {
+        bytes.first.map(RowFormat.readableVersions.contains) ?? false
+    }
 
     /// The value of the row `bytes`: read by hand when `Value` is ``RowReadable``, else through `Codable`.
     ///
@@ -26,7 +28,7 @@ package final class RowDecoder {
                 .init(
                     codingPath: [],
                     debugDescription:
-                        "not a row of format version \(RowFormat.version): it starts with \(bytes.first ?? 0)"))
+                        "not a row of a format version up to \(RowFormat.version): it starts with \(bytes.first ?? 0)"))
         }
         return try RowDecoding(
             row: Row(bytes: bytes, decoder: self), range: 1..<bytes.count, isNull: false, parentPath: [], key: nil
@@ -53,10 +55,13 @@ package final class RowDecoder {
 final class Row {
     let bytes: [UInt8]
     let decoder: RowDecoder
+    /// The format version the row was written in (its first byte).
+    let version: UInt8
 
     init(bytes: [UInt8], decoder: RowDecoder) {
         self.bytes = bytes
         self.decoder = decoder
+        version = bytes.first ?? 0
     }
 }
 
@@ -215,7 +220,7 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         // A nil frame is refused by the value's own containers, unless the value is an optional.
-        try Value(from: value(key))
+        try value(key).decode(Value.self)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -244,7 +249,7 @@ struct RowKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
         guard let value = try presentValue(key) else { return nil }
-        return try Value(from: value)
+        return try value.decode(Value.self)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -319,7 +324,7 @@ struct RowUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type).decodeUnsigned(type) }
 
     mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        try Value(from: next(type))
+        try next(type).decode(Value.self)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -355,5 +360,5 @@ struct RowSingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decoding.decodeUnsigned(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoding.decodeUnsigned(type) }
 
-    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try Value(from: decoding) }
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try decoding.decode(Value.self) }
 }

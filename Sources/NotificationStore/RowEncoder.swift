@@ -5,7 +5,7 @@ struct RowEncoder {
     /// - Throws: whatever `value`'s `encode(to:)` throws; the encoder itself refuses nothing.
     func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let root = RowEncodingNode()
-        try value.encode(to: RowEncoding(node: root, codingPath: []))
+        try RowEncoding(node: root, codingPath: []).encodeValue(value)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 + root.valueLength)
         bytes.append(RowFormat.version)
@@ -209,7 +209,7 @@ struct RowKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) { node.add(key.stringValue, .unsigned(value)) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        try value.encode(to: RowEncoding(node: node.child(key.stringValue), codingPath: codingPath + [key]))
+        try RowEncoding(node: node.child(key.stringValue), codingPath: codingPath + [key]).encodeValue(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -256,7 +256,7 @@ struct RowUnkeyedEncoding: UnkeyedEncodingContainer {
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
         let path = nextPath
-        try value.encode(to: RowEncoding(node: node.element(), codingPath: path))
+        try RowEncoding(node: node.element(), codingPath: path).encodeValue(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -298,7 +298,7 @@ struct RowSingleValueEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) { node.set(.unsigned(value)) }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
-        try value.encode(to: RowEncoding(node: node, codingPath: codingPath))
+        try RowEncoding(node: node, codingPath: codingPath).encodeValue(value)
     }
 }
 

@@ -1,3 +1,5 @@
+import NotificationModel
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -206,10 +208,14 @@ package protocol RowReadable {
 }
 
 extension RowDecoding {
-    /// The value, read by hand when `Value` is ``RowReadable``, else through `Codable`.
+    /// The value, read by hand when `Value` is ``RowReadable`` or a `JSONValue` of a row of version 2 or later
+    /// (see ``RowFormat``), else through `Codable`.
     func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
         if let readable = Value.self as? any RowReadable.Type {
             return try read(readable) as! Value
+        }
+        if Value.self == JSONValue.self, row.version >= 2 {
+            return try decodeTaggedJSON() as! Value
         }
         return try Value(from: self)
     }

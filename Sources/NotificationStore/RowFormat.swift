@@ -1,10 +1,16 @@
 /// The binary form of a stored row's value, which ``RowEncoder`` writes and ``RowDecoder`` reads: the owner's
 /// `Codable` value, about three times faster to read back than JSON.
 ///
-/// A row starts with its format ``version``. The version covers the layout below and the names of the fields each
+/// A row starts with its format version. The version covers the layout below and the names of the fields each
 /// stored type writes (its coding keys): those names belong to the stored form, not to the daemon's D-Bus keys, and a
 /// change to either the layout or a name is a new version, with a reading path for the rows of the versions before.
 /// The rows each version wrote are kept as test fixtures, which every later version must still read.
+///
+/// - Version 1 wrote a `JSONValue` (a notification's user info) through its own `Codable`, which this form, not
+///   describing itself, cannot read back: a string of eight bytes came back as a number, one of one byte as a `Bool`,
+///   an array or an object as a string. Its rows are still read as it read them.
+/// - Version 2 writes a `JSONValue` as a keyed container of one entry whose key names its kind (`null`, `bool`,
+///   `number`, `string`, `array`, `object`), each element or member written the same way.
 ///
 /// After the version byte comes the top value. A value is the bytes of what it encoded:
 /// - a keyed container: its entries one after the other, each the key (its UTF-8 length as a varint, then the bytes)
@@ -17,8 +23,11 @@
 /// A frame is ``null`` alone, or ``present``, the value's length as a varint and the value. Lengths make every frame
 /// skippable, so that a reader looks keys up in any order and ignores the ones it does not know.
 enum RowFormat {
-    /// The first byte of every row: the format version (the layout and the field names) it was written in.
-    static let version: UInt8 = 1
+    /// The first byte of every row: the format version (the layout and the field names) it was written in. Rows are
+    /// written in this version.
+    static let version: UInt8 = 2
+    /// The format versions read: from the first to ``version``.
+    static let readableVersions: ClosedRange<UInt8> = 1...version
     /// A frame that holds `nil`.
     static let null: UInt8 = 0
     /// A frame that holds a value.
@@ -73,7 +82,7 @@ extension RowFormat {
     /// - Returns: `nil` when `bytes` are not a binary row, a key is missing, a value on the way is `nil`, or a frame
     ///   is damaged.
     static func valueRange(at path: [String], in bytes: [UInt8]) -> Range<Int>? {
-        guard bytes.first == version else { return nil }
+        guard let first = bytes.first, readableVersions.contains(first) else { return nil }
         var range = 1..<bytes.count
         for key in path {
             guard let found = entryValue(key, in: range, of: bytes) else { return nil }

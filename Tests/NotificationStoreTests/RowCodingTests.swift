@@ -77,6 +77,20 @@ struct RowCodingTests {
         #expect(try RowDecoder().decode(NotificationCategory.self, from: RowEncoder().encode(category)) == category)
     }
 
+    @Test(
+        "a notification's user info comes back as it went in: strings of any length, numbers, Bools, arrays, objects",
+        arguments: [
+            JSONValue.string("kitchen1"), .string("\u{1}"), .string(""), .string("a longer text than eight"),
+            .number(8), .number(-0.5), .bool(true), .bool(false), .null,
+            .array([.string("abcdefgh"), .number(1), .array([]), .object([:])]),
+            .object(["room": .string("kitchen1"), "tags": .array([.string("a"), .bool(true)]), "none": .null]),
+        ])
+    func userInfo(value: JSONValue) throws {
+        let content = NotificationContent(title: "Water the plants", userInfo: ["value": value])
+        let read = try RowDecoder().decode(NotificationContent.self, from: RowEncoder().encode(content))
+        #expect(read.userInfo == ["value": value])
+    }
+
     struct Older: Codable, Equatable {
         var name: String
         var count: Int

@@ -68,7 +68,7 @@ struct StateFileSafetyTests {
 
     @Test(
         "a state file that is a symbolic link is refused, and its target is left alone",
-        arguments: [Store.databaseName, Store.databaseName + "-wal"])
+        arguments: [Store.databaseName])
     func linkedFile(name: String) throws {
         let temporary = NotificationStoreTests.TemporaryDirectory()
         _ = try Self.open(temporary.path).get()
@@ -83,7 +83,7 @@ struct StateFileSafetyTests {
 
     @Test(
         "a FIFO in place of a state file is refused at once instead of hanging the start",
-        arguments: [Store.databaseName, Store.databaseName + "-wal"])
+        arguments: [Store.databaseName])
     func fifo(name: String) throws {
         let temporary = NotificationStoreTests.TemporaryDirectory()
         _ = try Self.open(temporary.path).get()
