@@ -53,9 +53,11 @@ let package = Package(
 
         .target(name: "DBusCore", dependencies: ["CDBus"]),
 
-        // Child processes: spawning with posix_spawn, reaping, the EINTR funnel, PATH lookup. Package-only: the bridge's
-        // prompt, the daemon's commands and the test harness start programs the same way.
+        // Child processes: spawning with posix_spawn, reaping, the EINTR funnel, PATH lookup, and the detached thread
+        // for blocking work. Package-only: the bridge's prompt, the daemon's commands and the test harness start
+        // programs the same way.
         .target(name: "ProcessSupport", dependencies: ["CLinux"]),
+
         .target(name: "NotificationModel"),
 
         // The release number, in one place, for every program and for the daemon's interface.
