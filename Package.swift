@@ -44,7 +44,7 @@ let package = Package(
         // One thread in epoll as the process's main and global executor: the daemon's idle wake-ups are zero.
         .target(name: "EventLoopExecutor", dependencies: ["CLinux"]),
 
-        // SQLite, for the daemon's state. Only the files in NotificationBridge/Database import it.
+        // SQLite, for the daemon's state. Only the files in NotificationStore/Database import it.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -52,22 +52,53 @@ let package = Package(
         ),
 
         .target(name: "DBusCore", dependencies: ["CDBus"]),
+
+        // Child processes: spawning with posix_spawn, reaping, the EINTR funnel, PATH lookup, and the detached thread
+        // for blocking work. Package-only: the bridge's prompt, the daemon's commands and the test harness start
+        // programs the same way.
+        .target(name: "ProcessSupport", dependencies: ["CLinux"]),
+
         .target(name: "NotificationModel"),
 
         // The release number, in one place, for every program and for the daemon's interface.
         .target(name: "NotificationBridgeVersion"),
 
+        // The freedesktop notification protocol for both ends, client and server: the bus name, path and interface,
+        // method and signal names, the Notify request, the server's signals, close reasons, hint and capability names.
+        .target(name: "FreedesktopNotifications", dependencies: ["DBusCore"]),
+
         // The daemon's contract: names, typed errors, one key table per dictionary (decoding and encoding), the
         // `exec` rule and a typed client proxy. No Foundation, so that the command line stays light.
         .target(
-            name: "NotificationBridgeAPI", dependencies: ["DBusCore", "NotificationModel", "NotificationBridgeVersion"]
+            name: "NotificationBridgeAPI",
+            dependencies: ["DBusCore", "NotificationModel", "NotificationBridgeVersion", "ProcessSupport"]
         ),
 
-        // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API.
+        // The bridge: freedesktop client and codec, routing, activation, lock gate, prompts, the Swift API. No SQLite:
+        // the daemon's engine (scheduling, the store) is in modules of its own, which apps do not link.
         .target(
             name: "NotificationBridge",
             dependencies: [
-                "DBusCore", "NotificationModel", "NotificationBridgeAPI", "CGIO", "CLinux", "CSQLite",
+                "DBusCore", "FreedesktopNotifications", "NotificationModel", "NotificationBridgeAPI", "ProcessSupport",
+                "CGIO", "CLinux", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The daemon's engine, package-only. Scheduling: triggers evaluated in a time zone, the queue of pending
+        // notifications, the clocks and what moves them (zone changes, resumes, steps of the wall clock), the
+        // scheduler.
+        .target(
+            name: "NotificationScheduling",
+            dependencies: [
+                "DBusCore", "NotificationModel", "CGIO", "CLinux", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The store: the SQLite database of scheduled notifications, categories and routes, its row format (which
+        // names its own fields and carries its version), the durable files beside it, and its writer thread.
+        .target(
+            name: "NotificationStore",
+            dependencies: [
+                "NotificationScheduling", "NotificationModel", "ProcessSupport", "CSQLite", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -77,8 +108,9 @@ let package = Package(
         .target(
             name: "NotificationBridgeDaemon",
             dependencies: [
-                "NotificationBridge", "NotificationBridgeAPI", "DBusCore", "NotificationModel",
-                "NotificationBridgeVersion",
+                "NotificationBridge", "NotificationBridgeAPI", "NotificationScheduling", "NotificationStore",
+                "DBusCore",
+                "NotificationModel", "NotificationBridgeVersion", "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -125,24 +157,24 @@ let package = Package(
             name: "notification-bridge-demo",
             dependencies: [
                 "TerminalNotificationServer", "DBusCore", "NotificationBridge", "NotificationBridgeAPI",
-                "DBusTestSupport",
+                "DBusTestSupport", "ProcessSupport",
             ]
         ),
 
         // A real org.freedesktop.Notifications server, configurable to behave like each known server.
-        .target(name: "NotificationServerKit", dependencies: ["DBusCore"]),
+        .target(name: "NotificationServerKit", dependencies: ["DBusCore", "FreedesktopNotifications"]),
 
         // Test support shipped as a library target so every test target (and the benchmarks) share one harness.
         .target(
             name: "DBusTestSupport",
-            dependencies: ["DBusCore", "NotificationBridge", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DBusCore", "ProcessSupport", .product(name: "Logging", package: "swift-log")]
         ),
 
         .executableTarget(
             name: "dbus-bench",
             dependencies: [
                 "CDBus", "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI",
-                "NotificationModel",
+                "NotificationModel", "NotificationStore",
             ],
             path: "Benchmarks/DBusBench"
         ),
@@ -181,12 +213,18 @@ let package = Package(
                 "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore", "DBusTestSupport",
             ]
         ),
+        .testTarget(name: "NotificationSchedulingTests", dependencies: ["NotificationScheduling", "DBusTestSupport"]),
+        .testTarget(
+            name: "NotificationStoreTests",
+            dependencies: ["NotificationStore", "NotificationScheduling", "NotificationModel", "DBusTestSupport"]
+        ),
         .testTarget(
             name: "NotificationBridgeDaemonTests",
             dependencies: [
                 "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
-                "NotificationServerKit", "DBusCore", "DBusTestSupport",
-            ]
+                "NotificationScheduling", "NotificationStore", "NotificationServerKit", "DBusCore", "DBusTestSupport",
+            ],
+            exclude: ["RowFixtures"]
         ),
         .testTarget(
             name: "NotificationBridgeCLITests",
@@ -213,8 +251,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit",
-                "DBusCore", "DBusTestSupport",
+                "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationStore",
+                "NotificationServerKit", "DBusCore", "DBusTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

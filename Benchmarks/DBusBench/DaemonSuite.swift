@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridgeAPI
+import NotificationStore
 
 /// The daemon as a long-running service: throughput under concurrent clients, resident memory (idle, over churn,
 /// with many pending), start-up with a full store, lateness of scheduled notifications, and CPU when idle. Each part

@@ -4,6 +4,7 @@ import Foundation
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationStore
 
 /// Posting and response dispatch: the bridge's three ways in (Swift library, daemon over D-Bus, CLI) against raw
 /// libdbus and the usual command-line clients, all posting to the benchmark's own server on one private bus.

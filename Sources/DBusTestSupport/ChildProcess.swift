@@ -1,7 +1,7 @@
 import Foundation
-import NotificationBridge
+import ProcessSupport
 
-/// A child process started with ``NotificationBridge/ChildSpawner`` and reaped with `waitpid`.
+/// A child process started with ``ChildSpawner`` and reaped with `waitpid`.
 ///
 /// Foundation's `Process` waits through a run loop, which stalls when driven from Swift concurrency's threads; tests
 /// start many short-lived programs, so they use this small, predictable wrapper instead.
@@ -60,9 +60,8 @@ public final class ChildProcess: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let status { return status }
-        var raw: Int32 = 0
-        guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-        let exitStatus = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        guard let raw = ChildReaper.waitStatus(of: pid, blocking: false) else { return nil }
+        let exitStatus = ChildReaper.exitStatus(fromWaitStatus: raw)
         status = exitStatus
         return exitStatus
     }

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationBridge
+import ProcessSupport
 
 /// Reads lines from a pipe a child process writes to, with a bound on every wait.
 public final class LineReader: @unchecked Sendable {

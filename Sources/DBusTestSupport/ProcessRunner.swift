@@ -1,5 +1,5 @@
 import Foundation
-import NotificationBridge
+import ProcessSupport
 
 /// What a finished child process left behind.
 public struct ProcessResult: Sendable {
@@ -20,12 +20,7 @@ public struct ProcessResult: Sendable {
 public enum ExecutableLookup {
     /// The full path of `name` on `PATH`, or `nil`.
     public static func find(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        ExecutableSearch.resolve(name).map(URL.init(fileURLWithPath:))
     }
 }
 

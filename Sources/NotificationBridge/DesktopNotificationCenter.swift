@@ -1,5 +1,6 @@
 import DBusCore
 import FoundationEssentials
+import FreedesktopNotifications
 import Glibc
 import Logging
 import NotificationModel

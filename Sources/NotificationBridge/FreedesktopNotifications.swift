@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 
 /// A typed client of `org.freedesktop.Notifications` on one connection.
 ///

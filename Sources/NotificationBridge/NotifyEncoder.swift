@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 import NotificationModel
 
 /// Turns a notification of the model into a `Notify` call for one server, and remembers which wire key stands for

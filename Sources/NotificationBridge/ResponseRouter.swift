@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 import NotificationModel
 
 /// A notification the bridge has posted and still follows.

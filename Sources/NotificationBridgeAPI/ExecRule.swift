@@ -1,4 +1,5 @@
 import DBusCore
+internal import ProcessSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ public enum ExecRule {
     /// The most bytes the elements of an argv may have together.
     public static let maximumBytes = 64 * 1024
     /// Where a program name is searched when `PATH` is not set.
-    public static let defaultSearchPath = "/usr/local/bin:/usr/bin:/bin"
+    public static let defaultSearchPath = ExecutableSearch.defaultSearchPath
 
     /// Checks the form of an argv: the program first, not empty, not a relative path; within the size limits.
     ///
@@ -72,17 +73,6 @@ public enum ExecRule {
     /// The file to execute: `program` itself when it is a path, else the first match on `path` (this process's
     /// `PATH` by default).
     public static func resolve(_ program: String, path: String? = nil) -> String? {
-        if program.contains("/") { return isExecutableFile(program) ? program : nil }
-        let path = path ?? getenv("PATH").map { String(cString: $0) } ?? defaultSearchPath
-        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
-            let candidate = String(folder) + (folder.hasSuffix("/") ? "" : "/") + program
-            if isExecutableFile(candidate) { return candidate }
-        }
-        return nil
-    }
-
-    private static func isExecutableFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+        ExecutableSearch.resolve(program, path: path)
     }
 }

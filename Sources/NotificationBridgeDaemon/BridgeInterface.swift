@@ -1,6 +1,7 @@
 import DBusCore
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationStore
 
 /// `io.github.NotificationBridge1` served by a ``DaemonCore``: the contract's description of the interface
 /// (``BridgeInterfaceDescription``: names, signatures, reference text) with the core's method for each member. The

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+import ProcessSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -83,7 +84,7 @@ enum CommandLauncher {
         let writeEnd = ends[1]
         DesktopWorkerThread.detach(name: "command") {
             if let input { writeAll(input, to: writeEnd) }
-            let status = reap(child)
+            let status = ChildReaper.exitStatus(waitingFor: child)
             logger.debug("command finished", metadata: ["command.pid": "\(child)", "command.status": "\(status)"])
         }
     }
@@ -133,12 +134,4 @@ enum CommandLauncher {
         _ = sigtimedwait(&pipeSignal, nil, &none)
     }
 
-    /// Waits for the command to end and returns its exit status (128 + the signal number when a signal ended it).
-    private static func reap(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return -1 }
-        }
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationStore
 
 /// Showing notifications kept on disk, so that a response after a restart of the daemon still reaches its handler.
 extension DaemonCore {

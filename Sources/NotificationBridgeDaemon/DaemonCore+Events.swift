@@ -3,6 +3,7 @@ import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import ProcessSupport
 
 /// What the notification server reports, through the center's one ordered stream of events, and `WaitForResponse`.
 extension DaemonCore {

@@ -3,6 +3,8 @@ import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
+import NotificationStore
 
 /// Scheduled notifications and the store that keeps them (and the categories) across restarts.
 extension DaemonCore {

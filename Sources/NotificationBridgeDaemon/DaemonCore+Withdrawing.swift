@@ -3,6 +3,7 @@ import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationStore
 
 /// `Withdraw`, `WithdrawAll`, `ListDelivered` and `ListPending`: answered from the table, never waiting on the server.
 extension DaemonCore {

@@ -4,6 +4,8 @@ import Logging
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
+import NotificationStore
 import Synchronization
 
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.

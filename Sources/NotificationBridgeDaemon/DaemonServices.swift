@@ -2,12 +2,15 @@ import DBusCore
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationScheduling
 import ServiceLifecycle
 import Synchronization
 
 /// The daemon's long-lived work, each piece a `Service` of one `ServiceGroup` run by ``NotificationDaemon/run()``:
 /// a graceful shutdown stops them in the reverse of the order they are listed in, so the bus name watch stops taking
-/// calls first and the job runner, which answers calls still being handled, stops last.
+/// calls first, the scheduler stops before its firings are no longer followed, the job runner stops once the calls
+/// still being handled are answered, and the settings watcher and the store's writer, which those calls use, stop
+/// last.
 enum DaemonServices {
     /// Why serving ended.
     enum Ending: Sendable, Equatable {
@@ -76,6 +79,43 @@ enum DaemonServices {
             } onGracefulShutdown: {
                 activations.finish()
             }
+        }
+    }
+
+    /// Owns a part of the daemon whose only work at the end is to let go: it waits for the group's graceful shutdown,
+    /// then runs `stop`. Listed before the services that use the part, it stops after them: the group's order is the
+    /// daemon's teardown.
+    struct Closing: Service, CustomStringConvertible {
+        let description: String
+        let stop: @Sendable () async -> Void
+
+        func run() async {
+            _ = try? await gracefulShutdown()
+            await stop()
+        }
+    }
+
+    /// The store's writer: closed once the jobs that write are done, so that everything acknowledged is on disk
+    /// before the state directory is let go to a daemon that takes over.
+    static func storeWriter(_ commits: DurableCommits) -> Closing {
+        Closing(description: "state writer") { await commits.close() }
+    }
+
+    /// The settings watcher: closed once the jobs that read the settings are done.
+    static func settingsWatcher(_ settings: CachedSettings) -> Closing {
+        Closing(description: "settings watcher") { await settings.close() }
+    }
+
+    /// The scheduler: stopped before its firings are followed no more, so that no firing is left unhandled; then
+    /// the stream of firings ends.
+    static func scheduler(
+        _ scheduler: Scheduler<PendingPost>, firings: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
+    )
+        -> Closing
+    {
+        Closing(description: "scheduler") {
+            await scheduler.stop()
+            firings.finish()
         }
     }
 

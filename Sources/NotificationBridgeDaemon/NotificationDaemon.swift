@@ -3,7 +3,10 @@ import FoundationEssentials
 import Logging
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationScheduling
+import NotificationStore
 import ServiceLifecycle
+import Synchronization
 
 /// The daemon: owns `io.github.NotificationBridge` and serves `io.github.NotificationBridge1` at
 /// `/io/github/NotificationBridge`, posting through one long-lived connection to the notification server.
@@ -102,28 +105,35 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             connection: connection, center: center, settings: settings, activations: activations,
             defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
             logger: logger)
-        // One teardown path, whatever ended the serving.
+        // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
+        // stop in its order. Only when serving never started (the name was taken, the state could not be read) are
+        // they let go here.
+        let engine = [
+            DaemonServices.scheduler(scheduler, firings: firingSink), DaemonServices.settingsWatcher(settings),
+            DaemonServices.storeWriter(commits),
+        ]
         let ending: Result<Ending, any Error>
+        let grouped = GroupStart()
         do {
             ending = .success(
-                try await serve(core, firings: firings, jobs: jobs, on: connection, system: system))
+                try await serve(
+                    core, firings: firings, jobs: jobs, engine: engine, grouped: grouped, on: connection,
+                    system: system))
         } catch {
             ending = .failure(error)
         }
         if case .success(let reason) = ending, reason != .busClosed {
             _ = try? await connection.releaseName(BridgeAPI.busName)
         }
-        await scheduler.stop()
-        firingSink.finish()
         jobSink.finish()
         activations.finish()
         await core.beginShutdown()
-        // Everything acknowledged is on disk before the directory is let go to a daemon that took over.
-        await commits.close()
+        if !grouped.hasStarted {
+            for part in engine { await part.stop() }
+        }
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
         await center.stop()
-        await settings.close()
         await close(connection, system)
         switch ending {
         case .failure(let error):
@@ -138,12 +148,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         }
     }
 
-    /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the jobs that answer
-    /// calls, the center's events, the scheduler's firings, the bus's news, app activations, each a service of one
-    /// `ServiceGroup` (see ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order.
+    /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the store's writer, the
+    /// settings watcher and the scheduler (`engine`), the jobs that answer calls, the center's events, the scheduler's
+    /// firings, the bus's news, app activations, each a service of one `ServiceGroup` (see ``DaemonServices``), which
+    /// a graceful shutdown of the daemon's own group ends in order. `grouped` records that the group started.
     private func serve(
         _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<PendingPost>>,
-        jobs: AsyncStream<@Sendable () async -> Void>, on connection: DBusConnection, system: DBusConnection?
+        jobs: AsyncStream<@Sendable () async -> Void>, engine: [DaemonServices.Closing], grouped: GroupStart,
+        on connection: DBusConnection, system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger
         let events = core.center.events
@@ -199,11 +211,16 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         configuration.whenServing?()
 
         let ending = DaemonServices.EndingCell()
+        // The engine first, so that it stops last: the store's writer and the settings watcher after the jobs that use
+        // them, the scheduler (listed after its firings' follower) before that follower.
+        let (scheduler, settingsWatcher, storeWriter) = (engine[0], engine[1], engine[2])
         var services: [any Service] = [
+            storeWriter, settingsWatcher,
             DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),
             DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
             DaemonServices.Follower(description: "scheduled firings", stream: firings) { await core.fired($0) },
+            scheduler,
             DaemonServices.Follower(description: "notification settings", stream: core.settings.changes) {
                 await core.settingsChanged(app: $0)
             },
@@ -241,6 +258,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                     .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 logger: logger))
+        grouped.start()
         try await group.run()
         return ending.ending
     }
@@ -262,9 +280,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             }
             if let lost = store.lostCommits {
                 logger.error("\(lost)", metadata: ["state.directory": "\(directory)"])
-            }
-            for imported in store.imported {
-                logger.notice("\(imported)")
             }
             if store.openedOnFullDisk {
                 logger.warning(
@@ -304,4 +319,13 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         await connection.close()
         await system?.close()
     }
+}
+
+/// Whether the daemon's `ServiceGroup` started: from then on the group stops the services it holds.
+private final class GroupStart: Sendable {
+    private let started = Mutex(false)
+
+    var hasStarted: Bool { started.withLock { $0 } }
+
+    func start() { started.withLock { $0 = true } }
 }

@@ -1,5 +1,6 @@
 import NotificationBridge
 import NotificationModel
+import NotificationStore
 
 /// What the daemon keeps in memory of a scheduled notification until it fires: who posted it, where its responses
 /// go, and what a filter or `RemoveCategory` selects it by (its category and thread). The rest of its
@@ -86,9 +87,4 @@ extension PendingPost: RowReadable {
             categoryID: try content.optionalString(NotificationContentSelection.categoryKey),
             threadID: try content.optionalString(NotificationContentSelection.threadKey), post: nil)
     }
-}
-
-/// The payload of a scheduled notification's row, read without the rest of the row.
-struct PayloadOfRow<Payload: Decodable>: Decodable {
-    let payload: Payload
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
 
 /// A `Post(a{sv} notification)` call, read and checked (``NotificationPost`` reads the keys, ``PostKeys`` lists
 /// them), with what only the daemon can settle: the default app name, the `exec` program on the daemon's `PATH`,

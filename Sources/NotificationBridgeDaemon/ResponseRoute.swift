@@ -1,4 +1,5 @@
 import NotificationBridge
+import NotificationStore
 
 /// Where a notification's responses go: exactly one place, chosen when it is posted.
 enum ResponseRoute: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import DBusCore
 import NotificationBridge
 import NotificationModel
+import NotificationStore
 
 /// What a scheduled notification shows when it fires: what `Post` would have shown, where its responses go, and the
 /// connection that posted it (which owns it, as it owns the notifications it shows). The store keeps it whole; the
@@ -108,3 +109,24 @@ extension ScheduledPost: Codable {
 /// The daemon's state on disk: its scheduled notifications (a ``ScheduledPost`` each, read back in memory as a
 /// ``PendingPost``), its categories, and where the responses of the notifications it shows go (``DeliveredPost``).
 typealias DaemonStore = NotificationStore<PendingPost, NotificationCategory, DeliveredPost>
+
+/// Writes the daemon's changes to its store on a thread of its own (see ``StoreWriter``).
+typealias DurableCommits = StoreWriter<PendingPost, NotificationCategory, DeliveredPost>
+
+extension StoreWriter where Payload == PendingPost, Category == NotificationCategory, Route == DeliveredPost {
+    /// The whole post of the scheduled notification `id` as the store has it, read once what was submitted for it is
+    /// written; `nil` when the store has none (it was never saved, or is withdrawn).
+    ///
+    /// - Throws: ``NotificationStoreError`` when the row or the file cannot be read, or the store is closed.
+    func storedPost(id: String) async throws(NotificationStoreError) -> ScheduledPost? {
+        try await storedPayload(ScheduledPost.self, id: id)
+    }
+
+    /// The keys every scheduled notification is listed with, as the store keeps them in wire form
+    /// (``ScheduledPost/wireListing``), by id: `nil` for one that has no such form (damaged).
+    ///
+    /// - Throws: ``NotificationStoreError`` when the file cannot be read, or the store is closed.
+    func storedListings() async throws(NotificationStoreError) -> [String: RowBytes?] {
+        try await storedBytes(inPayloadAt: [ScheduledPost.wireListingKey])
+    }
+}

@@ -2,6 +2,7 @@ import DBusCore
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
 
 /// Everything the daemon knows of one notification, from `Post` to its end: the one owner of that state.
 ///

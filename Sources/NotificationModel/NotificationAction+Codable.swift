@@ -1,4 +1,5 @@
-/// Encodes an action as a flat object whose keys are the action keys of the daemon's D-Bus API.
+/// Encodes an action as a flat object with fixed keys. They are the daemon's stored form (its rows keep them), not
+/// its D-Bus API: they were chosen to read as its action keys, and do not follow a change of those.
 ///
 /// Keys: `id`, `title`, `activation` (`foreground`|`background`), `destructive`, `authentication-required`,
 /// `behavior` (`default`|`text-input`), `text-input-button-title`, `text-input-placeholder`, `text-input-fallback`

@@ -1,4 +1,5 @@
-/// Encodes content as an object whose keys are the notification keys of the daemon's D-Bus API.
+/// Encodes content as an object with fixed keys. They are the daemon's stored form (its rows keep them), not its
+/// D-Bus API: they were chosen to read as its notification keys, and do not follow a change of those.
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
 /// `sound`,

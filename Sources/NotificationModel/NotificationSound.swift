@@ -25,23 +25,25 @@ extension NotificationSound: Codable {
     ///
     /// - Throws: `DecodingError` for any other value, with a message listing the accepted forms.
     public init(from decoder: any Decoder) throws {
-        if let word = try? decoder.singleValueContainer().decode(String.self) {
-            switch word {
-            case "default": self = .default
-            case "none": self = .none
-            default: throw Self.unrecognized(in: decoder)
+        // The object forms first: in a form that does not describe itself (the daemon's stored rows), an object's
+        // bytes would also read as a string, while the two words never read as an object.
+        if let container = try? decoder.container(keyedBy: CodingKeys.self) {
+            if let name = try container.decodeIfPresent(String.self, forKey: .name) {
+                self = .named(name)
+            } else if let path = try container.decodeIfPresent(String.self, forKey: .file) {
+                self = .file(path)
+            } else {
+                throw Self.unrecognized(in: decoder)
             }
             return
         }
-        guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+        guard let word = try? decoder.singleValueContainer().decode(String.self) else {
             throw Self.unrecognized(in: decoder)
         }
-        if let name = try container.decodeIfPresent(String.self, forKey: .name) {
-            self = .named(name)
-        } else if let path = try container.decodeIfPresent(String.self, forKey: .file) {
-            self = .file(path)
-        } else {
-            throw Self.unrecognized(in: decoder)
+        switch word {
+        case "default": self = .default
+        case "none": self = .none
+        default: throw Self.unrecognized(in: decoder)
         }
     }
 

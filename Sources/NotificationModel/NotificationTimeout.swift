@@ -43,14 +43,17 @@ extension NotificationTimeout: Codable {
     ///   fit in 32 bits.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let word = try? container.decode(String.self) {
+        // The number first: in a form that does not describe itself (the daemon's stored rows), a number's bytes may
+        // also read as a string, while the two words never read as a number.
+        if let number = try? container.decode(Int32.self) {
+            guard let timeout = NotificationTimeout(wireValue: number) else { throw Self.unrecognized(in: container) }
+            self = timeout
+        } else if let word = try? container.decode(String.self) {
             switch word {
             case "server-default": self = .serverDefault
             case "never": self = .never
             default: throw Self.unrecognized(in: container)
             }
-        } else if let number = try? container.decode(Int32.self), let timeout = NotificationTimeout(wireValue: number) {
-            self = timeout
         } else {
             throw Self.unrecognized(in: container)
         }

@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 
 /// The D-Bus description of `org.freedesktop.Notifications`, which both routes calls and answers `Introspect`.
 extension NotificationServer {
@@ -9,12 +10,13 @@ extension NotificationServer {
         let gone = DBusFailure(
             name: DBusFailure.Name.failed, message: "the notification server has been released; start a new one")
         let methods = [
-            DBusMethod("GetCapabilities", outputs: [.init("capabilities", "as")]) { [weak server] call in
+            DBusMethod(FreedesktopNames.Method.getCapabilities.rawValue, outputs: [.init("capabilities", "as")]) {
+                [weak server] call in
                 guard let server else { throw gone }
                 return try await server.getCapabilities(call)
             },
             DBusMethod.deferred(
-                "Notify",
+                FreedesktopNames.Method.notify.rawValue,
                 inputs: [
                     .init("app_name", "s"), .init("replaces_id", "u"), .init("app_icon", "s"), .init("summary", "s"),
                     .init("body", "s"), .init("actions", "as"), .init("hints", "a{sv}"),
@@ -25,12 +27,13 @@ extension NotificationServer {
                 guard let server else { return call.fail(gone) }
                 if await server.delayNotify(call) { await server.notify(call) }
             },
-            DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [weak server] call in
+            DBusMethod(FreedesktopNames.Method.closeNotification.rawValue, inputs: [.init("id", "u")]) {
+                [weak server] call in
                 guard let server else { throw gone }
                 return try await server.closeNotification(call)
             },
             DBusMethod(
-                "GetServerInformation",
+                FreedesktopNames.Method.getServerInformation.rawValue,
                 outputs: [.init("name", "s"), .init("vendor", "s"), .init("version", "s"), .init("spec_version", "s")]
             ) { [weak server] call in
                 guard let server else { throw gone }
@@ -38,16 +41,22 @@ extension NotificationServer {
             },
         ]
         var signals = [
-            DBusSignalDescription("NotificationClosed", arguments: [.init("id", "u"), .init("reason", "u")]),
-            DBusSignalDescription("ActionInvoked", arguments: [.init("id", "u"), .init("action_key", "s")]),
+            DBusSignalDescription(
+                ServerSignal.Member.notificationClosed.rawValue, arguments: [.init("id", "u"), .init("reason", "u")]),
+            DBusSignalDescription(
+                ServerSignal.Member.actionInvoked.rawValue, arguments: [.init("id", "u"), .init("action_key", "s")]),
         ]
         if profile.sendsActivationTokenBeforeAction {
             signals.append(
-                DBusSignalDescription("ActivationToken", arguments: [.init("id", "u"), .init("activation_token", "s")]))
+                DBusSignalDescription(
+                    ServerSignal.Member.activationToken.rawValue,
+                    arguments: [.init("id", "u"), .init("activation_token", "s")]))
         }
         if profile.supportsInlineReply {
             signals.append(
-                DBusSignalDescription("NotificationReplied", arguments: [.init("id", "u"), .init("text", "s")]))
+                DBusSignalDescription(
+                    ServerSignal.Member.notificationReplied.rawValue, arguments: [.init("id", "u"), .init("text", "s")])
+            )
         }
         return DBusInterface(interfaceName, methods: methods, signals: signals)
     }

@@ -35,11 +35,11 @@ extension NotificationServer {
         let delivery = profile.signalDelivery
         if profile.sendsActivationTokenBeforeAction {
             let token = activationToken ?? makeActivationToken(for: id)
-            try emit("ActivationToken", [.uint32(id), .string(token)], about: notification, delivery: delivery)
+            try emit(.activationToken(id: id, token: token), about: notification, delivery: delivery)
         }
-        try emit("ActionInvoked", [.uint32(id), .string(key)], about: notification, delivery: delivery)
+        try emit(.actionInvoked(id: id, key: key), about: notification, delivery: delivery)
         if profile.extraDefaultAfterButton, key != "default", notification.action("default") != nil {
-            try emit("ActionInvoked", [.uint32(id), .string("default")], about: notification, delivery: delivery)
+            try emit(.actionInvoked(id: id, key: "default"), about: notification, delivery: delivery)
         }
         if let reason = profile.closeAfterAction, !notification.isResident {
             end(at: index, reason: reason)
@@ -63,12 +63,10 @@ extension NotificationServer {
         guard notification.action("inline-reply") != nil else {
             throw NotificationServerError.noInlineReply(id: id)
         }
-        try emit(
-            "NotificationReplied", [.uint32(id), .string(text)], about: notification, delivery: replyDelivery.delivery)
+        try emit(.replied(id: id, text: text), about: notification, delivery: replyDelivery.delivery)
         if replyDelivery.invokesAction {
             try emit(
-                "ActionInvoked", [.uint32(id), .string("inline-reply")], about: notification,
-                delivery: profile.signalDelivery)
+                .actionInvoked(id: id, key: "inline-reply"), about: notification, delivery: profile.signalDelivery)
         }
         if let reason = replyDelivery.closeReason, !notification.isResident {
             end(at: index, reason: reason)

@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 
 /// A real `org.freedesktop.Notifications` server on a bus you give it, behaving as a ``NotificationServerProfile``
 /// says: it keeps the live notifications, assigns ids, replaces, expires them on real timers, closes them, and emits
@@ -20,11 +21,11 @@ import DBusCore
 /// performs them. Keep a reference to the server while it runs: the exported object holds it weakly.
 public actor NotificationServer {
     /// The bus name the server owns.
-    public static let busName = "org.freedesktop.Notifications"
+    public static let busName = FreedesktopNames.busName
     /// The object path it serves.
-    public static let objectPath: DBusObjectPath = "/org/freedesktop/Notifications"
+    public static let objectPath: DBusObjectPath = FreedesktopNames.path
     /// The interface it serves and emits its signals on.
-    public static let interfaceName = "org.freedesktop.Notifications"
+    public static let interfaceName = FreedesktopNames.interface
     /// The error name of a refused `CloseNotification` (notification-daemon's).
     public static let invalidIDErrorName = "org.freedesktop.Notifications.InvalidId"
     /// The error name of a refused repeat (Plasma's).
@@ -245,7 +246,7 @@ public actor NotificationServer {
     ) -> NotificationServerEvent {
         lastAccepted = (request.repeatKey, ContinuousClock.now)
         var notification = ServedNotification(
-            id: 0, appName: request.appName, replacesID: request.replacesID, icon: request.icon,
+            id: 0, appName: request.appName, replacesID: request.replacesID, icon: request.appIcon,
             summary: request.summary, body: request.body, actions: actions, hints: request.hints,
             expireTimeout: request.expireTimeout, sender: sender, urgency: urgency)
         guard request.replacesID > 0, let index = notifications.firstIndex(where: { $0.id == request.replacesID })
@@ -306,12 +307,10 @@ public actor NotificationServer {
         defer { orphaned.remove(notification.id) }
         if sendsSignal {
             try? emit(
-                "NotificationClosed", [.uint32(notification.id), .uint32(reason.rawValue)], about: notification,
-                delivery: profile.signalDelivery)
+                .closed(id: notification.id, reason: reason), about: notification, delivery: profile.signalDelivery)
             if profile.repeatsNotificationClosed {
-                let dismissed = NotificationCloseReason.dismissed.rawValue
                 try? emit(
-                    "NotificationClosed", [.uint32(notification.id), .uint32(dismissed)], about: notification,
+                    .closed(id: notification.id, reason: .dismissed), about: notification,
                     delivery: profile.signalDelivery)
             }
         }
@@ -386,15 +385,13 @@ public actor NotificationServer {
     ///
     /// - Throws: ``NotificationServerError/notRunning``, or `DBusFailure` (`InvalidArgs`) for an argument D-Bus
     ///   cannot carry (a string with a NUL).
-    func emit(
-        _ member: String, _ arguments: [DBusValue], about notification: ServedNotification, delivery: SignalDelivery
-    ) throws {
+    func emit(_ signal: ServerSignal, about notification: ServedNotification, delivery: SignalDelivery) throws {
         guard let connection else { throw NotificationServerError.notRunning }
         guard !orphaned.contains(notification.id) else { return }
         let destination = delivery == .unicastToSender && !notification.sender.isEmpty ? notification.sender : nil
         try connection.emit(
-            path: Self.objectPath, interface: Self.interfaceName, member: member, arguments: arguments,
-            destination: destination)
+            path: Self.objectPath, interface: Self.interfaceName, member: signal.member.rawValue,
+            arguments: signal.arguments, destination: destination)
     }
 
     /// A token for `ActivationToken` when the caller gives none: unique within this server.

@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 
 /// A change of a ``NotificationServer``'s state, delivered by ``NotificationServer/events()`` so that tests and a UI
 /// can await it instead of polling.

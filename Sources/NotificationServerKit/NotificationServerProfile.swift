@@ -1,3 +1,5 @@
+import FreedesktopNotifications
+
 /// How a ``NotificationServer`` behaves: what it advertises and every way in which real servers differ.
 ///
 /// The presets (``gnomeShell``, ``gnomeShell43``, ``plasma``, ``dunst``, ``mako``, ``swayNotificationCenter``,

@@ -1,3 +1,5 @@
+import FreedesktopNotifications
+
 /// How a server with KDE's inline-reply extension reports typed text, and what follows it.
 ///
 /// The text always arrives as `NotificationReplied(u id, s text)` on `org.freedesktop.Notifications`; servers differ

@@ -3,6 +3,7 @@ import DBusTestSupport
 import Foundation
 import NotificationBridge
 import NotificationBridgeAPI
+import ProcessSupport
 import TerminalNotificationServer
 
 /// Why the demo failed; the message says what did not happen.

@@ -38,8 +38,8 @@ import Testing
         for file in try Self.swiftFiles() {
             for line in file.text.split(separator: "\n") where line.contains("import CSQLite") {
                 #expect(
-                    file.path.hasPrefix("NotificationBridge/Database/") && line.hasPrefix("internal import"),
-                    "\(file.path): \(line); SQLite is reached through NotificationBridge/Database only")
+                    file.path.hasPrefix("NotificationStore/Database/") && line.hasPrefix("internal import"),
+                    "\(file.path): \(line); SQLite is reached through NotificationStore/Database only")
             }
         }
     }

@@ -73,15 +73,12 @@ struct KeyNameAllowance {
             "Sources/NotificationModel/Trigger+Codable.swift", [PostKeys.fireDate.name, PostKeys.repeat.name],
             "the model's Codable keys"),
         KeyNameAllowance(
-            "Sources/NotificationBridge/Scheduling/ScheduledNotification.swift",
+            "Sources/NotificationScheduling/ScheduledNotification.swift",
             [PostKeys.appName.name, PostKeys.timeZone.name], "the store's Codable keys"),
         KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/ResponseRoute.swift",
             [PostKeys.appAction.name, PostKeys.desktopEntry.name, PostKeys.exec.name],
             "the store's Codable route keys"),
-        KeyNameAllowance(
-            "Tests/NotificationBridgeTests/Scheduling/NotificationStoreImportTests.swift", [ListedKeys.id.name],
-            "the journal of an older version"),
         KeyNameAllowance(
             "Tests/NotificationModelTests/NotificationActionTests.swift",
             ActionKeys.all.map(\.name) + [AttachOptionKeys.foreground.name], "the model's JSON, and its values"),
@@ -160,7 +157,9 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Sources/NotificationServerKit/NotificationServerProfile.swift", [PostKeys.actions.name],
             "a freedesktop capability"),
-        KeyNameAllowance("Sources/NotificationServerKit/NotifyRequest.swift", [PostKeys.urgency.name], "a hint name"),
+        KeyNameAllowance(
+            "Sources/FreedesktopNotifications/StandardHint.swift", [PostKeys.desktopEntry.name],
+            "the freedesktop hint names"),
         KeyNameAllowance(
             "Sources/NotificationServerKit/ServedNotification.swift",
             [PostKeys.category.name, PostKeys.desktopEntry.name, PostKeys.resident.name, PostKeys.transient.name],

@@ -3,6 +3,7 @@ import DBusTestSupport
 import Foundation
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationStore
 import Testing
 
 /// `ListPending` copies each notification's keys from the wire form the daemon keeps with it: what it lists, before

@@ -1,13 +1,15 @@
 import Foundation
 import NotificationModel
+import NotificationScheduling
 import Testing
 
 @testable import NotificationBridge
 @testable import NotificationBridgeDaemon
+@testable import NotificationStore
 
-/// Start-up reads each scheduled notification's row as the summary the daemon keeps (``PendingPost``), by hand; a row
-/// of an earlier version, in JSON, is read through `Codable`. Both keep the same: who posted it, where its responses
-/// go, its category and thread, and the scheduling.
+/// Start-up reads each scheduled notification's row as the summary the daemon keeps (``PendingPost``), by hand; any
+/// other reader goes through `Codable`. Both keep the same: who posted it, where its responses go, its category and
+/// thread, and the scheduling.
 @Suite("Pending notifications read back from their rows")
 struct PendingPostRowTests {
     static let routes: [ResponseRoute] = [

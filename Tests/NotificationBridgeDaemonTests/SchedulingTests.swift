@@ -5,6 +5,7 @@ import NotificationBridge
 import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
+import NotificationStore
 import Testing
 
 /// Scheduling through `gdbus call` against the `notification-bridged` process: notifications posted with `in` or

@@ -3,6 +3,7 @@ import DBusTestSupport
 import Foundation
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationStore
 import Testing
 
 /// The daemon keeps in memory only what selects a scheduled notification (who posted it, its category and thread);

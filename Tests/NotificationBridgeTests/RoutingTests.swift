@@ -159,7 +159,7 @@ import Testing
             _ = try await other.call(
                 destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                 interface: "org.freedesktop.Notifications", method: "Notify",
-                arguments: NotificationBridge.NotifyRequest(
+                arguments: NotifyRequest(
                     appName: "other", replacesID: 0, appIcon: "", summary: "not ours", body: "",
                     actions: ["read", "Read"], hints: [:], expireTimeout: -1
                 ).arguments)

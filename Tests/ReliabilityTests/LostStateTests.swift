@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridgeAPI
+import NotificationStore
 import Testing
 
 extension Reliability {

@@ -5,6 +5,7 @@ import Testing
 
 @testable import NotificationBridge
 @testable import NotificationBridgeDaemon
+@testable import NotificationStore
 
 /// A state folder that stops taking writes while the daemon runs (made read-only, or full): each change that must
 /// be kept fails at once with an error saying what to do, and the log says so once, not at every post.

@@ -1,4 +1,5 @@
 import DBusCore
+import ProcessSupport
 
 /// Raises an installed app, handing it the activation token so the compositor lets it take focus.
 ///

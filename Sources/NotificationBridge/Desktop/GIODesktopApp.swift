@@ -1,4 +1,5 @@
 internal import CGIO
+import ProcessSupport
 
 #if canImport(Glibc)
     import Glibc

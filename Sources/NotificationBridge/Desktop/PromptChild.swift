@@ -1,3 +1,4 @@
+import ProcessSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -95,7 +96,7 @@ enum PromptChild {
         var endOfOutput = false
         var status: Int32?
         while true {
-            if status == nil { status = reap(pid, blocking: false) }
+            if status == nil { status = ChildReaper.waitStatus(of: pid, blocking: false) }
             if let status {
                 // A program's own children may hold the pipe open: take what is there now, do not wait for them.
                 if !endOfOutput { _ = fcntl(output, F_SETFL, O_NONBLOCK) }
@@ -135,17 +136,6 @@ enum PromptChild {
         return count
     }
 
-    /// The raw wait status of `pid` if it has ended (reaping it), else `nil`.
-    private static func reap(_ pid: pid_t, blocking: Bool) -> Int32? {
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            if result == pid { return status }
-            if result < 0, errno == EINTR { continue }
-            return nil
-        }
-    }
-
     /// Asks the program's process group to end (SIGTERM), then, after a second, forces it (SIGKILL); reaps the
     /// program.
     private static func terminate(_ pid: pid_t) {
@@ -153,7 +143,7 @@ enum PromptChild {
         let grace = ContinuousClock.now + .seconds(1)
         var reaped = false
         while ContinuousClock.now < grace {
-            if reap(pid, blocking: false) != nil {
+            if ChildReaper.waitStatus(of: pid, blocking: false) != nil {
                 reaped = true
                 break
             }
@@ -161,7 +151,7 @@ enum PromptChild {
         }
         // Also for what the program started and left behind in its group.
         kill(-pid, SIGKILL)
-        if !reaped { _ = reap(pid, blocking: true) }
+        if !reaped { _ = ChildReaper.waitStatus(of: pid, blocking: true) }
     }
 
     private static func ending(_ status: Int32) -> Ending {

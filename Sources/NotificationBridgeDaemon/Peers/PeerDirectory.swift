@@ -2,6 +2,7 @@ import DBusCore
 import Glibc
 import Logging
 import NotificationBridge
+import NotificationStore
 import Synchronization
 
 /// The peer behind each connection that calls the daemon, identified at its first call and remembered until it leaves
