@@ -79,7 +79,7 @@ struct MemberNameAllowance {
             "Sources/NotificationBridge/FreedesktopNotifications.swift", [BridgeMethod.getServerInformation.name],
             "org.freedesktop.Notifications has a method of the same name"),
         MemberNameAllowance(
-            "Sources/NotificationServerKit/NotificationServer+Interface.swift",
+            "Sources/FreedesktopNotifications/FreedesktopNames.swift",
             [BridgeMethod.getServerInformation.name], "org.freedesktop.Notifications has a method of the same name"),
         MemberNameAllowance(
             "Benchmarks/DBusBench/BenchNotificationServer.swift", [BridgeMethod.getServerInformation.name],
