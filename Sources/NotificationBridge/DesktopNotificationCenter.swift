@@ -118,7 +118,7 @@ public actor DesktopNotificationCenter {
     var logger: Logger { configuration.logger }
     /// The session-bus connection that posts and listens.
     public nonisolated let connection: DBusConnection
-    let server: FreedesktopNotifications
+    let server: NotificationServerClient
     /// The portal's client, encoder and router, when notifications go through the XDG portal.
     var portal: PortalPath?
     /// Actions the portal activated on the app before its categories were set, in order.
@@ -198,7 +198,7 @@ public actor DesktopNotificationCenter {
     ) async throws {
         self.connection = connection
         self.configuration = configuration
-        self.server = FreedesktopNotifications(connection: connection, timeout: configuration.serverTimeout)
+        self.server = NotificationServerClient(connection: connection, timeout: configuration.serverTimeout)
         self.prompt = TextPrompt(command: configuration.promptCommand, searchPath: configuration.promptSearchPath)
         var info = Self.noServer
         if (configuration.path ?? .detected) == .portal {
@@ -251,9 +251,9 @@ public actor DesktopNotificationCenter {
             return
         }
         let signals = try await server.signals()
-        let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
+        let owners = try await connection.nameOwnerChanges(of: NotificationServerClient.busName)
         // Read after subscribing, so that a change in between comes through the stream.
-        serverOwner = try? await connection.nameOwner(of: FreedesktopNotifications.busName)
+        serverOwner = try? await connection.nameOwner(of: NotificationServerClient.busName)
         if hasServer { _ = await displayKeptNotifications() }
         startListening(signals: signals, owners: owners)
         logger.debug(
@@ -314,7 +314,7 @@ public actor DesktopNotificationCenter {
         guard !hasServer else { return }
         do {
             // The name's owner first: the server that answers below is that one or a later one, never an earlier.
-            let owner = try await connection.nameOwner(of: FreedesktopNotifications.busName)
+            let owner = try await connection.nameOwner(of: NotificationServerClient.busName)
             serverInfo = try await server.serverInfo()
             serverOwner = owner
             encoder.server = serverInfo

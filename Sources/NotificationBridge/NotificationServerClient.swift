@@ -4,7 +4,7 @@ import DBusCore
 ///
 /// Signals are taken only from the current owner of the name (DBusCore follows the owner), so another connection
 /// cannot forge an `ActionInvoked`.
-package struct FreedesktopNotifications: Sendable {
+package struct NotificationServerClient: Sendable {
     /// The bus name, interface name and object path of the notification server.
     package static let busName = "org.freedesktop.Notifications"
     static let interface = "org.freedesktop.Notifications"
