@@ -206,7 +206,7 @@ enum BridgeInterface {
                     annotations: doc(
                         "The name of the notification server that owns org.freedesktop.Notifications now, as it "
                             + "gives it (dunst, gnome-shell, Plasma); empty while there is none.")
-                ) { [center = core.center] in .string(center.latestServerInformation.name) },
+                ) { [session = core.session] in .string(session.latestServerInformation.name) },
             ],
             annotations: doc(
                 "Actionable desktop notifications: categories of actions, typed replies, scheduling, and the user's "

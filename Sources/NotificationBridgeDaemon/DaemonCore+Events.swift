@@ -4,16 +4,23 @@ import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
 
-/// What the notification server reports, through the center's one ordered stream of events, and `WaitForResponse`.
+/// What the notification server reports, through the session's one ordered stream of events, and `WaitForResponse`.
 extension DaemonCore {
-    /// Moves a notification on by one event of the center.
-    func handle(_ event: NotificationEvent) async {
+    /// Moves a notification on by one event of the session.
+    func handle(_ event: SessionEvent) async {
         switch event {
-        case .responded(let response):
-            await respond(response)
+        case .responded(let answer):
+            // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
+            let response = answer.response
+            await lockGate.deliver(
+                notificationID: response.notificationID, requiresAuthentication: answer.requiresAuthentication
+            ) { [weak self] in
+                await self?.respond(response)
+            }
         case .closed(let closure):
             closed(closure)
-        case .promptEnded(let id):
+        case .promptEnded(let ending):
+            let id = ending.notification.id
             switch table[id]?.phase {
             case .responding(let why)?:
                 end(id, why: why, waitsMessage: "notification '\(id)' \(why); the prompt for text ended without any")
@@ -24,8 +31,10 @@ extension DaemonCore {
             default:
                 break
             }
-        case .reposted(let notification):
-            repost(notification)
+        case .reposted(let id, let serverID, let server):
+            repost(id, serverID: serverID, server: server)
+        case .serverChanged(let owner):
+            if owner != nil { await serverAppeared() }
         }
     }
 
@@ -44,7 +53,7 @@ extension DaemonCore {
             posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? true
         }
         guard let entry = table[id] else { return }
-        // The center keeps the token only for foreground actions.
+        // The session's response keeps the token only for foreground actions.
         let response = BridgeResponse(notificationResponse, foreground: true)
         logger.debug(
             "response",
@@ -129,8 +138,9 @@ extension DaemonCore {
     // MARK: Closures
 
     /// A notification left the server: its poster gets `Closed`; it ends, unless a response is still to come.
-    func closed(_ closure: DesktopNotificationCenter.Closure) {
-        guard let entry = table[closure.id], entry.isOnServer else { return }
+    func closed(_ closure: SessionClosure) {
+        let id = closure.notification.id
+        guard let entry = table[id], entry.isOnServer else { return }
         let reason: UInt32
         let why: String
         switch closure.reason {
@@ -143,17 +153,17 @@ extension DaemonCore {
         case .dismissed, .closedByCall:
             (reason, why) = (3, "was closed")
         }
-        forgetDelivered(closure.id)
-        emitClosed(id: closure.id, reason: reason, to: entry.poster)
+        forgetDelivered(id)
+        emitClosed(id: id, reason: reason, to: entry.poster)
         // After an action the response comes by itself (from the prompt, or after an unlock); a reported dismissal
         // comes as a response too.
         let responseFollows = closure.acted || (closure.dismissed && entry.reportsDismissal)
         if responseFollows, !entry.isAnswered {
-            table.update(closure.id) { $0.phase = .responding(why) }
+            table.update(id) { $0.phase = .responding(why) }
         } else {
-            end(closure.id, why: why)
+            end(id, why: why)
         }
-        logger.debug("closed", metadata: ["notification.id": "\(closure.id)", "notification.reason": "\(reason)"])
+        logger.debug("closed", metadata: ["notification.id": "\(id)", "notification.reason": "\(reason)"])
     }
 
     // MARK: Waiting
