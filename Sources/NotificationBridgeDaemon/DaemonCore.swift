@@ -404,7 +404,7 @@ actor DaemonCore {
                 message: "the notification server did not answer in time (\(failure.message)); it may be hung: "
                     + "restart it, or post again later")
         default:
-            // The bus's own word that nobody owns the name counts even when the center believes a server is there:
+            // The bus's own word that nobody owns the name counts even when the session believes a server is there:
             // it hears of a server leaving a moment later than the bus does.
             let nobodyOwnsTheName =
                 (error as? DBusFailure).map {

@@ -133,8 +133,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     }
 
     /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the jobs that answer
-    /// calls, the center's events, the scheduler's firings, the bus's news, app activations, each a service of one
-    /// `ServiceGroup` (see ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order.
+    /// calls, the server session and its events, the scheduler's firings, the bus's news, app activations, each a
+    /// service of one `ServiceGroup` (see ``DaemonServices``), which a graceful shutdown of the daemon's own group ends
+    /// in order.
     private func serve(
         _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<PendingPost>>,
         jobs: AsyncStream<@Sendable () async -> Void>, on connection: DBusConnection, system: DBusConnection?

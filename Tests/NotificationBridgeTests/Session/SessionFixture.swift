@@ -91,9 +91,12 @@ func withSession<T: Sendable>(
     return try result.get()
 }
 
-/// A notification with a title alone.
+/// A notification with a title alone, which never expires: a test that takes long on a loaded machine must not find
+/// it gone.
 func titled(_ title: String) -> NotificationContent {
-    NotificationContent(title: title, body: "")
+    var content = NotificationContent(title: title, body: "")
+    content.timeout = .never
+    return content
 }
 
 /// The next event of `session` that `match` picks, within a generous bound.
