@@ -79,6 +79,10 @@ func withSession<T: Sendable>(
         }
         let result: Result<T, any Error>
         do {
+            // Until it runs, a Notify is a plain call whose late answer is lost: the tests start with it running.
+            try await withTimeout(.seconds(60), waitingFor: "the session to run") {
+                while await !session.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+            }
             result = .success(try await body(session))
         } catch {
             result = .failure(error)

@@ -17,13 +17,13 @@ struct SessionOrderingTests {
             try await withSession(on: bus) { session in
                 let firstTurn = session.reserveTurn(for: "n")
                 let secondTurn = session.reserveTurn(for: "n")
-                async let first = session.post(titled("first"), category: nil, id: "n", turn: firstTurn)
+                async let first = session.post(titled("older"), category: nil, id: "n", turn: firstTurn)
                 try await server.nextHeld()
-                async let second = session.post(titled("second"), category: nil, id: "n", turn: secondTurn)
+                async let second = session.post(titled("newer"), category: nil, id: "n", turn: secondTurn)
                 await server.server.setNotifyAnswer(.immediately)
                 let (placedFirst, placedSecond) = try await (first, second)
                 let shown = await server.summaries
-                #expect(shown == ["second"], "the server shows: \(shown)")
+                #expect(shown == ["newer"], "the server shows: \(shown)")
                 #expect(placedSecond.serverID == placedFirst.serverID, "the replacement took another id")
                 #expect(await session.serverID(of: "n") == placedSecond.serverID)
             }
@@ -38,7 +38,7 @@ struct SessionOrderingTests {
             try await withSession(on: bus) { session in
                 let postTurn = session.reserveTurn(for: "n")
                 let withdrawTurn = session.reserveTurn(for: "n")
-                async let posted = session.post(titled("first"), category: nil, id: "n", turn: postTurn)
+                async let posted = session.post(titled("older"), category: nil, id: "n", turn: postTurn)
                 try await server.nextHeld()
                 async let withdrawn = session.withdraw(id: "n", turn: withdrawTurn)
                 await server.server.setNotifyAnswer(.immediately)
