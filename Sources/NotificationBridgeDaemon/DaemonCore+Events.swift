@@ -21,16 +21,8 @@ extension DaemonCore {
             closed(closure)
         case .promptEnded(let ending):
             let id = ending.notification.id
-            switch table[id]?.phase {
-            case .responding(let why)?:
-                end(id, why: why, waitsMessage: "notification '\(id)' \(why); the prompt for text ended without any")
-                logger.debug("ended without a response", metadata: ["notification.id": "\(id)"])
-            case .posting?, .showing?:
-                // The prompt ended before the server closed the notification: that close ends it.
-                table.update(id) { $0.isAnswered = true }
-            default:
-                break
-            }
+            let ended = apply(.promptEnded, to: id)
+            if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
         case .reposted(let id, let serverID, let server):
             repost(id, serverID: serverID, server: server)
         case .serverChanged(let owner):
@@ -140,30 +132,38 @@ extension DaemonCore {
     /// A notification left the server: its poster gets `Closed`; it ends, unless a response is still to come.
     func closed(_ closure: SessionClosure) {
         let id = closure.notification.id
-        guard let entry = table[id], entry.isOnServer else { return }
-        let reason: UInt32
-        let why: String
-        switch closure.reason {
-        case _ where closure.dismissed:
-            (reason, why) = (2, "was dismissed by the user")
-        case .expired:
-            (reason, why) = (1, "expired")
-        case .undefined:
-            (reason, why) = (4, "was closed by the notification server")
-        case .dismissed, .closedByCall:
-            (reason, why) = (3, "was closed")
+        guard table[id] != nil else { return }
+        apply(.closed(closure.reason, acted: closure.acted, dismissed: closure.dismissed), to: id)
+        logger.debug("closed", metadata: ["notification.id": "\(id)", "notification.reason": "\(closure.reason)"])
+    }
+
+    /// Moves notification `id` on by `event` (``TrackedTransition``) and performs the effects; returns whether it
+    /// ended.
+    @discardableResult
+    private func apply(_ event: TrackedTransition.Event, to id: String) -> Bool {
+        guard let entry = table[id] else { return false }
+        let before = TrackedTransition.State(
+            phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal)
+        let (after, effects) = TrackedTransition.next(before, on: event, id: id)
+        var ended = false
+        for effect in effects {
+            switch effect {
+            case .forgetDelivered:
+                forgetDelivered(id)
+            case .emitClosed(let reason):
+                emitClosed(id: id, reason: reason, to: entry.poster)
+            case .end(let why, let waitsMessage):
+                end(id, why: why, waitsMessage: waitsMessage)
+                ended = true
+            }
         }
-        forgetDelivered(id)
-        emitClosed(id: id, reason: reason, to: entry.poster)
-        // After an action the response comes by itself (from the prompt, or after an unlock); a reported dismissal
-        // comes as a response too.
-        let responseFollows = closure.acted || (closure.dismissed && entry.reportsDismissal)
-        if responseFollows, !entry.isAnswered {
-            table.update(id) { $0.phase = .responding(why) }
-        } else {
-            end(id, why: why)
+        if !ended {
+            table.update(id) { entry in
+                entry.phase = after.phase
+                entry.isAnswered = after.isAnswered
+            }
         }
-        logger.debug("closed", metadata: ["notification.id": "\(id)", "notification.reason": "\(reason)"])
+        return ended
     }
 
     // MARK: Waiting
