@@ -251,7 +251,7 @@ public actor DesktopNotificationCenter {
     public func serverInformation() -> NotificationServerInfo { latestServerInformation }
 
     /// The same as ``serverInformation()``, read without waiting for the center: what it knew a moment ago, for
-    /// readers that must answer at once (the daemon's `ServerName` property).
+    /// readers that must answer at once (a D-Bus property's getter).
     public nonisolated var latestServerInformation: NotificationServerInfo {
         portalInfo ?? session?.latestServerInformation ?? Self.noServer
     }
