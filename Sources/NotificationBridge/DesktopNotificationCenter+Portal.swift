@@ -33,16 +33,6 @@ extension DesktopNotificationCenter {
         return id
     }
 
-    /// Follows a notification an earlier run posted through the portal, so that its actions are read as posted now.
-    func adoptFromPortal(
-        id: String, content: NotificationContent, category: NotificationCategory?, handler: ResponseHandler?
-    ) {
-        guard let encoder = portal?.encoder else { return }
-        let encoded = encoder.encode(content, category: category, id: id)
-        portal?.router.follow(PortalNotification(id: id, content: content, category: category, encoded: encoded))
-        if let handler { notificationHandlers[id] = handler }
-    }
-
     /// Withdraws a notification from the portal.
     func withdrawFromPortal(id: String) async {
         guard let client = portal?.client, portal?.router.forget(id: id) != nil else { return }
@@ -56,7 +46,7 @@ extension DesktopNotificationCenter {
         switch event {
         case .action(let notification, let action, let token):
             removeAfterAction(notification)
-            if let action, action.isTextInput, textInputRendering(for: action) == .prompt {
+            if let action, action.isTextInput, portal?.encoder.textInputRendering(for: action) == .prompt {
                 askForText(notification, action, token: token)
                 return
             }

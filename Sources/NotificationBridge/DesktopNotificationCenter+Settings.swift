@@ -26,7 +26,7 @@ extension DesktopNotificationCenter {
         guard let settings else { return content }
         let app = content.settingsApp(fallback: configuration.appName)
         let record = await settings.record(for: app)
-        let serverName = serverInfo.name
+        let serverName = latestServerInformation.name
         do {
             return try await record.shape(content, sessionLocked: isSessionLocked) { serverName }
         } catch {

@@ -42,17 +42,6 @@ public actor DesktopNotificationCenter {
         public var activatesApplications: Bool
         /// Where the center logs (at debug level for each notification, info for server restarts).
         public var logger: Logger
-        /// Whether the center starts when no notification server answers (a daemon that keeps scheduled
-        /// notifications until one appears); ``DesktopNotificationCenter/post(_:id:hints:handler:)`` then fails until a
-        /// server is there. When `false`, the initializer throws instead.
-        public var startsWithoutServer: Bool = false
-        /// Where zenity, kdialog and yad are looked for when no ``promptCommand`` is set, in `PATH` syntax; `nil` uses
-        /// this process's `PATH`, and an empty string finds none (text-input actions then follow their fallback).
-        public var promptSearchPath: String?
-        /// Whether responses come as ``NotificationEvent/responded(_:)`` on ``DesktopNotificationCenter/events``
-        /// instead of going to handlers: for an owner that follows each notification through one ordered stream
-        /// (the daemon). Handlers and ``DesktopNotificationCenter/responses`` then get nothing.
-        public var deliversResponsesAsEvents: Bool = false
         /// How long the notification server may take to answer a call (`Notify`, `GetServerInformation`, …) before
         /// the call fails with `org.freedesktop.DBus.Error.NoReply`.
         public var serverTimeout: Duration = .seconds(10)
@@ -119,35 +108,14 @@ public actor DesktopNotificationCenter {
     var logger: Logger { configuration.logger }
     /// The session-bus connection that posts and listens.
     public nonisolated let connection: DBusConnection
-    let server: FreedesktopNotifications
     /// The portal's client, encoder and router, when notifications go through the XDG portal.
     var portal: PortalPath?
     /// Actions the portal activated on the app before its categories were set, in order.
     var heldActivations: [PortalSignal] = []
-    private(set) var serverInfo: NotificationServerInfo {
-        didSet { serverInfoCopy.withLock { $0 = serverInfo } }
-    }
-    /// ``serverInfo``, kept for readers that may not wait for the actor (a D-Bus property's getter).
-    private nonisolated let serverInfoCopy: Mutex<NotificationServerInfo>
-    /// Whether ``serverInfo`` came from a server (false while none has answered since the start).
-    private var hasServer: Bool
-    /// The unique bus name of the server's connection, as the name-owner stream last reported it; `nil` while no
-    /// server owns the name.
-    ///
-    /// Server ids are meaningful only to the instance that issued them: a restarted server, or one of another
-    /// session, has a new unique name and numbers its notifications anew. A notification posted to this server is not
-    /// posted again when the center takes in the same server's arrival later (see ``serverOwnerChanged(_:)``).
-    package private(set) var serverOwner: String?
-    /// The unique bus name of the process that shows the notifications, where the server names one apart from itself
-    /// (see ``displayKeptNotifications()``).
-    var displayOwner: String?
-    private var encoder: NotifyEncoder
-    private var router = ResponseRouter()
-    /// `Notify` calls whose reply has not been read yet.
-    private var notifiesInFlight = 0
-    /// Signals about server ids not followed yet, held while a `Notify` is in flight: a server may act on a
-    /// notification, or close it, before the bridge has read the id it returned.
-    private var earlySignals: [ReceivedServerSignal] = []
+    /// The conversation with the notification server; `nil` on the portal's path.
+    let session: NotificationServerSession?
+    /// The portal's description of itself, on the portal's path.
+    private nonisolated let portalInfo: NotificationServerInfo?
     var categories: [String: NotificationCategory] = [:]
     var notificationHandlers: [String: ResponseHandler] = [:]
     private var actionHandlers: [String: ResponseHandler] = [:]
@@ -160,22 +128,23 @@ public actor DesktopNotificationCenter {
     /// The user's notification settings, when ``Configuration/settingsLocation`` asks for them.
     let settings: CachedSettings?
     private var nextNumber: UInt64 = 1
-    /// This process's id, read once: every `Notify` carries it (`sender-pid`), and every id the center makes starts
-    /// with it.
-    private let processID = Int64(getpid())
-    private lazy var idPrefix = "\(processID)-"
+    /// This process's id, read once: every id the center makes starts with it.
+    private let idPrefix = "\(getpid())-"
+    /// The handlers of notifications that closed while a prompt for their text was open, kept for the text.
+    private var promptHandlers: [String: ResponseHandler] = [:]
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
     private let responseContinuation: AsyncStream<NotificationResponse>.Continuation
-    /// What happens to notifications besides responses, in order: closures (whatever the reason), prompts that ended
-    /// without text, and posts again to a restarted server.
+    /// What happens to notifications besides responses, in order: their closures, whatever the reason.
     public nonisolated let events: AsyncStream<NotificationEvent>
     let eventContinuation: AsyncStream<NotificationEvent>.Continuation
-    /// Work that outlives the call that started it (the signal and owner loops, open prompts, closes after an
-    /// action), all children of one task group, so that ``stop()`` ends every piece and nothing accumulates.
+    /// Work that outlives the call that started it (open prompts of the portal's path, removals after an action), all
+    /// children of one task group with the session's own work, so that ``stop()`` ends every piece and nothing
+    /// accumulates.
     let work: AsyncStream<@Sendable () async -> Void>.Continuation
-    private let session: Task<Void, Never>
+    /// Runs the session and the center's work, in one task group.
+    private let runner: Task<Void, Never>
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
@@ -199,33 +168,20 @@ public actor DesktopNotificationCenter {
     ) async throws {
         self.connection = connection
         self.configuration = configuration
-        self.server = FreedesktopNotifications(connection: connection, timeout: configuration.serverTimeout)
-        self.prompt = TextPrompt(command: configuration.promptCommand, searchPath: configuration.promptSearchPath)
-        var info = Self.noServer
+        self.prompt = TextPrompt(command: configuration.promptCommand)
         if (configuration.path ?? .detected) == .portal {
             let portal = try await PortalPath.open(on: connection, configuration, promptAvailable: prompt.isAvailable)
             self.portal = portal
-            info = portal.encoder.portal.serverInfo
-            self.hasServer = true
+            self.portalInfo = portal.encoder.portal.serverInfo
+            self.session = nil
         } else {
-            do {
-                info = try await server.serverInfo()
-                self.hasServer = true
-            } catch let failure as DBusFailure {
-                guard configuration.startsWithoutServer else { throw Self.noServerFailure(failure) }
-                self.hasServer = false
-                configuration.logger.warning(
-                    "no notification server answers yet; waiting for one",
-                    metadata: [
-                        "error": "\(failure.message)"
-                    ])
-            }
+            self.portalInfo = nil
+            self.session = try await NotificationServerSession(
+                connection: connection,
+                configuration: .init(
+                    rendering: configuration.rendering, promptCommand: configuration.promptCommand,
+                    serverTimeout: configuration.serverTimeout, logger: configuration.logger))
         }
-        self.serverInfoCopy = Mutex(info)
-        self.serverInfo = info
-        self.router.server = info
-        self.encoder = NotifyEncoder(
-            server: info, rendering: configuration.rendering, promptAvailable: prompt.isAvailable)
         self.lockMonitor = await SessionLockMonitor.start(system: systemConnection, session: connection)
         self.lockGate = LockGate(monitor: lockMonitor)
         self.activator = AppActivator(connection: connection)
@@ -235,11 +191,23 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        session = Task {
+        let session = self.session
+        runner = Task {
             await withDiscardingTaskGroup { group in
+                if let session { group.addTask { await session.run() } }
                 for await job in jobs { group.addTask(operation: job) }
                 group.cancelAll()
             }
+        }
+        if let session {
+            let events = session.events
+            work.yield { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    await self.handle(event)
+                }
+            }
+            return
         }
         if let portal {
             startListening(to: try await portal.client.signals())
@@ -251,42 +219,20 @@ public actor DesktopNotificationCenter {
                 ])
             return
         }
-        let signals = try await server.signals()
-        let owners = try await connection.nameOwnerChanges(of: FreedesktopNotifications.busName)
-        // Read after subscribing, so that a change in between comes through the stream.
-        serverOwner = try? await connection.nameOwner(of: FreedesktopNotifications.busName)
-        if hasServer { _ = await displayKeptNotifications() }
-        startListening(signals: signals, owners: owners)
-        logger.debug(
-            "notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
-    }
-
-    private func startListening(signals: AsyncStream<ReceivedServerSignal>, owners: AsyncStream<String?>) {
-        // One loop per stream, so that signals are handled in the order they came.
-        work.yield { [weak self] in
-            for await signal in signals {
-                guard let self else { return }
-                await self.process(signal)
-            }
-        }
-        work.yield { [weak self] in
-            for await owner in owners {
-                guard let self else { return }
-                await self.serverOwnerChanged(owner)
-            }
-        }
     }
 
     deinit {
         work.finish()
-        session.cancel()
+        session?.finish()
+        runner.cancel()
     }
 
     /// Stops listening, ends open prompts and finishes the streams. The connection stays open.
     public func stop() async {
         work.finish()
-        session.cancel()
-        await session.value
+        session?.finish()
+        runner.cancel()
+        await runner.value
         await settings?.close()
         responseContinuation.finish()
         eventContinuation.finish()
@@ -294,48 +240,27 @@ public actor DesktopNotificationCenter {
 
     // MARK: Server
 
-    /// Whether a notification server has answered and has not left the bus since.
-    public var isServerAvailable: Bool { hasServer }
+    /// Whether a notification server has answered and has not left the bus since (always true on the portal's path).
+    public var isServerAvailable: Bool {
+        get async { await session?.isServerAvailable ?? true }
+    }
 
     /// What ``serverInformation()`` reports while no server has answered: empty names, no capabilities.
-    public static let noServer = NotificationServerInfo(
-        name: "", vendor: "", version: "", specVersion: "", capabilities: [])
-
-    private static func noServerFailure(_ failure: DBusFailure) -> DBusFailure {
-        DBusFailure(
-            name: failure.name,
-            message: "no notification server answered on the session bus (\(failure.message)); start one, "
-                + "such as dunst, xfce4-notifyd or the desktop's own")
-    }
-
-    /// Asks the server for its information again when none had answered yet.
-    ///
-    /// - Throws: `DBusFailure` saying that no notification server runs, when it still does not answer.
-    private func ensureServer() async throws {
-        guard !hasServer else { return }
-        do {
-            // The name's owner first: the server that answers below is that one or a later one, never an earlier.
-            let owner = try await connection.nameOwner(of: FreedesktopNotifications.busName)
-            serverInfo = try await server.serverInfo()
-            serverOwner = owner
-            encoder.server = serverInfo
-            router.server = serverInfo
-            hasServer = true
-        } catch let failure as DBusFailure {
-            throw Self.noServerFailure(failure)
-        }
-    }
+    public static let noServer = NotificationServerSession.noServer
 
     /// The notification server's name, version and capabilities (``noServer`` while none has answered).
-    public func serverInformation() -> NotificationServerInfo { serverInfo }
+    public func serverInformation() -> NotificationServerInfo { latestServerInformation }
 
     /// The same as ``serverInformation()``, read without waiting for the center: what it knew a moment ago, for
-    /// readers that must answer at once (the daemon's `ServerName` property).
-    public nonisolated var latestServerInformation: NotificationServerInfo { serverInfoCopy.withLock { $0 } }
+    /// readers that must answer at once (a D-Bus property's getter).
+    public nonisolated var latestServerInformation: NotificationServerInfo {
+        portalInfo ?? session?.latestServerInformation ?? Self.noServer
+    }
 
     /// How a text-input action is shown on the current server.
-    public func textInputRendering(for action: NotificationAction) -> TextInputRendering {
-        portal?.encoder.textInputRendering(for: action) ?? encoder.textInputRendering(for: action)
+    public func textInputRendering(for action: NotificationAction) async -> TextInputRendering {
+        if let portal { return portal.encoder.textInputRendering(for: action) }
+        return await session?.textInputRendering(for: action) ?? .hidden
     }
 
     /// The program that asks for typed text where the server has no inline reply, or `nil` when none is found.
@@ -422,105 +347,17 @@ public actor DesktopNotificationCenter {
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
         content = try await allowedBySettings(content)
-        if portal != nil {
-            return try await postThroughPortal(content, id: id ?? makeID(), hints: hints, handler: handler)
-        }
-        try await ensureServer()
-        let category = content.categoryID.flatMap { registered[$0] }
         let id = id ?? makeID()
-        let encoded = encoder.encode(
-            content, category: category, replacesID: router.serverID(of: id) ?? 0, senderPID: processID,
-            extraHints: hints)
-        notifiesInFlight += 1
-        let sentAt = ContinuousClock.now
-        let serverID: UInt32
-        // The server that took it, from its reply: a new server may own the name before the center hears of it,
-        // and one recorded from that older news would be shown the notification a second time when the news comes.
-        let postedTo: String
-        do {
-            (serverID, postedTo) = try await server.notify(encoded.request)
-        } catch {
-            await notifyEnded()
-            throw error
+        guard let session else {
+            return try await postThroughPortal(content, id: id, hints: hints, handler: handler)
         }
-        router.follow(
-            PostedNotification(
-                id: id, serverID: serverID, content: content, category: category, hints: hints, encoded: encoded,
-                serverOwner: postedTo, sentAt: sentAt))
+        let category = content.categoryID.flatMap { registered[$0] }
+        try await session.post(content, category: category, id: id, hints: hints)
         if let handler { notificationHandlers[id] = handler }
-        await notifyEnded()
-        endWhenExpired(id: id, serverID: serverID, timeout: content.timeout)
         if let badge = content.badge, let entry = content.desktopEntry {
             try? badges.setBadge(badge, desktopEntry: entry)
         }
-        logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
         return id
-    }
-
-    /// Posts like ``post(_:id:hints:handler:)`` and says where the notification went: the server's id for it, and the
-    /// unique bus name of the server that took it (`nil` when the center did not know it).
-    package func place(
-        _ content: NotificationContent, id: String, hints: [String: DBusValue] = [:]
-    ) async throws -> (serverID: UInt32, server: String?) {
-        try await post(content, id: id, hints: hints)
-        guard let posted = router.notification(id: id) else {
-            // Closed before this returned (the server ended it at once): nothing on the server to place.
-            return (0, serverOwner)
-        }
-        return (posted.serverID, posted.serverOwner)
-    }
-
-    /// Shows an adopted notification again from this connection (see ``adopt(id:serverID:content:handler:)``), so
-    /// that servers which send their signals to the poster alone send them here; says where it went, as
-    /// ``place(_:id:hints:)`` does.
-    ///
-    /// Where the server shows notifications through a process of its own (``NotificationServerInfo/displayBusName``:
-    /// GNOME Shell), replacing keeps the banner but GNOME Shell 43 drops its buttons: the copy is closed and shown
-    /// anew instead. Its close goes to the last poster, which is gone, so it ends nothing here.
-    package func showAgain(
-        _ content: NotificationContent, id: String
-    ) async throws -> (serverID: UInt32, server: String?) {
-        try await ensureServer()
-        if serverInfo.displayBusName != nil, let shown = router.forget(id: id) {
-            try? await server.closeNotification(shown.serverID)
-        }
-        return try await place(content, id: id)
-    }
-
-    /// Takes back a notification that an earlier run of the program posted and that the server still shows (servers
-    /// with the `persistence` capability keep notifications after their sender leaves), so that the user's response
-    /// to it is routed like one posted now.
-    ///
-    /// Nothing is sent to the server. Signals for the notification arrive only from servers that broadcast them
-    /// (Plasma, mako, xfce4-notifyd, SwayNotificationCenter); those that send them to the original sender alone
-    /// (GNOME Shell, dunst) cannot reach a new connection: to be heard there too, post it again with the same id and
-    /// content after adopting it, which replaces it in place from this connection (the daemon does so when it
-    /// starts). A server restart posts it again, like any outstanding one.
-    ///
-    /// - Parameters:
-    ///   - id: the center's id for it, as ``post(_:id:hints:handler:)`` returned it then.
-    ///   - serverID: the server's id for it, as ``deliveredNotifications()`` reported it then.
-    ///   - content: what was posted; its category is looked up among the categories registered now.
-    ///   - handler: a handler for this notification alone, as in ``post(_:id:hints:handler:)``.
-    public func adopt(
-        id: String, serverID: UInt32, content: NotificationContent, handler: ResponseHandler? = nil
-    ) {
-        let category = content.categoryID.flatMap { categories[$0] }
-        if portal != nil {
-            adoptFromPortal(id: id, content: content, category: category, handler: handler)
-            return
-        }
-        let encoded = encoder.encode(content, category: category, senderPID: processID)
-        router.follow(
-            PostedNotification(
-                id: id, serverID: serverID, content: content, category: category, encoded: encoded))
-        if let handler { notificationHandlers[id] = handler }
-        logger.debug("adopted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
-    }
-
-    /// The server's current id for a delivered notification, or `nil` when it is not on the server.
-    public func serverID(of id: String) -> UInt32? {
-        router.notification(id: id)?.serverID
     }
 
     func makeID() -> String {
@@ -532,36 +369,29 @@ public actor DesktopNotificationCenter {
     public func withdraw(id: String) async {
         await lockGate.drop(notificationID: id)
         notificationHandlers[id] = nil
-        if portal != nil {
+        guard let session else {
             await withdrawFromPortal(id: id)
             return
         }
-        guard let notification = router.forget(id: id) else { return }
-        try? await server.closeNotification(notification.serverID)
-        eventContinuation.yield(
-            .closed(
-                Closure(
-                    id: id, reason: .closedByCall, acted: notification.acted, dismissed: false)))
+        await session.withdraw(id: id)
     }
 
     /// Closes every delivered notification of this center.
     public func withdrawAll() async {
-        for id in router.all.map(\.id) + (portal?.router.all.map(\.id) ?? []) {
-            await withdraw(id: id)
-        }
+        let ids = await session?.shownIDs ?? portal?.router.all.map(\.id) ?? []
+        for id in ids { await withdraw(id: id) }
     }
 
     /// The notifications delivered and still on the server.
-    public func deliveredNotifications() -> [DeliveredNotification] {
-        let portalNotifications = portal?.router.all.map {
+    public func deliveredNotifications() async -> [DeliveredNotification] {
+        guard let session else {
             // The portal has no ids of its own: the server id is 0.
-            DeliveredNotification(id: $0.id, serverID: 0, content: $0.content)
+            return (portal?.router.all ?? []).map { DeliveredNotification(id: $0.id, serverID: 0, content: $0.content) }
+                .sorted { $0.id < $1.id }
         }
-        return
-            (portalNotifications
-            ?? router.all.map {
-                DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content)
-            }).sorted { $0.id < $1.id }
+        return await session.shownNotifications().map {
+            DeliveredNotification(id: $0.id, serverID: $0.serverID, content: $0.content)
+        }.sorted { $0.id < $1.id }
     }
 
     /// Sets or clears the application's badge, where the dock shows one.
@@ -572,93 +402,42 @@ public actor DesktopNotificationCenter {
 
     // MARK: Responses
 
-    /// Handles the signals held for the `Notify` that ended: those whose id is now followed, and, once no `Notify` is
-    /// in flight, the rest (about notifications that are not the bridge's, which the router then ignores).
-    private func notifyEnded() async {
-        notifiesInFlight -= 1
-        let isReady = { [router, notifiesInFlight] (received: ReceivedServerSignal) in
-            notifiesInFlight == 0 || router.posted[received.signal.serverID] != nil
-        }
-        let ready = earlySignals.filter(isReady)
-        earlySignals.removeAll(where: isReady)
-        for signal in ready { await process(signal) }
-    }
-
-    private func process(_ received: ReceivedServerSignal) async {
-        if notifiesInFlight > 0, router.posted[received.signal.serverID] == nil {
-            earlySignals.append(received)
-            return
-        }
-        guard let event = router.handle(received.signal, from: received.sender) else { return }
+    /// Takes in one event of the session: a response goes to its handler, a closure to ``events``.
+    private func handle(_ event: SessionEvent) async {
         switch event {
-        case .action(let notification, let action, let token):
-            closeAfterAction(notification)
-            if let action, action.isTextInput, encoder.textInputRendering(for: action) == .prompt {
-                askForText(notification, action, token: token)
-                return
-            }
+        case .responded(let answer):
+            let id = answer.notification.id
+            let chosen = answer.fromPrompt ? promptHandlers[id] : nil
             await deliver(
-                notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID,
-                text: nil, token: token)
-        case .reply(let notification, let action, let text, let token):
-            closeAfterAction(notification)
-            await deliver(notification, action, actionID: action.id, text: text, token: token)
-        case .closed(let notification, let reason, let dismissal):
-            let reportsDismissal = dismissal && notification.category?.reportsDismissal == true
+                answer.notification, answer.action, actionID: answer.actionID, text: answer.text, token: answer.token,
+                handler: chosen)
+            if answer.fromPrompt, answer.text != nil {
+                promptHandlers[id] = nil
+            } else if answer.actionID == NotificationResponse.dismissActionID && !answer.fromPrompt {
+                // The dismissal follows the closure, whose handler was kept for it.
+                notificationHandlers[id] = nil
+            }
+        case .closed(let closure):
+            let id = closure.notification.id
             eventContinuation.yield(
                 .closed(
-                    Closure(
-                        id: notification.id, reason: reason, acted: notification.acted, dismissed: dismissal)))
-            if reportsDismissal {
-                await deliver(notification, nil, actionID: NotificationResponse.dismissActionID, text: nil, token: nil)
-            }
-            notificationHandlers[notification.id] = nil
+                    Closure(id: id, reason: closure.reason, acted: closure.acted, dismissed: closure.dismissed)))
+            if closure.awaitsPrompt, let handler = notificationHandlers[id] { promptHandlers[id] = handler }
+            let dismissalFollows = closure.dismissed && closure.notification.category?.reportsDismissal == true
+            if !dismissalFollows { notificationHandlers[id] = nil }
+        case .promptEnded(let ending):
+            promptHandlers[ending.notification.id] = nil
+        case .reposted, .serverChanged:
+            break
         }
     }
 
-    /// On a server that lets notifications expire without `NotificationClosed` (notification-daemon), ends the
-    /// notification as expired once its timeout has passed, and asks the server to close it: otherwise it would stay
-    /// outstanding for ever (a `--wait` would never return) and be posted again, long expired, after a server restart.
-    private func endWhenExpired(id: String, serverID: UInt32, timeout: NotificationTimeout) {
-        guard !serverInfo.reportsExpiry, let lifetime = serverInfo.lifetime(of: timeout) else { return }
-        work.yield { [weak self] in
-            try? await Task.sleep(for: lifetime)
-            guard !Task.isCancelled else { return }
-            await self?.expiredUnreported(id: id, serverID: serverID)
-        }
-    }
-
-    private func expiredUnreported(id: String, serverID: UInt32) async {
-        // Answered, withdrawn, replaced or posted again since: that notification has a life of its own.
-        guard router.notification(id: id)?.serverID == serverID else { return }
-        logger.debug("expired without word from the server", metadata: ["notification.id": "\(id)"])
-        await process(ReceivedServerSignal(signal: .closed(id: serverID, reason: .expired), sender: nil))
-        try? await server.closeNotification(serverID)
-    }
-
-    /// Asks a server that leaves notifications up after an action to close this one, unless it is resident.
-    private func closeAfterAction(_ notification: PostedNotification) {
-        guard !notification.content.isResident else { return }
-        router.markCloseRequested(id: notification.id)
-        // The server may have closed it already, which makes the call fail harmlessly: no answer is waited for, so
-        // the handler is not held up by a task that waits on the server.
-        try? server.requestClose(notification.serverID)
-    }
-
-    /// Opens the prompt for a text-input action; the user may take minutes, so it does not hold up other signals.
+    /// Opens the prompt for a text-input action on the portal's path; the user may take minutes, so it does not hold
+    /// up other signals.
     func askForText(_ notification: any FollowedNotification, _ action: NotificationAction, token: String?) {
-        var submit: String?
-        var placeholder: String?
-        if case .textInput(let input) = action.behavior {
-            submit = input.submitButtonTitle
-            placeholder = input.placeholder
-        }
-        let request = TextPromptRequest(
-            title: notification.content.title, message: notification.content.body,
-            placeholder: placeholder ?? "", submitLabel: submit ?? action.title)
+        let request = TextPromptRequest(notification: notification, action: action)
         let prompt = self.prompt
-        // Chosen now: the server usually closes the notification after the action, which forgets its handler, long
-        // before the user has typed.
+        // Chosen now: the notification is forgotten long before the user has typed.
         let handler = self.handler(for: notification, actionID: action.id)
         let dismissHandler = self.handler(for: notification, actionID: NotificationResponse.dismissActionID)
         work.yield { [weak self] in
@@ -692,34 +471,22 @@ public actor DesktopNotificationCenter {
                 notification, nil, actionID: NotificationResponse.dismissActionID, text: nil, token: nil,
                 handler: dismissHandler)
         }
-        eventContinuation.yield(.promptEnded(id: notification.id))
     }
 
     func deliver(
         _ notification: any FollowedNotification, _ action: NotificationAction?, actionID: String, text: String?,
         token: String?, handler chosen: ResponseHandler? = nil
     ) async {
-        let isDismissal = actionID == NotificationResponse.dismissActionID
-        // The default action opens the application, like a foreground action.
-        let foreground = !isDismissal && (action?.activation ?? .foreground) == .foreground
-        // A background action raises nothing, so its token would be of no use to anyone.
-        let response = NotificationResponse(
-            notificationID: notification.id, actionID: actionID, userText: text,
-            activationToken: foreground ? token : nil, userInfo: notification.content.userInfo)
-        let requiresAuthentication = !isDismissal && (action?.requiresAuthentication ?? true)
+        let answer = SessionResponse(
+            notification: notification, action: action, actionID: actionID, text: text, token: token,
+            fromPrompt: false)
+        let response = answer.response
         let handler = chosen ?? handler(for: notification, actionID: actionID)
-        let entry = configuration.activatesApplications && foreground ? notification.content.desktopEntry : nil
+        let entry = configuration.activatesApplications && answer.isForeground ? notification.content.desktopEntry : nil
         let activator = self.activator
         let continuation = responseContinuation
-        let events = configuration.deliversResponsesAsEvents ? eventContinuation : nil
         let logger = self.logger
-        logger.debug(
-            "response",
-            metadata: [
-                "notification.id": "\(notification.id)", "notification.action": "\(actionID)",
-                "response.has-text": "\(text != nil)",
-            ])
-        await lockGate.deliver(notificationID: notification.id, requiresAuthentication: requiresAuthentication) {
+        await lockGate.deliver(notificationID: notification.id, requiresAuthentication: answer.requiresAuthentication) {
             if let entry {
                 do {
                     try await activator.activate(desktopEntry: entry, token: token)
@@ -731,9 +498,7 @@ public actor DesktopNotificationCenter {
                         ])
                 }
             }
-            if let events {
-                events.yield(.responded(response))
-            } else if let handler {
+            if let handler {
                 await handler(response)
             } else {
                 continuation.yield(response)
@@ -748,92 +513,5 @@ public actor DesktopNotificationCenter {
         if let handler = actionHandlers[Self.actionKey(actionID, nil)] { return handler }
         if let categoryID, let handler = categoryHandlers[categoryID] { return handler }
         return nil
-    }
-
-    // MARK: Server restarts
-
-    /// The information of a server that has just taken the name.
-    ///
-    /// A service may own the name a moment before it exports its object: GNOME Shell's gjs service asks for
-    /// `org.freedesktop.Notifications` first and exports once it holds its own name, and a call in between is answered
-    /// `UnknownMethod` (`UnknownObject` or `UnknownInterface` by other bindings). Such an answer is asked again, a
-    /// little later each time, for at most 5 s; any other failure is thrown at once.
-    private func arrivingServerInfo() async throws -> NotificationServerInfo {
-        let notExportedYet: Set = [
-            DBusFailure.Name.unknownMethod, DBusFailure.Name.unknownObject, DBusFailure.Name.unknownInterface,
-        ]
-        let deadline = ContinuousClock.now + .seconds(5)
-        var pause = Duration.milliseconds(10)
-        while true {
-            do {
-                return try await server.serverInfo()
-            } catch let failure as DBusFailure
-                where notExportedYet.contains(failure.name) && ContinuousClock.now + pause < deadline
-            {
-                try await Task.sleep(for: pause)
-                pause = min(pause * 2, .milliseconds(500))
-            }
-        }
-    }
-
-    private func serverOwnerChanged(_ owner: String?) async {
-        // A new server numbers its notifications anew, and until it answers nothing is known of it.
-        earlySignals = []
-        serverInfo = Self.noServer
-        serverOwner = owner
-        guard owner != nil else {
-            hasServer = false
-            encoder.server = serverInfo
-            logger.info("the notification server went away; notifications will be posted again when one returns")
-            return
-        }
-        do {
-            serverInfo = try await arrivingServerInfo()
-            encoder.server = serverInfo
-            router.server = serverInfo
-            hasServer = true
-        } catch {
-            logger.warning("the new notification server does not answer", metadata: ["error": "\(error)"])
-            return
-        }
-        let closesShownCopies = await displayKeptNotifications()
-        // A notification posted to this very server, before the center took in its arrival (a post that found no
-        // server known and asked the bus), is on it already: posting it again would show it twice.
-        let outstanding = router.all.filter { $0.serverOwner != owner }
-        logger.info(
-            "notification server restarted; posting outstanding notifications again",
-            metadata: [
-                "server.name": "\(serverInfo.name)", "count": "\(outstanding.count)",
-            ])
-        for var notification in outstanding {
-            let encoded = encoder.encode(
-                notification.content, category: notification.category, senderPID: processID,
-                extraHints: notification.hints)
-            if closesShownCopies {
-                // Replacing the copy would keep it in place, but GNOME Shell 43 then drops the buttons of a banner on
-                // the screen: closed, and shown again below with buttons that answer.
-                try? await server.closeNotification(notification.serverID)
-            }
-            notifiesInFlight += 1
-            do {
-                notification.sentAt = .now
-                let placed = try await server.notify(encoded.request)
-                notification.serverID = placed.id
-                notification.encoded = encoded
-                notification.acted = false
-                notification.closeRequested = false
-                notification.serverOwner = placed.server
-                router.follow(notification)
-                eventContinuation.yield(
-                    .reposted(
-                        DeliveredNotification(
-                            id: notification.id, serverID: notification.serverID, content: notification.content)))
-                endWhenExpired(
-                    id: notification.id, serverID: notification.serverID, timeout: notification.content.timeout)
-            } catch {
-                logger.warning("cannot post again", metadata: ["notification.id": "\(notification.id)"])
-            }
-            await notifyEnded()
-        }
     }
 }

@@ -89,47 +89,49 @@ enum RoutedEvent: Sendable {
 struct ResponseRouter: Sendable {
     /// The server the notifications are on, whose quirks apply.
     var server: NotificationServerInfo?
-    private(set) var posted: [UInt32: PostedNotification] = [:]
-    private(set) var serverIDs: [String: UInt32] = [:]
+    /// The followed notifications, by the bridge's id: kept by their own id, since server ids of two server instances
+    /// may be the same while notifications are being posted again after a restart.
+    private var notifications: [String: PostedNotification] = [:]
+    /// The bridge's id of the notification each server id names, for the notifications on the current server.
+    private var ids: [UInt32: String] = [:]
 
     /// Starts following `notification` (replacing what was followed under its id).
+    ///
+    /// Its server id now names it: a notification of an earlier server instance with the same server id keeps its
+    /// entry (it is posted again under a new id), but no longer answers to that id.
     mutating func follow(_ notification: PostedNotification) {
-        // After a server restart the new server reuses ids: the old id may already belong to another notification
-        // posted again, which must keep it.
-        if let old = serverIDs[notification.id], old != notification.serverID, posted[old]?.id == notification.id {
-            posted[old] = nil
-        }
-        posted[notification.serverID] = notification
-        serverIDs[notification.id] = notification.serverID
+        if let old = notifications[notification.id]?.serverID, ids[old] == notification.id { ids[old] = nil }
+        notifications[notification.id] = notification
+        ids[notification.serverID] = notification.id
     }
 
     /// Stops following the notification with bridge id `id` and returns it.
     @discardableResult
     mutating func forget(id: String) -> PostedNotification? {
-        guard let serverID = serverIDs.removeValue(forKey: id) else { return nil }
-        return posted.removeValue(forKey: serverID)
+        guard let notification = notifications.removeValue(forKey: id) else { return nil }
+        if ids[notification.serverID] == id { ids[notification.serverID] = nil }
+        return notification
     }
 
     /// The notification with bridge id `id`.
     func notification(id: String) -> PostedNotification? {
-        serverIDs[id].flatMap { posted[$0] }
+        notifications[id]
     }
 
-    /// The server's id for the notification with bridge id `id`, if it is followed; the notification is not copied.
+    /// The server's id for the notification with bridge id `id`, if it is followed.
     func serverID(of id: String) -> UInt32? {
-        guard let serverID = serverIDs[id], posted.index(forKey: serverID) != nil else { return nil }
-        return serverID
+        notifications[id]?.serverID
     }
 
     /// Whether a notification with server id `serverID` is followed.
-    func follows(serverID: UInt32) -> Bool { posted.index(forKey: serverID) != nil }
+    func follows(serverID: UInt32) -> Bool { ids[serverID] != nil }
 
     /// Every followed notification.
-    var all: [PostedNotification] { Array(posted.values) }
+    var all: [PostedNotification] { Array(notifications.values) }
 
     /// Notes that the bridge asked the server to close `id`.
     mutating func markCloseRequested(id: String) {
-        if let serverID = serverIDs[id] { posted[serverID]?.closeRequested = true }
+        notifications[id]?.closeRequested = true
     }
 
     /// Handles one server signal; `nil` when it means nothing for a notification of the bridge.
@@ -142,14 +144,14 @@ struct ResponseRouter: Sendable {
     mutating func handle(
         _ signal: ServerSignal, from sender: String? = nil, now: ContinuousClock.Instant = .now
     ) -> RoutedEvent? {
-        if let sender, let owner = posted[signal.serverID]?.serverOwner, owner != sender { return nil }
+        guard let id = ids[signal.serverID], var notification = notifications[id] else { return nil }
+        if let sender, let owner = notification.serverOwner, owner != sender { return nil }
         switch signal {
-        case .activationToken(let serverID, let token):
-            posted[serverID]?.pendingToken = token
+        case .activationToken(_, let token):
+            notifications[id]?.pendingToken = token
             return nil
 
-        case .actionInvoked(let serverID, let key):
-            guard var notification = posted[serverID] else { return nil }
+        case .actionInvoked(_, let key):
             let action: NotificationAction?
             if key == NotificationResponse.defaultActionID {
                 guard !notification.acted, notification.content.defaultActionLabel != nil else { return nil }
@@ -163,22 +165,22 @@ struct ResponseRouter: Sendable {
             let token = notification.pendingToken
             notification.pendingToken = nil
             notification.acted = true
-            posted[serverID] = notification
+            notifications[id] = notification
             return .action(notification, action, token: token)
 
-        case .replied(let serverID, let text):
-            guard var notification = posted[serverID],
-                let action = notification.encoded.actionsByKey[ReservedActionID.inlineReply.rawValue]
-            else { return nil }
+        case .replied(_, let text):
+            guard let action = notification.encoded.actionsByKey[ReservedActionID.inlineReply.rawValue] else {
+                return nil
+            }
             let token = notification.pendingToken
             notification.pendingToken = nil
             notification.acted = true
-            posted[serverID] = notification
+            notifications[id] = notification
             return .reply(notification, action, text: text, token: token)
 
         case .closed(let serverID, let reason):
-            guard let notification = posted.removeValue(forKey: serverID) else { return nil }
-            serverIDs[notification.id] = nil
+            notifications[id] = nil
+            ids[serverID] = nil
             let dismissal =
                 !notification.acted && !notification.closeRequested
                 && (reason == .dismissed || isCloseButton(reason, of: notification, at: now))

@@ -16,7 +16,7 @@ enum BridgeInterface {
             property: { property in
                 switch property {
                 case .version: { .string(BridgeAPI.version) }
-                case .serverName: { [center = core.center] in .string(center.latestServerInformation.name) }
+                case .serverName: { [session = core.session] in .string(session.latestServerInformation.name) }
                 }
             })
     }

@@ -24,27 +24,27 @@ extension DaemonCore {
 
     /// Follows a notification posted again to a restarted server: its new server id is what a later restart of the
     /// daemon must look for.
-    func repost(_ notification: DesktopNotificationCenter.DeliveredNotification) {
+    func repost(_ id: String, serverID: UInt32, server owner: String) {
         // Identifying the new instance asks the bus: a job, so that events go on meanwhile.
-        jobs.yield { [weak self] in await self?.keepReposted(notification) }
+        jobs.yield { [weak self] in await self?.keepReposted(id, serverID: serverID, server: owner) }
     }
 
-    private func keepReposted(_ notification: DesktopNotificationCenter.DeliveredNotification) async {
-        let server = await currentServer()
+    private func keepReposted(_ id: String, serverID: UInt32, server owner: String) async {
+        let server = await instance(owner)
         // Checked after identifying the server: a notification that closed meanwhile is not kept again.
-        guard let entry = table[notification.id], entry.isOnServer else { return }
+        guard let entry = table[id], entry.isOnServer else { return }
         commits.submit([
             .deliver(
-                id: notification.id,
+                id: id,
                 DeliveredPost(
-                    serverID: notification.serverID, server: server, content: entry.content, route: entry.route,
+                    serverID: serverID, server: server, content: entry.content, route: entry.route,
                     poster: entry.poster, reportsDismissal: entry.reportsDismissal, shownAt: Date()))
         ])
     }
 
     /// The server instance that owns the notification name now, `nil` when none does.
     func currentServer() async -> ServerInstance? {
-        await instance(await center.serverOwner)
+        await instance(await session.serverOwner)
     }
 
     /// The server instance whose connection has the unique name `owner`: asked of the bus once per instance.
@@ -88,7 +88,9 @@ extension DaemonCore {
             table[id] = TrackedNotification(
                 appName: kept.content.appName ?? defaultAppName, poster: kept.poster, route: kept.route,
                 content: kept.content, reportsDismissal: kept.reportsDismissal, phase: .showing)
-            await center.adopt(id: id, serverID: kept.serverID, content: kept.content)
+            await session.adopt(
+                id: id, serverID: kept.serverID, content: kept.content,
+                category: kept.content.categoryID.flatMap { categories[$0] })
             await takeOver(id, kept)
         }
         logger.info(
@@ -112,7 +114,8 @@ extension DaemonCore {
             content.timeout = .milliseconds(Int32(left))
         }
         do {
-            let placed = try await center.showAgain(content, id: id)
+            let placed = try await session.showAgain(
+                content, category: content.categoryID.flatMap { categories[$0] }, id: id)
             // Closed meanwhile: its route was forgotten, and must not be kept again.
             guard let entry = table[id], entry.isOnServer else { return }
             _ = await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)

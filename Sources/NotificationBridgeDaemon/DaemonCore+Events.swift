@@ -5,28 +5,29 @@ import NotificationBridgeAPI
 import NotificationModel
 import ProcessSupport
 
-/// What the notification server reports, through the center's one ordered stream of events, and `WaitForResponse`.
+/// What the notification server reports, through the session's one ordered stream of events, and `WaitForResponse`.
 extension DaemonCore {
-    /// Moves a notification on by one event of the center.
-    func handle(_ event: NotificationEvent) async {
+    /// Moves a notification on by one event of the session.
+    func handle(_ event: SessionEvent) async {
         switch event {
-        case .responded(let response):
-            await respond(response)
+        case .responded(let answer):
+            // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
+            let response = answer.response
+            await lockGate.deliver(
+                notificationID: response.notificationID, requiresAuthentication: answer.requiresAuthentication
+            ) { [weak self] in
+                await self?.respond(response)
+            }
         case .closed(let closure):
             closed(closure)
-        case .promptEnded(let id):
-            switch table[id]?.phase {
-            case .responding(let why)?:
-                end(id, why: why, waitsMessage: "notification '\(id)' \(why); the prompt for text ended without any")
-                logger.debug("ended without a response", metadata: ["notification.id": "\(id)"])
-            case .posting?, .showing?:
-                // The prompt ended before the server closed the notification: that close ends it.
-                table.update(id) { $0.isAnswered = true }
-            default:
-                break
-            }
-        case .reposted(let notification):
-            repost(notification)
+        case .promptEnded(let ending):
+            let id = ending.notification.id
+            let ended = apply(.promptEnded, to: id)
+            if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
+        case .reposted(let id, let serverID, let server):
+            repost(id, serverID: serverID, server: server)
+        case .serverChanged(let owner):
+            if owner != nil { await serverAppeared() }
         }
     }
 
@@ -45,7 +46,7 @@ extension DaemonCore {
             posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? true
         }
         guard let entry = table[id] else { return }
-        // The center keeps the token only for foreground actions.
+        // The session's response keeps the token only for foreground actions.
         let response = BridgeResponse(notificationResponse, foreground: true)
         logger.debug(
             "response",
@@ -127,31 +128,40 @@ extension DaemonCore {
     // MARK: Closures
 
     /// A notification left the server: its poster gets `Closed`; it ends, unless a response is still to come.
-    func closed(_ closure: DesktopNotificationCenter.Closure) {
-        guard let entry = table[closure.id], entry.isOnServer else { return }
-        let reason: UInt32
-        let why: String
-        switch closure.reason {
-        case _ where closure.dismissed:
-            (reason, why) = (2, "was dismissed by the user")
-        case .expired:
-            (reason, why) = (1, "expired")
-        case .undefined:
-            (reason, why) = (4, "was closed by the notification server")
-        case .dismissed, .closedByCall:
-            (reason, why) = (3, "was closed")
+    func closed(_ closure: SessionClosure) {
+        let id = closure.notification.id
+        guard table[id] != nil else { return }
+        apply(.closed(closure.reason, acted: closure.acted, dismissed: closure.dismissed), to: id)
+        logger.debug("closed", metadata: ["notification.id": "\(id)", "notification.reason": "\(closure.reason)"])
+    }
+
+    /// Moves notification `id` on by `event` (``TrackedTransition``) and performs the effects; returns whether it
+    /// ended.
+    @discardableResult
+    private func apply(_ event: TrackedTransition.Event, to id: String) -> Bool {
+        guard let entry = table[id] else { return false }
+        let before = TrackedTransition.State(
+            phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal)
+        let (after, effects) = TrackedTransition.next(before, on: event, id: id)
+        var ended = false
+        for effect in effects {
+            switch effect {
+            case .forgetDelivered:
+                forgetDelivered(id)
+            case .emitClosed(let reason):
+                emitClosed(id: id, reason: reason, to: entry.poster)
+            case .end(let why, let waitsMessage):
+                end(id, why: why, waitsMessage: waitsMessage)
+                ended = true
+            }
         }
-        forgetDelivered(closure.id)
-        emitClosed(id: closure.id, reason: reason, to: entry.poster)
-        // After an action the response comes by itself (from the prompt, or after an unlock); a reported dismissal
-        // comes as a response too.
-        let responseFollows = closure.acted || (closure.dismissed && entry.reportsDismissal)
-        if responseFollows, !entry.isAnswered {
-            table.update(closure.id) { $0.phase = .responding(why) }
-        } else {
-            end(closure.id, why: why)
+        if !ended {
+            table.update(id) { entry in
+                entry.phase = after.phase
+                entry.isAnswered = after.isAnswered
+            }
         }
-        logger.debug("closed", metadata: ["notification.id": "\(closure.id)", "notification.reason": "\(reason)"])
+        return ended
     }
 
     // MARK: Waiting

@@ -13,7 +13,7 @@ extension DaemonCore {
         _ content: NotificationContent, trigger: NotificationTrigger, id: String, route: ResponseRoute,
         poster: String, hints: [String: DBusValue] = [:]
     ) async throws(DBusFailure) -> DurableCommits.Commit {
-        let registered = Set(await center.notificationCategories().map(\.id))
+        let registered = Set(categories.keys)
         do throws(NotificationValidationError) {
             try content.validate(isCategoryRegistered: { registered.contains($0) })
         } catch {
@@ -177,7 +177,22 @@ extension DaemonCore {
                     "a scheduled notification came due with no notification server; it is shown once one appears",
                     metadata: ["notification.id": "\(id)"])
                 // A server that appeared while the show was out found nothing waiting: try again now.
-                if await center.isServerAvailable { await showAwaiting(id) }
+                if await session.isServerAvailable { await showAwaiting(id) }
+                return
+            }
+            if failure.name == BridgeError.serverTimeout {
+                // The server hangs: kept, and shown by the server that replaces it, or by this one once it answers
+                // again (asked again after a pause; an answer to the call that timed out is closed by the session).
+                table.update(id) { $0.phase = .awaitingServer(firing) }
+                logger.notice(
+                    "a scheduled notification came due while the server does not answer; shown once one answers",
+                    metadata: ["notification.id": "\(id)"])
+                let pause = session.serverTimeout
+                jobs.yield { [weak self] in
+                    try? await Task.sleep(for: pause)
+                    guard !Task.isCancelled else { return }
+                    await self?.showAwaiting(id)
+                }
                 return
             }
             logger.warning(
@@ -229,7 +244,7 @@ extension DaemonCore {
         let state = commits.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {
-                try await center.register(category)
+                try register(category)
             } catch {
                 logger.error(
                     "a saved category is not valid any more; it is not registered",

@@ -82,9 +82,9 @@ extension DaemonCore {
         let app = settingsApp(of: content)
         let record = await settings.record(for: app)
         do {
-            let center = self.center
-            return try await record.shape(content, sessionLocked: center.isSessionLocked) {
-                await center.serverInformation().name
+            let session = self.session
+            return try await record.shape(content, sessionLocked: lockMonitor.isLockedNow) {
+                session.latestServerInformation.name
             }
         } catch {
             throw DBusFailure(name: BridgeError.notAllowed, message: error.description)

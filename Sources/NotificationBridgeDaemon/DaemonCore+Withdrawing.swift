@@ -45,8 +45,7 @@ extension DaemonCore {
                 waitsMessage: "notification '\(id)' was withdrawn before the user "
                     + "responded")
             changes.append(.forgetDelivered(id: id))
-            let center = self.center
-            jobs.yield { await center.withdraw(id: id) }
+            takeOffServer(id)
             logger.debug("withdrawn", metadata: ["notification.id": "\(id)"])
         case .responding, .awaitingServer, .handedToApp, .pending:
             end(id, why: "was withdrawn", waitsMessage: "notification '\(id)' was withdrawn before the user responded")

@@ -11,8 +11,9 @@ import Synchronization
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.
 ///
 /// Every notification the daemon knows of is one entry of ``table``, a ``TrackedNotification`` whose phase says where
-/// it is in its life: this actor is the one owner of that state. One ``DesktopNotificationCenter`` talks to the
-/// notification server and reports what happens there as one ordered stream of events (``handle(_:)``).
+/// it is in its life: this actor is the one owner of that state, and of the registered categories. One
+/// ``NotificationServerSession`` talks to the notification server and reports what happens there as one ordered
+/// stream of events (``handle(_:)``).
 ///
 /// Nothing here waits on the notification server or the disk while a call is being handled: DBusCore hands calls
 /// over one at a time, so a handler that waited would hold up every client. A method changes the state at once, in
@@ -28,7 +29,16 @@ actor DaemonCore {
     static let maximumCategoriesPerSandboxedApp = 32
 
     let connection: DBusConnection
-    let center: DesktopNotificationCenter
+    /// The conversation with the notification server.
+    let session: NotificationServerSession
+    /// Whether the user's session is locked, as logind or the screen saver says.
+    let lockMonitor: SessionLockMonitor
+    /// Holds responses that need an unlocked session until it is unlocked.
+    let lockGate: LockGate
+    /// The registered categories, by id.
+    var categories: [String: NotificationCategory] = [:]
+    /// Sends the badge a shown notification carries to the app's launcher entry.
+    let badges: BadgeEmitter
     /// The user's notification settings, per app, as a Post reads them (the store itself is `settings.store`).
     let settings: CachedSettings
     let activations: ApplicationActivations
@@ -60,7 +70,8 @@ actor DaemonCore {
     private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(
-        connection: DBusConnection, center: DesktopNotificationCenter, settings: CachedSettings,
+        connection: DBusConnection, session: NotificationServerSession, lockMonitor: SessionLockMonitor,
+        settings: CachedSettings,
         activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits,
         scheduler: Scheduler<PendingPost>,
         jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
@@ -68,7 +79,10 @@ actor DaemonCore {
         self.commits = commits
         self.scheduler = scheduler
         self.connection = connection
-        self.center = center
+        self.session = session
+        self.lockMonitor = lockMonitor
+        self.lockGate = LockGate(monitor: lockMonitor)
+        self.badges = BadgeEmitter(connection: connection)
         self.settings = settings
         self.activations = activations
         self.defaultAppName = defaultAppName
@@ -142,16 +156,13 @@ actor DaemonCore {
         let arguments = call.arguments
         let id = try CategoryNamespace.registeredID(arguments[0].stringValue ?? "", for: peer)
         let category = try CategoryCoding.decode(id: id, actions: arguments[1], options: arguments[2])
-        let registered = await center.notificationCategories()
-        if !registered.contains(where: { $0.id == id }) {
-            try checkCategoryLimits(registered: registered, peer: peer, sender: call.sender)
+        if categories[id] == nil {
+            try checkCategoryLimits(registered: Array(categories.values), peer: peer, sender: call.sender)
         }
         do {
-            try await center.register(category)
-        } catch let error as NotificationValidationError {
-            throw error.bridgeFailure
+            try register(category)
         } catch {
-            throw BridgeError.invalid("\(error)")
+            throw error.bridgeFailure
         }
         categoryRegistrants[id] = call.sender
         reply(call, after: commits.submit([.registerCategory(id: id, category)]))
@@ -188,7 +199,7 @@ actor DaemonCore {
         try checkRunning()
         let peer = await peer(of: call.sender)
         let id = try CategoryNamespace.registeredID(call.arguments[0].stringValue ?? "", for: peer)
-        guard await center.notificationCategories().contains(where: { $0.id == id }) else {
+        guard categories[id] != nil else {
             throw DBusFailure(
                 name: BridgeError.unknownCategory,
                 message: "category \(quotedForMessage(call.arguments[0].stringValue ?? "")) is not registered; "
@@ -204,7 +215,7 @@ actor DaemonCore {
                     + users.prefix(10).map { quotedForMessage($0) }.joined(separator: ", ")
                     + (users.count > 10 ? ", …" : "") + "); withdraw them first with Withdraw, then remove it")
         }
-        await center.removeCategory(id: id)
+        categories[id] = nil
         categoryRegistrants[id] = nil
         reply(call, after: commits.submit([.removeCategory(id: id)]))
     }
@@ -212,7 +223,7 @@ actor DaemonCore {
     func listCategories(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         let peer = await peer(of: caller)
-        let categories = CategoryNamespace.visible(await center.notificationCategories(), to: peer)
+        let categories = CategoryNamespace.visible(registeredCategories, to: peer)
         return [.array(element: "a{sv}", categories.map(CategoryCoding.encode))]
     }
 
@@ -259,6 +270,13 @@ actor DaemonCore {
             }
             return
         }
+        // Checked here, before any job: what the server is sent is valid, and a mistake is the caller's error.
+        let registered = categories
+        do throws(NotificationValidationError) {
+            try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        } catch {
+            throw error.bridgeFailure
+        }
         let shown = try await allowedBySettings(content)
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
@@ -297,8 +315,7 @@ actor DaemonCore {
             let failure = storeFailure(error)
             if table[id]?.isOnServer == true {
                 end(id, why: "could not be saved")
-                let center = self.center
-                jobs.yield { await center.withdraw(id: id) }
+                takeOffServer(id)
             }
             call.fail(
                 name: BridgeError.serverError,
@@ -310,7 +327,7 @@ actor DaemonCore {
     /// The registered category `content` names, if any.
     func category(of content: NotificationContent) async -> NotificationCategory? {
         guard let categoryID = content.categoryID else { return nil }
-        return await center.notificationCategories().first { $0.id == categoryID }
+        return categories[categoryID]
     }
 
     /// Hands a notification to the server: the entry is in phase `.posting` already; `answered` learns the outcome
@@ -320,11 +337,19 @@ actor DaemonCore {
         previous: TrackedNotification? = nil,
         answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>) async -> Void
     ) {
-        let center = self.center
+        let session = self.session
+        let badges = self.badges
+        // Reserved now, in the order of the calls: a withdrawal or replacement asked while this Notify is out acts on
+        // the id the server gives it.
+        let turn = session.reserveTurn(for: id)
         jobs.yield { [weak self] in
             let result: Result<(serverID: UInt32, server: String?), any Error>
             do {
-                result = .success(try await center.place(content, id: id, hints: hints))
+                let placed = try await session.post(content, category: category, id: id, hints: hints, turn: turn)
+                result = .success((placed.serverID, placed.server))
+                if let badge = content.badge, let entry = content.desktopEntry {
+                    try? badges.setBadge(badge, desktopEntry: entry)
+                }
             } catch {
                 result = .failure(error)
             }
@@ -353,9 +378,7 @@ actor DaemonCore {
         case .posting:
             table.update(id) { $0.phase = .showing }
         case .ended:
-            // Withdrawn while the server took it: take it off the screen again.
-            let center = self.center
-            jobs.yield { await center.withdraw(id: id) }
+            // Withdrawn while the server took it: the withdrawal, queued behind this Notify, takes it off the screen.
             return .success(nil)
         default:
             break
@@ -383,13 +406,13 @@ actor DaemonCore {
                 message: "the notification server did not answer in time (\(failure.message)); it may be hung: "
                     + "restart it, or post again later")
         default:
-            // The bus's own word that nobody owns the name counts even when the center believes a server is there:
+            // The bus's own word that nobody owns the name counts even when the session believes a server is there:
             // it hears of a server leaving a moment later than the bus does.
             let nobodyOwnsTheName =
                 (error as? DBusFailure).map {
                     $0.name == DBusFailure.Name.serviceUnknown || $0.name == DBusFailure.Name.nameHasNoOwner
                 } ?? false
-            let serverAvailable = await center.isServerAvailable
+            let serverAvailable = await session.isServerAvailable
             if nobodyOwnsTheName || !serverAvailable {
                 return DBusFailure(
                     name: BridgeError.noServer,
@@ -458,14 +481,14 @@ actor DaemonCore {
 
     func serverInformation() async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
-        let info = await center.serverInformation()
+        let info = await session.serverInformation()
         var renderings: [String: String] = [:]
         for fallback in NotificationAction.TextInputFallback.allCases {
             let action = NotificationAction(
                 id: "probe", title: "probe", behavior: .textInput(), textInputFallback: fallback)
-            renderings[fallback.rawValue] = await center.textInputRendering(for: action).rawValue
+            renderings[fallback.rawValue] = await session.textInputRendering(for: action).rawValue
         }
-        let rendering = await center.rendering
+        let rendering = session.rendering
         var entries = WireEntries()
         entries[ServerInformationKeys.serverName] = info.name
         entries[ServerInformationKeys.serverVendor] = info.vendor
@@ -473,12 +496,12 @@ actor DaemonCore {
         entries[ServerInformationKeys.serverSpecVersion] = info.specVersion
         entries[ServerInformationKeys.serverCapabilities] = info.capabilities.sorted()
         entries[ServerInformationKeys.textInput] = renderings
-        entries[ServerInformationKeys.promptProgram] = center.promptProgram ?? ""
-        entries[ServerInformationKeys.promptAvailable] = center.isPromptAvailable
+        entries[ServerInformationKeys.promptProgram] = session.promptProgram ?? ""
+        entries[ServerInformationKeys.promptAvailable] = session.isPromptAvailable
         entries[ServerInformationKeys.serverQuirks] = info.quirkNotes
         entries[ServerInformationKeys.destructiveOrder] = rendering.destructiveOrder.rawValue
         entries[ServerInformationKeys.destructiveMarker] = rendering.destructiveMarker
-        entries[ServerInformationKeys.lockSource] = center.lockSource.rawValue
+        entries[ServerInformationKeys.lockSource] = lockMonitor.source.rawValue
         entries[ServerInformationKeys.bridgeVersion] = BridgeAPI.version
         return [entries.value]
     }

@@ -67,6 +67,21 @@ enum DaemonServices {
         }
     }
 
+    /// Runs the server session (``NotificationServerSession/run()``): its news from the bus, its prompts and its calls
+    /// that outlive their caller. A graceful shutdown lets the work under way end.
+    struct Session: Service, CustomStringConvertible {
+        let session: NotificationServerSession
+        var description: String { "notification server session" }
+
+        func run() async {
+            await withGracefulShutdownHandler {
+                await session.run()
+            } onGracefulShutdown: {
+                session.finish()
+            }
+        }
+    }
+
     /// Hands app activations over (``ApplicationActivations/run()``); a graceful shutdown lets the queued ones go
     /// first.
     struct Activations: Service, CustomStringConvertible {

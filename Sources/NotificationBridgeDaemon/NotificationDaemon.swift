@@ -62,23 +62,17 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         }
         var system: DBusConnection?
         if let systemBus = configuration.systemBus { system = try? await DBusConnection.connect(to: systemBus) }
-        let center: DesktopNotificationCenter
+        let session: NotificationServerSession
         do {
             // Without a server the daemon still serves: it keeps scheduled notifications and shows them once one
-            // appears; an immediate Post fails with Error.NoServer meanwhile.
-            var centerConfiguration = DesktopNotificationCenter.Configuration(
-                appName: configuration.defaultAppName, rendering: configuration.rendering,
-                promptCommand: configuration.promptCommand, activatesApplications: false, logger: logger)
-            centerConfiguration.startsWithoutServer = true
-            centerConfiguration.promptSearchPath = configuration.promptSearchPath
-            centerConfiguration.deliversResponsesAsEvents = true
-            centerConfiguration.serverTimeout = configuration.serverTimeout
-            // The daemon runs on the host and follows the server's ids: never the portal's path.
-            centerConfiguration.path = .freedesktop
-            // The daemon applies the user's settings itself, before its center sees a notification.
-            centerConfiguration.settingsLocation = nil
-            center = try await DesktopNotificationCenter(
-                connection: connection, systemConnection: system, centerConfiguration)
+            // appears; an immediate Post fails with Error.NoServer meanwhile. The daemon runs on the host and follows
+            // the server's ids: never the portal's path.
+            session = try await NotificationServerSession(
+                connection: connection,
+                configuration: .init(
+                    rendering: configuration.rendering, promptCommand: configuration.promptCommand,
+                    promptSearchPath: configuration.promptSearchPath, serverTimeout: configuration.serverTimeout,
+                    startsWithoutServer: true, logger: logger))
         } catch {
             await close(connection, system)
             throw DaemonError.cannotConnect("\(error)")
@@ -97,12 +91,13 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             // Kept in memory between changes: a Post reads them without a trip to the settings' thread.
             settings = CachedSettings(try await openSettings())
         } catch {
-            await center.stop()
             await close(connection, system)
             throw DaemonError.cannotConnect("\(error)")
         }
+        let lockMonitor = await SessionLockMonitor.start(system: system, session: connection)
         let core = DaemonCore(
-            connection: connection, center: center, settings: settings, activations: activations,
+            connection: connection, session: session, lockMonitor: lockMonitor, settings: settings,
+            activations: activations,
             defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
             logger: logger)
         // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
@@ -133,7 +128,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         }
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
-        await center.stop()
         await close(connection, system)
         switch ending {
         case .failure(let error):
@@ -149,16 +143,17 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     }
 
     /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the store's writer, the
-    /// settings watcher and the scheduler (`engine`), the jobs that answer calls, the center's events, the scheduler's
-    /// firings, the bus's news, app activations, each a service of one `ServiceGroup` (see ``DaemonServices``), which
-    /// a graceful shutdown of the daemon's own group ends in order. `grouped` records that the group started.
+    /// settings watcher and the scheduler (`engine`), the server session and its events, the jobs that answer calls,
+    /// the scheduler's firings, the bus's news, app activations, each a service of one `ServiceGroup` (see
+    /// ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order. `grouped` records that
+    /// the group started.
     private func serve(
         _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<PendingPost>>,
         jobs: AsyncStream<@Sendable () async -> Void>, engine: [DaemonServices.Closing], grouped: GroupStart,
         on connection: DBusConnection, system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger
-        let events = core.center.events
+        let events = core.session.events
         let departures = try await connection.signals(
             matching: DBusMatchRule(
                 sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -170,7 +165,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             return name
         }
         let nameEvents = try await connection.nameEvents()
-        let serverOwners = try await connection.nameOwnerChanges(of: "org.freedesktop.Notifications")
         // Zone changes and resumes move wall-clock triggers; without a system bus the zone is read at start only.
         var clockEvents: AsyncStream<SystemClockEvent>?
         if let system {
@@ -202,7 +196,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             throw error
         }
         await core.restore()
-        let server = await core.center.serverInformation()
+        let server = await core.session.serverInformation()
         logger.info(
             "serving \(BridgeAPI.interfaceName) as \(BridgeAPI.busName)",
             metadata: [
@@ -216,6 +210,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let (scheduler, settingsWatcher, storeWriter) = (engine[0], engine[1], engine[2])
         var services: [any Service] = [
             storeWriter, settingsWatcher,
+            // After the engine and before the jobs, so that it stops after the jobs under way, which may still be
+            // waiting on the server, and before the store's writer, which its last news may still reach.
+            DaemonServices.Session(session: core.session),
             DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),
             DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
@@ -226,9 +223,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             },
             DaemonServices.Follower(description: "departed connections", stream: departures) {
                 await core.connectionLeft($0)
-            },
-            DaemonServices.Follower(description: "notification servers", stream: serverOwners) { owner in
-                if owner != nil { await core.serverAppeared() }
             },
         ]
         if let clockEvents {

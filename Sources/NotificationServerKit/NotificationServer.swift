@@ -189,6 +189,15 @@ public actor NotificationServer {
         for call in held { notify(call) }
     }
 
+    /// The summaries of the `Notify` calls held unanswered (``NotifyAnswer/never``), in the order they came: which
+    /// notifications a client is waiting for the server to take.
+    public var heldSummaries: [String] {
+        heldNotifies.map { call in
+            guard call.arguments.count > 3, case .string(let summary) = call.arguments[3] else { return "" }
+            return summary
+        }
+    }
+
     /// Holds up a `Notify` as ``setNotifyAnswer(_:)`` asks; returns whether to answer it now.
     func delayNotify(_ call: DBusMethodCall) async -> Bool {
         switch notifyAnswer {

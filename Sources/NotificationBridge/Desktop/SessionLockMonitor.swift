@@ -71,7 +71,7 @@ package final class SessionLockMonitor: Sendable {
     }
 
     /// The same, read without suspending (for actors that must decide without giving up their turn).
-    var isLockedNow: Bool { cell.isLocked }
+    package var isLockedNow: Bool { cell.isLocked }
 
     /// Returns once the session is unlocked: at once when it is not locked, else right after the unlock is reported.
     /// Returns early, without throwing, when the task is cancelled.

@@ -5,10 +5,12 @@ import FreedesktopNotifications
 ///
 /// Signals are taken only from the current owner of the name (DBusCore follows the owner), so another connection
 /// cannot forge an `ActionInvoked`.
-package struct FreedesktopNotifications: Sendable {
+package struct NotificationServerClient: Sendable {
     /// The bus name, interface name and object path of the notification server.
     package static let busName = "org.freedesktop.Notifications"
+    /// The interface of the server's methods and signals.
     static let interface = "org.freedesktop.Notifications"
+    /// The object path of the server.
     static let path: DBusObjectPath = "/org/freedesktop/Notifications"
 
     /// The connection used for calls and signals; signals of GNOME Shell and dunst go only to the connection that
@@ -27,32 +29,43 @@ package struct FreedesktopNotifications: Sendable {
         try await callForReply(method, arguments).values
     }
 
-    private func callForReply(_ method: String, _ arguments: [DBusValue]) async throws -> DBusReply {
+    private func callForReply(
+        _ method: String, _ arguments: [DBusValue], destination: String? = nil, timeout: Duration? = nil
+    ) async throws -> DBusReply {
         try await connection.callForReply(
-            destination: Self.busName, path: Self.path, interface: Self.interface, method: method,
-            arguments: arguments, timeout: timeout)
+            destination: destination ?? Self.busName, path: Self.path, interface: Self.interface, method: method,
+            arguments: arguments, timeout: timeout ?? self.timeout)
     }
 
     /// Posts or replaces a notification; returns the server's id for it (which may differ from `replaces_id`) and
     /// the unique name of the server that took it, which is the name's owner when it answered, not necessarily the
     /// owner the caller last heard of.
-    package func notify(_ request: NotifyRequest) async throws -> (id: UInt32, server: String) {
-        let reply = try await callForReply("Notify", request.arguments)
+    ///
+    /// - Parameters:
+    ///   - destination: where the call goes: the well-known name (the default), or the unique name of one server
+    ///     instance, for a replacement that must reach the server that shows the notification it replaces.
+    ///   - timeout: how long to wait; ``timeout`` unless given.
+    package func notify(
+        _ request: NotifyRequest, destination: String? = nil, timeout: Duration? = nil
+    ) async throws -> (id: UInt32, server: String) {
+        let reply = try await callForReply("Notify", request.arguments, destination: destination, timeout: timeout)
         return (try reply.values.decode(UInt32.self), reply.sender)
     }
 
-    /// Asks the server to close a notification.
-    package func closeNotification(_ id: UInt32) async throws {
-        _ = try await call("CloseNotification", [.uint32(id)])
+    /// Asks the server to close a notification; `destination` is the unique name of the server instance that shows
+    /// it (`nil` for the owner of the well-known name): the id means nothing to another instance.
+    package func closeNotification(_ id: UInt32, destination: String? = nil) async throws {
+        _ = try await callForReply("CloseNotification", [.uint32(id)], destination: destination)
     }
 
     /// Asks the server to close a notification, and returns once the call is queued: no answer is asked for, so none
     /// is waited on. For a close whose outcome changes nothing, as one that the server may have made already.
     ///
     /// - Throws: ``DBusFailure`` (`Disconnected`) once the connection is closed.
-    package func requestClose(_ id: UInt32) throws {
+    package func requestClose(_ id: UInt32, destination: String? = nil) throws {
         try connection.send(
-            destination: Self.busName, path: Self.path, interface: Self.interface, method: "CloseNotification",
+            destination: destination ?? Self.busName, path: Self.path, interface: Self.interface,
+            method: "CloseNotification",
             arguments: [.uint32(id)])
     }
 

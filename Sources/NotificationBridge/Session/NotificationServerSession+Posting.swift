@@ -1,0 +1,199 @@
+import DBusCore
+import NotificationModel
+
+/// Posting, replacing, adopting and withdrawing, one operation at a time per notification.
+extension NotificationServerSession {
+    /// Reserves the next place in the line of operations on notification `id`, without waiting: an owner that
+    /// reserves in the order it was asked (an actor, before it hands the work to a task) has its operations on one
+    /// notification done in that order. Pass the turn to exactly one of ``post(_:category:id:hints:turn:)``,
+    /// ``showAgain(_:category:id:turn:)`` or ``withdraw(id:turn:)``, which ends it.
+    package nonisolated func reserveTurn(for id: String) -> Turn { turns.reserve(id) }
+
+    /// Shows a notification now, or replaces the one with the same `id`.
+    ///
+    /// A replacement goes to the server that shows the one it replaces, with that server's id for it; when that server
+    /// has left the bus, the notification is posted anew to the one that owns the name now.
+    ///
+    /// - Parameters:
+    ///   - content: what to show.
+    ///   - category: the registered category it names.
+    ///   - id: the owner's id for it.
+    ///   - hints: server hints of the caller's own, sent after the bridge's.
+    ///   - turn: the turn reserved for this operation; `nil` reserves one now.
+    /// - Returns: where it went.
+    /// - Throws: `DBusFailure` when no server runs, or when the server refuses it or does not answer within
+    ///   ``Configuration/serverTimeout`` (`NoReply`).
+    @discardableResult
+    package func post(
+        _ content: NotificationContent, category: NotificationCategory?, id: String,
+        hints: [String: DBusValue] = [:], turn: Turn? = nil
+    ) async throws -> Placement {
+        let turn = turn ?? turns.reserve(id)
+        await turns.wait(for: turn)
+        defer { turns.end(turn) }
+        try await ensureServer()
+        return try await place(content, category: category, id: id, hints: hints)
+    }
+
+    /// Posts during a turn: the previous notification of the id, if any, is replaced on its own server.
+    private func place(
+        _ content: NotificationContent, category: NotificationCategory?, id: String, hints: [String: DBusValue]
+    ) async throws -> Placement {
+        let previous = router.notification(id: id)
+        let encoded = encoder.encode(
+            content, category: category, replacesID: previous?.serverID ?? 0, senderPID: processID,
+            extraHints: hints)
+        let sentAt = ContinuousClock.now
+        notifiesInFlight += 1
+        postingIDs[id, default: 0] += 1
+        defer {
+            postingIDs[id, default: 1] -= 1
+            if postingIDs[id] == 0 { postingIDs[id] = nil }
+        }
+        let answer: (id: UInt32, server: String)
+        do {
+            if let previous, let owner = previous.serverOwner {
+                answer = try await replace(encoded.request, on: owner)
+            } else {
+                answer = try await notify(encoded.request)
+            }
+        } catch {
+            await notifyEnded()
+            throw error
+        }
+        router.follow(
+            PostedNotification(
+                id: id, serverID: answer.id, content: content, category: category, hints: hints, encoded: encoded,
+                serverOwner: answer.server, sentAt: sentAt))
+        await notifyEnded()
+        endWhenExpired(id: id, serverID: answer.id, server: answer.server, timeout: content.timeout)
+        logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(answer.id)"])
+        return Placement(serverID: answer.id, server: answer.server)
+    }
+
+    /// Replaces a notification on the server `owner` that shows it; when that server has gone, posts it anew (without
+    /// `replaces_id`, which would name another notification on the server that owns the name now).
+    private func replace(_ request: NotifyRequest, on owner: String) async throws -> (id: UInt32, server: String) {
+        do {
+            return try await notify(request, destination: owner)
+        } catch let failure as DBusFailure
+            where failure.name == DBusFailure.Name.serviceUnknown || failure.name == DBusFailure.Name.nameHasNoOwner
+        {
+            var fresh = request
+            fresh.replacesID = 0
+            return try await notify(fresh)
+        }
+    }
+
+    /// Calls `Notify` and waits at most ``Configuration/serverTimeout`` for the answer; the call itself goes on as a
+    /// job of the session. An answer that comes after the caller was told the call failed is not left on the screen:
+    /// its notification is closed on the server that took it. Until ``run()`` runs, the call is a plain one.
+    func notify(
+        _ request: NotifyRequest, destination: String = NotificationServerClient.busName
+    ) async throws -> (id: UInt32, server: String) {
+        let client = self.client
+        guard isRunning else { return try await client.notify(request, destination: destination) }
+        let answer = NotifyAnswerSlot()
+        let queued = work.yield { [weak self] in
+            let result: Result<(id: UInt32, server: String), any Error>
+            do {
+                // Long enough for any server that still runs; one that leaves makes the bus answer at once.
+                result = .success(try await client.notify(request, destination: destination, timeout: .seconds(3600)))
+            } catch {
+                result = .failure(error)
+            }
+            if !answer.fulfil(result), case .success(let late) = result {
+                await self?.answeredLate(late)
+            }
+        }
+        if case .terminated = queued {
+            throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the notification session has stopped")
+        }
+        let timeout = configuration.serverTimeout
+        let result = await withDiscardingTaskGroup { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled else { return }
+                answer.fulfil(
+                    .failure(
+                        DBusFailure(
+                            name: DBusFailure.Name.noReply,
+                            message: "the notification server did not answer Notify within \(timeout)")))
+            }
+            let result = await answer.value
+            group.cancelAll()
+            return result
+        }
+        return try result.get()
+    }
+
+    /// A `Notify` answered after its caller had given up: the notification is on the server, and nobody follows it.
+    private func answeredLate(_ late: (id: UInt32, server: String)) {
+        logger.info(
+            "the notification server answered Notify after the call had failed; closing what it shows",
+            metadata: ["notification.server-id": "\(late.id)", "server.owner": "\(late.server)"])
+        try? client.requestClose(late.id, destination: late.server)
+    }
+
+    /// Shows an adopted notification again from this connection (see ``adopt(id:serverID:content:category:)``), so
+    /// that servers which send their signals to the poster alone send them here.
+    ///
+    /// Where the server shows notifications through a process of its own (``NotificationServerInfo/displayBusName``:
+    /// GNOME Shell), replacing keeps the banner but GNOME Shell 43 drops its buttons: the copy is closed and shown
+    /// anew instead. Its close goes to the last poster, which is gone, so it ends nothing here.
+    package func showAgain(
+        _ content: NotificationContent, category: NotificationCategory?, id: String, turn: Turn? = nil
+    ) async throws -> Placement {
+        let turn = turn ?? turns.reserve(id)
+        await turns.wait(for: turn)
+        defer { turns.end(turn) }
+        try await ensureServer()
+        if serverInfo.displayBusName != nil, let shown = router.forget(id: id) {
+            try? await client.closeNotification(shown.serverID, destination: shown.serverOwner)
+        }
+        return try await place(content, category: category, id: id, hints: [:])
+    }
+
+    /// Takes back a notification that an earlier run posted and that the server which owns the name now still shows,
+    /// so that the user's response to it is routed like one posted now. Nothing is sent to the server.
+    package func adopt(id: String, serverID: UInt32, content: NotificationContent, category: NotificationCategory?) {
+        let encoded = encoder.encode(content, category: category, senderPID: processID)
+        router.follow(
+            PostedNotification(
+                id: id, serverID: serverID, content: content, category: category, encoded: encoded,
+                serverOwner: serverOwner))
+        logger.debug("adopted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(serverID)"])
+    }
+
+    /// Closes a notification on the server that shows it, and stops following it; returns it, or `nil` when it was
+    /// not followed (then nothing is sent). A notification whose `Notify` is out is closed once the server has said
+    /// which id it gave.
+    @discardableResult
+    package func withdraw(id: String, turn: Turn? = nil) async -> (any FollowedNotification)? {
+        let turn = turn ?? turns.reserve(id)
+        await turns.wait(for: turn)
+        defer { turns.end(turn) }
+        guard let notification = router.forget(id: id) else { return nil }
+        // Addressed to the server that took it: the one that owns the name now may use the same id for another.
+        try? await client.closeNotification(notification.serverID, destination: notification.serverOwner)
+        eventSink.yield(
+            .closed(
+                SessionClosure(
+                    notification: notification, reason: .closedByCall, acted: notification.acted, dismissed: false,
+                    awaitsPrompt: openPrompts[id] != nil)))
+        return notification
+    }
+
+    /// The server's current id for a notification, or `nil` when it is not on the server.
+    package func serverID(of id: String) -> UInt32? {
+        router.serverID(of: id)
+    }
+
+    /// The notifications on the server: the owner's id, the server's id and what was posted.
+    package func shownNotifications() -> [(id: String, serverID: UInt32, content: NotificationContent)] {
+        router.all.map { ($0.id, $0.serverID, $0.content) }
+    }
+
+    /// The ids of the notifications on the server.
+    package var shownIDs: [String] { router.all.map(\.id) }
+}

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Takes the operations on one notification in the order they were asked for, one at a time: a replacement or a
+/// withdrawal asked while the notification's `Notify` is out waits until the server has said which id it gave, and
+/// then acts on that id.
+///
+/// A turn is reserved without waiting (an owner that asks in order, such as an actor, gets its turns in that order,
+/// whichever of its tasks reaches the session first), then awaited, and ended exactly once.
+final class NotificationTurns: Sendable {
+    private struct Line {
+        var next: UInt64 = 0
+        var serving: UInt64 = 0
+        var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let lines = Mutex<[String: Line]>([:])
+
+    /// Reserves the next turn on notification `id`.
+    func reserve(_ id: String) -> NotificationServerSession.Turn {
+        lines.withLock { lines in
+            let ticket = lines[id, default: Line()].next
+            lines[id, default: Line()].next += 1
+            return NotificationServerSession.Turn(id: id, ticket: ticket)
+        }
+    }
+
+    /// Waits until the turns reserved before `turn` have ended.
+    func wait(for turn: NotificationServerSession.Turn) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lines.withLock { lines -> Bool in
+                guard lines[turn.id]?.serving != turn.ticket else { return true }
+                lines[turn.id]?.waiting[turn.ticket] = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Ends `turn`, and lets the next one on the same notification go.
+    func end(_ turn: NotificationServerSession.Turn) {
+        let next = lines.withLock { lines -> CheckedContinuation<Void, Never>? in
+            guard var line = lines[turn.id] else { return nil }
+            line.serving += 1
+            if line.serving == line.next {
+                lines[turn.id] = nil
+                return nil
+            }
+            let next = line.waiting.removeValue(forKey: line.serving)
+            lines[turn.id] = line
+            return next
+        }
+        next?.resume()
+    }
+}

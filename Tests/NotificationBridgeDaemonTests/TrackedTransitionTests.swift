@@ -1,0 +1,109 @@
+import NotificationBridge
+import Testing
+
+@testable import NotificationBridgeDaemon
+
+/// The transitions of a tracked notification on what the server session reports, as a table: no bus, no daemon.
+@Suite("Tracked notification transitions")
+struct TrackedTransitionTests {
+    /// A phase by name, for the table (the phases that carry a scheduled firing do not appear in it).
+    enum PhaseName: String, Sendable, CaseIterable {
+        case pending, posting, showing, responding, ended
+
+        var phase: TrackedNotification.Phase {
+            switch self {
+            case .pending: .pending
+            case .posting: .posting
+            case .showing: .showing
+            case .responding: .responding("was closed")
+            case .ended: .ended("was withdrawn")
+            }
+        }
+
+        init(_ phase: TrackedNotification.Phase) {
+            switch phase {
+            case .pending, .awaitingServer, .handedToApp: self = .pending
+            case .posting: self = .posting
+            case .showing: self = .showing
+            case .responding: self = .responding
+            case .ended: self = .ended
+            }
+        }
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var phase: PhaseName
+        var isAnswered = false
+        var reportsDismissal = false
+        var event: TrackedTransition.Event
+        var next: PhaseName
+        var effects: [TrackedTransition.Effect]
+        var testDescription: String { "\(phase) on \(event) → \(next) \(effects)" }
+    }
+
+    static let rows: [Row] = [
+        // A close of a notification on the server ends it, unless a response is still to come.
+        Row(
+            phase: .showing, event: .closed(.expired, acted: false, dismissed: false), next: .ended,
+            effects: [.forgetDelivered, .emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil)]),
+        Row(
+            phase: .showing, event: .closed(.dismissed, acted: false, dismissed: true), next: .ended,
+            effects: [
+                .forgetDelivered, .emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil),
+            ]),
+        Row(
+            phase: .showing, reportsDismissal: true, event: .closed(.dismissed, acted: false, dismissed: true),
+            next: .responding, effects: [.forgetDelivered, .emitClosed(reason: 2)]),
+        Row(
+            phase: .showing, event: .closed(.dismissed, acted: true, dismissed: false), next: .responding,
+            effects: [.forgetDelivered, .emitClosed(reason: 3)]),
+        Row(
+            phase: .showing, isAnswered: true, event: .closed(.dismissed, acted: true, dismissed: false),
+            next: .ended,
+            effects: [.forgetDelivered, .emitClosed(reason: 3), .end(why: "was closed", waitsMessage: nil)]
+        ),
+        Row(
+            phase: .posting, event: .closed(.undefined, acted: false, dismissed: false), next: .ended,
+            effects: [
+                .forgetDelivered, .emitClosed(reason: 4),
+                .end(why: "was closed by the notification server", waitsMessage: nil),
+            ]),
+        // A close of a notification that is not on the server changes nothing.
+        Row(phase: .ended, event: .closed(.expired, acted: false, dismissed: false), next: .ended, effects: []),
+        Row(phase: .pending, event: .closed(.expired, acted: false, dismissed: false), next: .pending, effects: []),
+        Row(
+            phase: .responding, event: .closed(.expired, acted: false, dismissed: false), next: .responding, effects: []
+        ),
+        // A prompt that ended without text ends a notification that closed meanwhile; otherwise its close will.
+        Row(
+            phase: .responding, event: .promptEnded, next: .ended,
+            effects: [
+                .end(
+                    why: "was closed",
+                    waitsMessage: "notification 'n' was closed; the prompt for text ended without any")
+            ]
+        ),
+        Row(phase: .showing, event: .promptEnded, next: .showing, effects: []),
+        Row(phase: .ended, event: .promptEnded, next: .ended, effects: []),
+    ]
+
+    @Test("each phase moves on as the table says", arguments: rows)
+    func transition(_ row: Row) {
+        let state = TrackedTransition.State(
+            phase: row.phase.phase, isAnswered: row.isAnswered, reportsDismissal: row.reportsDismissal)
+        let (next, effects) = TrackedTransition.next(state, on: row.event, id: "n")
+        #expect(PhaseName(next.phase) == row.next)
+        #expect(effects == row.effects)
+    }
+
+    @Test("a prompt that ends while the notification shows marks it answered, so that its close ends it")
+    func promptEndedThenClosed() {
+        let showing = TrackedTransition.State(phase: .showing, isAnswered: false, reportsDismissal: false)
+        let (answered, _) = TrackedTransition.next(showing, on: .promptEnded, id: "n")
+        #expect(answered.isAnswered)
+        let (closed, effects) = TrackedTransition.next(
+            answered, on: .closed(.dismissed, acted: true, dismissed: false), id: "n")
+        #expect(PhaseName(closed.phase) == .ended)
+        #expect(effects.contains(.end(why: "was closed", waitsMessage: nil)))
+    }
+}
