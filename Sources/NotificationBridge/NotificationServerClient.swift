@@ -6,12 +6,12 @@ import FreedesktopNotifications
 /// Signals are taken only from the current owner of the name (DBusCore follows the owner), so another connection
 /// cannot forge an `ActionInvoked`.
 package struct NotificationServerClient: Sendable {
-    /// The bus name, interface name and object path of the notification server.
-    package static let busName = "org.freedesktop.Notifications"
+    /// The bus name of the notification server.
+    package static let busName = FreedesktopNames.busName
     /// The interface of the server's methods and signals.
-    static let interface = "org.freedesktop.Notifications"
+    static let interface = FreedesktopNames.interface
     /// The object path of the server.
-    static let path: DBusObjectPath = "/org/freedesktop/Notifications"
+    static let path = FreedesktopNames.path
 
     /// The connection used for calls and signals; signals of GNOME Shell and dunst go only to the connection that
     /// posted, so it must be the same one.
@@ -25,16 +25,17 @@ package struct NotificationServerClient: Sendable {
         self.timeout = timeout
     }
 
-    private func call(_ method: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+    private func call(_ method: FreedesktopNames.Method, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
         try await callForReply(method, arguments).values
     }
 
     private func callForReply(
-        _ method: String, _ arguments: [DBusValue], destination: String? = nil, timeout: Duration? = nil
+        _ method: FreedesktopNames.Method, _ arguments: [DBusValue], destination: String? = nil,
+        timeout: Duration? = nil
     ) async throws -> DBusReply {
         try await connection.callForReply(
-            destination: destination ?? Self.busName, path: Self.path, interface: Self.interface, method: method,
-            arguments: arguments, timeout: timeout ?? self.timeout)
+            destination: destination ?? Self.busName, path: Self.path, interface: Self.interface,
+            method: method.rawValue, arguments: arguments, timeout: timeout ?? self.timeout)
     }
 
     /// Posts or replaces a notification; returns the server's id for it (which may differ from `replaces_id`) and
@@ -48,14 +49,14 @@ package struct NotificationServerClient: Sendable {
     package func notify(
         _ request: NotifyRequest, destination: String? = nil, timeout: Duration? = nil
     ) async throws -> (id: UInt32, server: String) {
-        let reply = try await callForReply("Notify", request.arguments, destination: destination, timeout: timeout)
+        let reply = try await callForReply(.notify, request.arguments, destination: destination, timeout: timeout)
         return (try reply.values.decode(UInt32.self), reply.sender)
     }
 
     /// Asks the server to close a notification; `destination` is the unique name of the server instance that shows
     /// it (`nil` for the owner of the well-known name): the id means nothing to another instance.
     package func closeNotification(_ id: UInt32, destination: String? = nil) async throws {
-        _ = try await callForReply("CloseNotification", [.uint32(id)], destination: destination)
+        _ = try await callForReply(.closeNotification, [.uint32(id)], destination: destination)
     }
 
     /// Asks the server to close a notification, and returns once the call is queued: no answer is asked for, so none
@@ -65,14 +66,14 @@ package struct NotificationServerClient: Sendable {
     package func requestClose(_ id: UInt32, destination: String? = nil) throws {
         try connection.send(
             destination: destination ?? Self.busName, path: Self.path, interface: Self.interface,
-            method: "CloseNotification",
+            method: FreedesktopNames.Method.closeNotification.rawValue,
             arguments: [.uint32(id)])
     }
 
     /// Reads the server's name, version and capabilities.
     package func serverInfo() async throws -> NotificationServerInfo {
-        let capabilities = try await call("GetCapabilities").decode([String].self)
-        let (name, vendor, version, spec) = try await call("GetServerInformation").decode(
+        let capabilities = try await call(.getCapabilities).decode([String].self)
+        let (name, vendor, version, spec) = try await call(.getServerInformation).decode(
             String.self, String.self, String.self, String.self)
         return NotificationServerInfo(
             name: name, vendor: vendor, version: version, specVersion: spec, capabilities: Set(capabilities))

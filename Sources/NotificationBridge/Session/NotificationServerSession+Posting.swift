@@ -44,7 +44,7 @@ extension NotificationServerSession {
             content, category: category, replacesID: previous?.serverID ?? 0, senderPID: processID,
             extraHints: hints)
         let sentAt = ContinuousClock.now
-        notifiesInFlight += 1
+        let inFlight = notifyStarted()
         postingIDs[id, default: 0] += 1
         defer {
             postingIDs[id, default: 1] -= 1
@@ -58,14 +58,14 @@ extension NotificationServerSession {
                 answer = try await notify(encoded.request)
             }
         } catch {
-            await notifyEnded()
+            await notifyEnded(inFlight)
             throw error
         }
         router.follow(
             PostedNotification(
                 id: id, serverID: answer.id, content: content, category: category, hints: hints, encoded: encoded,
                 serverOwner: answer.server, sentAt: sentAt))
-        await notifyEnded()
+        await notifyEnded(inFlight)
         endWhenExpired(id: id, serverID: answer.id, server: answer.server, timeout: content.timeout)
         logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(answer.id)"])
         return Placement(serverID: answer.id, server: answer.server)
@@ -109,22 +109,37 @@ extension NotificationServerSession {
         if case .terminated = queued {
             throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the notification session has stopped")
         }
-        let timeout = configuration.serverTimeout
-        let result = await withDiscardingTaskGroup { group in
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                guard !Task.isCancelled else { return }
-                answer.fulfil(
+        awaitedAnswers.append(AwaitedAnswer(slot: answer, due: .now + configuration.serverTimeout))
+        if !isWatchingAnswers {
+            isWatchingAnswers = true
+            work.yield { [weak self] in await self?.watchAwaitedAnswers() }
+        }
+        return try await answer.value.get()
+    }
+
+    /// Fails the `Notify` calls that the server has not answered by the time they are due, oldest first, and ends when
+    /// none is awaited. One task for every call, asleep until the oldest is due: a timer per call would stay armed in
+    /// the executor until its deadline even once its call was answered.
+    private func watchAwaitedAnswers() async {
+        defer { isWatchingAnswers = false }
+        while !Task.isCancelled {
+            let now = ContinuousClock.now
+            let settled = awaitedAnswers.prefix { $0.slot.isAnswered || $0.due <= now }
+            awaitedAnswers.removeFirst(settled.count)
+            for overdue in settled where !overdue.slot.isAnswered {
+                overdue.slot.fulfil(
                     .failure(
                         DBusFailure(
                             name: DBusFailure.Name.noReply,
-                            message: "the notification server did not answer Notify within \(timeout)")))
+                            message: "the notification server did not answer Notify within \(serverTimeout)")))
             }
-            let result = await answer.value
-            group.cancelAll()
-            return result
+            guard let next = awaitedAnswers.first else { return }
+            do {
+                try await Task.sleep(until: next.due)
+            } catch {
+                return
+            }
         }
-        return try result.get()
     }
 
     /// A `Notify` answered after its caller had given up: the notification is on the server, and nobody follows it.

@@ -90,7 +90,7 @@ extension NotificationServerSession {
             // screen: closed, and shown again below with buttons that answer.
             try? await client.closeNotification(notification.serverID, destination: owner)
         }
-        notifiesInFlight += 1
+        let inFlight = notifyStarted()
         do {
             notification.sentAt = .now
             let placed = try await notify(encoded.request)
@@ -105,7 +105,7 @@ extension NotificationServerSession {
         } catch {
             logger.warning("cannot post again", metadata: ["notification.id": "\(id)"])
         }
-        await notifyEnded()
+        await notifyEnded(inFlight)
     }
 
     /// Notes which process shows the notifications, where that is not the owner of the notification name

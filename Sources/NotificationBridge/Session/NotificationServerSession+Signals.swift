@@ -3,23 +3,42 @@ import NotificationModel
 
 /// What the server says about the notifications: actions, replies, closes, and what the session stands in for.
 extension NotificationServerSession {
-    /// Handles the signals held for the `Notify` that ended: those whose id is now followed, and, once no `Notify` is
-    /// in flight, the rest (about notifications that are not the session's, which the router then ignores).
-    func notifyEnded() async {
-        notifiesInFlight -= 1
-        let isReady = { [router, notifiesInFlight] (received: ReceivedServerSignal) in
-            notifiesInFlight == 0 || router.follows(serverID: received.signal.serverID)
+    /// Notes that a `Notify` is about to be sent; returns its ticket for ``notifyEnded(_:)``.
+    func notifyStarted() -> Int {
+        let ticket = nextNotifyTicket
+        nextNotifyTicket += 1
+        notifiesInFlight[ticket] = signalsTakenIn
+        return ticket
+    }
+
+    /// Handles the signals held for the `Notify` that ended: those whose id is now followed, and those that came
+    /// before every `Notify` still out was sent, which cannot be about any of them (the router then ignores them, as
+    /// signals about notifications that are not the session's). What is held is so bounded by the signals that came
+    /// during the oldest `Notify` still out, however busy the session stays.
+    func notifyEnded(_ ticket: Int) async {
+        notifiesInFlight[ticket] = nil
+        let oldestOut = notifiesInFlight.values.min()
+        let isReady = { [router] (held: HeldSignal) in
+            oldestOut.map { held.number <= $0 } ?? true || router.follows(serverID: held.received.signal.serverID)
         }
         let ready = earlySignals.filter(isReady)
         earlySignals.removeAll(where: isReady)
-        for signal in ready { await process(signal) }
+        for held in ready { await route(held.received) }
     }
 
+    /// Takes in a signal from the server: holds it while a `Notify` sent before it is out and its id is not followed
+    /// (it may be about that notification), else routes it.
     func process(_ received: ReceivedServerSignal) async {
-        if notifiesInFlight > 0, !router.follows(serverID: received.signal.serverID) {
-            earlySignals.append(received)
+        signalsTakenIn += 1
+        if !notifiesInFlight.isEmpty, !router.follows(serverID: received.signal.serverID) {
+            earlySignals.append(HeldSignal(received: received, number: signalsTakenIn))
             return
         }
+        await route(received)
+    }
+
+    /// Acts on a signal: a response, a prompt for text, or a close.
+    private func route(_ received: ReceivedServerSignal) async {
         guard let event = router.handle(received.signal, from: received.sender) else { return }
         switch event {
         case .action(let notification, let action, let token):

@@ -94,11 +94,20 @@ package actor NotificationServerSession {
     var displayOwner: String?
     var encoder: NotifyEncoder
     var router = ResponseRouter()
-    /// `Notify` calls whose reply has not been read yet.
-    var notifiesInFlight = 0
-    /// Signals about server ids not followed yet, held while a `Notify` is in flight: a server may act on a
-    /// notification, or close it, before the session has read the id it returned.
-    var earlySignals: [ReceivedServerSignal] = []
+    /// `Notify` calls whose reply has not been read yet, by ticket: how many signals the session had taken in when
+    /// each was sent.
+    var notifiesInFlight: [Int: UInt64] = [:]
+    /// The ticket of the next `Notify`.
+    var nextNotifyTicket = 0
+    /// How many signals the session has taken in: orders them against the `Notify` calls out.
+    var signalsTakenIn: UInt64 = 0
+    /// Signals about server ids not followed yet, held while a `Notify` sent before them is in flight: a server may act
+    /// on a notification, or close it, before the session has read the id it returned.
+    var earlySignals: [HeldSignal] = []
+    /// `Notify` calls whose caller waits for the answer, oldest first, each with the time it is due.
+    var awaitedAnswers: [AwaitedAnswer] = []
+    /// Whether a task fails the awaited answers that come too late (see ``awaitedAnswers``).
+    var isWatchingAnswers = false
     /// Notifications whose `Notify` is out, with how many: a server that takes the name meanwhile may not be the one
     /// that answers, and then they are posted again to it.
     var postingIDs: [String: Int] = [:]

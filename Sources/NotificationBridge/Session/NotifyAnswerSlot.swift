@@ -25,6 +25,14 @@ final class NotifyAnswerSlot: Sendable {
         return true
     }
 
+    /// Whether the answer was given.
+    var isAnswered: Bool {
+        state.withLock { state in
+            if case .answered = state { return true }
+            return false
+        }
+    }
+
     /// The answer, once given.
     var value: Answer {
         get async {
@@ -40,4 +48,12 @@ final class NotifyAnswerSlot: Sendable {
             }
         }
     }
+}
+
+/// A `Notify` whose caller waits for the answer, and when the wait ends.
+struct AwaitedAnswer: Sendable {
+    /// Where the answer is given.
+    var slot: NotifyAnswerSlot
+    /// When the caller is told that the server did not answer.
+    var due: ContinuousClock.Instant
 }
