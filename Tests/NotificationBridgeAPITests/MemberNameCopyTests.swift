@@ -76,9 +76,6 @@ struct MemberNameAllowance {
             "Tests/NotificationBridgeDaemonTests/GdbusSchedulingScriptTests.swift",
             [BridgeMethod.listPending.name, BridgeMethod.listDelivered.name], "gdbus commands as users write them"),
         MemberNameAllowance(
-            "Sources/NotificationBridge/FreedesktopNotifications.swift", [BridgeMethod.getServerInformation.name],
-            "org.freedesktop.Notifications has a method of the same name"),
-        MemberNameAllowance(
             "Sources/FreedesktopNotifications/FreedesktopNames.swift",
             [BridgeMethod.getServerInformation.name], "org.freedesktop.Notifications has a method of the same name"),
         MemberNameAllowance(

@@ -32,7 +32,7 @@ struct HungServerTests {
             }
             let left = await server.notifications.map(\.summary)
             #expect(left.isEmpty, "the server still shows \(left)")
-            let delivered = try await fixture.call("ListDelivered", [.vardict([:])])
+            let delivered = try await fixture.call(BridgeMethod.listDelivered.name, [.vardict([:])])
             #expect(delivered.first?.elements?.isEmpty == true)
         }
     }
@@ -107,7 +107,7 @@ struct HungServerTests {
 extension DaemonFixture {
     /// The ids `ListDelivered` lists.
     fileprivate func delivered() async throws -> [String] {
-        let listed = try await call("ListDelivered", [.vardict([:])]).first?.elements ?? []
+        let listed = try await call(BridgeMethod.listDelivered.name, [.vardict([:])]).first?.elements ?? []
         return listed.compactMap { $0.stringKeyedEntries?[ListedKeys.id.name]?.unwrappedVariant.stringValue }
     }
 }
