@@ -109,6 +109,9 @@ extension NotificationServerSession {
         if case .terminated = queued {
             throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the notification session has stopped")
         }
+        // The answered ones at the front go now rather than when the watchdog wakes: a busy session would otherwise
+        // keep every call of the last timeout's length.
+        awaitedAnswers.removeFirst(awaitedAnswers.prefix { $0.slot.isAnswered }.count)
         awaitedAnswers.append(AwaitedAnswer(slot: answer, due: .now + configuration.serverTimeout))
         if !isWatchingAnswers {
             isWatchingAnswers = true
