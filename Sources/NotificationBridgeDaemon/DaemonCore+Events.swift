@@ -22,7 +22,7 @@ extension DaemonCore {
             closed(closure)
         case .promptEnded(let ending):
             let id = ending.notification.id
-            let ended = apply(.promptEnded, to: id)
+            let ended = apply(.promptEnded, to: id).contains { if case .end = $0 { true } else { false } }
             if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
         case .reposted(let id, let serverID, let server):
             repost(id, serverID: serverID, server: server)
@@ -54,12 +54,7 @@ extension DaemonCore {
                 "notification.id": "\(id)", "notification.action": "\(response.actionID)",
                 "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
             ])
-        switch entry.phase {
-        case .responding(let why):
-            table.update(id) { $0.phase = .ended(why) }
-        default:
-            table.update(id) { $0.isAnswered = true }
-        }
+        apply(.responded, to: id)
         switch entry.route {
         case .poster(let poster):
             if posterIsConnected {
@@ -135,33 +130,42 @@ extension DaemonCore {
         logger.debug("closed", metadata: ["notification.id": "\(id)", "notification.reason": "\(closure.reason)"])
     }
 
-    /// Moves notification `id` on by `event` (``TrackedTransition``) and performs the effects; returns whether it
-    /// ended.
+    /// Moves notification `id` on by `event` (``TrackedTransition``) and performs the effects; returns them.
+    ///
+    /// `replaced` is the notification a `Post` replaced, put back by ``TrackedTransition/Effect/restoreReplaced``.
+    /// With `deferringStoreChanges`, ``TrackedTransition/Effect/forgetDelivered`` is left to the caller, which puts it
+    /// in the commit its call is answered after. ``TrackedTransition/Effect/keepDelivered`` needs the id the server
+    /// gave and a turn on the bus, so the caller that has them performs it.
     @discardableResult
-    private func apply(_ event: TrackedTransition.Event, to id: String) -> Bool {
-        guard let entry = table[id] else { return false }
+    func apply(
+        _ event: TrackedTransition.Event, to id: String, replaced: TrackedNotification? = nil,
+        deferringStoreChanges: Bool = false
+    ) -> [TrackedTransition.Effect] {
+        guard let entry = table[id] else { return [] }
         let before = TrackedTransition.State(
             phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal)
         let (after, effects) = TrackedTransition.next(before, on: event, id: id)
-        var ended = false
+        table.update(id) { entry in
+            entry.phase = after.phase
+            entry.isAnswered = after.isAnswered
+        }
         for effect in effects {
             switch effect {
             case .forgetDelivered:
-                forgetDelivered(id)
+                if !deferringStoreChanges { forgetDelivered(id) }
             case .emitClosed(let reason):
                 emitClosed(id: id, reason: reason, to: entry.poster)
             case .end(let why, let waitsMessage):
                 end(id, why: why, waitsMessage: waitsMessage)
-                ended = true
+            case .restoreReplaced:
+                if let replaced { table.update(id) { $0 = replaced } }
+            case .takeOffServer:
+                takeOffServer(id)
+            case .keepDelivered:
+                break
             }
         }
-        if !ended {
-            table.update(id) { entry in
-                entry.phase = after.phase
-                entry.isAnswered = after.isAnswered
-            }
-        }
-        return ended
+        return effects
     }
 
     // MARK: Waiting

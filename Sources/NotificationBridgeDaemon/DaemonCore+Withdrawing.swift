@@ -37,20 +37,11 @@ extension DaemonCore {
     /// Withdraws one notification; returns the changes that forget it on disk.
     private func withdrawEntry(_ id: String) async -> [DaemonStore.Change] {
         var changes = await unschedule(id)
-        guard let entry = table[id] else { return changes }
-        switch entry.phase {
-        case .posting, .showing:
-            end(
-                id, why: "was withdrawn", reason: 3,
-                waitsMessage: "notification '\(id)' was withdrawn before the user "
-                    + "responded")
+        let effects = apply(.withdrawn, to: id, deferringStoreChanges: true)
+        // Forgotten on disk in the commit the call is answered after.
+        if effects.contains(.forgetDelivered) {
             changes.append(.forgetDelivered(id: id))
-            takeOffServer(id)
             logger.debug("withdrawn", metadata: ["notification.id": "\(id)"])
-        case .responding, .awaitingServer, .handedToApp, .pending:
-            end(id, why: "was withdrawn", waitsMessage: "notification '\(id)' was withdrawn before the user responded")
-        case .ended:
-            break
         }
         return changes
     }

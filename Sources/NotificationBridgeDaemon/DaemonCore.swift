@@ -364,25 +364,12 @@ actor DaemonCore {
     ) async -> Result<DurableCommits.Commit?, DBusFailure> {
         guard case .success(let placed) = result else {
             let failure = await postFailure(result)
-            if case .posting? = table[id]?.phase {
-                if let previous, previous.isOnServer {
-                    table.update(id) { $0 = previous }
-                } else {
-                    end(id, why: "could not be shown (\(failure.message))")
-                }
-            }
+            apply(
+                .notShown(message: failure.message, replacedOneOnServer: previous?.isOnServer == true), to: id,
+                replaced: previous)
             return .failure(failure)
         }
-        guard let entry = table[id] else { return .success(nil) }
-        switch entry.phase {
-        case .posting:
-            table.update(id) { $0.phase = .showing }
-        case .ended:
-            // Withdrawn while the server took it: the withdrawal, queued behind this Notify, takes it off the screen.
-            return .success(nil)
-        default:
-            break
-        }
+        guard let entry = table[id], apply(.shown, to: id).contains(.keepDelivered) else { return .success(nil) }
         logger.debug(
             "posted",
             metadata: [

@@ -1,15 +1,25 @@
 import NotificationBridge
 
-/// How a tracked notification moves on when the server session reports on it: a pure function from its phase and
-/// the event to its next phase and the effects, which ``DaemonCore`` performs. Spec-tested as a table, with no bus.
+/// How a tracked notification moves on when the server session reports on it, or a call acts on it: a pure function
+/// from its phase and the event to its next phase and the effects, which ``DaemonCore`` performs. Spec-tested as a
+/// table, with no bus.
 enum TrackedTransition {
-    /// What the session reported about the notification.
+    /// What happened to the notification.
     enum Event: Sendable, Equatable {
         /// It left the server; `acted` says whether the user acted on it first, `dismissed` whether the close counts
         /// as the user dismissing it.
         case closed(NotificationCloseReason, acted: Bool, dismissed: Bool)
         /// The prompt for typed text ended without any.
         case promptEnded
+        /// The server answered its `Notify`: it shows.
+        case shown
+        /// Its `Notify` failed, for the reason `message` gives; `replacedOneOnServer` says whether it replaced a
+        /// notification that the server still shows, which then goes on in its place.
+        case notShown(message: String, replacedOneOnServer: Bool)
+        /// A response to it was delivered (the user acted, replied or, where reported, dismissed it).
+        case responded
+        /// `Withdraw` (or `WithdrawAll`) named it; its scheduled firings are cancelled already.
+        case withdrawn
     }
 
     /// What the daemon does besides changing the phase.
@@ -20,6 +30,12 @@ enum TrackedTransition {
         case emitClosed(reason: UInt32)
         /// Ends it: the waiting calls fail with this message (or the phase's own when `nil`).
         case end(why: String, waitsMessage: String?)
+        /// Keeps its route on disk, so that a response after a restart of the daemon still reaches its handler.
+        case keepDelivered
+        /// Puts back the notification it replaced, as it was.
+        case restoreReplaced
+        /// Asks the server to close it (once the server has given it an id, if its `Notify` is still out).
+        case takeOffServer
     }
 
     /// The part of a tracked notification a transition reads and writes.
@@ -64,6 +80,62 @@ enum TrackedTransition {
             default:
                 return (state, [])
             }
+        case .shown:
+            return shown(state)
+        case .notShown(let message, let replacedOneOnServer):
+            // Only a Notify still out decides: one withdrawn or closed meanwhile has ended already.
+            guard case .posting = state.phase else { return (state, []) }
+            if replacedOneOnServer { return (state, [.restoreReplaced]) }
+            let why = "could not be shown (\(message))"
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [.end(why: why, waitsMessage: nil)])
+        case .responded:
+            // A response that a close was waiting for ends the notification; its waiting calls get the response.
+            if case .responding(let why) = state.phase {
+                state.phase = .ended(why)
+            } else {
+                state.isAnswered = true
+            }
+            return (state, [])
+        case .withdrawn:
+            return withdrawn(state, id: id)
+        }
+    }
+
+    /// The server took the notification's `Notify`.
+    private static func shown(_ state: State) -> (State, [Effect]) {
+        var state = state
+        switch state.phase {
+        case .posting:
+            state.phase = .showing
+        case .ended:
+            // Withdrawn while the server took it: the withdrawal, queued behind this Notify, takes it off the screen.
+            return (state, [])
+        default:
+            // Closed on the server before its Notify was answered, with a response to come: its route is kept all
+            // the same, for that response.
+            break
+        }
+        return (state, [.keepDelivered])
+    }
+
+    /// The notification was withdrawn; one the server shows, or is about to, is taken off it.
+    private static func withdrawn(_ state: State, id: String) -> (State, [Effect]) {
+        var state = state
+        let why = "was withdrawn"
+        let end = Effect.end(why: why, waitsMessage: "notification '\(id)' was withdrawn before the user responded")
+        switch state.phase {
+        case .ended:
+            return (state, [])
+        case .posting, .showing:
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .takeOffServer])
+        case .responding, .awaitingServer, .handedToApp, .pending:
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [end])
         }
     }
 

@@ -85,6 +85,56 @@ struct TrackedTransitionTests {
         ),
         Row(phase: .showing, event: .promptEnded, next: .showing, effects: []),
         Row(phase: .ended, event: .promptEnded, next: .ended, effects: []),
+        // The server's answer to Notify: it shows, and its route is kept on disk.
+        Row(phase: .posting, event: .shown, next: .showing, effects: [.keepDelivered]),
+        // Withdrawn while its Notify was out: it stays ended, and nothing of it is kept.
+        Row(phase: .ended, event: .shown, next: .ended, effects: []),
+        // Closed by the server before the Notify was answered, with a response to come: the route is kept for it.
+        Row(phase: .responding, event: .shown, next: .responding, effects: [.keepDelivered]),
+        // A Notify that failed ends the notification, and its waiting calls fail; nothing is sent to the poster, whose
+        // Post fails instead.
+        Row(
+            phase: .posting, event: .notShown(message: "no server", replacedOneOnServer: false), next: .ended,
+            effects: [.end(why: "could not be shown (no server)", waitsMessage: nil)]),
+        // A failed replacement leaves the notification it replaced on the screen, as it was.
+        Row(
+            phase: .posting, event: .notShown(message: "refused", replacedOneOnServer: true), next: .posting,
+            effects: [.restoreReplaced]),
+        // Withdrawn or closed while the Notify was out: the failure changes nothing more.
+        Row(
+            phase: .ended, event: .notShown(message: "timed out", replacedOneOnServer: false), next: .ended,
+            effects: []),
+        // A response ends a notification that the server closed meanwhile; otherwise it marks it answered.
+        Row(phase: .responding, event: .responded, next: .ended, effects: []),
+        Row(phase: .showing, event: .responded, next: .showing, effects: []),
+        // Withdrawn while it shows, or while its Notify is out: it ends, its waiting calls fail, the poster gets
+        // Closed(3), its route is forgotten and the server is asked to close it (once the server has given it an id).
+        Row(
+            phase: .showing, event: .withdrawn, next: .ended,
+            effects: [
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
+                .emitClosed(reason: 3), .forgetDelivered, .takeOffServer,
+            ]),
+        Row(
+            phase: .posting, event: .withdrawn, next: .ended,
+            effects: [
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
+                .emitClosed(reason: 3), .forgetDelivered, .takeOffServer,
+            ]),
+        // Withdrawn while its response is on its way, or before it showed: it ends, with no Closed and nothing to
+        // take off the server.
+        Row(
+            phase: .responding, event: .withdrawn, next: .ended,
+            effects: [
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded")
+            ]),
+        Row(
+            phase: .pending, event: .withdrawn, next: .ended,
+            effects: [
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded")
+            ]),
+        // Withdrawing one that ended does nothing.
+        Row(phase: .ended, event: .withdrawn, next: .ended, effects: []),
     ]
 
     @Test("each phase moves on as the table says", arguments: rows)
@@ -105,5 +155,29 @@ struct TrackedTransitionTests {
             answered, on: .closed(.dismissed, acted: true, dismissed: false), id: "n")
         #expect(PhaseName(closed.phase) == .ended)
         #expect(effects.contains(.end(why: "was closed", waitsMessage: nil)))
+    }
+
+    @Test("a response while the notification shows marks it answered, so that its close ends it")
+    func respondedThenClosed() {
+        let showing = TrackedTransition.State(phase: .showing, isAnswered: false, reportsDismissal: false)
+        let (answered, effects) = TrackedTransition.next(showing, on: .responded, id: "n")
+        #expect(answered.isAnswered)
+        #expect(effects.isEmpty)
+        let (closed, closing) = TrackedTransition.next(
+            answered, on: .closed(.dismissed, acted: true, dismissed: false), id: "n")
+        #expect(PhaseName(closed.phase) == .ended)
+        #expect(closing.contains(.end(why: "was closed", waitsMessage: nil)))
+    }
+
+    @Test("a response after the server closed the notification ends it with the close's reason")
+    func respondedAfterClose() {
+        let responding = TrackedTransition.State(
+            phase: .responding("was dismissed by the user"), isAnswered: false, reportsDismissal: true)
+        let (next, _) = TrackedTransition.next(responding, on: .responded, id: "n")
+        guard case .ended(let why) = next.phase else {
+            Issue.record("expected the notification to end, got \(next.phase)")
+            return
+        }
+        #expect(why == "was dismissed by the user")
     }
 }
