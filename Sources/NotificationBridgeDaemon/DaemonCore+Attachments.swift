@@ -68,7 +68,7 @@ extension DaemonCore {
             entry.reportsDismissal = category?.reportsDismissal ?? false
             entry.phase = .posting
         }
-        show(id, content: handed.content, category: category, hints: handed.hints) { result in
+        show(id, content: handed.content, category: category, hints: handed.hints) { result, _ in
             switch result {
             case .success: call.reply([])
             case .failure(let failure): call.fail(failure)

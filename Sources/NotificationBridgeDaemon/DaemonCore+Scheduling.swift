@@ -160,15 +160,18 @@ extension DaemonCore {
             recordFired(firing)
             return
         }
-        show(id, content: content, category: category, hints: post.hints) { [weak self] result in
-            await self?.firingAnswered(firing, result)
+        show(id, content: content, category: category, hints: post.hints) { [weak self] result, wasOut in
+            await self?.firingAnswered(firing, result, wasOut: wasOut)
         }
     }
 
     private func firingAnswered(
-        _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>
+        _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool
     ) async {
         let id = firing.notification.id
+        // Withdrawn (or posted anew) while its Notify was out: the withdrawal took it off the schedule, and whatever
+        // the server answered, this firing is over.
+        guard wasOut else { return }
         if case .failure(let failure) = result {
             if failure.name == BridgeError.noServer {
                 // Its progress is not recorded, so that a restart before a server appears shows it too.

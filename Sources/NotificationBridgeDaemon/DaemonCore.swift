@@ -288,7 +288,8 @@ actor DaemonCore {
         entry.waits = previous?.waits ?? []
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
-        show(id, content: shown, category: category, hints: request.hints, previous: previous) { [weak self] result in
+        show(id, content: shown, category: category, hints: request.hints, previous: previous) {
+            [weak self] result, _ in
             // Nothing to wait for (a poster's notification): answered at once, without another turn on the actor.
             if commit == nil, case .success(nil) = result { return call.reply([.string(id)]) }
             await self?.answerPost(call, id: id, result: result, after: commit)
@@ -335,7 +336,7 @@ actor DaemonCore {
     func show(
         _ id: String, content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
         previous: TrackedNotification? = nil,
-        answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>) async -> Void
+        answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>, _ wasOut: Bool) async -> Void
     ) {
         let session = self.session
         let badges = self.badges
@@ -354,22 +355,28 @@ actor DaemonCore {
                 result = .failure(error)
             }
             guard let self else { return }
-            await answered(await self.notifyAnswered(id, result: result, previous: previous))
+            let (answer, wasOut) = await self.notifyAnswered(id, result: result, previous: previous)
+            await answered(answer, wasOut)
         }
     }
 
-    /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`.
+    /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`. Says too whether the
+    /// entry was still waiting for this answer (not withdrawn or replaced meanwhile).
     private func notifyAnswered(
         _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?
-    ) async -> Result<DurableCommits.Commit?, DBusFailure> {
+    ) async -> (Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool) {
+        var wasOut = false
+        if case .posting? = table[id]?.phase { wasOut = true }
         guard case .success(let placed) = result else {
             let failure = await postFailure(result)
             apply(
                 .notShown(message: failure.message, replacedOneOnServer: previous?.isOnServer == true), to: id,
                 replaced: previous)
-            return .failure(failure)
+            return (.failure(failure), wasOut)
         }
-        guard let entry = table[id], apply(.shown, to: id).contains(.keepDelivered) else { return .success(nil) }
+        guard let entry = table[id], apply(.shown, to: id).contains(.keepDelivered) else {
+            return (.success(nil), wasOut)
+        }
         logger.debug(
             "posted",
             metadata: [
@@ -378,7 +385,7 @@ actor DaemonCore {
             ])
         // Acknowledged once its route is on disk, whatever the route: after a crash, a response to a poster that has
         // gone reaches the app attached under its name. The posts that come together share the sync.
-        return .success(await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server))
+        return (.success(await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)), wasOut)
     }
 
     private func postFailure(_ result: Result<(serverID: UInt32, server: String?), any Error>) async -> DBusFailure {

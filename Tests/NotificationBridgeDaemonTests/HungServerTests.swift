@@ -102,6 +102,32 @@ struct HungServerTests {
             #expect(summaries == ["Due"])
         }
     }
+
+    @Test("a scheduled notification withdrawn while its Notify is out is not shown again when that Notify times out")
+    func withdrawnDuringHangStaysWithdrawn() async throws {
+        try await DaemonFixture.with(serverTimeout: .milliseconds(500)) { fixture in
+            let server = try fixture.scripted
+            await server.setNotifyAnswer(.never)
+            let id = try await fixture.post([PostKeys.title.name: .string("Due"), PostKeys.delay.name: .double(0.05)])
+            try await fixture.nextHeldNotifies(1)
+            _ = try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
+            // Due well after the withdrawn one's Notify timed out (0.5 s) and a try again would have been made (0.5 s
+            // later): when the server holds this one, it holds no second copy of the withdrawn one.
+            _ = try await fixture.post([PostKeys.title.name: .string("Marker"), PostKeys.delay.name: .double(3)])
+            try await fixture.nextHeldNotifies(1)
+            let held = await server.heldSummaries
+            #expect(held == ["Due", "Marker"], "the server was asked to show \(held)")
+
+            await server.setNotifyAnswer(.immediately)
+            // The late answer to the withdrawn one's Notify is closed: only the marker stays.
+            try await withTimeout(waitingFor: "the server to show the marker alone") {
+                while await server.notifications.map(\.summary) != ["Marker"] {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            #expect(try await !fixture.delivered().contains(id))
+        }
+    }
 }
 
 extension DaemonFixture {
