@@ -365,15 +365,16 @@ actor DaemonCore {
     private func notifyAnswered(
         _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?
     ) async -> (Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool) {
-        var wasOut = false
-        if case .posting? = table[id]?.phase { wasOut = true }
         guard case .success(let placed) = result else {
             let failure = await postFailure(result)
+            // Read after the await above, in the same turn as the transition: a withdrawal meanwhile counts.
+            let wasOut = isPosting(id)
             apply(
                 .notShown(message: failure.message, replacedOneOnServer: previous?.isOnServer == true), to: id,
                 replaced: previous)
             return (.failure(failure), wasOut)
         }
+        let wasOut = isPosting(id)
         guard let entry = table[id], apply(.shown, to: id).contains(.keepDelivered) else {
             return (.success(nil), wasOut)
         }
@@ -386,6 +387,12 @@ actor DaemonCore {
         // Acknowledged once its route is on disk, whatever the route: after a crash, a response to a poster that has
         // gone reaches the app attached under its name. The posts that come together share the sync.
         return (.success(await keepDelivered(id, entry, serverID: placed.serverID, server: placed.server)), wasOut)
+    }
+
+    /// Whether notification `id` waits for the answer to its `Notify`.
+    private func isPosting(_ id: String) -> Bool {
+        if case .posting? = table[id]?.phase { return true }
+        return false
     }
 
     private func postFailure(_ result: Result<(serverID: UInt32, server: String?), any Error>) async -> DBusFailure {
