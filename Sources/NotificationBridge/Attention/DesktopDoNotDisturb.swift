@@ -1,0 +1,40 @@
+/// The desktop's own do-not-disturb switch, as the notification server or the desktop's settings report it: GNOME's
+/// `show-banners` key, Plasma's inhibition, dunst's pause, a mako mode, SwayNotificationCenter's do-not-disturb.
+///
+/// It is the user's, not the bridge's: the bridge reads it and lets each notification's interruption level decide
+/// what happens while it is on, but never turns it on or off.
+package struct DesktopDoNotDisturb: Sendable, Hashable {
+    /// The desktops whose switch the bridge can read.
+    package enum Source: String, Sendable, Hashable, CaseIterable {
+        /// GNOME: `org.gnome.desktop.notifications show-banners` off.
+        case gnome
+        /// Plasma: the notification server's `Inhibited` property.
+        case plasma
+        /// dunst: paused (`dunstctl set-paused true`).
+        case dunst
+        /// mako: a mode that hides notifications (`makoctl mode`).
+        case mako
+        /// SwayNotificationCenter: its do-not-disturb.
+        case swaync
+    }
+
+    /// Whose switch was read; `nil` when the running desktop has none the bridge can read.
+    package var source: Source?
+    /// Whether the switch is on.
+    package var isOn: Bool
+
+    /// Makes a state.
+    package init(source: Source?, isOn: Bool) {
+        self.source = source
+        self.isOn = isOn
+    }
+
+    /// No switch known: off.
+    package static let unknown = DesktopDoNotDisturb(source: nil, isOn: false)
+}
+
+/// Follows the desktop's do-not-disturb.
+package protocol DesktopDoNotDisturbWatching: Sendable {
+    /// The state now, then each change, until the consuming task is cancelled.
+    func states() -> AsyncStream<DesktopDoNotDisturb>
+}
