@@ -10,6 +10,9 @@ extension NotificationServerInfo {
                 "shows at most \(maximumButtons) buttons: a category's minimal actions are used, or the last "
                     + "ones dropped")
         }
+        if keepsLowUrgencyQuietly {
+            notes.append("keeps low-urgency notifications in its list without a banner: passive ones are sent so")
+        }
         if preselectsFirstAction {
             notes.append("preselects the first action in a list: destructive actions are put last")
         }

@@ -12,7 +12,7 @@ extension NotificationServerInfo {
     /// Whether the server's vendor is `lowercased`, in any case.
     private func vendorIs(_ lowercased: String) -> Bool { Self.equalIgnoringASCIICase(vendor, lowercased) }
 
-    private static func equalIgnoringASCIICase(_ text: String, _ lowercased: String) -> Bool {
+    static func equalIgnoringASCIICase(_ text: String, _ lowercased: String) -> Bool {
         text.utf8.elementsEqual(lowercased.utf8) { byte, expected in
             (UInt8(ascii: "A")...UInt8(ascii: "Z") ~= byte ? byte + 32 : byte) == expected
         }

@@ -16,6 +16,8 @@ import NotificationModel
 ///    `inline-reply`; elsewhere a button that opens the bridge's prompt, or — when no prompt can run — what the
 ///    action's fallback says (hidden, or a button whose response has no text).
 /// 5. The default action (`default`, a click on the body) comes first when the content has a label for it.
+/// 6. The interruption level sets the urgency, the sound and the timeout as the server's row of
+///    ``NotificationServerInfo/wire(for:)`` says.
 ///
 /// The bridge's category id is the bridge's own: it is never sent as the freedesktop `category` hint, which has a
 /// vocabulary of its own (`email.arrived`, `im.received`, …) and comes only from the caller's hints.
@@ -65,13 +67,14 @@ package struct NotifyEncoder: Sendable {
         _ content: NotificationContent, category: NotificationCategory?, replacesID: UInt32 = 0,
         senderPID: Int64? = nil, extraHints: [String: DBusValue] = [:]
     ) -> Encoded {
-        var hints: [String: DBusValue] = ["urgency": .byte(content.urgency.rawValue)]
+        let level = server.wire(for: content.interruptionLevel)
+        var hints: [String: DBusValue] = ["urgency": .byte(Self.urgency(of: content, level: level).rawValue)]
         if let desktopEntry = content.desktopEntry { hints["desktop-entry"] = .string(desktopEntry) }
         if let senderPID { hints["sender-pid"] = .int64(senderPID) }
         if let image = content.image { hints["image-path"] = .string(image) }
         if content.isResident { hints["resident"] = .boolean(true) }
         if content.isTransient { hints["transient"] = .boolean(true) }
-        switch content.sound {
+        switch level.isSilent ? NotificationSound.none : content.sound {
         case .default: break
         case .named(let name): hints["sound-name"] = .string(name)
         case .file(let path): hints["sound-file"] = .string(path)
@@ -123,8 +126,21 @@ package struct NotifyEncoder: Sendable {
         let body = escapes ? MarkupEscaping.escape(content.body) : content.body
         let request = NotifyRequest(
             appName: content.appName ?? "", replacesID: replacesID, appIcon: content.icon ?? "",
-            summary: content.title, body: body, actions: wire, hints: hints, expireTimeout: content.timeout.wireValue)
+            summary: content.title, body: body, actions: wire, hints: hints,
+            expireTimeout: Self.timeout(of: content, level: level).wireValue)
         return Encoded(request: request, actionsByKey: actionsByKey, textInput: textInput)
+    }
+
+    /// The urgency sent: critical for a critical notification, else the app's, or the level's where the app left it
+    /// at normal.
+    static func urgency(of content: NotificationContent, level: InterruptionLevelWire) -> NotificationUrgency {
+        guard content.interruptionLevel != .critical else { return .critical }
+        return content.urgency == .normal ? level.urgency ?? .normal : content.urgency
+    }
+
+    /// The timeout sent: the app's, or the level's where the app left it at the server's default.
+    static func timeout(of content: NotificationContent, level: InterruptionLevelWire) -> NotificationTimeout {
+        content.timeout == .serverDefault ? level.timeout ?? .serverDefault : content.timeout
     }
 
     /// The actions to show, in order, after applying the button limit and the destructive order.

@@ -25,6 +25,7 @@ public enum ContentEntries {
         entries[PostKeys.badge] = content.badge
         if !content.actions.isEmpty { entries[PostKeys.actions] = content.actions }
         if content.sound != .default { entries[PostKeys.sound] = content.sound }
+        if content.interruptionLevel != .active { entries[PostKeys.interruptionLevel] = content.interruptionLevel }
         return entries
     }
 
@@ -44,7 +45,13 @@ public enum ContentEntries {
             isTransient: try reader.decode(PostKeys.transient) ?? false)
         content.bodyIsMarkup = try reader.decode(PostKeys.bodyMarkup) ?? false
         if let sound = try reader.decode(PostKeys.sound) { content.sound = sound }
-        if let urgency = try reader.decode(PostKeys.urgency) { content.urgency = urgency }
+        if let level = try reader.decode(PostKeys.interruptionLevel) { content.interruptionLevel = level }
+        // A critical notification is sent with urgency critical: said here too, so that listings show it so.
+        if let urgency = try reader.decode(PostKeys.urgency) {
+            content.urgency = urgency
+        } else if content.interruptionLevel == .critical {
+            content.urgency = .critical
+        }
         if let timeout = try reader.decode(PostKeys.timeout) { content.timeout = timeout }
         content.badge = try reader.decode(PostKeys.badge)
         if let userInfo = try reader.decode(PostKeys.userInfo) { content.userInfo = userInfo }

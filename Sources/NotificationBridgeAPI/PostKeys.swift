@@ -45,6 +45,12 @@ public enum PostKeys {
     public static let urgency = BridgeKey<NotificationUrgency>(
         "urgency", types: ["s", "y"], summary: "'low', 'normal', 'critical', or 0-2",
         decode: ContentWire.urgency(_:_:), encode: { .string($0.name) })
+    /// `interruption-level` (s).
+    public static let interruptionLevel = BridgeKey<NotificationInterruptionLevel>.choice(
+        "interruption-level",
+        summary: "passive (no sound, no popup where the server can keep it in a list), active (the default), "
+            + "time-sensitive (through do-not-disturb where the user allows it) or critical (urgency critical, "
+            + "through every do-not-disturb, with sound)")
     /// `timeout` (i).
     public static let timeout = BridgeKey.int32(
         "timeout", example: "<5000>", summary: "milliseconds; -1 the server's default, 0 never"
@@ -103,7 +109,8 @@ public enum PostKeys {
     public static let content: [BridgeKeyInfo] = [
         title.info, body.info, bodyMarkup.info, appName.info, desktopEntry.info, icon.info, image.info, category.info,
         actions.info,
-        userInfo.info, defaultAction.info, sound.info, urgency.info, timeout.info, resident.info, transient.info,
+        userInfo.info, defaultAction.info, sound.info, urgency.info, interruptionLevel.info,
+        timeout.info, resident.info, transient.info,
         thread.info, badge.info,
     ]
     /// The keys that choose where responses go.

@@ -20,9 +20,15 @@ public enum SettingsKeys {
     /// `lock-screen` (s).
     public static let lockScreen = BridgeKey<LockScreenVisibility>.choice(
         "lock-screen", summary: "while the session is locked: show, hide, or private (a neutral line instead)")
+    /// `time-sensitive` (b).
+    public static let timeSensitive = BridgeKey.boolean(
+        "time-sensitive",
+        summary: "whether its time-sensitive notifications go through do-not-disturb (off by default)")
     /// `do-not-disturb` (b).
     public static let doNotDisturb = BridgeKey.boolean(
-        "do-not-disturb", summary: "the user's global do-not-disturb: no popups but critical ones, for every app")
+        "do-not-disturb",
+        summary: "the user's global do-not-disturb: no popups but critical ones (and time-sensitive ones of the apps "
+            + "allowed them), for every app")
     /// `requested` (as).
     public static let requested = BridgeKey.strings(
         "requested", example: "<['alert', 'sound', 'badge']>",
@@ -43,6 +49,7 @@ public enum SettingsKeys {
     /// The keys `SetSettings` takes.
     public static let settable: [BridgeKeyInfo] = [
         allowed.info, style.info, sound.info, badge.info, lockScreen.info, doNotDisturb.info, requested.info,
+        timeSensitive.info,
     ]
 
     /// Every key.

@@ -23,6 +23,7 @@ enum DaemonWords {
         ("notification key 'repeat'", "--repeat"), ("notification key 'calendar'", "--every/--next"),
         ("notification key 'time-zone'", "--time-zone"), ("notification key 'sound'", "--sound"),
         ("notification key 'timeout'", "--timeout"), ("notification key 'urgency'", "--urgency"),
+        ("notification key 'interruption-level'", "--level"),
         ("notification key 'exec'", "the command after '--'"), ("notification key 'hints'", "--hint"),
         ("notification key 'user-info'", "--user-info"), ("notification key 'actions'", "--action"),
         ("notification key 'image'", "--image"), ("notification key 'icon'", "--icon"),

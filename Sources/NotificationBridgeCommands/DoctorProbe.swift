@@ -87,6 +87,7 @@ struct DoctorProbe {
                 (SettingsKeys.sound.name, settings.playsSound ? "on" : "off"),
                 (SettingsKeys.badge.name, settings.showsBadge ? "on" : "off"),
                 (SettingsKeys.lockScreen.name, settings.lockScreen.rawValue),
+                (SettingsKeys.timeSensitive.name, settings.allowsTimeSensitive ? "on" : "off"),
                 (SettingsKeys.doNotDisturb.name, record.doNotDisturb ? "on" : "off"),
             ]
             if !settings.isAllowed {
@@ -100,8 +101,9 @@ struct DoctorProbe {
             }
             if record.doNotDisturb {
                 report.problems.append(
-                    "do not disturb is on: only critical notifications pop up; notification-bridge "
-                        + "settings --do-not-disturb off")
+                    "do not disturb is on: only critical notifications pop up"
+                        + (settings.allowsTimeSensitive ? ", and this app's time-sensitive ones" : "")
+                        + "; notification-bridge settings --do-not-disturb off")
             }
         }
         return report

@@ -29,6 +29,15 @@ struct PostOptions: ParsableArguments {
     var urgency: Urgency?
 
     @Option(
+        name: [.customLong("level"), .customLong(PostKeys.interruptionLevel.name)],
+        help: ArgumentHelp(
+            "How much it may interrupt: passive (no sound, no popup where the server keeps a list), active (the "
+                + "default), time-sensitive (through do-not-disturb where the user allows it for the app), critical "
+                + "(urgency critical, through every do-not-disturb, with sound).",
+            valueName: "passive|active|time-sensitive|critical"))
+    var level: String?
+
+    @Option(
         name: [.customLong("timeout"), .customShort("t"), .customLong("expire-time")],
         help: ArgumentHelp("Milliseconds it stays; -1 the server's default, 0 never.", valueName: "ms"))
     var timeout: Int32?
@@ -74,6 +83,11 @@ struct PostOptions: ParsableArguments {
         if let timeout, timeout < -1 {
             throw ValidationError("--timeout \(timeout): use milliseconds, -1 for the server's default or 0 for never")
         }
+        if let level, NotificationInterruptionLevel(name: level) == nil {
+            let names = NotificationInterruptionLevel.allCases.map(\.name)
+            throw ValidationError(
+                "--level '\(level)': use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
+        }
         if sound == "" { throw ValidationError("--sound is empty; use 'default', 'none', a sound name or a path") }
         if serverCategory == "" {
             throw ValidationError("--server-category is empty; give a category such as email.arrived or device.added")
@@ -116,6 +130,9 @@ struct PostOptions: ParsableArguments {
         // Checked by the daemon, which says what is wrong with a sound name.
         if let sound { entries.setUnchecked(PostKeys.sound, .string(sound)) }
         if let urgency { entries.setUnchecked(PostKeys.urgency, .string(urgency.rawValue)) }
+        if let level = level.flatMap(NotificationInterruptionLevel.init(name:)) {
+            entries[PostKeys.interruptionLevel] = level
+        }
         if let replaces { entries.setUnchecked(PostKeys.replaces, .string(replaces)) }
         if let timeout { entries.setUnchecked(PostKeys.timeout, .int32(timeout)) }
         if resident { entries[PostKeys.resident] = true }

@@ -10,7 +10,7 @@ struct SettingsCommand: AsyncParsableCommand {
         abstract: "Show or change the notification settings of an app, or list every app's.",
         discussion: """
             Without APP and options: every app that has posted, one line each (app, allowed or denied, style, \
-            sound, badge, lock screen), after a line with do-not-disturb. With APP: its settings, after any change \
+            sound, badge, lock screen, time-sensitive), after a line with do-not-disturb. With APP: its settings, after any change \
             the options make. An app is named by its desktop id when it posts with one, else by its app name. \
             Under GNOME the settings are GNOME's own (its Settings app shows the same); elsewhere they are kept in \
             $XDG_CONFIG_HOME/notification-bridge/settings.ini, which may also be edited by hand. JSON: the app's \
@@ -46,8 +46,18 @@ struct SettingsCommand: AsyncParsableCommand {
     var lockScreen: String?
 
     @Option(
+        name: .customLong(SettingsKeys.timeSensitive.name),
+        help: ArgumentHelp(
+            "Whether its time-sensitive notifications go through do-not-disturb (off by default).",
+            valueName: "on|off"))
+    var timeSensitive: String?
+
+    @Option(
         name: .customLong(SettingsKeys.doNotDisturb.name),
-        help: ArgumentHelp("Do not disturb, for every app: no popups but critical ones.", valueName: "on|off"))
+        help: ArgumentHelp(
+            "Do not disturb, for every app: no popups but critical ones, and time-sensitive ones of the apps "
+                + "allowed them.",
+            valueName: "on|off"))
     var doNotDisturb: String?
 
     @OptionGroup var output: OutputOptions
@@ -72,6 +82,7 @@ struct SettingsCommand: AsyncParsableCommand {
         change.lockScreen = try choice(lockScreen, "--lock-screen")
         change.playsSound = try onOff(sound, "--sound")
         change.showsBadge = try onOff(badge, "--badge")
+        change.allowsTimeSensitive = try onOff(timeSensitive, "--time-sensitive")
         change.doNotDisturb = try onOff(doNotDisturb, "--do-not-disturb")
         return change
     }
@@ -120,6 +131,7 @@ struct SettingsCommand: AsyncParsableCommand {
             record.app, settings.isAllowed ? SettingsKeys.allowed.name : "denied", "style " + settings.style.rawValue,
             "sound " + onOffText(settings.playsSound), "badge " + onOffText(settings.showsBadge),
             SettingsKeys.lockScreen.name + " " + settings.lockScreen.rawValue,
+            SettingsKeys.timeSensitive.name + " " + onOffText(settings.allowsTimeSensitive),
         ].joined(separator: "\t")
     }
 
@@ -131,6 +143,7 @@ struct SettingsCommand: AsyncParsableCommand {
         print("sound: \(onOffText(settings.playsSound))")
         print("badge: \(onOffText(settings.showsBadge))")
         print("\(SettingsKeys.lockScreen.name): \(settings.lockScreen.rawValue)")
+        print("\(SettingsKeys.timeSensitive.name): \(onOffText(settings.allowsTimeSensitive))")
         if let requested = record.requested {
             print("requested: \(requested.names.isEmpty ? "nothing" : requested.names.joined(separator: ", "))")
         }

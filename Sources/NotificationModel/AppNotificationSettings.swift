@@ -14,17 +14,21 @@ public struct AppNotificationSettings: Sendable, Hashable {
     public var showsBadge: Bool
     /// What shows while the session is locked.
     public var lockScreen: LockScreenVisibility
+    /// Whether the app's time-sensitive notifications go through the bridge's do-not-disturb; off until the user
+    /// turns it on, as on iOS (see ``NotificationInterruptionLevel/timeSensitive``).
+    public var allowsTimeSensitive: Bool
 
     /// Settings with every field given; the defaults are what an app gets before the user chooses.
     public init(
         isAllowed: Bool = true, style: NotificationAlertStyle = .banner, playsSound: Bool = true,
-        showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show
+        showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show, allowsTimeSensitive: Bool = false
     ) {
         self.isAllowed = isAllowed
         self.style = style
         self.playsSound = playsSound
         self.showsBadge = showsBadge
         self.lockScreen = lockScreen
+        self.allowsTimeSensitive = allowsTimeSensitive
     }
 
     /// What the app may do when it asked for `requested`: a kind it did not ask for is off (no alert kind: style

@@ -3,7 +3,7 @@
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
 /// `sound`,
-/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
+/// `user-info`, `category`, `thread`, `urgency`, `interruption-level`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
 /// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
@@ -21,6 +21,7 @@ extension NotificationContent: Codable {
         case categoryID = "category"
         case threadID = "thread"
         case urgency
+        case interruptionLevel = "interruption-level"
         case timeout
         case isResident = "resident"
         case isTransient = "transient"
@@ -57,6 +58,8 @@ extension NotificationContent: Codable {
             actions: try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? []
         )
         bodyIsMarkup = try container.decodeIfPresent(Bool.self, forKey: .bodyIsMarkup) ?? false
+        interruptionLevel =
+            try container.decodeIfPresent(NotificationInterruptionLevel.self, forKey: .interruptionLevel) ?? .active
     }
 
     /// Encodes the title, the body, and every field that is set and not at its default.
@@ -75,6 +78,7 @@ extension NotificationContent: Codable {
         try container.encodeIfPresent(categoryID, forKey: .categoryID)
         try container.encodeIfPresent(threadID, forKey: .threadID)
         if urgency != .normal { try container.encode(urgency, forKey: .urgency) }
+        if interruptionLevel != .active { try container.encode(interruptionLevel, forKey: .interruptionLevel) }
         if timeout != .serverDefault { try container.encode(timeout, forKey: .timeout) }
         if isResident { try container.encode(isResident, forKey: .isResident) }
         if isTransient { try container.encode(isTransient, forKey: .isTransient) }

@@ -20,6 +20,7 @@ extension NotificationContent {
     /// - ``actions`` follow the rules of a category's actions (see ``NotificationCategory/validate()``).
     /// - ``userInfo`` holds finite numbers only and is at most ``NotificationLimits/maxUserInfoBytes`` as JSON.
     /// - A ``NotificationTimeout/milliseconds(_:)`` timeout is positive; ``badge`` is not negative.
+    /// - A ``NotificationInterruptionLevel/critical`` notification does not ask for urgency low.
     ///
     /// - Parameter isCategoryRegistered: Returns whether a category id is registered; called at most once.
     /// - Throws: ``NotificationValidationError`` naming the field (`content.title`, `content.actions[0].id`, …).
@@ -32,6 +33,9 @@ extension NotificationContent {
         }
         if let badge, badge < 0 {
             throw .negativeBadge(field: "content.badge", value: badge)
+        }
+        if interruptionLevel == .critical, urgency == .low {
+            throw .lowUrgencyForCriticalLevel(field: "content.urgency")
         }
     }
 

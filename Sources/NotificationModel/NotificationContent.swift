@@ -57,6 +57,12 @@ public struct NotificationContent: Sendable, Hashable {
     /// How urgent the notification is; ``NotificationUrgency/normal`` by default.
     public var urgency: NotificationUrgency
 
+    /// How much the notification may interrupt the user; ``NotificationInterruptionLevel/active`` by default.
+    ///
+    /// A ``NotificationInterruptionLevel/critical`` notification is sent with urgency critical; for the other levels
+    /// an urgency the app sets is sent as set (see ``NotificationInterruptionLevel`` for what each level does).
+    public var interruptionLevel: NotificationInterruptionLevel
+
     /// How long the server shows the notification; ``NotificationTimeout/serverDefault`` by default.
     public var timeout: NotificationTimeout
 
@@ -91,6 +97,7 @@ public struct NotificationContent: Sendable, Hashable {
         categoryID: String? = nil,
         threadID: String? = nil,
         urgency: NotificationUrgency = .normal,
+        interruptionLevel: NotificationInterruptionLevel = .active,
         timeout: NotificationTimeout = .serverDefault,
         isResident: Bool = false,
         isTransient: Bool = false,
@@ -109,6 +116,7 @@ public struct NotificationContent: Sendable, Hashable {
         self.categoryID = categoryID
         self.threadID = threadID
         self.urgency = urgency
+        self.interruptionLevel = interruptionLevel
         self.timeout = timeout
         self.isResident = isResident
         self.isTransient = isTransient

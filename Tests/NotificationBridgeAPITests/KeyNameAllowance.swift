@@ -63,9 +63,16 @@ struct KeyNameAllowance {
             [
                 PostKeys.appName.name, PostKeys.category.name, PostKeys.defaultAction.name, PostKeys.desktopEntry.name,
                 PostKeys.resident.name, PostKeys.thread.name, PostKeys.transient.name, PostKeys.userInfo.name,
-                PostKeys.bodyMarkup.name,
+                PostKeys.bodyMarkup.name, PostKeys.interruptionLevel.name,
             ],
             "the model's Codable keys"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/NotificationContentCodingTests.swift", [PostKeys.interruptionLevel.name],
+            "the model's Codable keys"),
+        KeyNameAllowance(
+            "Tests/NotificationModelTests/InterruptionLevelTests.swift",
+            [PostKeys.interruptionLevel.name, SettingsKeys.timeSensitive.name],
+            "the model's Codable key, and a level's name (a value of it)"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationResponse.swift",
             [ResponseKeys.activationToken.name, ResponseKeys.userInfo.name], "the model's Codable keys"),
@@ -185,6 +192,12 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/NotificationBridgeDaemonTests/RoutingTests.swift", [ResponseKeys.activationToken.name],
             "org.freedesktop.Application platform data"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/InterruptionLevelWireTests.swift", [PostKeys.urgency.name],
+            "the freedesktop hint name"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/InterruptionLevelTests.swift", [PostKeys.urgency.name],
+            "the freedesktop hint name"),
         KeyNameAllowance(
             "Tests/NotificationBridgeDaemonTests/HintsTests.swift",
             [PostKeys.category.name, PostKeys.transient.name, PostKeys.urgency.name], "freedesktop hint names"),
@@ -342,6 +355,12 @@ struct KeyNameAllowance {
 
     /// Values that are also the name of a key: an activation, a repeat interval, user-info of the test's own.
     static let values = [
+        KeyNameAllowance(
+            "Sources/NotificationModel/NotificationInterruptionLevel.swift", [SettingsKeys.timeSensitive.name],
+            "the name of the level, a value of interruption-level"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/SettingsCLITests.swift", [SettingsKeys.timeSensitive.name],
+            "the name of the level, a value of --level"),
         KeyNameAllowance(
             "Fuzz/DecodeFuzzer/SeedCorpus.swift",
             [CalendarKeys.day.name, AttachOptionKeys.foreground.name, PostKeys.thread.name],

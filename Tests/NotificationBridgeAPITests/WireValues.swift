@@ -74,6 +74,7 @@ struct WireValues {
             sound: pick([.default, .none, .named("message-new-instant"), .file("/usr/share/sounds/bell.oga")]),
             userInfo: userInfo(), categoryID: maybe { $0.identifier() }, threadID: maybe { $0.identifier() },
             urgency: pick(NotificationUrgency.allCases),
+            interruptionLevel: pick(NotificationInterruptionLevel.allCases),
             timeout: NotificationTimeout(wireValue: Int32(int(in: -1...60_000)))!,
             isResident: bool(), isTransient: bool(), badge: maybe { $0.int(in: 0...999) })
         if content.categoryID == nil { content.actions = (0..<int(in: 0...3)).map { _ in action() } }

@@ -45,8 +45,8 @@ struct SettingsCLITests {
             #expect(
                 text.output.split(separator: "\n").map(String.init) == [
                     "do-not-disturb\ton\t(the bridge's settings file)",
-                    "Builds\tallowed\tstyle banner\tsound on\tbadge on\tlock-screen show",
-                    "Mail\tallowed\tstyle banner\tsound on\tbadge off\tlock-screen private",
+                    "Builds\tallowed\tstyle banner\tsound on\tbadge on\tlock-screen show\ttime-sensitive off",
+                    "Mail\tallowed\tstyle banner\tsound on\tbadge off\tlock-screen private\ttime-sensitive off",
                 ])
 
             let json = try await fixture.cli(["settings", "--json"])
@@ -58,6 +58,40 @@ struct SettingsCLITests {
             #expect(apps.compactMap { $0[SettingsKeys.app.name] as? String } == ["Builds", "Mail"])
             #expect(apps.last?[SettingsKeys.badge.name] as? Bool == false)
             #expect(apps.last?[SettingsKeys.lockScreen.name] as? String == "private")
+        }
+    }
+
+    @Test("--time-sensitive on lets the app's send --level time-sensitive through do-not-disturb; doctor shows it")
+    func timeSensitive() async throws {
+        try await CLIFixture.with { fixture in
+            #expect(try await fixture.cli(["settings", "--do-not-disturb", "on"]).status == 0)
+            let held = try await fixture.cli(["send", "-a", "Door", "--level", "time-sensitive", "Courier"])
+            #expect(held.status == 1)
+            #expect(held.standardError.contains("do-not-disturb is on"), "\(held.standardError)")
+
+            let allowed = try await fixture.cli(["settings", "Door", "--time-sensitive", "on"])
+            #expect(allowed.status == 0, "\(allowed.standardError)")
+            #expect(allowed.output.split(separator: "\n").contains("time-sensitive: on"), "\(allowed.output)")
+            let sent = try await fixture.cli(["send", "-a", "Door", "--level", "time-sensitive", "Courier"])
+            #expect(sent.status == 0, "\(sent.standardError)")
+            #expect(try await fixture.nextNotification().summary == "Courier")
+            let critical = try await fixture.cli(["send", "-a", "Smoke", "--interruption-level", "critical", "Fire"])
+            #expect(critical.status == 0, "\(critical.standardError)")
+            #expect(try await fixture.nextNotification().summary == "Fire")
+
+            let doctor = try await fixture.cli(["doctor", "--json", "--app", "Door"])
+            let report = try #require(try parsedJSON(doctor.output) as? [String: Any], "\(doctor.output)")
+            let settings = try #require(report["settings"] as? [String: Any], "\(report)")
+            #expect(settings[SettingsKeys.timeSensitive.name] as? String == "on")
+            let problems = report["problems"] as? [String] ?? []
+            #expect(problems.contains { $0.contains("this app's time-sensitive ones") }, "\(problems)")
+
+            let off = try await fixture.cli(["settings", "Door", "--time-sensitive", "off", "--json"])
+            let object = try #require(try parsedJSON(off.output) as? [String: Any], "\(off.output)")
+            #expect(object[SettingsKeys.timeSensitive.name] as? Bool == false)
+            let bad = try await fixture.cli(["send", "--level", "loud", "Hi"])
+            #expect(bad.status == 2)
+            #expect(bad.standardError.contains("passive, active, time-sensitive or critical"), "\(bad.standardError)")
         }
     }
 

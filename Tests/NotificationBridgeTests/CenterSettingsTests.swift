@@ -63,6 +63,31 @@ struct CenterSettingsTests {
         }
     }
 
+    @Test("do-not-disturb in the file: a time-sensitive post waits until time-sensitive=true is read; critical comes")
+    func timeSensitiveThroughDoNotDisturb() async throws {
+        try await BridgeFixture.with(.dunst) { fixture in
+            try writeSettings(fixture, "[global]\ndo-not-disturb=true\n\n[app Mail]\nallowed=true\n")
+            try await waitForSettings(fixture, "the center to read do-not-disturb") {
+                $0?.style == NotificationAlertStyle.none
+            }
+            var content = BridgeFixture.content()
+            content.interruptionLevel = .timeSensitive
+            await #expect(throws: NotificationNotAllowedError.self) { try await fixture.center.post(content) }
+
+            try writeSettings(fixture, "[global]\ndo-not-disturb=true\n\n[app Mail]\ntime-sensitive=true\n")
+            try await waitForSettings(fixture, "the center to read time-sensitive=true") {
+                $0?.allowsTimeSensitive == true
+            }
+            let (_, served) = try await fixture.post(content)
+            #expect(served.summary == "Ann")
+
+            var critical = BridgeFixture.content(title: "Smoke alarm")
+            critical.interruptionLevel = .critical
+            let (_, alarm) = try await fixture.post(critical)
+            #expect(alarm.urgency == 2)
+        }
+    }
+
     private func settingsFile(_ fixture: BridgeFixture) -> URL {
         BridgeFixture.settingsDirectory(of: fixture.bus).appendingPathComponent("settings.ini")
     }

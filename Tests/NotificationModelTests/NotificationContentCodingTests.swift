@@ -17,6 +17,7 @@ struct NotificationContentCodingTests {
             categoryID: "mail",
             threadID: "ann",
             urgency: .critical,
+            interruptionLevel: .critical,
             timeout: .milliseconds(5000),
             isResident: true,
             isTransient: true,
@@ -50,11 +51,12 @@ struct NotificationContentCodingTests {
             Set(members.keys) == [
                 "title", "body", "app-name", "desktop-entry", "icon", "image", "default-action", "sound", "user-info",
                 "category", "thread", "urgency", "timeout", "resident", "transient", "badge", "actions",
-                "body-is-markup",
+                "body-is-markup", "interruption-level",
             ]
         )
         #expect(json["body-is-markup"] == true)
         #expect(json["urgency"] == "critical")
+        #expect(json["interruption-level"] == "critical")
         #expect(json["timeout"] == 5000)
         #expect(json["sound"] == ["file": "/tmp/ding.oga"])
         #expect(json["user-info"] == .object(Self.full.userInfo))

@@ -77,7 +77,7 @@ package struct PortalEncoder: Sendable {
         var notification: [String: DBusValue] = [
             Key.title: .string(content.title),
             Key.body: .string(content.body),
-            Key.priority: .string(Self.priority(content.urgency)),
+            Key.priority: .string(Self.priority(of: content)),
         ]
         if let icon = content.icon.flatMap(Self.icon) { notification[Key.icon] = icon }
         let carriedID = activatesApp ? id : nil
@@ -129,6 +129,17 @@ package struct PortalEncoder: Sendable {
     /// The portal's name for the action `id`: the app's exported action where ``activatesApp``.
     func wireName(_ id: String) -> String {
         activatesApp ? PortalWire.applicationActionPrefix + id : id
+    }
+
+    /// The portal's priority for a notification: its level's where the app left the urgency at normal (passive `low`,
+    /// time-sensitive `high`, critical always `urgent`), else its urgency's.
+    static func priority(of content: NotificationContent) -> String {
+        switch content.interruptionLevel {
+        case .critical: "urgent"
+        case .passive where content.urgency == .normal: "low"
+        case .timeSensitive where content.urgency == .normal: "high"
+        case .passive, .active, .timeSensitive: priority(content.urgency)
+        }
     }
 
     /// The portal's priority for an urgency: a critical notification is `urgent`.

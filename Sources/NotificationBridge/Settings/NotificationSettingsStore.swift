@@ -11,7 +11,8 @@ import NotificationModel
 /// in GNOME's keys (see ``GNOMENotificationKeys``) or in the bridge's own file (see ``SettingsKeyFile``).
 ///
 /// Under GNOME, the keys GNOME has (allowed, style, sound, lock screen, do-not-disturb) are GNOME's, so that GNOME's
-/// Settings app and the bridge agree; the badge and what each app asked for are kept in the bridge's file. Elsewhere
+/// Settings app and the bridge agree; the badge, whether time-sensitive notifications go through do-not-disturb
+/// (GNOME has no such key) and what each app asked for are kept in the bridge's file. Elsewhere
 /// the file holds everything. All members may be used from any task: the GIO objects live on one thread of their own.
 package final class NotificationSettingsStore: Sendable {
     /// Where the settings are kept.
@@ -122,6 +123,7 @@ package final class NotificationSettingsStore: Sendable {
                 // What GNOME keeps is not also written to the file, so that the two cannot disagree.
                 fileChange = SettingsChange()
                 fileChange.showsBadge = change.showsBadge
+                fileChange.allowsTimeSensitive = change.allowsTimeSensitive
                 fileChange.requested = change.requested
             }
             return backends.file.write { contents in
@@ -181,9 +183,10 @@ package final class NotificationSettingsStore: Sendable {
             var settings = stored.settings
             var doNotDisturb = file.contents.doNotDisturb ?? false
             if let gnome {
-                let showsBadge = settings.showsBadge
+                let kept = settings
                 settings = gnome.settings(of: app)
-                settings.showsBadge = showsBadge
+                settings.showsBadge = kept.showsBadge
+                settings.allowsTimeSensitive = kept.allowsTimeSensitive
                 doNotDisturb = gnome.doNotDisturb
             }
             var record = AppSettingsRecord(

@@ -43,6 +43,10 @@ extension AppSettingsRecord {
     /// What these settings (of the app `app`, with the user's do-not-disturb) make of `content` on its way to the
     /// server: the one rule the daemon and a ``DesktopNotificationCenter`` both follow.
     ///
+    /// Do-not-disturb keeps a notification quiet unless its level passes it
+    /// (``NotificationContent/passes(_:timeSensitiveAllowed:)`` with ``DoNotDisturbSwitch/bridge``); a critical one
+    /// keeps its sound when the app's sounds are off.
+    ///
     /// - Parameters:
     ///   - sessionLocked: whether the session is locked now.
     ///   - serverName: the notification server's name, asked only when a notification is to be quiet: GNOME Shell,
@@ -66,7 +70,9 @@ extension AppSettingsRecord {
                 description: "the session is locked and \(quotedForMessage(app)) may not show notifications on the "
                     + "lock screen; nothing was shown (`\(command) --lock-screen show` allows it)")
         }
-        let quiet = allowed.style == .none || (doNotDisturb && content.urgency != .critical)
+        let heldByDoNotDisturb =
+            doNotDisturb && !content.passes(.bridge, timeSensitiveAllowed: allowed.allowsTimeSensitive)
+        let quiet = allowed.style == .none || heldByDoNotDisturb
         if quiet, !(await Self.keepsQuietNotifications(source: source, serverName: serverName)) {
             let why =
                 allowed.style == .none
@@ -91,7 +97,8 @@ extension AppSettingsRecord {
         case .banner, .none:
             break
         }
-        if !allowed.playsSound { shown.sound = .none }
+        // A critical notification is heard even when the app's sounds are off, as on iOS.
+        if !allowed.playsSound, content.interruptionLevel != .critical { shown.sound = .none }
         if !allowed.showsBadge { shown.badge = nil }
         if sessionLocked, allowed.lockScreen == .private {
             shown.title = content.appName ?? app

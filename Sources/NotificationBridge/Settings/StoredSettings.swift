@@ -16,6 +16,7 @@ struct StoredAppSettings: Sendable, Hashable {
     var playsSound: Bool?
     var showsBadge: Bool?
     var lockScreen: LockScreenVisibility?
+    var allowsTimeSensitive: Bool?
     var requested: NotificationKinds?
 
     /// The settings, defaults where nothing is stored.
@@ -24,7 +25,8 @@ struct StoredAppSettings: Sendable, Hashable {
         return AppNotificationSettings(
             isAllowed: isAllowed ?? defaults.isAllowed, style: style ?? defaults.style,
             playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
-            lockScreen: lockScreen ?? defaults.lockScreen)
+            lockScreen: lockScreen ?? defaults.lockScreen,
+            allowsTimeSensitive: allowsTimeSensitive ?? defaults.allowsTimeSensitive)
     }
 
     /// Takes the fields `change` gives.
@@ -34,6 +36,7 @@ struct StoredAppSettings: Sendable, Hashable {
         if let value = change.playsSound { playsSound = value }
         if let value = change.showsBadge { showsBadge = value }
         if let value = change.lockScreen { lockScreen = value }
+        if let value = change.allowsTimeSensitive { allowsTimeSensitive = value }
         if let value = change.requested { requested = value }
     }
 }
