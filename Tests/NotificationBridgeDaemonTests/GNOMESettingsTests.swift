@@ -98,6 +98,25 @@ struct GNOMESettingsTests {
         }
     }
 
+    @Test("time-sensitive, which GNOME has no key for, is kept in the bridge's file and read back with GNOME's")
+    func timeSensitiveInTheFile() async throws {
+        try await Self.withKeys { fixture, keys in
+            let set = try await fixture.gdbus(
+                BridgeMethod.setSettings.name, Self.app, "{'time-sensitive': <true>, 'sound': <false>}")
+            #expect(set.status == 0, "\(set.standardError)")
+            #expect(try await keys.gsettings("get", Self.appPath, "enable-sound-alerts") == "false")
+            let file = fixture.directory.appendingPathComponent("config/notification-bridge/settings.ini")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.contains("[app \(Self.app)]"), "\(text)")
+            #expect(text.contains("\(SettingsKeys.timeSensitive.name)=true"), "\(text)")
+            #expect(!text.contains("\(SettingsKeys.sound.name)="), "GNOME keeps the sound: \(text)")
+            let record = try await BridgeProxy(connection: fixture.client).settings(app: Self.app)
+            #expect(record.source == .gnome)
+            #expect(record.settings.allowsTimeSensitive)
+            #expect(!record.settings.playsSound)
+        }
+    }
+
     @Test("style none under GNOME Shell: sent, for GNOME Shell keeps it in its list without a banner")
     func styleNoneOnGNOMEShell() async throws {
         try await Self.withKeys(.gnomeShell) { fixture, keys in
