@@ -20,6 +20,8 @@ struct InterruptionLevelTests {
                 let failure = try #require(held.failure as? DBusFailure, "\(level) was shown")
                 #expect(failure.name == BridgeError.notAllowed.rawValue, "\(level): \(failure)")
                 #expect(failure.message.contains("do-not-disturb is on"), "\(failure.message)")
+                let says = failure.message.contains("notification-bridge settings Mail --time-sensitive on")
+                #expect(says == (level == .timeSensitive), "\(level.name): \(failure.message)")
             }
 
             let allow = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'time-sensitive': <true>}")

@@ -50,4 +50,33 @@ struct DunstEndToEndTests {
             await connection.close()
         }
     }
+
+    /// dunst keeps no quiet list: a passive notification shows briefly and expires by itself, while a critical one
+    /// posted before it stays until the user acts.
+    @Test func aPassiveNotificationExpiresByItselfWhileACriticalOneStays() async throws {
+        try await withPrivateBus { bus in
+            let dunst = try await Dunst.start(on: bus)
+            defer { dunst.stop() }
+            let connection = try await bus.connect()
+            let center = try await DesktopNotificationCenter(
+                connection: connection, systemConnection: nil,
+                BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
+            let events = center.events
+            let alarm = try await center.post(
+                NotificationContent(title: "Smoke alarm", body: "Kitchen", interruptionLevel: .critical))
+            let passive = try await center.post(
+                NotificationContent(title: "Photos", body: "Album ready", interruptionLevel: .passive))
+            let closure = try await withTimeout(.seconds(40), waitingFor: "dunst to expire the passive notification") {
+                for await event in events {
+                    if case .closed(let closure) = event { return closure }
+                }
+                throw TestSupportError("the center's events ended")
+            }
+            #expect(closure.id == passive, "the first to close is the passive one")
+            #expect(closure.reason == .expired)
+            #expect(await center.deliveredNotifications().map(\.id) == [alarm], "the critical one is still up")
+            await center.stop()
+            await connection.close()
+        }
+    }
 }

@@ -78,10 +78,15 @@ extension AppSettingsRecord {
                 allowed.style == .none
                 ? "the notifications of \(quotedForMessage(app)) are set to appear in no popup (style none)"
                 : "do-not-disturb is on"
+            // A time-sensitive notification held only by do-not-disturb would pass once the user allows it.
+            let allowing =
+                allowed.style != .none && content.levelForDoNotDisturb == .timeSensitive
+                ? ", or `\(command) --\(SettingsKeys.timeSensitive.name) on`" : ""
             throw NotificationNotAllowedError(
                 app: app,
                 description: "\(why), and this notification server keeps no list the bridge could put it in "
-                    + "without one; nothing was shown (`\(command) --style banner`, or `--do-not-disturb off`)")
+                    + "without one; nothing was shown (`\(command) --style banner`, or `--do-not-disturb off`"
+                    + "\(allowing))")
         }
         var shown = content
         switch allowed.style {
