@@ -16,6 +16,26 @@ extension InteropRun {
             "the banner shows the buttons \(shown.buttons), not three with Archive and Open")
     }
 
+    /// A passive notification goes into the message tray without a banner: the bridge sends it with urgency low,
+    /// for which the shell shows none.
+    func passiveLevel(on gnome: GnomeShellSession) async throws {
+        let sent = try await cli(["send", "--level", "passive", "Album ready", "42 photos"])
+        expectations.check(sent.status == 0, "send --level passive: \(sent.standardError)")
+        for look in ["once it is listed", "a second later"] {
+            let shown = try await withTimeout(.seconds(20), waitingFor: "the shell to list 'Album ready'") {
+                while true {
+                    let shown = try await gnome.shown()
+                    if shown.notifications.contains("Album ready") { return shown }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            expectations.check(
+                shown.banner != "Album ready" && !shown.queue.contains("Album ready"),
+                "\(look), the passive notification is shown or queued as a banner: \(shown)")
+            try await Task.sleep(for: .seconds(1))
+        }
+    }
+
     /// The gjs notification service alone restarts while a notification is outstanding: the shell keeps its copy on
     /// the screen. The bridge must not show a second one, and Mute on the banner the user sees must answer
     /// `send --wait`.

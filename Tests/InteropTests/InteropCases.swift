@@ -13,6 +13,7 @@ extension InteropRun {
         await expectations.run("categories") { try await addCategories() }
         await expectations.run("background action") { try await backgroundActionWithTheServersCategoryHint() }
         await expectations.run("dismissal") { try await dismissal() }
+        if let gnome { await expectations.run("passive level") { try await passiveLevel(on: gnome) } }
         if gnome == nil {
             await expectations.run("expiry") { try await expiry() }
         } else {
