@@ -61,6 +61,8 @@ public struct ListedNotification: Sendable, Hashable {
     public var body: String { post.content.body }
     /// The app it belongs to.
     public var appName: String? { post.content.appName }
+    /// How much it may interrupt the user.
+    public var interruptionLevel: NotificationInterruptionLevel { post.content.interruptionLevel }
 
     /// The `a{sv}` the daemon lists.
     public var value: DBusValue {

@@ -71,7 +71,7 @@ struct InterruptionLevelTests {
             let alarm = try await post(fixture, "Oven", "Fire", level: .critical)
             _ = try await fixture.nextNotification()
             let listed = try await BridgeProxy(connection: fixture.client).listDelivered(NotificationFilter())
-            let levels = Dictionary(uniqueKeysWithValues: listed.map { ($0.id, $0.post.content.interruptionLevel) })
+            let levels = Dictionary(uniqueKeysWithValues: listed.map { ($0.id, $0.interruptionLevel) })
             #expect(levels[id] == .timeSensitive)
             #expect(levels[alarm] == .critical)
             #expect(listed.first { $0.id == alarm }?.post.content.urgency == .critical)
