@@ -3,7 +3,7 @@
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
 /// `sound`,
-/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
+/// `user-info`, `category`, `thread`, `summary-argument`, `summary-argument-count`, `thread-summary`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
 /// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
@@ -20,6 +20,9 @@ extension NotificationContent: Codable {
         case userInfo = "user-info"
         case categoryID = "category"
         case threadID = "thread"
+        case summaryArgument = "summary-argument"
+        case summaryArgumentCount = "summary-argument-count"
+        case alwaysSummarizesThread = "thread-summary"
         case urgency
         case timeout
         case isResident = "resident"
@@ -57,6 +60,9 @@ extension NotificationContent: Codable {
             actions: try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? []
         )
         bodyIsMarkup = try container.decodeIfPresent(Bool.self, forKey: .bodyIsMarkup) ?? false
+        summaryArgument = try container.decodeIfPresent(String.self, forKey: .summaryArgument)
+        summaryArgumentCount = try container.decodeIfPresent(Int.self, forKey: .summaryArgumentCount) ?? 1
+        alwaysSummarizesThread = try container.decodeIfPresent(Bool.self, forKey: .alwaysSummarizesThread) ?? false
     }
 
     /// Encodes the title, the body, and every field that is set and not at its default.
@@ -74,6 +80,9 @@ extension NotificationContent: Codable {
         if !userInfo.isEmpty { try container.encode(userInfo, forKey: .userInfo) }
         try container.encodeIfPresent(categoryID, forKey: .categoryID)
         try container.encodeIfPresent(threadID, forKey: .threadID)
+        try container.encodeIfPresent(summaryArgument, forKey: .summaryArgument)
+        if summaryArgumentCount != 1 { try container.encode(summaryArgumentCount, forKey: .summaryArgumentCount) }
+        if alwaysSummarizesThread { try container.encode(alwaysSummarizesThread, forKey: .alwaysSummarizesThread) }
         if urgency != .normal { try container.encode(urgency, forKey: .urgency) }
         if timeout != .serverDefault { try container.encode(timeout, forKey: .timeout) }
         if isResident { try container.encode(isResident, forKey: .isResident) }

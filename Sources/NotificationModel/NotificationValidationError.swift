@@ -50,6 +50,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
     case desktopEntryHasSuffix(field: String, value: String)
     /// A negative badge count.
     case negativeBadge(field: String, value: Int)
+    /// A thread summary's format or count that cannot be used; `problem` says why and what to change.
+    case invalidSummary(field: String, problem: String)
 
     /// The path of the field that is wrong, such as `content.actions[2].id`.
     public var field: String {
@@ -62,7 +64,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
             .minimalActionNotInActions(let field, _), .tooManyCategories(let field, _, _), .emptyTitle(let field),
             .missingTitleAndBody(let field), .emptyValue(let field), .textTooLong(let field, _, _),
             .containsNUL(let field), .userInfoTooLarge(let field, _, _), .nonFiniteNumber(let field),
-            .invalidTimeout(let field, _), .desktopEntryHasSuffix(let field, _), .negativeBadge(let field, _):
+            .invalidTimeout(let field, _), .desktopEntryHasSuffix(let field, _), .negativeBadge(let field, _),
+            .invalidSummary(let field, _):
             field
         }
     }
@@ -124,6 +127,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
                 + "(\(quoted(String(value.dropLast(desktopSuffix.count)))))"
         case .negativeBadge(let field, let value):
             "\(field) is \(value); use 0 or more (0 hides the badge), or nil to leave the badge alone"
+        case .invalidSummary(let field, let problem):
+            "\(field) \(problem)"
         }
     }
 
