@@ -22,6 +22,11 @@ extension InteropRun {
         await expectations.run("typed text") { try await typedText() }
         await expectations.run("server restart") { try await serverRestart() }
         await expectations.run("daemon restart") { try await daemonRestart() }
+        if dunst != nil || gnome != nil {
+            await expectations.run("thread") { try await thread() }
+        } else {
+            expectations.notRun("thread", because: "run on dunst and GNOME Shell, the two kinds of server")
+        }
     }
 
     func addCategories() async throws {
@@ -191,7 +196,7 @@ extension InteropRun {
 
     /// Picks the action labelled `label` on the notification whose summary is `summary`: its button, or its line in
     /// dunst's menu, until `answer` has ended.
-    private func choose(
+    func choose(
         _ label: String, on summary: String, until answer: Task<ProcessResult, any Error>
     ) async throws {
         if let desktop {
