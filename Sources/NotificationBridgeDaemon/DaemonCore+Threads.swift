@@ -31,7 +31,12 @@ extension DaemonCore {
         _ id: String, content: NotificationContent, category: NotificationCategory?
     ) -> (content: NotificationContent, inPlaceOf: String?) {
         guard let key = threadKey(of: content) else { return (content, nil) }
-        let previous = threads.join(id, key)
+        let (previous, letGo) = threads.join(id, key) { [table] in table[$0]?.content.summaryArgumentCount ?? 1 }
+        if let letGo {
+            // Beyond the most a thread keeps: the oldest goes, as if the user had closed it; the summary still counts
+            // it.
+            apply(.threadClosed(.closedByCall, dismissed: false), to: letGo)
+        }
         var inPlaceOf: String?
         if keepsOneOfAThreadShown, let previous, table[previous]?.isOnServer == true {
             apply(.stacked, to: previous)
@@ -46,10 +51,12 @@ extension DaemonCore {
         _ content: NotificationContent, in key: ThreadBook.Key, category: NotificationCategory?
     ) -> NotificationContent {
         let ids = threads.members(of: key)
-        guard ids.count > 1, keepsOneOfAThreadShown || content.alwaysSummarizesThread else { return content }
+        guard ids.count > 1 || threads.countLetGo(of: key) > 0, keepsOneOfAThreadShown || content.alwaysSummarizesThread
+        else { return content }
         let contents = ids.compactMap { table[$0]?.content }
         let line = ThreadSummary.text(
-            format: category?.summaryFormat, count: contents.reduce(0) { $0 + $1.summaryArgumentCount },
+            format: category?.summaryFormat,
+            count: contents.reduce(threads.countLetGo(of: key)) { $0 + $1.summaryArgumentCount },
             arguments: contents.reversed().compactMap(\.summaryArgument))
         var shown = content
         let text = content.bodyIsMarkup ? MarkupEscaping.escape(line) : line
@@ -128,7 +135,7 @@ extension DaemonCore {
     /// Puts the notifications restored after a restart of the daemon back in their threads, oldest first.
     func rejoinThreads(_ restored: [(id: String, content: NotificationContent)]) {
         for (id, content) in restored {
-            if let key = threadKey(of: content) { _ = threads.join(id, key) }
+            if let key = threadKey(of: content) { _ = threads.join(id, key).previous }
         }
     }
 }

@@ -23,9 +23,9 @@ extension InteropRun {
         await expectations.run("server restart") { try await serverRestart() }
         await expectations.run("daemon restart") { try await daemonRestart() }
         if dunst != nil || gnome != nil {
-            await expectations.run("thread") { try await thread() }
+            await expectations.run("a thread of twenty") { try await thread() }
         } else {
-            expectations.notRun("thread", because: "run on dunst and GNOME Shell, the two kinds of server")
+            expectations.notRun("a thread of twenty", because: "run on dunst and GNOME Shell, the two kinds of server")
         }
     }
 

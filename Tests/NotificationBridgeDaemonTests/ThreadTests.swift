@@ -74,7 +74,7 @@ struct ThreadTests {
             #expect(listed[ids[19]]?.body == "Message 20", "the listing gives what was posted, not the summary")
 
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
-            let responded = try await withTimeout(waitingFor: "Responded") {
+            let responded = try await withTimeout(waitingFor: "the response signal") {
                 for await signal in signals where signal.member == BridgeSignal.responded.name { return signal }
                 throw TestSupportError("the signals ended")
             }
