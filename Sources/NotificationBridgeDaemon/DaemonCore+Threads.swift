@@ -89,7 +89,7 @@ extension DaemonCore {
         content.sound = .none
         let category = content.categoryID.flatMap { categories[$0] }
         let logger = self.logger
-        show(id, content: content, category: category, hints: [:], inPlaceOf: newest) { result, _ in
+        show(id, content: content, category: category, hints: [:], inPlaceOf: newest, reshaping: true) { result, _ in
             guard case .failure(let failure) = result else { return }
             logger.notice(
                 "cannot show the notification before a withdrawn one of its thread again",
@@ -108,7 +108,11 @@ extension DaemonCore {
         let session = self.session
         let turn = session.reserveTurn(for: newest)
         let logger = self.logger
-        jobs.yield {
+        jobs.yield { [weak self] in
+            // Shaped by the user's settings as when it was first shown; one they would keep off the screen now is on
+            // it already, and stays as it was.
+            var shown = shown
+            if let shaped = try? await self?.allowedBySettings(shown) { shown = shaped }
             do {
                 try await session.post(shown, category: category, id: newest, turn: turn)
             } catch {

@@ -347,7 +347,7 @@ actor DaemonCore {
     /// the one of its thread on the server, or of `inPlaceOf` when given, and it is sent with the thread's summary.
     func show(
         _ id: String, content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
-        previous: TrackedNotification? = nil, inPlaceOf: String? = nil,
+        previous: TrackedNotification? = nil, inPlaceOf: String? = nil, reshaping: Bool = false,
         answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>, _ wasOut: Bool) async -> Void
     ) {
         let session = self.session
@@ -360,6 +360,10 @@ actor DaemonCore {
         let turn = session.reserveTurn(for: id)
         jobs.yield { [weak self] in
             let result: Result<(serverID: UInt32, server: String?), any Error>
+            var content = content
+            // Shown again (a thread's earlier one brought back): the user's settings shape it as they did the first
+            // time; settings that would now keep it off the screen leave it as it was, since it is on it already.
+            if reshaping, let shaped = try? await self?.allowedBySettings(content) { content = shaped }
             do {
                 let placed = try await session.post(
                     content, category: category, id: id, hints: hints, turn: turn, inPlaceOf: other)
