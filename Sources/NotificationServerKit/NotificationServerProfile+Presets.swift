@@ -16,7 +16,9 @@ extension NotificationServerProfile {
     /// `org.gnome.Shell.Notifications` owns the name and forwards to the shell, and sends `ActionInvoked` and
     /// `NotificationClosed` to the poster only; no `ActivationToken`; three buttons; closes after a button with
     /// reason 2; ignores `expire_timeout` and never expires a notification; a restart of the service alone leaves the
-    /// shell's notifications on the screen, their buttons reaching nobody; a replaced notification loses its buttons.
+    /// shell's notifications on the screen, their buttons reaching nobody; a replaced notification loses its buttons;
+    /// groups notifications by app, and keeps the last three of an app (`make interop` saw the older ones closed),
+    /// which this profile does not do.
     public static let gnomeShell43 = NotificationServerProfile(
         capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"],
         serverName: "gnome-shell", vendor: "GNOME", version: "43.9", specVersion: "1.2",

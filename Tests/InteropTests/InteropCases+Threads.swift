@@ -6,7 +6,7 @@ import Testing
 /// A conversation of twenty messages, as a chat app posts it.
 extension InteropRun {
     /// Twenty posts to one thread: dunst shows one notification, and Mute chosen on it answers the newest; GNOME Shell,
-    /// which groups by app itself, holds all twenty.
+    /// which groups by app itself, gets each as a notification of its own.
     func thread() async throws {
         if let gnome { try await gnome.markNotifications() }
         var ids: [String] = []
@@ -23,10 +23,12 @@ extension InteropRun {
         let entries = (try? JSONSerialization.jsonObject(with: Data(listed.output.utf8))) as? [[String: Any]] ?? []
         let gus = entries.filter { ids.contains($0[ListedKeys.id.name] as? String ?? "") }
         let behind = gus.filter { $0[ListedKeys.onScreen.name] as? Bool == false }
-        expectations.check(gus.count == 20, "list shows \(gus.count) of the twenty: \(listed.output)")
         if let gnome {
+            // Each post is a notification of its own there, and the shell itself keeps the last few of an app (three
+            // in GNOME Shell 43), closing the older ones: the bridge lists what the shell holds.
             let held = try await gnome.postedSinceMark().filter { $0 == "Gus" }.count
-            expectations.check(held == 20, "GNOME Shell holds \(held) of the twenty")
+            expectations.check(
+                held > 1 && held == gus.count, "GNOME Shell holds \(held) of the twenty, the bridge lists \(gus.count)")
             expectations.check(behind.isEmpty, "\(behind.count) listed as not on the screen on GNOME Shell")
             let withdrawn = try await cli(["withdraw", "--all", "--thread", "gus"])
             expectations.check(withdrawn.status == 0, "withdraw --all exited \(withdrawn.status)")
@@ -35,6 +37,7 @@ extension InteropRun {
         let displayed = try await ProcessRunner.run(["dunstctl", "count", "displayed"], environment: environment)
         let count = Int(displayed.output.trimmingCharacters(in: .whitespacesAndNewlines))
         expectations.check(count == 1, "dunst displays \(displayed.output) notifications, not one")
+        expectations.check(gus.count == 20, "list shows \(gus.count) of the twenty: \(listed.output)")
         expectations.check(behind.count == 19, "\(behind.count) listed as waiting behind the newest, not 19")
         let answer = Task { try await self.cli(["wait", ids[19], "--json"], timeout: .seconds(60)) }
         try await choose("Mute", on: "Gus", until: answer)
