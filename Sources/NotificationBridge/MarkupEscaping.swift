@@ -1,7 +1,7 @@
 /// Escaping of plain text for servers that read a small subset of HTML in notification bodies.
-enum MarkupEscaping {
+package enum MarkupEscaping {
     /// `text` with `&`, `<` and `>` written as entities, so it shows as typed on a `body-markup` server.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {

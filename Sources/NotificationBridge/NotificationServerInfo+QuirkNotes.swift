@@ -21,6 +21,9 @@ extension NotificationServerInfo {
                 "shows notifications through \(displayBusName): a restart of the server alone leaves its "
                     + "notifications on screen, which the bridge posts again")
         }
+        if groupsByApp {
+            notes.append("groups notifications by app itself: every notification of a thread is shown on its own")
+        }
         if !reportsExpiry {
             notes.append("sends no close when a notification expires: the bridge ends it itself after its timeout")
         }

@@ -37,6 +37,14 @@ extension NotificationServerInfo {
         nameIs("gnome-shell") ? "org.gnome.Shell" : nil
     }
 
+    /// Whether the server groups notifications by app itself, as GNOME Shell (its message list) and Plasma (its history
+    /// and popups) do: there every notification of a thread is shown on its own and the server groups them, so the
+    /// bridge adds a thread's summary only when the notification asks for it. Every other server shows each
+    /// notification on its own, and the daemon keeps one notification of a thread on the screen.
+    public var groupsByApp: Bool {
+        nameIs("gnome-shell") || nameIs("plasma")
+    }
+
     /// Whether the server sends `NotificationClosed` when a notification expires. notification-daemon lets an
     /// expired bubble vanish without a word, and SwayNotificationCenter moves it to its control centre without one,
     /// so the bridge ends such notifications itself, once their ``lifetime(of:)`` has passed (and closes them there).

@@ -37,7 +37,9 @@ extension BridgeMethod {
                     [ListedKeys.id.info, ListedKeys.nextFireDate.info, ListedKeys.nextFireDateISO8601.info])
                 + ". Filter keys as in WithdrawAll."
         case .listDelivered:
-            "Showing notifications the filter selects: their id and the keys Post took."
+            "Delivered notifications the filter selects: their id and the keys Post took; the earlier ones of a "
+                + "thread, waiting behind its newest on a server that does not group notifications, with "
+                + InterfaceReference.keys([ListedKeys.onScreen.info]) + " false."
         case .waitForResponse:
             "Returns when the user responds, at once for a response that came earlier; fails with Error.Closed when "
                 + "the notification closes without one, and with Error.Expired when it ended so long ago that neither "

@@ -10,8 +10,13 @@ public enum CategoryOptionKeys {
     public static let reportsDismissal = BridgeKey.boolean(
         "reports-dismissal", summary: "report a dismissal as a response with action dismiss")
 
+    /// `summary-format` (s): the summary line of a thread, as `categorySummaryFormat`.
+    public static let summaryFormat = BridgeKey.string(
+        "summary-format", example: "<'%u new messages from %@'>",
+        summary: "a thread's summary line: %u the count, %@ the summary arguments")
+
     /// Every key, in the order error messages list them.
-    public static let all: [BridgeKeyInfo] = [minimalActions.info, reportsDismissal.info]
+    public static let all: [BridgeKeyInfo] = [minimalActions.info, reportsDismissal.info, summaryFormat.info]
 }
 
 /// The keys of a category as `ListCategories` returns it: ``id``, ``actions`` and the options.

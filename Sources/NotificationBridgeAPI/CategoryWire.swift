@@ -34,9 +34,14 @@ public enum CategoryWire {
                 minimal.append(action)
             }
         }
+        let summaryFormat = try reader.decode(CategoryOptionKeys.summaryFormat)
+        if let summaryFormat, let problem = ThreadSummary.check(summaryFormat) {
+            throw reader.invalid(CategoryOptionKeys.summaryFormat, problem)
+        }
         return NotificationCategory(
             id: id, actions: decoded, minimalActions: minimal,
-            reportsDismissal: try reader.decode(CategoryOptionKeys.reportsDismissal) ?? false)
+            reportsDismissal: try reader.decode(CategoryOptionKeys.reportsDismissal) ?? false,
+            summaryFormat: summaryFormat)
     }
 
     /// The `options` argument of `RegisterCategory` for `category`.
@@ -44,6 +49,7 @@ public enum CategoryWire {
         var options = WireEntries()
         options[CategoryOptionKeys.minimalActions] = category.minimalActions.map(\.id)
         options[CategoryOptionKeys.reportsDismissal] = category.reportsDismissal
+        options[CategoryOptionKeys.summaryFormat] = category.summaryFormat
         return options
     }
 

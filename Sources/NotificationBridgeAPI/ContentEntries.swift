@@ -22,6 +22,9 @@ public enum ContentEntries {
         entries[PostKeys.category] = content.categoryID
         entries[PostKeys.defaultAction] = content.defaultActionLabel
         entries[PostKeys.thread] = content.threadID
+        entries[PostKeys.summaryArgument] = content.summaryArgument
+        if content.summaryArgumentCount != 1 { entries[PostKeys.summaryArgumentCount] = content.summaryArgumentCount }
+        if content.alwaysSummarizesThread { entries[PostKeys.threadSummary] = true }
         entries[PostKeys.badge] = content.badge
         if !content.actions.isEmpty { entries[PostKeys.actions] = content.actions }
         if content.sound != .default { entries[PostKeys.sound] = content.sound }
@@ -54,6 +57,9 @@ public enum ContentEntries {
         }
         if let timeout = try reader.decode(PostKeys.timeout) { content.timeout = timeout }
         content.badge = try reader.decode(PostKeys.badge)
+        content.summaryArgument = try reader.decode(PostKeys.summaryArgument)
+        content.summaryArgumentCount = try reader.decode(PostKeys.summaryArgumentCount) ?? 1
+        content.alwaysSummarizesThread = try reader.decode(PostKeys.threadSummary) ?? false
         if let userInfo = try reader.decode(PostKeys.userInfo) { content.userInfo = userInfo }
         if let actions = try reader.decode(PostKeys.actions) { content.actions = actions }
         return content

@@ -2,7 +2,7 @@ import DBusCore
 import NotificationModel
 
 /// The checks and conversions of the content keys whose values are more than a string: `sound`, `urgency`,
-/// `timeout`, `badge`.
+/// `timeout`, `badge`, `summary-argument-count`.
 enum ContentWire {
     static func sound(_ text: String, _ place: KeyPlace) throws(DBusFailure) -> NotificationSound {
         switch text {
@@ -48,6 +48,11 @@ enum ContentWire {
 
     static func badge(_ count: Int32, _ place: KeyPlace) throws(DBusFailure) -> Int {
         guard count >= 0 else { throw place.invalid("is \(count); use 0 or more (0 hides the badge)") }
+        return Int(count)
+    }
+
+    static func summaryCount(_ count: Int32, _ place: KeyPlace) throws(DBusFailure) -> Int {
+        guard count >= 0 else { throw place.invalid("is \(count); use 0 or more (1, the default, for one message)") }
         return Int(count)
     }
 }

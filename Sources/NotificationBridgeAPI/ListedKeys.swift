@@ -12,9 +12,14 @@ public enum ListedKeys {
     public static let nextFireDateISO8601 = BridgeKey.string(
         "next-fire-date-iso8601", example: "<'2030-12-24T17:00:00Z'>",
         summary: "next-fire-date as an ISO 8601 date and time in UTC, e.g. 2030-12-24T17:00:00Z")
+    /// `on-screen` (b): `false` for a delivered notification of a thread that waits behind the thread's newest, which
+    /// the server shows in its place; left out otherwise.
+    public static let onScreen = BridgeKey.boolean(
+        "on-screen", summary: "false for a notification of a thread that waits behind the thread's newest one")
 
     /// Every key.
-    public static let all: [BridgeKeyInfo] = [id.info, nextFireDate.info, nextFireDateISO8601.info] + PostKeys.all
+    public static let all: [BridgeKeyInfo] =
+        [id.info, nextFireDate.info, nextFireDateISO8601.info, onScreen.info] + PostKeys.all
 
     /// The keys a listing adds for a pending notification that fires next at `seconds` since 1970: ``nextFireDate``
     /// and ``nextFireDateISO8601``, which always agree.

@@ -12,6 +12,9 @@ public struct ListedNotification: Sendable, Hashable {
     public var nextFireSeconds: Int64?
     /// Every key as received (variants removed), scheduling keys included for pending ones.
     public var entries: [String: DBusValue]
+    /// Whether the server shows it: `false` for a delivered notification of a thread that waits behind the thread's
+    /// newest, which the server shows in its place.
+    public var isOnScreen = true
 
     /// Describes a listed notification.
     public init(id: String, post: NotificationPost, nextFireSeconds: Int64? = nil) {
@@ -34,6 +37,7 @@ public struct ListedNotification: Sendable, Hashable {
             self.id = id
             self.post = post
             nextFireSeconds = (try? reader.decode(ListedKeys.nextFireDate)) ?? nil
+            isOnScreen = ((try? reader.decode(ListedKeys.onScreen)) ?? nil) ?? true
             entries = reader.entries
             return
         }
@@ -45,6 +49,8 @@ public struct ListedNotification: Sendable, Hashable {
         postKeys[ListedKeys.id.name] = nil
         postKeys[ListedKeys.nextFireDate.name] = nil
         postKeys[ListedKeys.nextFireDateISO8601.name] = nil
+        postKeys[ListedKeys.onScreen.name] = nil
+        isOnScreen = received[ListedKeys.onScreen] ?? true
         if let post = try? NotificationPost(decoding: .vardict(postKeys)) {
             self.post = post
         } else {
@@ -70,6 +76,7 @@ public struct ListedNotification: Sendable, Hashable {
         entries[ListedKeys.id] = id
         entries[ListedKeys.nextFireDate] = nextFireSeconds
         entries[ListedKeys.nextFireDateISO8601] = nextFireSeconds.map { ISO8601Text.utc(seconds: $0) }
+        if !isOnScreen { entries[ListedKeys.onScreen] = false }
         return entries.value
     }
 }

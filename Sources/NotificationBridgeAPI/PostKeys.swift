@@ -62,6 +62,17 @@ public enum PostKeys {
     /// `thread` (s).
     public static let thread = BridgeKey.string(
         "thread", example: "<'conversation-42'>", summary: "groups related notifications")
+    /// `summary-argument` (s): what the notification adds to its thread's summary (the `%@` of the category's
+    /// `summary-format`), as `summaryArgument`.
+    public static let summaryArgument = BridgeKey.string(
+        "summary-argument", example: "<'Ann'>", summary: "what it adds to its thread's summary, e.g. the sender")
+    /// `summary-argument-count` (i): how many items it counts for in its thread's summary (the `%u`), 1 by default.
+    public static let summaryArgumentCount = BridgeKey.int32(
+        "summary-argument-count", example: "<2>", summary: "how many items it counts for in its thread's summary"
+    ).map(decode: ContentWire.summaryCount(_:_:), encode: { Int32(clamping: $0) })
+    /// `thread-summary` (b): adds the thread's summary also where the server groups notifications itself.
+    public static let threadSummary = BridgeKey.boolean(
+        "thread-summary", summary: "add the thread's summary even where the server groups notifications itself")
     /// `badge` (i).
     public static let badge = BridgeKey.int32(
         "badge", example: "<3>", summary: "count on the app's launcher icon (0 hides it)"
@@ -111,7 +122,7 @@ public enum PostKeys {
         actions.info,
         userInfo.info, defaultAction.info, sound.info, urgency.info, interruptionLevel.info,
         timeout.info, resident.info, transient.info,
-        thread.info, badge.info,
+        thread.info, summaryArgument.info, summaryArgumentCount.info, threadSummary.info, badge.info,
     ]
     /// The keys that choose where responses go.
     public static let handler: [BridgeKeyInfo] = [exec.info, appAction.info]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusCore
 import NotificationBridgeAPI
+import NotificationModel
 
 /// `category add|remove|list`.
 struct CategoryCommand: AsyncParsableCommand {
@@ -31,6 +32,13 @@ struct CategoryCommand: AsyncParsableCommand {
         @Flag(help: "Report a dismissal as a response with action 'dismiss'.")
         var reportsDismissal = false
 
+        @Option(
+            help: ArgumentHelp(
+                "The summary line of a thread of its notifications: %u the count, %@ the summary arguments, e.g. "
+                    + "'%u new messages from %@'.",
+                valueName: "format"))
+        var summaryFormat: String?
+
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -49,6 +57,9 @@ struct CategoryCommand: AsyncParsableCommand {
             for actionID in minimal where !actions.contains(where: { $0.id == actionID }) {
                 throw ValidationError("--minimal '\(actionID)' is not the id of one of the --action values")
             }
+            if let summaryFormat, let problem = ThreadSummary.check(summaryFormat) {
+                throw ValidationError("--summary-format '\(summaryFormat)' \(problem)")
+            }
         }
 
         func run() async throws {
@@ -56,6 +67,7 @@ struct CategoryCommand: AsyncParsableCommand {
             var options = WireEntries()
             if !minimal.isEmpty { options[CategoryOptionKeys.minimalActions] = minimal }
             if reportsDismissal { options[CategoryOptionKeys.reportsDismissal] = true }
+            if let summaryFormat { options[CategoryOptionKeys.summaryFormat] = summaryFormat }
             let actions = try ActionSpec.list(actions)
             try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)

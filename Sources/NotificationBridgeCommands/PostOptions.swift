@@ -65,6 +65,25 @@ struct PostOptions: ParsableArguments {
     var hints: [HintSpec] = []
 
     @Option(
+        help: ArgumentHelp(
+            "The thread it belongs to, e.g. a conversation: where the server does not group notifications, the "
+                + "thread's newest replaces the one shown, with a summary line.",
+            valueName: "id"))
+    var thread: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "What it adds to its thread's summary (the %@ of the category's --summary-format), e.g. the sender.",
+            valueName: "argument"))
+    var summaryArgument: String?
+
+    @Option(help: ArgumentHelp("How many items it counts for in its thread's summary (1 by default).", valueName: "n"))
+    var summaryCount: Int32?
+
+    @Flag(help: "Add the thread's summary line also where the server groups notifications itself (GNOME, Plasma).")
+    var threadSummary = false
+
+    @Option(
         name: [.customLong("replace"), .customShort("r"), .customLong("replace-id")],
         help: ArgumentHelp(
             "The id (as --print-id printed it) of a showing notification to update in place.",
@@ -91,6 +110,13 @@ struct PostOptions: ParsableArguments {
         if sound == "" { throw ValidationError("--sound is empty; use 'default', 'none', a sound name or a path") }
         if serverCategory == "" {
             throw ValidationError("--server-category is empty; give a category such as email.arrived or device.added")
+        }
+        if let summaryCount, summaryCount < 0 {
+            throw ValidationError("--summary-count \(summaryCount): use 0 or more (1, the default, for one message)")
+        }
+        if thread == nil, summaryArgument != nil || summaryCount != nil || threadSummary {
+            throw ValidationError(
+                "--summary-argument, --summary-count and --thread-summary describe a thread; give --thread too")
         }
         if resident, transient {
             throw ValidationError("--resident and --transient both given; a notification is kept or skipped, not both")
@@ -137,6 +163,10 @@ struct PostOptions: ParsableArguments {
         if let timeout { entries.setUnchecked(PostKeys.timeout, .int32(timeout)) }
         if resident { entries[PostKeys.resident] = true }
         if transient { entries[PostKeys.transient] = true }
+        if let thread { entries.setUnchecked(PostKeys.thread, .string(thread)) }
+        if let summaryArgument { entries.setUnchecked(PostKeys.summaryArgument, .string(summaryArgument)) }
+        if let summaryCount { entries.setUnchecked(PostKeys.summaryArgumentCount, .int32(summaryCount)) }
+        if threadSummary { entries[PostKeys.threadSummary] = true }
         if let userInfo = try userInfoJSON() { entries.setUnchecked(PostKeys.userInfo, .string(userInfo)) }
         return entries
     }

@@ -84,6 +84,7 @@ extension DaemonCore {
             commits.submit(stale.map { .forgetDelivered(id: $0.key) })
         }
         guard !delivered.isEmpty else { return }
+        rejoinThreads(delivered.map { ($0.key, $0.value.content) })
         for (id, kept) in delivered {
             table[id] = TrackedNotification(
                 appName: kept.content.appName ?? defaultAppName, poster: kept.poster, route: kept.route,

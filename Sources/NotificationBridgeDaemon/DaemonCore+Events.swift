@@ -126,7 +126,10 @@ extension DaemonCore {
     func closed(_ closure: SessionClosure) {
         let id = closure.notification.id
         guard table[id] != nil else { return }
+        let thread = threads.key(of: id)
+        let wasNewest = thread.map { threads.newest(of: $0) == id } ?? false
         apply(.closed(closure.reason, acted: closure.acted, dismissed: closure.dismissed), to: id)
+        if let thread { threadMemberClosed(id, of: thread, wasNewest: wasNewest, closure) }
         logger.debug("closed", metadata: ["notification.id": "\(id)", "notification.reason": "\(closure.reason)"])
     }
 

@@ -28,16 +28,26 @@ extension DaemonCore {
         try checkRunning()
         var filter = try NotificationFilter(call.arguments[0])
         try confine(&filter, to: await peer(of: call.sender))
-        let ids = selected(filter, caller: call.sender) { $0.isOnServer || $0.isScheduled }.map(\.id)
+        let selection = selected(filter, caller: call.sender) { $0.isDelivered || $0.isScheduled }
+        // The earlier notifications of a thread first, and its summary updated once for them all: withdrawing the
+        // one shown first would bring each of them back in turn.
+        let ids = selection.filter { $0.entry.isStacked }.map(\.id) + selection.filter { !$0.entry.isStacked }.map(\.id)
         var changes: [DaemonStore.Change] = []
-        for id in ids { changes += await withdrawEntry(id) }
-        reply(call, after: commits.submit(changes), with: [.strings(ids)])
+        var touched: Set<ThreadBook.Key> = []
+        for id in ids {
+            if let key = threads.key(of: id) { touched.insert(key) }
+            changes += await withdrawEntry(id, refreshingThread: false)
+        }
+        for key in touched { refreshThread(key) }
+        reply(call, after: commits.submit(changes), with: [.strings(ids.sorted())])
     }
 
-    /// Withdraws one notification; returns the changes that forget it on disk.
-    private func withdrawEntry(_ id: String) async -> [DaemonStore.Change] {
+    /// Withdraws one notification; returns the changes that forget it on disk. One of a thread leaves it: see
+    /// ``leaveThreadOnWithdrawal(_:refreshing:)``.
+    private func withdrawEntry(_ id: String, refreshingThread: Bool = true) async -> [DaemonStore.Change] {
         var changes = await unschedule(id)
-        let effects = apply(.withdrawn, to: id, deferringStoreChanges: true)
+        let handedOver = leaveThreadOnWithdrawal(id, refreshing: refreshingThread)
+        let effects = apply(handedOver ? .handedOver : .withdrawn, to: id, deferringStoreChanges: true)
         // Forgotten on disk in the commit the call is answered after.
         if effects.contains(.forgetDelivered) {
             changes.append(.forgetDelivered(id: id))
@@ -46,14 +56,16 @@ extension DaemonCore {
         return changes
     }
 
-    /// The showing notifications `filterValue` selects for `caller` (`ListDelivered`).
+    /// The delivered notifications `filterValue` selects for `caller` (`ListDelivered`): those the server shows, and
+    /// the earlier ones of a thread waiting behind the one shown.
     func listDelivered(_ filterValue: DBusValue, caller: String) async throws(DBusFailure) -> Listing {
         try checkRunning()
         var filter = try NotificationFilter(filterValue)
         try confine(&filter, to: await peer(of: caller))
         return .values(
-            selected(filter, caller: caller) { $0.isOnServer }.map { id, entry in
-                NotificationCoding.encode(id: id, content: entry.content, route: entry.route.listed)
+            selected(filter, caller: caller) { $0.isDelivered }.map { id, entry in
+                NotificationCoding.encode(
+                    id: id, content: entry.content, route: entry.route.listed, isOnScreen: !entry.isStacked)
             })
     }
 

@@ -57,6 +57,8 @@ actor DaemonCore {
 
     /// Every notification, by id.
     var table = NotificationTable()
+    /// Which delivered notifications form threads (see `DaemonCore+Threads.swift`).
+    var threads = ThreadBook()
     /// The running apps that called `Attach`.
     var attachments = Attachments()
     var stopping = false
@@ -281,6 +283,13 @@ actor DaemonCore {
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
         let previous = table[id]
+        if let previous, previous.isStacked, changes.isEmpty {
+            // An earlier notification of a thread, updated behind the one shown: it stays there, and the thread's
+            // summary counts it anew.
+            table.update(id) { $0.content = content }
+            if let key = threads.key(of: id) { refreshThread(key) }
+            return call.reply([.string(id)])
+        }
         var entry = TrackedNotification(
             appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
             reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
@@ -333,20 +342,31 @@ actor DaemonCore {
 
     /// Hands a notification to the server: the entry is in phase `.posting` already; `answered` learns the outcome
     /// (with the commit that saved its route, when the route must survive a restart).
+    ///
+    /// A notification of a thread joins it first (``placeInThread(_:content:category:)``): it may take the place of
+    /// the one of its thread on the server, or of `inPlaceOf` when given, and it is sent with the thread's summary.
     func show(
         _ id: String, content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
-        previous: TrackedNotification? = nil,
+        previous: TrackedNotification? = nil, inPlaceOf: String? = nil, reshaping: Bool = false,
         answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>, _ wasOut: Bool) async -> Void
     ) {
         let session = self.session
         let badges = self.badges
+        let placement = placeInThread(id, content: content, category: category)
+        let content = placement.content
         // Reserved now, in the order of the calls: a withdrawal or replacement asked while this Notify is out acts on
-        // the id the server gives it.
+        // the id the server gives it; taking another's place waits for that one's Notify too.
+        let other = (inPlaceOf ?? placement.inPlaceOf).map { ($0, session.reserveTurn(for: $0)) }
         let turn = session.reserveTurn(for: id)
         jobs.yield { [weak self] in
             let result: Result<(serverID: UInt32, server: String?), any Error>
+            var content = content
+            // Shown again (a thread's earlier one brought back): the user's settings shape it as they did the first
+            // time; settings that would now keep it off the screen leave it as it was, since it is on it already.
+            if reshaping, let shaped = try? await self?.allowedBySettings(content) { content = shaped }
             do {
-                let placed = try await session.post(content, category: category, id: id, hints: hints, turn: turn)
+                let placed = try await session.post(
+                    content, category: category, id: id, hints: hints, turn: turn, inPlaceOf: other)
                 result = .success((placed.serverID, placed.server))
                 if let badge = content.badge, let entry = content.desktopEntry {
                     try? badges.setBadge(badge, desktopEntry: entry)
@@ -471,6 +491,8 @@ actor DaemonCore {
             entry.waits = []
             entry.isAnswered = false
         }
+        // Whatever ended it, it is no longer in its thread (the thread's own endings took it out already).
+        threads.leave(id)
         if let reason { emitClosed(id: id, reason: reason, to: entry.poster) }
     }
 

@@ -7,12 +7,13 @@ import NotificationModel
 enum NotificationCoding {
     static func encode(
         id: String, content: NotificationContent, route: ResponseRoute?, nextFireDate: Date? = nil,
-        trigger: NotificationTrigger? = nil
+        trigger: NotificationTrigger? = nil, isOnScreen: Bool = true
     ) -> DBusValue {
-        ListedNotification(
+        var listed = ListedNotification(
             id: id, post: post(content: content, route: route, trigger: trigger),
-            nextFireSeconds: nextFireDate.map(nextFireSeconds)
-        ).value
+            nextFireSeconds: nextFireDate.map(nextFireSeconds))
+        listed.isOnScreen = isOnScreen
+        return listed.value
     }
 
     /// The keys a scheduled notification is listed with, but for its id and next fire date: what does not change

@@ -25,6 +25,9 @@ struct TrackedNotification: Sendable {
         case posting
         /// The server shows it.
         case showing
+        /// Delivered, but behind the newest notification of its thread, which the server shows in its place (on a
+        /// server that does not group notifications itself, see ``ThreadBook``): listed, not on the server.
+        case stacked
         /// The server closed it after an action whose response is still to come (the prompt for typed text is open,
         /// or the response waits for the session to unlock); the text says how it closed.
         indirect case responding(String)
@@ -96,6 +99,18 @@ struct TrackedNotification: Sendable {
         case .posting, .showing: true
         default: false
         }
+    }
+
+    /// Whether it is delivered: on the server, or behind the newest of its thread, which shows in its place.
+    var isDelivered: Bool {
+        if case .stacked = phase { return true }
+        return isOnServer
+    }
+
+    /// Whether it waits behind the newest notification of its thread.
+    var isStacked: Bool {
+        if case .stacked = phase { return true }
+        return false
     }
 
     /// Whether it is still to be shown: scheduled, or come due and waiting for a server or for its app to present it.

@@ -20,6 +20,16 @@ enum TrackedTransition {
         case responded
         /// `Withdraw` (or `WithdrawAll`) named it; its scheduled firings are cancelled already.
         case withdrawn
+        /// `Withdraw` named it while an earlier notification of its thread takes its place on the server: it ends as
+        /// withdrawn, but is not taken off the server.
+        case handedOver
+        /// A newer notification of its thread takes its place on the server: it waits behind it.
+        case stacked
+        /// It comes back on the server in the place of its thread's newest, which was withdrawn.
+        case broughtBack
+        /// The notification that showed in its place left the server (`dismissed` says whether the user dismissed
+        /// it): the whole thread ends with it.
+        case threadClosed(NotificationCloseReason, dismissed: Bool)
     }
 
     /// What the daemon does besides changing the phase.
@@ -100,6 +110,26 @@ enum TrackedTransition {
             return (state, [])
         case .withdrawn:
             return withdrawn(state, id: id)
+        case .handedOver:
+            guard isOnServer(state.phase) else { return withdrawn(state, id: id) }
+            var (state, effects) = withdrawn(state, id: id)
+            effects.removeAll { $0 == .takeOffServer }
+            return (state, effects)
+        case .stacked:
+            guard isOnServer(state.phase) else { return (state, []) }
+            state.phase = .stacked
+            return (state, [.forgetDelivered])
+        case .broughtBack:
+            guard case .stacked = state.phase else { return (state, []) }
+            state.phase = .posting
+            state.isAnswered = false
+            return (state, [])
+        case .threadClosed(let closeReason, let dismissed):
+            guard case .stacked = state.phase else { return (state, []) }
+            let (reason, why) = wire(closeReason, dismissed: dismissed)
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [.emitClosed(reason: reason), .end(why: why, waitsMessage: nil)])
         }
     }
 
@@ -109,8 +139,9 @@ enum TrackedTransition {
         switch state.phase {
         case .posting:
             state.phase = .showing
-        case .ended:
+        case .ended, .stacked:
             // Withdrawn while the server took it: the withdrawal, queued behind this Notify, takes it off the screen.
+            // Or a newer notification of its thread took its place meanwhile, whose route is the one kept.
             return (state, [])
         default:
             // Closed on the server before its Notify was answered, with a response to come: its route is kept all
@@ -132,6 +163,11 @@ enum TrackedTransition {
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .takeOffServer])
+        case .stacked:
+            // Delivered, though not on the server: its poster learns that it closed.
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [end, .emitClosed(reason: 3)])
         case .responding, .awaitingServer, .handedToApp, .pending:
             state.phase = .ended(why)
             state.isAnswered = false

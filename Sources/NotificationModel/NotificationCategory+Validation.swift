@@ -56,5 +56,12 @@ extension NotificationCategory {
         for (index, action) in minimalActions.enumerated() where !actionIDs.contains(action.id) {
             throw .minimalActionNotInActions(field: "\(path).minimalActions[\(index)].id", id: action.id)
         }
+        if let summaryFormat {
+            try ValidationRules.checkNonEmpty(
+                summaryFormat, field: "\(path).summaryFormat", limit: NotificationLimits.maxTitleBytes)
+            if let problem = ThreadSummary.check(summaryFormat) {
+                throw .invalidSummary(field: "\(path).summaryFormat", problem: problem)
+            }
+        }
     }
 }

@@ -4,8 +4,8 @@
 /// room for every button, and ``minimalActions`` is the minimal context, shown where it has room for few (GNOME Shell
 /// shows three buttons, one of which the bridge may need for the body click).
 ///
-/// Encoded with the keys `id`, `actions`, `minimal-actions` and `reports-dismissal`; only `id` is required when
-/// decoding.
+/// Encoded with the keys `id`, `actions`, `minimal-actions`, `reports-dismissal` and `summary-format`; only `id` is
+/// required when decoding.
 public struct NotificationCategory: Sendable, Hashable {
     /// The identifier notifications use in ``NotificationContent/categoryID``.
     ///
@@ -27,6 +27,12 @@ public struct NotificationCategory: Sendable, Hashable {
     /// closed without an answer.
     public var reportsDismissal: Bool
 
+    /// The summary line of a thread of this category's notifications, as `categorySummaryFormat`: `%u` is the count
+    /// (the sum of the thread's ``NotificationContent/summaryArgumentCount``s), `%@` the thread's
+    /// ``NotificationContent/summaryArgument``s, such as `"%u new messages from %@"`. `nil` uses
+    /// ``ThreadSummary/defaultFormat``.
+    public var summaryFormat: String?
+
     /// Makes a category.
     ///
     /// - Parameters:
@@ -34,18 +40,21 @@ public struct NotificationCategory: Sendable, Hashable {
     ///   - actions: The actions of the default context.
     ///   - minimalActions: At most two actions for the minimal context; empty to use the first two of `actions`.
     ///   - reportsDismissal: Whether dismissals are reported as ``ReservedActionID/dismiss`` responses.
+    ///   - summaryFormat: The summary line of a thread, with `%u` and `%@`; `nil` for the default.
     ///
     /// The initializer does not validate: call ``validate()`` before registering the category.
     public init(
         id: String,
         actions: [NotificationAction] = [],
         minimalActions: [NotificationAction] = [],
-        reportsDismissal: Bool = false
+        reportsDismissal: Bool = false,
+        summaryFormat: String? = nil
     ) {
         self.id = id
         self.actions = actions
         self.minimalActions = minimalActions
         self.reportsDismissal = reportsDismissal
+        self.summaryFormat = summaryFormat
     }
 
     /// The actions to show where the server has room for few buttons.
@@ -62,6 +71,7 @@ extension NotificationCategory: Codable {
         case actions
         case minimalActions = "minimal-actions"
         case reportsDismissal = "reports-dismissal"
+        case summaryFormat = "summary-format"
     }
 
     /// Decodes a category; only `id` is required.
@@ -73,16 +83,18 @@ extension NotificationCategory: Codable {
             id: try container.decode(String.self, forKey: .id),
             actions: try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? [],
             minimalActions: try container.decodeIfPresent([NotificationAction].self, forKey: .minimalActions) ?? [],
-            reportsDismissal: try container.decodeIfPresent(Bool.self, forKey: .reportsDismissal) ?? false
+            reportsDismissal: try container.decodeIfPresent(Bool.self, forKey: .reportsDismissal) ?? false,
+            summaryFormat: try container.decodeIfPresent(String.self, forKey: .summaryFormat)
         )
     }
 
-    /// Encodes every field of the category.
+    /// Encodes every field of the category (``summaryFormat`` only when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(actions, forKey: .actions)
         try container.encode(minimalActions, forKey: .minimalActions)
         try container.encode(reportsDismissal, forKey: .reportsDismissal)
+        try container.encodeIfPresent(summaryFormat, forKey: .summaryFormat)
     }
 }

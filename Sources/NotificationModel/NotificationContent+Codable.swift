@@ -2,10 +2,10 @@
 /// D-Bus API: they were chosen to read as its notification keys, and do not follow a change of those.
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
-/// `sound`,
-/// `user-info`, `category`, `thread`, `urgency`, `interruption-level`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
-/// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
-/// initializer's default, are left out when encoding (a stored notification is read back faster without them).
+/// `sound`, `user-info`, `category`, `thread`, `summary-argument`, `summary-argument-count`, `thread-summary`,
+/// `urgency`, `interruption-level`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is optional when
+/// decoding and takes the initializer's default; unset optional fields, and fields at the initializer's default, are
+/// left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
     fileprivate enum CodingKeys: String, CodingKey {
         case title
@@ -20,6 +20,9 @@ extension NotificationContent: Codable {
         case userInfo = "user-info"
         case categoryID = "category"
         case threadID = "thread"
+        case summaryArgument = "summary-argument"
+        case summaryArgumentCount = "summary-argument-count"
+        case alwaysSummarizesThread = "thread-summary"
         case urgency
         case interruptionLevel = "interruption-level"
         case timeout
@@ -60,6 +63,9 @@ extension NotificationContent: Codable {
         bodyIsMarkup = try container.decodeIfPresent(Bool.self, forKey: .bodyIsMarkup) ?? false
         interruptionLevel =
             try container.decodeIfPresent(NotificationInterruptionLevel.self, forKey: .interruptionLevel) ?? .active
+        summaryArgument = try container.decodeIfPresent(String.self, forKey: .summaryArgument)
+        summaryArgumentCount = try container.decodeIfPresent(Int.self, forKey: .summaryArgumentCount) ?? 1
+        alwaysSummarizesThread = try container.decodeIfPresent(Bool.self, forKey: .alwaysSummarizesThread) ?? false
     }
 
     /// Encodes the title, the body, and every field that is set and not at its default.
@@ -77,6 +83,9 @@ extension NotificationContent: Codable {
         if !userInfo.isEmpty { try container.encode(userInfo, forKey: .userInfo) }
         try container.encodeIfPresent(categoryID, forKey: .categoryID)
         try container.encodeIfPresent(threadID, forKey: .threadID)
+        try container.encodeIfPresent(summaryArgument, forKey: .summaryArgument)
+        if summaryArgumentCount != 1 { try container.encode(summaryArgumentCount, forKey: .summaryArgumentCount) }
+        if alwaysSummarizesThread { try container.encode(alwaysSummarizesThread, forKey: .alwaysSummarizesThread) }
         if urgency != .normal { try container.encode(urgency, forKey: .urgency) }
         if interruptionLevel != .active { try container.encode(interruptionLevel, forKey: .interruptionLevel) }
         if timeout != .serverDefault { try container.encode(timeout, forKey: .timeout) }

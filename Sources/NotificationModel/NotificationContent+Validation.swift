@@ -73,6 +73,12 @@ extension NotificationContent {
             field: "content.threadID",
             limit: NotificationLimits.maxIdentifierLength
         )
+        try ValidationRules.checkNonEmpty(summaryArgument, field: "content.summaryArgument", limit: titleLimit)
+        guard summaryArgumentCount >= 0, summaryArgumentCount <= Int(Int32.max) else {
+            throw .invalidSummary(
+                field: "content.summaryArgumentCount",
+                problem: "is \(summaryArgumentCount); use 0 or more (1, the default, for one message)")
+        }
     }
 
     private func validateButtons(isCategoryRegistered: (String) -> Bool) throws(NotificationValidationError) {

@@ -52,7 +52,23 @@ public struct NotificationContent: Sendable, Hashable {
     public var categoryID: String?
 
     /// An id grouping related notifications, such as one conversation; `nil` for none.
+    ///
+    /// The notifications of one app with the same thread id form a thread, as `threadIdentifier` does: where the
+    /// server shows every notification on its own, the daemon keeps one notification of a thread on the screen, the
+    /// newest, with a summary line (see ``NotificationCategory/summaryFormat``).
     public var threadID: String?
+
+    /// What this notification adds to its thread's summary, such as the sender's name ("Ann" in "3 new messages from
+    /// Ann"): the `%@` of the category's ``NotificationCategory/summaryFormat``, as `summaryArgument`. `nil` for none.
+    public var summaryArgument: String?
+
+    /// How many items this notification counts for in its thread's summary (the `%u`), as `summaryArgumentCount`:
+    /// 1 by default, more for a notification that stands for several messages.
+    public var summaryArgumentCount = 1
+
+    /// Whether the thread's summary line is added even where the server groups notifications itself (GNOME Shell,
+    /// Plasma), which show every notification of a thread; elsewhere the summary is always shown. Off by default.
+    public var alwaysSummarizesThread = false
 
     /// How urgent the notification is; ``NotificationUrgency/normal`` by default.
     public var urgency: NotificationUrgency

@@ -52,6 +52,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
     case negativeBadge(field: String, value: Int)
     /// A critical notification asks for urgency low, which would keep it out of sight.
     case lowUrgencyForCriticalLevel(field: String)
+    /// A thread summary's format or count that cannot be used; `problem` says why and what to change.
+    case invalidSummary(field: String, problem: String)
 
     /// The path of the field that is wrong, such as `content.actions[2].id`.
     public var field: String {
@@ -65,7 +67,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
             .missingTitleAndBody(let field), .emptyValue(let field), .textTooLong(let field, _, _),
             .containsNUL(let field), .userInfoTooLarge(let field, _, _), .nonFiniteNumber(let field),
             .invalidTimeout(let field, _), .desktopEntryHasSuffix(let field, _), .negativeBadge(let field, _),
-            .lowUrgencyForCriticalLevel(let field):
+            .lowUrgencyForCriticalLevel(let field),
+            .invalidSummary(let field, _):
             field
         }
     }
@@ -130,6 +133,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
         case .lowUrgencyForCriticalLevel(let field):
             "\(field) is low for a critical notification, which is always sent with urgency critical; leave the "
                 + "urgency out or make it critical, or choose a lower interruption level"
+        case .invalidSummary(let field, let problem):
+            "\(field) \(problem)"
         }
     }
 

@@ -67,6 +67,9 @@ public actor NotificationServer {
         notifications.first { $0.id == id }
     }
 
+    /// The live notifications, in the order they were first shown.
+    public var shownNotifications: [ServedNotification] { notifications }
+
     /// A stream of every event from now on (new, replaced, closed and refused notifications), in order.
     ///
     /// Subscribing is synchronous, so an event caused after this returns is never missed. Each call makes an

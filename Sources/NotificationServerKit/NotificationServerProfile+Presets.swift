@@ -1,6 +1,6 @@
 /// Profiles of the servers people run, from their sources and from what was observed (`PROTOCOLS.md`).
 extension NotificationServerProfile {
-    /// GNOME Shell 46: signals to the sender only; closes non-resident notifications after an action with reason 2;
+    /// GNOME Shell 46: groups notifications by app; signals to the sender only; closes non-resident notifications after an action with reason 2;
     /// `ActivationToken` before `ActionInvoked`; three buttons; ignores `expire_timeout` and never expires a
     /// notification (it moves to the message tray); drops a sender's notifications when its connection goes away.
     public static let gnomeShell = NotificationServerProfile(
@@ -10,22 +10,24 @@ extension NotificationServerProfile {
         sendsActivationTokenBeforeAction: true, maximumButtons: 3,
         oddActionList: .dropUnpairedKey, urgencyHint: .anyInteger,
         defaultTimeout: nil, honorsExpireTimeout: false,
-        dropsNotificationsOfVanishedSenders: true)
+        dropsNotificationsOfVanishedSenders: true, groupsByApp: true)
 
     /// GNOME Shell 43 (Debian 12), as seen through its real notification service: the gjs service
     /// `org.gnome.Shell.Notifications` owns the name and forwards to the shell, and sends `ActionInvoked` and
     /// `NotificationClosed` to the poster only; no `ActivationToken`; three buttons; closes after a button with
     /// reason 2; ignores `expire_timeout` and never expires a notification; a restart of the service alone leaves the
-    /// shell's notifications on the screen, their buttons reaching nobody; a replaced notification loses its buttons.
+    /// shell's notifications on the screen, their buttons reaching nobody; a replaced notification loses its buttons;
+    /// groups notifications by app, and keeps the last three of an app (`make interop` saw the older ones closed),
+    /// which this profile does not do.
     public static let gnomeShell43 = NotificationServerProfile(
         capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"],
         serverName: "gnome-shell", vendor: "GNOME", version: "43.9", specVersion: "1.2",
         signalDelivery: .unicastToSender, closeAfterAction: .dismissed, maximumButtons: 3,
         oddActionList: .dropUnpairedKey, urgencyHint: .anyInteger,
         defaultTimeout: nil, honorsExpireTimeout: false, notificationsOutliveService: true,
-        replacementDropsButtons: true)
+        replacementDropsButtons: true, groupsByApp: true)
 
-    /// KDE Plasma 6: broadcast signals; closes after an action with reason 3; inline reply (`NotificationReplied` to
+    /// KDE Plasma 6: groups notifications by app; broadcast signals; closes after an action with reason 3; inline reply (`NotificationReplied` to
     /// the sender, then reason 3); `ActivationToken`; drops every action of an odd-length list; refuses an identical
     /// notification within 1 s. Plasma 5.27.5 (Debian 12) did the same where `make interop` looked: `ActivationToken`,
     /// `ActionInvoked` and one `NotificationClosed` (reason 3) broadcast per action; `NotificationReplied` to the
@@ -38,7 +40,7 @@ extension NotificationServerProfile {
         serverName: "Plasma", vendor: "KDE", version: "6.0", specVersion: "1.2",
         signalDelivery: .broadcast, closeAfterAction: .closedByCall, replyDelivery: .plasma,
         sendsActivationTokenBeforeAction: true, oddActionList: .dropAll, urgencyHint: .anyInteger,
-        refusesRepeatsWithin: .seconds(1), defaultTimeout: .seconds(5))
+        refusesRepeatsWithin: .seconds(1), defaultTimeout: .seconds(5), groupsByApp: true)
 
     /// dunst 1.9: signals to the sender only; closes after an action with reason 3; no token; actions in a context menu
     /// in an order of its own; keeps the complete pairs of an odd-length action list; reads `urgency` only as a

@@ -89,6 +89,9 @@ public struct NotificationServerProfile: Sendable, Hashable {
     /// reach nobody until a client replaces them through the new service. See
     /// ``NotificationServer/restartService(on:)``.
     public var notificationsOutliveService: Bool
+    /// Whether the server groups notifications by app (GNOME Shell's message list, Plasma's history), so that many
+    /// notifications of one app do not fill the screen; every other server shows each notification on its own.
+    public var groupsByApp: Bool
     /// Whether a replaced notification loses its buttons, as on GNOME Shell 43, which rebuilds the banner on the
     /// screen before it adds the new actions: the replacement is shown, but none of its actions can be invoked.
     public var replacementDropsButtons: Bool
@@ -106,7 +109,7 @@ public struct NotificationServerProfile: Sendable, Hashable {
         refusesRepeatsWithin: Duration? = nil, defaultTimeout: Duration? = .seconds(5),
         honorsExpireTimeout: Bool = true, expiry: ExpiryBehavior = .close,
         unknownIDOnClose: UnknownIDClosePolicy = .ignore, dropsNotificationsOfVanishedSenders: Bool = false,
-        notificationsOutliveService: Bool = false, replacementDropsButtons: Bool = false
+        notificationsOutliveService: Bool = false, replacementDropsButtons: Bool = false, groupsByApp: Bool = false
     ) {
         self.capabilities = capabilities
         self.serverName = serverName
@@ -133,6 +136,7 @@ public struct NotificationServerProfile: Sendable, Hashable {
         self.dropsNotificationsOfVanishedSenders = dropsNotificationsOfVanishedSenders
         self.notificationsOutliveService = notificationsOutliveService
         self.replacementDropsButtons = replacementDropsButtons
+        self.groupsByApp = groupsByApp
     }
 
     /// Whether `capability` is advertised.

@@ -23,6 +23,11 @@ extension InteropRun {
         await expectations.run("typed text") { try await typedText() }
         await expectations.run("server restart") { try await serverRestart() }
         await expectations.run("daemon restart") { try await daemonRestart() }
+        if dunst != nil || gnome != nil {
+            await expectations.run("a thread of twenty") { try await thread() }
+        } else {
+            expectations.notRun("a thread of twenty", because: "run on dunst and GNOME Shell, the two kinds of server")
+        }
     }
 
     func addCategories() async throws {
@@ -192,7 +197,7 @@ extension InteropRun {
 
     /// Picks the action labelled `label` on the notification whose summary is `summary`: its button, or its line in
     /// dunst's menu, until `answer` has ended.
-    private func choose(
+    func choose(
         _ label: String, on summary: String, until answer: Task<ProcessResult, any Error>
     ) async throws {
         if let desktop {

@@ -56,14 +56,18 @@ struct KeyNameAllowance {
             "the path named in validation errors"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationCategory.swift",
-            [CategoryOptionKeys.minimalActions.name, CategoryOptionKeys.reportsDismissal.name],
+            [
+                CategoryOptionKeys.minimalActions.name, CategoryOptionKeys.reportsDismissal.name,
+                CategoryOptionKeys.summaryFormat.name,
+            ],
             "the model's Codable keys"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationContent+Codable.swift",
             [
                 PostKeys.appName.name, PostKeys.category.name, PostKeys.defaultAction.name, PostKeys.desktopEntry.name,
                 PostKeys.resident.name, PostKeys.thread.name, PostKeys.transient.name, PostKeys.userInfo.name,
-                PostKeys.bodyMarkup.name, PostKeys.interruptionLevel.name,
+                PostKeys.bodyMarkup.name, PostKeys.interruptionLevel.name, PostKeys.summaryArgument.name,
+                PostKeys.summaryArgumentCount.name, PostKeys.threadSummary.name,
             ],
             "the model's Codable keys"),
         KeyNameAllowance(

@@ -54,7 +54,8 @@ struct WireValues {
         }
         let minimal = Array(actions.prefix(int(in: 0...min(2, actions.count))))
         return NotificationCategory(
-            id: identifier(), actions: actions, minimalActions: minimal, reportsDismissal: bool())
+            id: identifier(), actions: actions, minimalActions: minimal, reportsDismissal: bool(),
+            summaryFormat: maybe { $0.pick(["%u new messages from %@", "%1$u more in %2$@", "100%% of %u"]) })
     }
 
     mutating func userInfo() -> [String: JSONValue] {
@@ -78,6 +79,9 @@ struct WireValues {
             timeout: NotificationTimeout(wireValue: Int32(int(in: -1...60_000)))!,
             isResident: bool(), isTransient: bool(), badge: maybe { $0.int(in: 0...999) })
         if content.categoryID == nil { content.actions = (0..<int(in: 0...3)).map { _ in action() } }
+        content.summaryArgument = maybe { $0.text() }
+        content.summaryArgumentCount = int(in: 0...40)
+        content.alwaysSummarizesThread = bool()
         return content
     }
 

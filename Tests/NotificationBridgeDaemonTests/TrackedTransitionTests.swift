@@ -8,13 +8,14 @@ import Testing
 struct TrackedTransitionTests {
     /// A phase by name, for the table (the phases that carry a scheduled firing do not appear in it).
     enum PhaseName: String, Sendable, CaseIterable {
-        case pending, posting, showing, responding, ended
+        case pending, posting, showing, stacked, responding, ended
 
         var phase: TrackedNotification.Phase {
             switch self {
             case .pending: .pending
             case .posting: .posting
             case .showing: .showing
+            case .stacked: .stacked
             case .responding: .responding("was closed")
             case .ended: .ended("was withdrawn")
             }
@@ -25,6 +26,7 @@ struct TrackedTransitionTests {
             case .pending, .awaitingServer, .handedToApp: self = .pending
             case .posting: self = .posting
             case .showing: self = .showing
+            case .stacked: self = .stacked
             case .responding: self = .responding
             case .ended: self = .ended
             }
@@ -135,6 +137,40 @@ struct TrackedTransitionTests {
             ]),
         // Withdrawing one that ended does nothing.
         Row(phase: .ended, event: .withdrawn, next: .ended, effects: []),
+        // Threads: a newer notification of its thread takes its place on the server; it waits behind it, listed but
+        // no longer kept on disk (the newer one's route is, under the same server id).
+        Row(phase: .showing, event: .stacked, next: .stacked, effects: [.forgetDelivered]),
+        Row(phase: .posting, event: .stacked, next: .stacked, effects: [.forgetDelivered]),
+        Row(phase: .ended, event: .stacked, next: .ended, effects: []),
+        // Its Notify answered after a newer one took its place: the newer one's route is the one kept.
+        Row(phase: .stacked, event: .shown, next: .stacked, effects: []),
+        // A close from the server names the one shown, never one waiting behind it.
+        Row(phase: .stacked, event: .closed(.expired, acted: false, dismissed: false), next: .stacked, effects: []),
+        // Withdrawn while it waits: it ends and its poster gets Closed(3); nothing is on the server to take off.
+        Row(
+            phase: .stacked, event: .withdrawn, next: .ended,
+            effects: [
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
+                .emitClosed(reason: 3),
+            ]),
+        // The newest withdrawn while the one before comes back in its place: it ends, but stays on the server.
+        Row(
+            phase: .showing, event: .handedOver, next: .ended,
+            effects: [
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
+                .emitClosed(reason: 3), .forgetDelivered,
+            ]),
+        // The one before comes back: its Notify goes out again.
+        Row(phase: .stacked, event: .broughtBack, next: .posting, effects: []),
+        Row(phase: .ended, event: .broughtBack, next: .ended, effects: []),
+        // The one shown closed: each one waiting behind it ends with the same reason.
+        Row(
+            phase: .stacked, event: .threadClosed(.dismissed, dismissed: true), next: .ended,
+            effects: [.emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil)]),
+        Row(
+            phase: .stacked, event: .threadClosed(.expired, dismissed: false), next: .ended,
+            effects: [.emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil)]),
+        Row(phase: .showing, event: .threadClosed(.expired, dismissed: false), next: .showing, effects: []),
     ]
 
     @Test("each phase moves on as the table says", arguments: rows)

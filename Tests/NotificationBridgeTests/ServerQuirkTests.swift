@@ -110,4 +110,16 @@ import Testing
             #expect(try await fixture.nextServed().category == "email.arrived")
         }
     }
+
+    /// The bridge knows which servers group notifications by app (and so leaves a thread's notifications to them) from
+    /// the server's name, as each profile describes the server it mirrors.
+    @Test(arguments: NotificationServerProfile.presets.map(\.name))
+    func groupingByAppIsReadFromTheServersName(_ preset: String) throws {
+        let profile = try #require(NotificationServerProfile.preset(named: preset))
+        let info = NotificationServerInfo(
+            name: profile.serverName, vendor: profile.vendor, version: profile.version,
+            specVersion: profile.specVersion, capabilities: Set(profile.capabilities))
+        #expect(info.groupsByApp == profile.groupsByApp)
+        #expect(info.quirkNotes.contains { $0.contains("groups notifications by app") } == profile.groupsByApp)
+    }
 }

@@ -163,13 +163,29 @@ struct NotificationCategoryTests {
             id: "mail",
             actions: [Self.reply, Self.archive],
             minimalActions: [Self.archive],
-            reportsDismissal: true
+            reportsDismissal: true,
+            summaryFormat: "%u new messages from %@"
         )
         #expect(try roundTrip(category) == category)
         let json = try encodedJSON(category)
         #expect(json["reports-dismissal"] == true)
+        #expect(json["summary-format"] == "%u new messages from %@")
         #expect(json["minimal-actions"] == .array([try encodedJSON(Self.archive)]))
         let decoded = try decode(NotificationCategory.self, from: #"{"id":"bare"}"#)
         #expect(decoded == NotificationCategory(id: "bare"))
+    }
+
+    @Test("a summary format with anything but %u, %@ and %% is refused, naming the field")
+    func summaryFormatIsChecked() {
+        let category = NotificationCategory(id: "mail", actions: [Self.reply], summaryFormat: "%d new from %s")
+        #expect(throws: NotificationValidationError.self) { try category.validate() }
+        do {
+            try category.validate()
+        } catch {
+            #expect(error.field == "category.summaryFormat")
+            #expect(error.description.contains("%u"))
+        }
+        let fine = NotificationCategory(id: "mail", actions: [Self.reply], summaryFormat: "%1$u from %2$@, 100%%")
+        #expect(throws: Never.self) { try fine.validate() }
     }
 }

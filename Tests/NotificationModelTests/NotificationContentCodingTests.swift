@@ -25,6 +25,9 @@ struct NotificationContentCodingTests {
             actions: [NotificationAction(id: "reply", title: "Reply", behavior: .textInput(placeholder: "…"))]
         )
         content.bodyIsMarkup = true
+        content.summaryArgument = "Ann"
+        content.summaryArgumentCount = 2
+        content.alwaysSummarizesThread = true
         return content
     }()
 
@@ -51,9 +54,13 @@ struct NotificationContentCodingTests {
             Set(members.keys) == [
                 "title", "body", "app-name", "desktop-entry", "icon", "image", "default-action", "sound", "user-info",
                 "category", "thread", "urgency", "timeout", "resident", "transient", "badge", "actions",
-                "body-is-markup", "interruption-level",
+                "body-is-markup", "interruption-level", "summary-argument", "summary-argument-count",
+                "thread-summary",
             ]
         )
+        #expect(json["summary-argument"] == "Ann")
+        #expect(json["summary-argument-count"] == 2)
+        #expect(json["thread-summary"] == true)
         #expect(json["body-is-markup"] == true)
         #expect(json["urgency"] == "critical")
         #expect(json["interruption-level"] == "critical")

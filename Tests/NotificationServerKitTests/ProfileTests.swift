@@ -43,6 +43,11 @@ import Testing
         #expect(NotificationServerProfile.swayNotificationCenter.expiry == .keep)
     }
 
+    @Test func onlyGNOMEShellAndPlasmaGroupByApp() {
+        let grouping = allPresets.filter(\.profile.groupsByApp).map(\.name)
+        #expect(grouping == ["gnome-shell", "gnome-shell-43", "plasma"])
+    }
+
     @Test func fullFeaturedAdvertisesWhatTheDemoNeeds() {
         let profile = NotificationServerProfile.fullFeatured
         for capability in ["actions", "body", "body-markup", "inline-reply", "persistence", "action-icons"] {

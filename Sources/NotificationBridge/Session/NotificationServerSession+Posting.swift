@@ -20,26 +20,38 @@ extension NotificationServerSession {
     ///   - id: the owner's id for it.
     ///   - hints: server hints of the caller's own, sent after the bridge's.
     ///   - turn: the turn reserved for this operation; `nil` reserves one now.
+    ///   - inPlaceOf: another notification, with a turn reserved on it, whose place on the server this one takes
+    ///     (the same server id, through `replaces_id`) when `id` itself is not on the server: the newest notification
+    ///     of a thread takes the place of the one shown. That one is no longer followed afterwards; the operation
+    ///     waits for that turn first, so that a `Notify` of it still out is answered before.
     /// - Returns: where it went.
     /// - Throws: `DBusFailure` when no server runs, or when the server refuses it or does not answer within
     ///   ``Configuration/serverTimeout`` (`NoReply`).
     @discardableResult
     package func post(
         _ content: NotificationContent, category: NotificationCategory?, id: String,
-        hints: [String: DBusValue] = [:], turn: Turn? = nil
+        hints: [String: DBusValue] = [:], turn: Turn? = nil, inPlaceOf: (id: String, turn: Turn)? = nil
     ) async throws -> Placement {
+        // Both turns are reserved by the caller in one go, in the order it was asked: waiting for the other
+        // notification's first cannot deadlock with an operation reserved later.
+        if let other = inPlaceOf?.turn { await turns.wait(for: other) }
+        defer { if let other = inPlaceOf?.turn { turns.end(other) } }
         let turn = turn ?? turns.reserve(id)
         await turns.wait(for: turn)
         defer { turns.end(turn) }
         try await ensureServer()
-        return try await place(content, category: category, id: id, hints: hints)
+        return try await place(content, category: category, id: id, hints: hints, inPlaceOf: inPlaceOf?.id)
     }
 
-    /// Posts during a turn: the previous notification of the id, if any, is replaced on its own server.
+    /// Posts during a turn: the previous notification of the id, if any, is replaced on its own server; else the one
+    /// it takes the place of, which is then no longer followed.
     private func place(
-        _ content: NotificationContent, category: NotificationCategory?, id: String, hints: [String: DBusValue]
+        _ content: NotificationContent, category: NotificationCategory?, id: String, hints: [String: DBusValue],
+        inPlaceOf other: String? = nil
     ) async throws -> Placement {
-        let previous = router.notification(id: id)
+        let own = router.notification(id: id)
+        let taken = own == nil ? other.flatMap { router.notification(id: $0) } : nil
+        let previous = own ?? taken
         let encoded = encoder.encode(
             content, category: category, replacesID: previous?.serverID ?? 0, senderPID: processID,
             extraHints: hints)
@@ -61,6 +73,7 @@ extension NotificationServerSession {
             await notifyEnded(inFlight)
             throw error
         }
+        if let taken { router.forget(id: taken.id) }
         router.follow(
             PostedNotification(
                 id: id, serverID: answer.id, content: content, category: category, hints: hints, encoded: encoded,

@@ -1,0 +1,145 @@
+import DBusCore
+import NotificationBridge
+import NotificationModel
+
+/// Threads: the notifications of one app with the same thread id (``ThreadBook``).
+///
+/// On a server that shows every notification on its own (all but GNOME Shell and Plasma,
+/// ``NotificationServerInfo/groupsByApp``), one notification of a thread is on the server: each new one takes the
+/// place of the one shown (the same server id, `Notify` with `replaces_id`), with its own title, body and actions and
+/// a summary line below the body ("3 new messages from Ann", ``ThreadSummary``). The earlier ones wait behind it
+/// (``TrackedNotification/Phase/stacked``): listed by `ListDelivered`, their routes kept. Withdrawing the one shown
+/// brings back the one before it; withdrawing an earlier one updates the count; the user closing the one shown (or
+/// its expiry, or an action that closes it) ends the whole thread, as dismissing a group does on iOS.
+///
+/// Where the server groups notifications itself, each is shown on its own, and the summary line is added only when
+/// the notification asks for it (``NotificationContent/alwaysSummarizesThread``).
+extension DaemonCore {
+    /// The thread a notification with `content` belongs to, or `nil` when it names none.
+    func threadKey(of content: NotificationContent) -> ThreadBook.Key? {
+        guard let thread = content.threadID else { return nil }
+        return ThreadBook.Key(app: settingsApp(of: content), thread: thread)
+    }
+
+    /// Whether the server shows every notification on its own, so that the daemon keeps one of a thread on it.
+    var keepsOneOfAThreadShown: Bool { !session.latestServerInformation.groupsByApp }
+
+    /// Puts notification `id`, about to be shown with `content`, in its thread as its newest (a notification already
+    /// in one keeps its place); returns what the server is sent, with the thread's summary where it has one, and the
+    /// notification whose place on the server it takes, which now waits behind it.
+    func placeInThread(
+        _ id: String, content: NotificationContent, category: NotificationCategory?
+    ) -> (content: NotificationContent, inPlaceOf: String?) {
+        guard let key = threadKey(of: content) else { return (content, nil) }
+        let (previous, letGo) = threads.join(id, key) { [table] in table[$0]?.content.summaryArgumentCount ?? 1 }
+        if let letGo {
+            // Beyond the most a thread keeps: the oldest goes, as if the user had closed it; the summary still counts
+            // it.
+            apply(.threadClosed(.closedByCall, dismissed: false), to: letGo)
+        }
+        var inPlaceOf: String?
+        if keepsOneOfAThreadShown, let previous, table[previous]?.isOnServer == true {
+            apply(.stacked, to: previous)
+            inPlaceOf = previous
+        }
+        return (summarized(content, in: key, category: category), inPlaceOf)
+    }
+
+    /// `content` with its thread's summary as the last line of the body, when the thread has more than one
+    /// notification and the summary is to be shown (always where the daemon keeps one shown, on request elsewhere).
+    func summarized(
+        _ content: NotificationContent, in key: ThreadBook.Key, category: NotificationCategory?
+    ) -> NotificationContent {
+        let ids = threads.members(of: key)
+        guard ids.count > 1 || threads.countLetGo(of: key) > 0, keepsOneOfAThreadShown || content.alwaysSummarizesThread
+        else { return content }
+        let contents = ids.compactMap { table[$0]?.content }
+        let line = ThreadSummary.text(
+            format: category?.summaryFormat,
+            count: contents.reduce(threads.countLetGo(of: key)) { $0 + $1.summaryArgumentCount },
+            arguments: contents.reversed().compactMap(\.summaryArgument))
+        var shown = content
+        let text = content.bodyIsMarkup ? MarkupEscaping.escape(line) : line
+        shown.body = shown.body.isEmpty ? text : shown.body + "\n" + text
+        return shown
+    }
+
+    /// Takes notification `id` out of its thread as it is withdrawn. When it is the one on the server and an earlier
+    /// one waits behind it, that one comes back in its place and this returns `true`: the caller ends `id` without
+    /// taking it off the server. When an earlier one is withdrawn, the one on the server shows the new count (unless
+    /// `refreshing` is false: the caller refreshes the thread itself, once, see ``refreshThread(_:)``).
+    func leaveThreadOnWithdrawal(_ id: String, refreshing: Bool = true) -> Bool {
+        guard let entry = table[id], let left = threads.leave(id), keepsOneOfAThreadShown else { return false }
+        if entry.isStacked {
+            if refreshing { refreshThread(left.key) }
+            return false
+        }
+        guard left.wasNewest, entry.isOnServer, let back = threads.newest(of: left.key),
+            table[back]?.isStacked == true
+        else { return false }
+        bringBack(back, inPlaceOf: id)
+        return true
+    }
+
+    /// Shows an earlier notification of a thread again, in the place of the newest, which was withdrawn. It comes
+    /// back silently: it was shown once already.
+    private func bringBack(_ id: String, inPlaceOf newest: String) {
+        apply(.broughtBack, to: id)
+        guard var content = table[id]?.content else { return }
+        content.sound = .none
+        let category = content.categoryID.flatMap { categories[$0] }
+        let logger = self.logger
+        show(id, content: content, category: category, hints: [:], inPlaceOf: newest, reshaping: true) { result, _ in
+            guard case .failure(let failure) = result else { return }
+            logger.notice(
+                "cannot show the notification before a withdrawn one of its thread again",
+                metadata: ["notification.id": "\(id)", "error": "\(failure.message)"])
+        }
+    }
+
+    /// Shows the thread's count again on the notification on the server, in place and silently, after an earlier one
+    /// left.
+    func refreshThread(_ key: ThreadBook.Key) {
+        guard let newest = threads.newest(of: key), let entry = table[newest], entry.isOnServer else { return }
+        var content = entry.content
+        content.sound = .none
+        let category = content.categoryID.flatMap { categories[$0] }
+        let shown = summarized(content, in: key, category: category)
+        let session = self.session
+        let turn = session.reserveTurn(for: newest)
+        let logger = self.logger
+        jobs.yield { [weak self] in
+            // Shaped by the user's settings as when it was first shown; one they would keep off the screen now is on
+            // it already, and stays as it was.
+            var shown = shown
+            if let shaped = try? await self?.allowedBySettings(shown) { shown = shaped }
+            do {
+                try await session.post(shown, category: category, id: newest, turn: turn)
+            } catch {
+                logger.debug(
+                    "cannot update the summary of a thread",
+                    metadata: ["notification.id": "\(newest)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Notification `id` of thread `key` left the server (`closure`); `wasNewest` says whether it was the thread's
+    /// newest. Where the daemon keeps one of a thread shown, the one shown stood for the whole thread: the earlier ones
+    /// end with it, with the same reason. Elsewhere only `id` leaves its thread.
+    func threadMemberClosed(_ id: String, of key: ThreadBook.Key, wasNewest: Bool, _ closure: SessionClosure) {
+        guard keepsOneOfAThreadShown, wasNewest else {
+            threads.leave(id)
+            return
+        }
+        for member in threads.removeAll(key) where member != id {
+            apply(.threadClosed(closure.reason, dismissed: closure.dismissed), to: member)
+        }
+    }
+
+    /// Puts the notifications restored after a restart of the daemon back in their threads, oldest first.
+    func rejoinThreads(_ restored: [(id: String, content: NotificationContent)]) {
+        for (id, content) in restored {
+            if let key = threadKey(of: content) { _ = threads.join(id, key).previous }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import NotificationBridgeDaemon
+
+/// The bookkeeping of threads, with no bus: who is newest, who comes back, what a long thread lets go of.
+@Suite("Thread book")
+struct ThreadBookTests {
+    static let ann = ThreadBook.Key(app: "org.example.Chat", thread: "ann")
+    static let bob = ThreadBook.Key(app: "org.example.Chat", thread: "bob")
+
+    @Test("each new notification is the newest; leaving the newest makes the one before newest")
+    func newestAndBack() {
+        var book = ThreadBook()
+        #expect(book.join("a", Self.ann).previous == nil)
+        #expect(book.join("b", Self.ann).previous == "a")
+        #expect(book.join("x", Self.bob).previous == nil, "another thread is apart")
+        #expect(book.join("a", Self.ann).previous == nil, "one already in it keeps its place")
+        #expect(book.members(of: Self.ann) == ["a", "b"])
+        let left = book.leave("b")
+        #expect(left?.key == Self.ann)
+        #expect(left?.wasNewest == true)
+        #expect(book.newest(of: Self.ann) == "a")
+        #expect(book.leave("b") == nil)
+        #expect(book.removeAll(Self.ann) == ["a"])
+        #expect(book.key(of: "a") == nil)
+        #expect(book.count == 1)
+    }
+
+    @Test("a thread keeps at most its limit: the oldest goes, and the summary goes on counting it")
+    func longThread() {
+        var book = ThreadBook()
+        var letGo: [String] = []
+        for number in 0...ThreadBook.maximumMembers {
+            if let gone = book.join("n\(number)", Self.ann, countOfOldest: { _ in 2 }).letGo { letGo.append(gone) }
+        }
+        #expect(letGo == ["n0"])
+        #expect(book.members(of: Self.ann).count == ThreadBook.maximumMembers)
+        #expect(book.key(of: "n0") == nil)
+        #expect(book.countLetGo(of: Self.ann) == 2)
+        _ = book.removeAll(Self.ann)
+        #expect(book.countLetGo(of: Self.ann) == 0)
+    }
+}
