@@ -64,6 +64,13 @@ actor DaemonCore {
     var announcedSettings: [String: WireEntries] = [:]
     /// The notification server instance last identified (``currentServer()``).
     var knownServer: ServerInstance?
+    /// How much of the history is kept.
+    var historyBounds = HistoryBounds()
+    /// The time a notification ends at, for its history entry and the history's bound by age.
+    var historyClock: @Sendable () -> Date = { Date() }
+    /// The history entries answered with `Act` in this run whose answer may not be on disk yet: a second `Act` is
+    /// refused at once.
+    var answeredLater: Set<String> = []
     private var isRestored = false
     /// ``isRestored``, readable from any thread.
     private nonisolated let hasRestored = Atomic(false)
@@ -112,6 +119,11 @@ actor DaemonCore {
         hasRestored.store(true, ordering: .releasing)
         for waiter in restoreWaiters { waiter.resume() }
         restoreWaiters = []
+    }
+
+    /// Sets how much of the history is kept; before ``restore()``, which drops what the bounds no longer keep.
+    func setHistoryBounds(_ bounds: HistoryBounds) {
+        historyBounds = bounds
     }
 
     func checkRunning() throws(DBusFailure) {
@@ -281,6 +293,7 @@ actor DaemonCore {
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
         let previous = table[id]
+        if let previous, previous.isOnServer { recordHistory(id, previous, .replaced) }
         var entry = TrackedNotification(
             appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
             reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)

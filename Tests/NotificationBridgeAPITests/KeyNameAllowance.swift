@@ -338,6 +338,13 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/ReliabilityTests/SpoofedSignalTests.swift", [ResponseKeys.action.name, ResponseKeys.text.name],
             "files the test's recording command writes"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/HistoryTests.swift",
+            [
+                ResponseKeys.action.name, ResponseKeys.id.name, ResponseKeys.userInfo.name,
+                ServerInformationKeys.textInput.name,
+            ],
+            "files the test's recording command writes"),
     ]
 
     /// Values that are also the name of a key: an activation, a repeat interval, user-info of the test's own.

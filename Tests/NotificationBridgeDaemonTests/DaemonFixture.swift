@@ -34,7 +34,7 @@ struct DaemonFixture: Sendable {
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
         serverTimeout: Duration? = nil, settings: NotificationSettingsLocation = .file,
-        _ body: (DaemonFixture) async throws -> T
+        history: HistoryBounds? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -46,7 +46,7 @@ struct DaemonFixture: Sendable {
             let result = await outcome {
                 try await run(
                     bus: bus, server: server, events: events, promptCommand: promptCommand,
-                    serverTimeout: serverTimeout, settings: settings, body)
+                    serverTimeout: serverTimeout, settings: settings, history: history, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -58,7 +58,8 @@ struct DaemonFixture: Sendable {
     static func run<T: Sendable>(
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
-        settings: NotificationSettingsLocation = .file, _ body: (DaemonFixture) async throws -> T
+        settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -74,6 +75,7 @@ struct DaemonFixture: Sendable {
         if promptCommand == nil { configuration.promptSearchPath = "" }
         if let serverTimeout { configuration.serverTimeout = serverTimeout }
         configuration.settingsLocation = settings
+        if let history { configuration.historyBounds = history }
         configuration.settingsDirectory = directory.appendingPathComponent("config/notification-bridge").path
         let daemon = NotificationDaemon(configuration: configuration)
         let group = ServiceGroup(services: [daemon], logger: logger)
