@@ -70,6 +70,7 @@ extension DaemonCore {
         table.update(id) { entry in
             entry.reportsDismissal = category?.reportsDismissal ?? false
             entry.phase = .posting
+            entry.respondedAction = nil
         }
         show(id, content: handed.content, category: category, hints: handed.hints) { result, _ in
             switch result {

@@ -135,6 +135,7 @@ extension DaemonCore {
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
             entry.phase = .posting
             entry.isAnswered = false
+            entry.respondedAction = nil
         }
         var content = post.content
         let category = await category(of: content)

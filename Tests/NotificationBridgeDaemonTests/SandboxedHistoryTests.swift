@@ -28,4 +28,28 @@ extension SandboxedPeerTests {
             #expect(presented?.name == BridgeError.accessDenied.rawValue, "\(String(describing: presented))")
         }
     }
+
+    @Test("it cannot answer its own notification later when a host program posted it with a command")
+    func hostCommandIsNotRunByIt() async throws {
+        try await Self.with { fixture, sandbox, _ in
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Clean up?"), PostKeys.appName.name: .string(Self.evil),
+                PostKeys.actions.name: ActionList.plain(id: "yes"), PostKeys.exec.name: .strings(["/bin/true"]),
+            ])
+            let shown = try await fixture.nextNotification()
+            #expect(try await fixture.scripted.expire(id: shown.id))
+            let filter = DBusValue.vardict([FilterKeys.appName.name: .string(Self.evil)])
+            try await withTimeout(waitingFor: "the expired notification in the history") {
+                while !"\(try await fixture.call(BridgeMethod.listHistory.name, [filter]))".contains(id) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let app = try await sandbox.connect()
+            defer { Task { await app.close() } }
+            let acted = await Self.failure(
+                fixture, app, BridgeMethod.act.name, [.string(id), .string("yes"), .vardict([:])])
+            #expect(acted?.name == BridgeError.accessDenied.rawValue, "\(String(describing: acted))")
+            #expect(acted?.message.contains("command of the host") == true, "\(String(describing: acted))")
+        }
+    }
 }

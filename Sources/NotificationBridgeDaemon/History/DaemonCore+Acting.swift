@@ -20,6 +20,12 @@ extension DaemonCore {
         let peer = await peer(of: call.sender)
         guard let ended = try await storedEnded(id) else { throw Self.notInHistory(id) }
         try checkAccess(to: ended, by: peer, "answer")
+        if peer.isSandboxed, case .command = ended.route {
+            // A host program may have posted under the app's id: its command is still the host's to run.
+            throw Self.denied(
+                peer, "cannot answer notification \(quotedForMessage(id)), whose response runs a command of the host",
+                instead: "let the user answer it (notification-bridge act, or Present to show it again)")
+        }
         try checkAnswerable(ended)
         guard let offered = ended.action(actionID) else {
             let ids = ended.actions.map { quotedForMessage($0.id) } + ["'\(NotificationResponse.defaultActionID)'"]
