@@ -121,9 +121,11 @@ actor DaemonCore {
         restoreWaiters = []
     }
 
-    /// Sets how much of the history is kept; before ``restore()``, which drops what the bounds no longer keep.
-    func setHistoryBounds(_ bounds: HistoryBounds) {
+    /// Sets how much of the history is kept, and the clock it is measured by (`nil`: the system's); before
+    /// ``restore()``, which drops what the bounds no longer keep.
+    func setHistory(bounds: HistoryBounds, clock: (@Sendable () -> Date)?) {
         historyBounds = bounds
+        if let clock { historyClock = clock }
     }
 
     func checkRunning() throws(DBusFailure) {

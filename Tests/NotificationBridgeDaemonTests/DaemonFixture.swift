@@ -34,7 +34,8 @@ struct DaemonFixture: Sendable {
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
         serverTimeout: Duration? = nil, settings: NotificationSettingsLocation = .file,
-        history: HistoryBounds? = nil, _ body: (DaemonFixture) async throws -> T
+        history: HistoryBounds? = nil, historyClock: (@Sendable () -> Date)? = nil,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -46,7 +47,8 @@ struct DaemonFixture: Sendable {
             let result = await outcome {
                 try await run(
                     bus: bus, server: server, events: events, promptCommand: promptCommand,
-                    serverTimeout: serverTimeout, settings: settings, history: history, body)
+                    serverTimeout: serverTimeout, settings: settings, history: history,
+                    historyClock: historyClock, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -59,7 +61,7 @@ struct DaemonFixture: Sendable {
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
-        _ body: (DaemonFixture) async throws -> T
+        historyClock: (@Sendable () -> Date)? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -76,6 +78,7 @@ struct DaemonFixture: Sendable {
         if let serverTimeout { configuration.serverTimeout = serverTimeout }
         configuration.settingsLocation = settings
         if let history { configuration.historyBounds = history }
+        configuration.historyClock = historyClock
         configuration.settingsDirectory = directory.appendingPathComponent("config/notification-bridge").path
         let daemon = NotificationDaemon(configuration: configuration)
         let group = ServiceGroup(services: [daemon], logger: logger)

@@ -4,6 +4,7 @@ import Foundation
 import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
+import Synchronization
 import Testing
 
 /// The history of ended notifications (`ListHistory`) and answering them later (`Act`, `Present`).
@@ -119,6 +120,36 @@ struct HistoryTests {
             _ = try await Self.ended(ids[4], app: "CI", in: fixture)
             let entries = try await Self.history(fixture, [FilterKeys.appName.name: .string("CI")])
             #expect(entries.map(\.id) == ids.suffix(3).reversed(), "the three newest, newest first")
+        }
+    }
+
+    @Test("an entry older than the history's days is no longer listed nor answerable; newer ones are")
+    func boundedByAge() async throws {
+        let now = Mutex(Date())
+        try await DaemonFixture.with(
+            history: HistoryBounds(days: 7, limit: 500), historyClock: { now.withLock { $0 } }
+        ) { fixture in
+            func ended(_ title: String) async throws -> String {
+                let id = try await fixture.post([
+                    PostKeys.title.name: .string(title), PostKeys.appName.name: .string("CI"),
+                    PostKeys.actions.name: ActionList.plain(id: "retry"),
+                ])
+                let shown = try await fixture.nextNotification()
+                #expect(try await fixture.scripted.expire(id: shown.id))
+                _ = try await Self.ended(id, app: "CI", in: fixture)
+                return id
+            }
+            let old = try await ended("Last week's build")
+            now.withLock { $0 = $0.addingTimeInterval(6 * 86_400) }
+            let recent = try await ended("Yesterday's build")
+            now.withLock { $0 = $0.addingTimeInterval(2 * 86_400) }
+            let filter = [FilterKeys.appName.name: DBusValue.string("CI")]
+            #expect(try await Self.history(fixture, filter).map(\.id) == [recent], "8 days on, only the recent one")
+            let refused = await outcome { try await Self.act(fixture, old, "retry") }
+            #expect(
+                (refused.failure as? DBusFailure)?.name == BridgeError.unknownNotification.rawValue, "\(refused)")
+            let newest = try await ended("Today's build")
+            #expect(try await Self.history(fixture, filter).map(\.id) == [newest, recent])
         }
     }
 
