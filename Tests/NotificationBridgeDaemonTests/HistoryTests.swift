@@ -105,6 +105,48 @@ struct HistoryTests {
         }
     }
 
+    @Test("an expired notification with app-action is answered later through the app's ActivateAction")
+    func expiredActionReachesApp() async throws {
+        try await DaemonFixture.with { fixture in
+            let app = try await TestApplication.start(on: fixture.bus, id: "org.example.Mail")
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("New mail from Ann"), PostKeys.appName.name: .string("Mail"),
+                PostKeys.desktopEntry.name: .string("org.example.Mail"), PostKeys.appAction.name: .boolean(true),
+                PostKeys.actions.name: ActionList.plain(id: "open"),
+            ])
+            let shown = try await fixture.nextNotification()
+            #expect(try await fixture.scripted.expire(id: shown.id))
+            _ = try await Self.ended(id, app: "Mail", in: fixture)
+
+            try await Self.act(fixture, id, "open")
+            let call = try await app.calls.first(waitingFor: "ActivateAction")
+            #expect(call.member == "ActivateAction")
+            #expect(call.arguments.first == .string("open"))
+            #expect("\(call.arguments)".contains(id), "the response names the notification: \(call.arguments)")
+            await app.stop()
+        }
+    }
+
+    @Test("a replaced notification is refused, pointing to the one that replaced it")
+    func replacedIsRefused() async throws {
+        try await DaemonFixture.with { fixture in
+            let id = try await fixture.post([
+                PostKeys.title.name: .string("Build 1 running"), PostKeys.appName.name: .string("CI"),
+                PostKeys.actions.name: ActionList.plain(id: "stop"),
+            ])
+            _ = try await fixture.nextNotification()
+            _ = try await fixture.post([
+                PostKeys.title.name: .string("Build 1 passed"), PostKeys.appName.name: .string("CI"),
+                PostKeys.replaces.name: .string(id),
+            ])
+            #expect(try await Self.ended(id, app: "CI", in: fixture).ending == .replaced)
+            let refused = await outcome { try await Self.act(fixture, id, "stop") }
+            let failure = refused.failure as? DBusFailure
+            #expect(failure?.name == BridgeError.notAnswerable.rawValue, "\(refused)")
+            #expect(failure?.message.contains("replaced by a newer notification") == true, "\(refused)")
+        }
+    }
+
     @Test("the history keeps the newest entries up to its limit")
     func boundedByCount() async throws {
         try await DaemonFixture.with(history: HistoryBounds(days: 7, limit: 3)) { fixture in
