@@ -345,6 +345,10 @@ struct KeyNameAllowance {
                 ServerInformationKeys.textInput.name,
             ],
             "files the test's recording command writes"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/HistoryLockTests.swift",
+            [ResponseKeys.action.name, AttachOptionKeys.foreground.name],
+            "a file the test's recording command writes, and an activation"),
     ]
 
     /// Values that are also the name of a key: an activation, a repeat interval, user-info of the test's own.
