@@ -65,5 +65,43 @@ extension Reliability {
                 #expect(try String(contentsOf: answer, encoding: .utf8) == #"pay {"invoice":"2024-17"}"#)
             }
         }
+
+        @Test(
+            "a notification that left the screen with its server while the daemon was down is kept as server-gone, and answered"
+        )
+        func serverGoneWhileDaemonDown() async throws {
+            try await DaemonRig.with { rig in
+                let command = rig.directory.appendingPathComponent("pay")
+                try ExecutableScript.write(Self.recorder, to: command.path)
+                let first = try await rig.startDaemon()
+                let id = try await rig.post([
+                    PostKeys.title.name: .string("Invoice due"), PostKeys.appName.name: .string("Billing"),
+                    PostKeys.actions.name: plainActions("pay"), PostKeys.exec.name: .strings([command.path]),
+                    PostKeys.userInfo.name: .string(#"{"invoice":"2024-17"}"#), PostKeys.timeout.name: .int32(0),
+                ])
+                _ = try await rig.nextNotification()
+                first.signal(SIGKILL)
+                _ = await first.wait(within: .seconds(10))
+                // The server goes while the daemon is down, and does not come back.
+                let gone = try await rig.client.nameOwnerChanges(of: "org.freedesktop.Notifications")
+                await rig.serverConnection.close()
+                try await withTimeout(waitingFor: "the server's name to go") {
+                    for await owner in gone where owner == nil { return }
+                }
+
+                let second = try await rig.startDaemon()
+                defer { second.stop() }
+                let kept = try await Self.entry(id, in: rig)
+                #expect(kept[HistoryKeys.ending.name]?.unwrappedVariant == .string("server-gone"), "\(kept)")
+                try await rig.call(BridgeMethod.act.name, [.string(id), .string("pay"), .vardict([:])])
+                let answer = rig.directory.appendingPathComponent("answer")
+                try await withTimeout(.seconds(20), waitingFor: "the command to record its answer") {
+                    while !FileManager.default.fileExists(atPath: answer.path) {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                #expect(try String(contentsOf: answer, encoding: .utf8) == #"pay {"invoice":"2024-17"}"#)
+            }
+        }
     }
 }
