@@ -16,6 +16,13 @@ enum StoreRow {
         _ changes: [StoreChange<Payload, Category, Route>]
     ) throws(NotificationStoreError) -> [StoreRow] {
         let encoder = RowEncoder()
+        // One pruning of the history does the work of all: entries are only added, and the last one has the latest
+        // cutoff, so it drops everything the earlier ones would have. A withdrawal of thousands prunes once.
+        let lastPruning = changes.lastIndex { if case .pruneEnded = $0 { true } else { false } }
+        let changes = changes.enumerated().lazy.filter { index, change in
+            if case .pruneEnded = change { return index == lastPruning }
+            return true
+        }.map(\.element)
         do {
             return try changes.map { change in
                 switch change {

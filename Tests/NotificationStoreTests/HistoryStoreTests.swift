@@ -52,6 +52,21 @@ struct HistoryStoreTests {
         store.close()
     }
 
+    @Test("entries and prunings written together in one transaction keep what they would one by one")
+    func batchedPrunings() throws {
+        let directory = NotificationStoreTests.TemporaryDirectory()
+        let store = try Store(directory: directory.path)
+        var changes: [Store.Change] = []
+        for index in 0..<6 {
+            changes.append(.recordEnded(try Self.row("n\(index)", endedAt: 1_750_000_000 + Double(index))))
+            changes.append(
+                .pruneEnded(endedBefore: Date(timeIntervalSince1970: 1_750_000_000 + Double(index) - 4), keeping: 3))
+        }
+        try store.apply(changes)
+        #expect(try store.readHistory(Ended.self).map(\.title) == ["n5", "n4", "n3"])
+        store.close()
+    }
+
     @Test("a file of schema version 2 keeps its rows and gains the history when opened")
     func upgradesVersionTwo() throws {
         let directory = NotificationStoreTests.TemporaryDirectory()
