@@ -116,11 +116,19 @@ public struct BridgeError: RawRepresentable, Hashable, Sendable, CustomStringCon
             + " acted on another app (its notifications, settings, categories or name); the message says which, and"
             + " what the app may do instead.")
 
+    /// `io.github.NotificationBridge1.Error.NotAnswerable`: `Act` or `Present` named a notification of the history that
+    /// cannot be answered any more (the user dismissed it, its app withdrew or replaced it, or it was answered); the
+    /// message says which, and what to do instead.
+    public static let notAnswerable = BridgeError(
+        "NotAnswerable",
+        meaning: "The notification of the history cannot be answered any more: the user dismissed it, its app withdrew"
+            + " or replaced it, or it was answered already; the message says which, and what to do instead.")
+
     /// Every error the interface answers with, in the order its reference lists them. The introspection XML and the
     /// manual page take their list from here: an error added to the interface is added here too.
     public static let all: [BridgeError] = [
         invalidArgument, unknownCategory, unknownNotification, notSupported, closed, shuttingDown, serverError,
-        noServer, serverTimeout, unknownApp, limitExceeded, notAllowed, accessDenied, expired,
+        noServer, serverTimeout, unknownApp, limitExceeded, notAllowed, accessDenied, expired, notAnswerable,
     ]
 
     /// The name after the interface's error prefix, e.g. `InvalidArgument`.

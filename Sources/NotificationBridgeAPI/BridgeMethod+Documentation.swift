@@ -54,7 +54,8 @@ extension BridgeMethod {
             "Ends Attach for app_name on this connection."
         case .present:
             "Shows a scheduled notification that was handed to this app with Fired, as the notification server shows "
-                + "any other."
+                + "any other; or shows again, with live actions, one of the history that can still be answered "
+                + "(expired, closed by the server, or gone with its server), its responses going where they went."
         case .getSettings:
             "The user's notification settings for the app app_id (its desktop id, or the app name it posts under). "
                 + "An empty app_id: only do-not-disturb and source. Keys: " + InterfaceReference.keys(SettingsKeys.all)
@@ -66,6 +67,19 @@ extension BridgeMethod {
                 + "has are written to GNOME's settings."
         case .listSettings:
             "The settings of every app that has posted or has settings, by app, with the key app-id added."
+        case .listHistory:
+            "Notifications that were shown and ended, newest first, as long as the daemon keeps them (by default 7 "
+                + "days and 500 entries; notification-bridged --history-days and --history-limit): the keys Post "
+                + "took, the actions they offered, and "
+                + InterfaceReference.keys(HistoryKeys.all) + ". Typed text is never kept. Filter keys as in "
+                + "WithdrawAll."
+        case .act:
+            "Answers a notification of the history that ended without a response and without being dismissed or "
+                + "withdrawn (answerable in ListHistory), as a click on action (or default) would: its exec command, "
+                + "its app-action app, or Responded to its poster or the app attached under its name, once the "
+                + "session is unlocked when the action asks for it. Refused with Error.NotAnswerable, saying why, for "
+                + "one dismissed, withdrawn, replaced or answered already. Options: "
+                + InterfaceReference.keys(ActOptionKeys.all) + "."
         case .getServerInformation:
             "The notification server the daemon posts to, and the bridge's choices on it. Keys: "
                 + InterfaceReference.keys(ServerInformationKeys.all) + "."

@@ -39,6 +39,10 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     case listSettings = "ListSettings"
     /// `GetServerInformation() -> a{sv} information`.
     case getServerInformation = "GetServerInformation"
+    /// `ListHistory(a{sv} filter) -> aa{sv} notifications`.
+    case listHistory = "ListHistory"
+    /// `Act(s id, s action, a{sv} options)`.
+    case act = "Act"
 
     /// The method's D-Bus name, e.g. `Post`.
     public var name: String { rawValue }
@@ -50,7 +54,8 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
         case .removeCategory, .withdraw, .waitForResponse, .present: [.init("id", "s")]
         case .listCategories, .listSettings, .getServerInformation: []
         case .post: [.init("notification", "a{sv}")]
-        case .withdrawAll, .listPending, .listDelivered: [.init("filter", "a{sv}")]
+        case .withdrawAll, .listPending, .listDelivered, .listHistory: [.init("filter", "a{sv}")]
+        case .act: [.init("id", "s"), .init("action", "s"), .init("options", "a{sv}")]
         case .attach: [.init("app_name", "s"), .init("options", "a{sv}")]
         case .detach: [.init("app_name", "s")]
         case .getSettings: [.init("app_id", "s")]
@@ -61,11 +66,11 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     /// The values the reply carries, in order.
     public var outputs: [DBusArgumentDescription] {
         switch self {
-        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings: []
+        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings, .act: []
         case .listCategories: [.init("categories", "aa{sv}")]
         case .post: [.init("id", "s")]
         case .withdrawAll: [.init("ids", "as")]
-        case .listPending, .listDelivered: [.init("notifications", "aa{sv}")]
+        case .listPending, .listDelivered, .listHistory: [.init("notifications", "aa{sv}")]
         case .waitForResponse: [.init("action", "s"), .init("response", "a{sv}")]
         case .getSettings: [.init("settings", "a{sv}")]
         case .listSettings: [.init("settings", "aa{sv}")]

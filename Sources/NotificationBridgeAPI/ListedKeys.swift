@@ -35,6 +35,7 @@ public enum BridgeKeyTables {
         ("Post notification", PostKeys.all), ("calendar", CalendarKeys.all), ("action", ActionKeys.all),
         ("RegisterCategory options", CategoryOptionKeys.all), ("ListCategories category", CategoryKeys.all),
         ("response", ResponseKeys.all), ("listed notification", ListedKeys.all), ("filter", FilterKeys.all),
+        ("history entry", HistoryKeys.all), ("Act options", ActOptionKeys.all),
         ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
         ("server information", ServerInformationKeys.all),
     ]

@@ -13,6 +13,7 @@ enum DaemonWords {
         (.listDelivered, "'notification-bridge list'"), (.getServerInformation, "'notification-bridge server-info'"),
         (.getSettings, "'notification-bridge settings'"), (.setSettings, "'notification-bridge settings'"),
         (.attach, "'notification-bridge monitor'"), (.post, "'notification-bridge send'"),
+        (.listHistory, "'notification-bridge history'"), (.act, "'notification-bridge act'"),
     ]
 
     /// Dictionary keys (as the daemon names them in messages), and the options that set them.
@@ -29,7 +30,7 @@ enum DaemonWords {
         ("notification key 'image'", "--image"), ("notification key 'icon'", "--icon"),
         ("notification key 'desktop-entry'", "--desktop-entry"), ("notification key 'app-name'", "--app-name"),
         ("notification key 'default-action'", "--default-action"), ("key 'minimal-actions'", "--minimal"),
-        ("'replaces'", "--replace"),
+        ("'replaces'", "--replace"), ("option 'text'", "--text"),
     ]
 
     /// `message` with the daemon's method and key names replaced by the commands and options a user types.

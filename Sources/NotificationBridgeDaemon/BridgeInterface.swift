@@ -96,6 +96,16 @@ enum BridgeInterface {
                 await core.restored()
                 return try await core.listSettings(caller: call.sender)
             }
+        case .listHistory:
+            .deferred { call in
+                await answerListing(call, core) { _ async throws(DBusFailure) in
+                    try await core.listHistory(call.arguments[0], caller: call.sender)
+                }
+            }
+        case .act:
+            .deferred { call in
+                await answer(call, core) { () async throws(DBusFailure) in try await core.act(call) }
+            }
         case .getServerInformation:
             .returning { _ in
                 await core.restored()

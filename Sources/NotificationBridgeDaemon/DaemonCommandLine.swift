@@ -85,6 +85,23 @@ struct DaemonCommandLine: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
+            "How many days the history keeps notifications that ended, for ListHistory and Act (default: 7; 0 keeps "
+                + "none).",
+            valueName: "days"),
+        transform: Self.historyDays)
+    var historyDays: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "How many notifications that ended the history keeps at most, the newest (default: 500; 0 keeps none).",
+            valueName: "count"),
+        transform: Self.historyLimit)
+    var historyLimit: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
             "How much to log: trace, debug, info, notice, warning, error or critical (default: info).",
             valueName: "level"),
         completion: .list(Logger.Level.allCases.map(\.rawValue)),
@@ -144,6 +161,8 @@ struct DaemonCommandLine: ParsableCommand {
         if let destructiveMarker { configuration.rendering.destructiveMarker = destructiveMarker }
         if let promptCommand { configuration.promptCommand = [promptCommand] }
         if let logLevel { configuration.logger.logLevel = logLevel }
+        if let historyDays { configuration.historyBounds.days = historyDays }
+        if let historyLimit { configuration.historyBounds.limit = historyLimit }
         if let serverTimeout {
             // Whole milliseconds, rounded up: the bus counts in them, and a timeout must not round down to none.
             configuration.serverTimeout = .milliseconds(Int64((serverTimeout * 1000).rounded(.up)))
@@ -165,6 +184,20 @@ struct DaemonCommandLine: ParsableCommand {
             throw ValidationError("use " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return level
+    }
+
+    private static func historyDays(_ text: String) throws -> Int {
+        guard let days = Int(text), (0...36_500).contains(days) else {
+            throw ValidationError("give a whole number of days from 0 to 36500, such as 7")
+        }
+        return days
+    }
+
+    private static func historyLimit(_ text: String) throws -> Int {
+        guard let count = Int(text), (0...HistoryBounds.maximumLimit).contains(count) else {
+            throw ValidationError("give a whole number from 0 to \(HistoryBounds.maximumLimit), such as 500")
+        }
+        return count
     }
 
     private static func seconds(_ text: String) throws -> Double {

@@ -1,4 +1,5 @@
 import DBusCore
+import FoundationEssentials
 import Logging
 import NotificationBridge
 
@@ -38,6 +39,11 @@ public struct DaemonConfiguration: Sendable {
     /// The folder of the bridge's own settings file; `nil` for `$XDG_CONFIG_HOME/notification-bridge`
     /// (`~/.config/notification-bridge`).
     public var settingsDirectory: String?
+    /// How long and how many notifications that ended the history keeps (`ListHistory`, `Act`).
+    public var historyBounds = HistoryBounds()
+    /// The time notifications end at, for the history and its bound by age; `nil` for the system's clock. For tests,
+    /// which move it days ahead.
+    package var historyClock: (@Sendable () -> Date)?
     /// Called once the daemon serves: its name owned, its state restored, its services about to start.
     /// `notification-bridged` arranges there to let go of its code pages after each quiet second.
     public var whenServing: (@Sendable () -> Void)?

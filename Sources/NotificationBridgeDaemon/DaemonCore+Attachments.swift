@@ -51,6 +51,9 @@ extension DaemonCore {
         let id = call.arguments.first?.stringValue ?? ""
         try NotificationID.check(id)
         guard case .handedToApp(let handed)? = table[id]?.phase else {
+            if table[id]?.isOnServer != true, (try? await storedEnded(id)) != nil {
+                return try await presentAgain(call, id: id)
+            }
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: "notification \(quotedForMessage(id)) was not handed to an app (or long ago); Present takes "
@@ -67,6 +70,7 @@ extension DaemonCore {
         table.update(id) { entry in
             entry.reportsDismissal = category?.reportsDismissal ?? false
             entry.phase = .posting
+            entry.respondedAction = nil
         }
         show(id, content: handed.content, category: category, hints: handed.hints) { result, _ in
             switch result {

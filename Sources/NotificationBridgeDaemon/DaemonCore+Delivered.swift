@@ -81,7 +81,14 @@ extension DaemonCore {
                 metadata: [
                     "state.stale": "\(stale.count)", "server.owner": "\(server?.uniqueName ?? "none")",
                 ])
-            commits.submit(stale.map { .forgetDelivered(id: $0.key) })
+            // They left the screen with their server: kept in the history, where they may still be answered.
+            let gone = stale.map { id, kept in
+                EndedPost(
+                    id: id, appName: kept.content.appName ?? defaultAppName, poster: kept.poster, content: kept.content,
+                    actions: offeredActions(of: kept.content), route: kept.route, ending: .serverGone,
+                    endedAt: historyClock())
+            }
+            commits.submit(stale.map { .forgetDelivered(id: $0.key) } + (historyChanges(gone) ?? []))
         }
         guard !delivered.isEmpty else { return }
         rejoinThreads(delivered.map { ($0.key, $0.value.content) })

@@ -54,8 +54,17 @@ extension DaemonCore {
                 "notification.id": "\(id)", "notification.action": "\(response.actionID)",
                 "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
             ])
+        table.update(id) { $0.respondedAction = response.actionID }
         apply(.responded, to: id)
-        switch entry.route {
+        route(response, id: id, entry.route, appName: entry.appName, posterIsConnected: posterIsConnected)
+    }
+
+    /// Sends a response to `route`, as ``respond(_:)`` chose it: the poster (or, once it has left, a waiting call or
+    /// the app attached as `appName`), the command, or the app.
+    func route(
+        _ response: BridgeResponse, id: String, _ route: ResponseRoute, appName: String, posterIsConnected: Bool
+    ) {
+        switch route {
         case .poster(let poster):
             if posterIsConnected {
                 emitResponded(response, to: poster)
@@ -65,7 +74,7 @@ extension DaemonCore {
             // The poster has left: the text goes to one place, a waiting call first (it named this very id), else
             // the attached app, else the first call that comes for it later.
             let isAwaited = table[id].map { !$0.waits.isEmpty } ?? false
-            if let app = attachments.current(for: entry.appName)?.connection {
+            if let app = attachments.current(for: appName)?.connection {
                 emitResponded(isAwaited ? response.withoutText : response, to: app)
                 answerWaits(id, with: KeptResponse(response: response, textRecipient: isAwaited ? .firstCall : .nobody))
             } else {
@@ -146,7 +155,8 @@ extension DaemonCore {
     ) -> [TrackedTransition.Effect] {
         guard let entry = table[id] else { return [] }
         let before = TrackedTransition.State(
-            phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal)
+            phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal,
+            respondedAction: entry.respondedAction)
         let (after, effects) = TrackedTransition.next(before, on: event, id: id)
         table.update(id) { entry in
             entry.phase = after.phase
@@ -166,6 +176,8 @@ extension DaemonCore {
                 takeOffServer(id)
             case .keepDelivered:
                 break
+            case .recordHistory(let ending):
+                recordHistory(id, entry, ending)
             }
         }
         return effects

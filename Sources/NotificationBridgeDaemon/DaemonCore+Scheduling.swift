@@ -135,6 +135,7 @@ extension DaemonCore {
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
             entry.phase = .posting
             entry.isAnswered = false
+            entry.respondedAction = nil
         }
         var content = post.content
         let category = await category(of: content)
@@ -257,6 +258,8 @@ extension DaemonCore {
             }
         }
         await restoreDelivered()
+        // What the bounds no longer keep (they may have changed, or time passed while the daemon was stopped).
+        commits.submit([pruneHistory])
         // By id where the times are equal, so that they fire in the same order after every restart. Sorted by the
         // times copied out beside each notification, the ids compared only where the times are equal: with
         // thousands pending, reading each comparison's two times through the notifications took most of the sort.

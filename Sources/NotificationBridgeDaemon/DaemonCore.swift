@@ -66,6 +66,13 @@ actor DaemonCore {
     var announcedSettings: [String: WireEntries] = [:]
     /// The notification server instance last identified (``currentServer()``).
     var knownServer: ServerInstance?
+    /// How much of the history is kept.
+    var historyBounds = HistoryBounds()
+    /// The time a notification ends at, for its history entry and the history's bound by age.
+    var historyClock: @Sendable () -> Date = { Date() }
+    /// The history entries answered with `Act` in this run whose answer may not be on disk yet: a second `Act` is
+    /// refused at once.
+    var answeredLater: Set<String> = []
     private var isRestored = false
     /// ``isRestored``, readable from any thread.
     private nonisolated let hasRestored = Atomic(false)
@@ -114,6 +121,13 @@ actor DaemonCore {
         hasRestored.store(true, ordering: .releasing)
         for waiter in restoreWaiters { waiter.resume() }
         restoreWaiters = []
+    }
+
+    /// Sets how much of the history is kept, and the clock it is measured by (`nil`: the system's); before
+    /// ``restore()``, which drops what the bounds no longer keep.
+    func setHistory(bounds: HistoryBounds, clock: (@Sendable () -> Date)?) {
+        historyBounds = bounds
+        if let clock { historyClock = clock }
     }
 
     func checkRunning() throws(DBusFailure) {
@@ -290,6 +304,7 @@ actor DaemonCore {
             if let key = threads.key(of: id) { refreshThread(key) }
             return call.reply([.string(id)])
         }
+        if let previous, previous.isOnServer { recordHistory(id, previous, .replaced) }
         var entry = TrackedNotification(
             appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
             reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)

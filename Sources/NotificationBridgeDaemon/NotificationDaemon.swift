@@ -195,6 +195,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             await core.finishRestoring()
             throw error
         }
+        await core.setHistory(bounds: configuration.historyBounds, clock: configuration.historyClock)
         await core.restore()
         let server = await core.session.serverInformation()
         logger.info(

@@ -58,6 +58,8 @@ struct TrackedNotification: Sendable {
     /// Whether the response to what the server shows now has come, or will not come (its prompt ended without
     /// text): either way a close that follows ends the notification.
     var isAnswered = false
+    /// The action id of the response delivered to what the server shows, if one was: how its history says it ended.
+    var respondedAction: String?
     /// `WaitForResponse` calls for it, not answered yet.
     var waits: [DBusMethodCall] = []
     /// Responses for its poster that no `WaitForResponse` took yet, oldest first (at most ``maximumKeptResponses``).

@@ -1,4 +1,6 @@
 import NotificationBridge
+import NotificationBridgeAPI
+import NotificationModel
 
 /// How a tracked notification moves on when the server session reports on it, or a call acts on it: a pure function
 /// from its phase and the event to its next phase and the effects, which ``DaemonCore`` performs. Spec-tested as a
@@ -46,6 +48,8 @@ enum TrackedTransition {
         case restoreReplaced
         /// Asks the server to close it (once the server has given it an id, if its `Notify` is still out).
         case takeOffServer
+        /// Keeps it in the history, ended this way: it was delivered and is over.
+        case recordHistory(NotificationEnding)
     }
 
     /// The part of a tracked notification a transition reads and writes.
@@ -55,6 +59,14 @@ enum TrackedTransition {
         var isAnswered: Bool
         /// Whether a dismissal comes as a `dismiss` response.
         var reportsDismissal: Bool
+        /// The action id of the response delivered to what the server shows, if one was.
+        var respondedAction: String? = nil
+
+        /// How a notification in this state ends when nothing else says: by its response, if it had one.
+        fileprivate func ending(otherwise: NotificationEnding) -> NotificationEnding {
+            guard let respondedAction else { return otherwise }
+            return respondedAction == NotificationResponse.dismissActionID ? .dismissed : .responded
+        }
     }
 
     /// The next state and the effects, for notification `id` in `state` on `event`.
@@ -74,6 +86,7 @@ enum TrackedTransition {
                 state.phase = .ended(why)
                 state.isAnswered = false
                 effects.append(.end(why: why, waitsMessage: nil))
+                effects.append(.recordHistory(state.ending(otherwise: ending(closeReason, dismissed: dismissed))))
             }
             return (state, effects)
         case .promptEnded:
@@ -82,7 +95,8 @@ enum TrackedTransition {
                 state.phase = .ended(why)
                 state.isAnswered = false
                 let message = "notification '\(id)' \(why); the prompt for text ended without any"
-                return (state, [.end(why: why, waitsMessage: message)])
+                // The user left the prompt without answering: the notification may still be answered later.
+                return (state, [.end(why: why, waitsMessage: message), .recordHistory(.closed)])
             case .posting, .showing:
                 // The prompt ended before the server closed the notification: that close ends it.
                 state.isAnswered = true
@@ -104,9 +118,9 @@ enum TrackedTransition {
             // A response that a close was waiting for ends the notification; its waiting calls get the response.
             if case .responding(let why) = state.phase {
                 state.phase = .ended(why)
-            } else {
-                state.isAnswered = true
+                return (state, [.recordHistory(state.ending(otherwise: .responded))])
             }
+            state.isAnswered = true
             return (state, [])
         case .withdrawn:
             return withdrawn(state, id: id)
@@ -129,7 +143,13 @@ enum TrackedTransition {
             let (reason, why) = wire(closeReason, dismissed: dismissed)
             state.phase = .ended(why)
             state.isAnswered = false
-            return (state, [.emitClosed(reason: reason), .end(why: why, waitsMessage: nil)])
+            return (
+                state,
+                [
+                    .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
+                    .recordHistory(ending(closeReason, dismissed: dismissed)),
+                ]
+            )
         }
     }
 
@@ -162,13 +182,17 @@ enum TrackedTransition {
         case .posting, .showing:
             state.phase = .ended(why)
             state.isAnswered = false
-            return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .takeOffServer])
+            return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .takeOffServer, .recordHistory(.withdrawn)])
         case .stacked:
             // Delivered, though not on the server: its poster learns that it closed.
             state.phase = .ended(why)
             state.isAnswered = false
-            return (state, [end, .emitClosed(reason: 3)])
-        case .responding, .awaitingServer, .handedToApp, .pending:
+            return (state, [end, .emitClosed(reason: 3), .recordHistory(.withdrawn)])
+        case .responding:
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [end, .recordHistory(.withdrawn)])
+        case .awaitingServer, .handedToApp, .pending:
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end])
@@ -182,6 +206,15 @@ enum TrackedTransition {
         case .expired: (1, "expired")
         case .undefined: (4, "was closed by the notification server")
         case .dismissed, .closedByCall: (3, "was closed")
+        }
+    }
+
+    /// How a close the user did not answer ends a notification, for its history.
+    static func ending(_ reason: NotificationCloseReason, dismissed: Bool) -> NotificationEnding {
+        switch reason {
+        case _ where dismissed: .dismissed
+        case .expired: .expired
+        case .undefined, .dismissed, .closedByCall: .closed
         }
     }
 

@@ -6,6 +6,8 @@ enum StoreRow {
     case pending(id: String, scheduledAt: Double, body: [UInt8])
     case put(StoreDatabase.Table, id: String, body: [UInt8])
     case delete(StoreDatabase.Table, id: String)
+    case ended(id: String, endedAt: Double, body: [UInt8])
+    case pruneEnded(endedBefore: Double, keeping: Int)
 
     /// The rows of `changes`, in order.
     ///
@@ -14,6 +16,13 @@ enum StoreRow {
         _ changes: [StoreChange<Payload, Category, Route>]
     ) throws(NotificationStoreError) -> [StoreRow] {
         let encoder = RowEncoder()
+        // One pruning of the history does the work of all: entries are only added, and the last one has the latest
+        // cutoff, so it drops everything the earlier ones would have. A withdrawal of thousands prunes once.
+        let lastPruning = changes.lastIndex { if case .pruneEnded = $0 { true } else { false } }
+        let changes = changes.enumerated().lazy.filter { index, change in
+            if case .pruneEnded = change { return index == lastPruning }
+            return true
+        }.map(\.element)
         do {
             return try changes.map { change in
                 switch change {
@@ -27,6 +36,9 @@ enum StoreRow {
                 case .removeCategory(let id): .delete(.categories, id: id)
                 case .deliver(let id, let route): .put(.delivered, id: id, body: try encoder.encode(route))
                 case .forgetDelivered(let id): .delete(.delivered, id: id)
+                case .recordEnded(let row): .ended(id: row.id, endedAt: row.endedAt, body: row.body)
+                case .pruneEnded(let cutoff, let limit):
+                    .pruneEnded(endedBefore: cutoff.timeIntervalSince1970, keeping: limit)
                 }
             }
         } catch {
@@ -41,6 +53,8 @@ enum StoreRow {
             try database.putPending(id: id, scheduledAt: scheduledAt, body: body)
         case .put(let table, let id, let body): try database.put(table, id: id, body: body)
         case .delete(let table, let id): try database.delete(table, id: id)
+        case .ended(let id, let endedAt, let body): try database.history?.put(id: id, endedAt: endedAt, body: body)
+        case .pruneEnded(let cutoff, let limit): try database.history?.prune(endedBefore: cutoff, keeping: limit)
         }
     }
 }

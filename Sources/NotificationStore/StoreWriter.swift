@@ -128,6 +128,11 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         try await openStore(awaiting: { !$0.isEmpty }).readPendingBytes(inPayloadAt: path)
     }
 
+    /// The store, once everything submitted before is written.
+    func writtenStore() async throws(NotificationStoreError) -> Store {
+        try await openStore(awaiting: { _ in true })
+    }
+
     /// The store, once what was submitted before is written when `mustWait` says so of the rows not written yet.
     private func openStore(
         awaiting mustWait: ([String: Int]) -> Bool

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import NotificationScheduling
 
 /// The state the daemon keeps across restarts: scheduled notifications, registered categories, and where the
@@ -36,6 +37,9 @@ package struct StoredNotifications<Payload, Category, Route> {
         case .removeCategory(let id): categories[id] = nil
         case .deliver(let id, let route): delivered[id] = route
         case .forgetDelivered(let id): delivered[id] = nil
+        case .recordEnded, .pruneEnded:
+            // Kept on disk only (``NotificationStore/readHistory(_:)``): the state read at the start holds none.
+            break
         }
     }
 }
@@ -57,6 +61,10 @@ package enum StoreChange<Payload, Category, Route> {
     case deliver(id: String, Route)
     /// Forgets a delivered notification (closed, or answered).
     case forgetDelivered(id: String)
+    /// Adds a notification that ended to the history, or replaces the entry of the same id.
+    case recordEnded(EndedRow)
+    /// Removes the history entries that ended before a time, then all but the newest ones.
+    case pruneEnded(endedBefore: Date, keeping: Int)
 }
 
 extension StoreChange: Sendable where Payload: Sendable, Category: Sendable, Route: Sendable {}
@@ -66,8 +74,8 @@ extension StoreChange {
     /// Whether the change deletes a row, freeing its pages.
     var deletesRow: Bool {
         switch self {
-        case .unschedule, .removeCategory, .forgetDelivered: true
-        case .schedule, .registerCategory, .deliver: false
+        case .unschedule, .removeCategory, .forgetDelivered, .pruneEnded: true
+        case .schedule, .registerCategory, .deliver, .recordEnded: false
         }
     }
 }

@@ -355,6 +355,17 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/ReliabilityTests/SpoofedSignalTests.swift", [ResponseKeys.action.name, ResponseKeys.text.name],
             "files the test's recording command writes"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/HistoryTests.swift",
+            [
+                ResponseKeys.action.name, ResponseKeys.id.name, ResponseKeys.userInfo.name,
+                ServerInformationKeys.textInput.name,
+            ],
+            "files the test's recording command writes"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/HistoryLockTests.swift",
+            [ResponseKeys.action.name, AttachOptionKeys.foreground.name],
+            "a file the test's recording command writes, and an activation"),
     ]
 
     /// Values that are also the name of a key: an activation, a repeat interval, user-info of the test's own.

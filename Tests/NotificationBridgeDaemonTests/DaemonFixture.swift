@@ -34,6 +34,7 @@ struct DaemonFixture: Sendable {
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
         serverTimeout: Duration? = nil, settings: NotificationSettingsLocation = .file,
+        history: HistoryBounds? = nil, historyClock: (@Sendable () -> Date)? = nil,
         _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
@@ -46,7 +47,8 @@ struct DaemonFixture: Sendable {
             let result = await outcome {
                 try await run(
                     bus: bus, server: server, events: events, promptCommand: promptCommand,
-                    serverTimeout: serverTimeout, settings: settings, body)
+                    serverTimeout: serverTimeout, settings: settings, history: history,
+                    historyClock: historyClock, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -58,7 +60,8 @@ struct DaemonFixture: Sendable {
     static func run<T: Sendable>(
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
-        settings: NotificationSettingsLocation = .file, _ body: (DaemonFixture) async throws -> T
+        settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
+        historyClock: (@Sendable () -> Date)? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -74,6 +77,8 @@ struct DaemonFixture: Sendable {
         if promptCommand == nil { configuration.promptSearchPath = "" }
         if let serverTimeout { configuration.serverTimeout = serverTimeout }
         configuration.settingsLocation = settings
+        if let history { configuration.historyBounds = history }
+        configuration.historyClock = historyClock
         configuration.settingsDirectory = directory.appendingPathComponent("config/notification-bridge").path
         let daemon = NotificationDaemon(configuration: configuration)
         let group = ServiceGroup(services: [daemon], logger: logger)

@@ -47,11 +47,15 @@ struct TrackedTransitionTests {
         // A close of a notification on the server ends it, unless a response is still to come.
         Row(
             phase: .showing, event: .closed(.expired, acted: false, dismissed: false), next: .ended,
-            effects: [.forgetDelivered, .emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil)]),
+            effects: [
+                .forgetDelivered, .emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil),
+                .recordHistory(.expired),
+            ]),
         Row(
             phase: .showing, event: .closed(.dismissed, acted: false, dismissed: true), next: .ended,
             effects: [
                 .forgetDelivered, .emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil),
+                .recordHistory(.dismissed),
             ]),
         Row(
             phase: .showing, reportsDismissal: true, event: .closed(.dismissed, acted: false, dismissed: true),
@@ -62,13 +66,16 @@ struct TrackedTransitionTests {
         Row(
             phase: .showing, isAnswered: true, event: .closed(.dismissed, acted: true, dismissed: false),
             next: .ended,
-            effects: [.forgetDelivered, .emitClosed(reason: 3), .end(why: "was closed", waitsMessage: nil)]
+            effects: [
+                .forgetDelivered, .emitClosed(reason: 3), .end(why: "was closed", waitsMessage: nil),
+                .recordHistory(.closed),
+            ]
         ),
         Row(
             phase: .posting, event: .closed(.undefined, acted: false, dismissed: false), next: .ended,
             effects: [
                 .forgetDelivered, .emitClosed(reason: 4),
-                .end(why: "was closed by the notification server", waitsMessage: nil),
+                .end(why: "was closed by the notification server", waitsMessage: nil), .recordHistory(.closed),
             ]),
         // A close of a notification that is not on the server changes nothing.
         Row(phase: .ended, event: .closed(.expired, acted: false, dismissed: false), next: .ended, effects: []),
@@ -82,7 +89,8 @@ struct TrackedTransitionTests {
             effects: [
                 .end(
                     why: "was closed",
-                    waitsMessage: "notification 'n' was closed; the prompt for text ended without any")
+                    waitsMessage: "notification 'n' was closed; the prompt for text ended without any"),
+                .recordHistory(.closed),
             ]
         ),
         Row(phase: .showing, event: .promptEnded, next: .showing, effects: []),
@@ -107,7 +115,7 @@ struct TrackedTransitionTests {
             phase: .ended, event: .notShown(message: "timed out", replacedOneOnServer: false), next: .ended,
             effects: []),
         // A response ends a notification that the server closed meanwhile; otherwise it marks it answered.
-        Row(phase: .responding, event: .responded, next: .ended, effects: []),
+        Row(phase: .responding, event: .responded, next: .ended, effects: [.recordHistory(.responded)]),
         Row(phase: .showing, event: .responded, next: .showing, effects: []),
         // Withdrawn while it shows, or while its Notify is out: it ends, its waiting calls fail, the poster gets
         // Closed(3), its route is forgotten and the server is asked to close it (once the server has given it an id).
@@ -115,20 +123,21 @@ struct TrackedTransitionTests {
             phase: .showing, event: .withdrawn, next: .ended,
             effects: [
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
-                .emitClosed(reason: 3), .forgetDelivered, .takeOffServer,
+                .emitClosed(reason: 3), .forgetDelivered, .takeOffServer, .recordHistory(.withdrawn),
             ]),
         Row(
             phase: .posting, event: .withdrawn, next: .ended,
             effects: [
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
-                .emitClosed(reason: 3), .forgetDelivered, .takeOffServer,
+                .emitClosed(reason: 3), .forgetDelivered, .takeOffServer, .recordHistory(.withdrawn),
             ]),
         // Withdrawn while its response is on its way, or before it showed: it ends, with no Closed and nothing to
         // take off the server.
         Row(
             phase: .responding, event: .withdrawn, next: .ended,
             effects: [
-                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded")
+                .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
+                .recordHistory(.withdrawn),
             ]),
         Row(
             phase: .pending, event: .withdrawn, next: .ended,
@@ -151,14 +160,14 @@ struct TrackedTransitionTests {
             phase: .stacked, event: .withdrawn, next: .ended,
             effects: [
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
-                .emitClosed(reason: 3),
+                .emitClosed(reason: 3), .recordHistory(.withdrawn),
             ]),
         // The newest withdrawn while the one before comes back in its place: it ends, but stays on the server.
         Row(
             phase: .showing, event: .handedOver, next: .ended,
             effects: [
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
-                .emitClosed(reason: 3), .forgetDelivered,
+                .emitClosed(reason: 3), .forgetDelivered, .recordHistory(.withdrawn),
             ]),
         // The one before comes back: its Notify goes out again.
         Row(phase: .stacked, event: .broughtBack, next: .posting, effects: []),
@@ -166,10 +175,13 @@ struct TrackedTransitionTests {
         // The one shown closed: each one waiting behind it ends with the same reason.
         Row(
             phase: .stacked, event: .threadClosed(.dismissed, dismissed: true), next: .ended,
-            effects: [.emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil)]),
+            effects: [
+                .emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil),
+                .recordHistory(.dismissed),
+            ]),
         Row(
             phase: .stacked, event: .threadClosed(.expired, dismissed: false), next: .ended,
-            effects: [.emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil)]),
+            effects: [.emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil), .recordHistory(.expired)]),
         Row(phase: .showing, event: .threadClosed(.expired, dismissed: false), next: .showing, effects: []),
     ]
 
@@ -215,5 +227,18 @@ struct TrackedTransitionTests {
             return
         }
         #expect(why == "was dismissed by the user")
+    }
+
+    @Test("a notification answered before it closed is kept in the history as answered, with its action")
+    func answeredThenClosedIsResponded() {
+        let answered = TrackedTransition.State(
+            phase: .showing, isAnswered: true, reportsDismissal: false, respondedAction: "archive")
+        let (_, effects) = TrackedTransition.next(
+            answered, on: .closed(.dismissed, acted: true, dismissed: false), id: "n")
+        #expect(effects.contains(.recordHistory(.responded)))
+        let dismissal = TrackedTransition.State(
+            phase: .responding("was dismissed by the user"), isAnswered: false, reportsDismissal: true,
+            respondedAction: "dismiss")
+        #expect(TrackedTransition.next(dismissal, on: .responded, id: "n").1 == [.recordHistory(.dismissed)])
     }
 }

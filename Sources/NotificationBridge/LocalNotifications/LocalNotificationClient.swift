@@ -190,6 +190,21 @@ public actor LocalNotificationClient {
         try await proxy.listDelivered(filter)
     }
 
+    /// The app's notifications that were shown and ended, newest first, with how each ended: what the user may
+    /// still answer with ``act(id:action:text:)``.
+    public func history() async throws -> [HistoryEntry] {
+        try await proxy.listHistory(filter)
+    }
+
+    /// Answers one of the app's notifications of the ``history()`` that ended without a response (expired, or gone
+    /// with its server), as a click on `action` would: the response goes where it would have gone then.
+    ///
+    /// - Throws: `Error.NotAnswerable` for one the user dismissed, the app withdrew or replaced, or that was
+    ///   answered already.
+    public func act(id: String, action: String, text: String? = nil) async throws {
+        try await proxy.act(id: id, action: action, text: text)
+    }
+
     private var filter: NotificationFilter { NotificationFilter(appName: appName) }
 
     // MARK: Foreground

@@ -2,7 +2,7 @@ import Glibc
 
 /// The tables of the daemon's state in one SQLite file, and the statements that read and change them.
 ///
-/// One row per scheduled notification, category and route of a delivered notification, each keyed by its id, its
+/// One row per scheduled notification, category, route of a delivered notification and ended notification, each keyed by its id, its
 /// value in `body` (the owner's `Codable` value in the form of ``RowFormat``, which carries its own version). The file is in WAL mode with `synchronous=NORMAL`: a committed change is in the write-ahead log (in the
 /// kernel's page cache, at least) before the commit returns, so it survives the process being killed at any moment; a
 /// power cut may lose the changes since the last checkpoint, never the file's consistency.
@@ -21,9 +21,11 @@ final class StoreDatabase {
         var reason: String
     }
 
-    /// `PRAGMA user_version` of the current schema: 2, whose rows hold their values in the form of ``RowFormat``
-    /// (version 1 held JSON rows, which are no longer read: such a file is moved aside).
-    static let schemaVersion: Int64 = 2
+    /// `PRAGMA user_version` of the current schema: 3, which added the table of ended notifications
+    /// (``HistoryStatements``) to version 2, whose rows hold their values in the form of ``RowFormat`` (version 1 held
+    /// JSON rows, which are no longer read: such a file is moved aside). A file of version 2 is read, and given the
+    /// table when it is first opened for writing.
+    static let schemaVersion: Int64 = 3
     /// The oldest version read.
     static let oldestReadVersion: Int64 = 2
     /// `PRAGMA application_id`: "NBst", so that `file` and a reader can tell the file is ours.
@@ -41,6 +43,7 @@ final class StoreDatabase {
         CREATE INDEX pending_by_scheduled_at ON pending (scheduled_at);
         CREATE TABLE categories (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
         CREATE TABLE delivered (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
+        \(HistoryStatements.schema)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(schemaVersion);
         \(counters)
@@ -57,6 +60,9 @@ final class StoreDatabase {
     /// Counts a transaction in `counters`; `nil` while the table is missing (a file of an older version not yet
     /// written to, see ``prepareForWriting()``).
     private var countCommit: SQLiteStatement?
+    /// The statements of the table of ended notifications; `nil` while the table is missing (a file of version 2 not
+    /// yet written to, or one whose disk was too full to add it).
+    private(set) var history: HistoryStatements?
 
     /// Opens the file at `path`, creating the tables in a new one.
     ///
@@ -113,6 +119,7 @@ final class StoreDatabase {
             (self.puts, self.deletes) = (puts, deletes)
             pendingBody = try connection.prepare("SELECT body FROM pending WHERE id = ?1")
             countCommit = try? connection.prepare("UPDATE counters SET value = value + 1 WHERE name = 'commits'")
+            history = try? HistoryStatements(connection)
         } catch let failure as SQLiteFailure where failure.code.meansDamagedFile {
             connection.close()
             throw Unreadable(reason: "\(failure.message) (\(failure.code))")
@@ -165,6 +172,13 @@ final class StoreDatabase {
         if countCommit == nil {
             countCommit = try? connection.prepare("UPDATE counters SET value = value + 1 WHERE name = 'commits'")
         }
+        // The step from version 2: the table of ended notifications, in the same transaction as the new version.
+        if history == nil {
+            _ = try? connection.transaction { () throws(SQLiteFailure) in
+                try connection.execute(HistoryStatements.schema + "PRAGMA user_version = \(Self.schemaVersion);")
+            }
+            history = try? HistoryStatements(connection)
+        }
         // 0: none, 1: full, 2: incremental.
         if (try? connection.integer("PRAGMA auto_vacuum")) != 2 {
             try? connection.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
@@ -192,6 +206,18 @@ final class StoreDatabase {
         guard free >= Self.reclaimedFreePages, free * 4 >= total else { return false }
         try connection.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
         return true
+    }
+
+    /// Runs `body` with the statements of the table of ended notifications, turning a damaged file's failure into
+    /// ``Unreadable``; returns `nil` when the file has no such table yet.
+    func withHistory<Answer>(_ body: (HistoryStatements) throws(SQLiteFailure) -> Answer) throws -> Answer? {
+        guard let history else { return nil }
+        do throws(SQLiteFailure) {
+            return try body(history)
+        } catch {
+            guard error.code.meansDamagedFile else { throw error }
+            throw Unreadable(reason: "\(error.message) (\(error.code))")
+        }
     }
 
     /// Closes the file; SQLite checkpoints the log into it and removes the log when it is the last connection.

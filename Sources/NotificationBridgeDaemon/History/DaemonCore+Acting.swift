@@ -1,0 +1,131 @@
+import DBusCore
+import FoundationEssentials
+import NotificationBridgeAPI
+import NotificationModel
+import NotificationStore
+
+/// Acting later: a notification of the history that ended without a response, and without the user or its app putting
+/// it away, is answered with `Act` as a click would have answered it, or shown again with `Present`.
+extension DaemonCore {
+    /// `Act(s id, s action, a{sv} options)`: routes the response as a click on `action` would have, through the same
+    /// lock gate, once its history entry says it was answered (so that it is answered once).
+    func act(_ call: DBusMethodCall) async throws(DBusFailure) {
+        try checkRunning()
+        let arguments = call.arguments
+        let id = arguments[0].stringValue ?? ""
+        let actionID = arguments[1].stringValue ?? ""
+        try NotificationID.check(id)
+        let text = try VariantDictionary(arguments[2], place: "options", keys: ActOptionKeys.all)
+            .decode(ActOptionKeys.text)
+        let peer = await peer(of: call.sender)
+        guard let ended = try await storedEnded(id) else { throw Self.notInHistory(id) }
+        try checkAccess(to: ended, by: peer, "answer")
+        if peer.isSandboxed, case .command = ended.route {
+            // A host program may have posted under the app's id: its command is still the host's to run.
+            throw Self.denied(
+                peer, "cannot answer notification \(quotedForMessage(id)), whose response runs a command of the host",
+                instead: "let the user answer it (notification-bridge act, or Present to show it again)")
+        }
+        try checkAnswerable(ended)
+        guard let offered = ended.action(actionID) else {
+            let ids = ended.actions.map { quotedForMessage($0.id) } + ["'\(NotificationResponse.defaultActionID)'"]
+            throw BridgeError.invalid(
+                "notification \(quotedForMessage(id)) offers no action \(quotedForMessage(actionID)); use one of "
+                    + ids.joined(separator: ", ") + " (ListHistory lists its actions)")
+        }
+        if let action = offered, case .textInput = action.behavior {
+            guard let text, !text.isEmpty else {
+                throw BridgeError.invalid(
+                    "action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) asks for typed "
+                        + "text; give it in option '\(ActOptionKeys.text.name)'")
+            }
+        } else if text != nil {
+            throw BridgeError.invalid(
+                "action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) takes no typed text; "
+                    + "leave option '\(ActOptionKeys.text.name)' out")
+        }
+        var posterIsConnected = false
+        if case .poster(let poster) = ended.route {
+            posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? false
+            if !posterIsConnected, attachments.current(for: ended.appName) == nil {
+                throw BridgeError.notSupported.failure(
+                    "notification \(quotedForMessage(id)) sends its responses to the program that posted it, which "
+                        + "has left the bus, and no running app is attached as \(quotedForMessage(ended.appName)); "
+                        + "start the app (it attaches with Attach), then act again")
+            }
+        }
+        // Checked again after the waits above, in the same turn as the answer is recorded: one answer only.
+        try checkAnswerable(ended)
+        var answered = ended
+        answered.ending = .responded
+        answered.responseAction = actionID
+        let commit = commits.submit(historyChanges([answered]) ?? [])
+        answeredLater.insert(id)
+        logger.debug(
+            "answered from the history",
+            metadata: [
+                "notification.id": "\(id)", "notification.action": "\(actionID)",
+                "notification.route": "\(ended.route.kind)", "response.has-text": "\(text != nil)",
+            ])
+        // As the session judges a click: a body click and any action but a background one without the flag need an
+        // unlocked session.
+        let requiresAuthentication = offered?.requiresAuthentication ?? true
+        let response = BridgeResponse(
+            notificationID: id, actionID: actionID, text: text, userInfo: ended.content.userInfo)
+        let (route, appName, toPoster) = (ended.route, ended.appName, posterIsConnected)
+        await lockGate.deliver(notificationID: id, requiresAuthentication: requiresAuthentication) { [weak self] in
+            await self?.route(response, id: id, route, appName: appName, posterIsConnected: toPoster)
+        }
+        reply(call, after: commit)
+    }
+
+    /// Refuses a history entry that cannot be answered: answered already, put away by the user or its app, or
+    /// showing again.
+    private func checkAnswerable(_ ended: EndedPost) throws(DBusFailure) {
+        let id = quotedForMessage(ended.id)
+        if answeredLater.contains(ended.id) {
+            throw BridgeError.notAnswerable.failure(
+                "notification \(id) \(NotificationEnding.responded.refusal ?? "")")
+        }
+        if let refusal = ended.ending.refusal {
+            throw BridgeError.notAnswerable.failure("notification \(id) \(refusal)")
+        }
+        if let live = table[ended.id], live.isOnServer || live.awaitsShowing {
+            throw BridgeError.notAnswerable.failure(
+                "notification \(id) is showing again; answer it on the screen, or withdraw it first")
+        }
+    }
+
+    /// `Present(s id)` of a history entry that can still be answered: shows it again as a new delivery, with its
+    /// actions live and its responses going where they went.
+    func presentAgain(_ call: DBusMethodCall, id: String) async throws(DBusFailure) {
+        let peer = await peer(of: call.sender)
+        guard let ended = try await storedEnded(id) else { throw Self.notInHistory(id) }
+        try checkAccess(to: ended, by: peer, "present")
+        try checkAnswerable(ended)
+        var content = ended.content
+        let category = await category(of: content)
+        if category == nil, content.actions.isEmpty, !ended.actions.isEmpty {
+            // Its category was removed since: it shows the actions it offered, as its own.
+            content.categoryID = nil
+            content.actions = ended.actions
+        } else if category == nil {
+            content.categoryID = nil
+        }
+        let shown = try await allowedBySettings(content)
+        // The checks again after the waits above: the entry may have been answered or shown meanwhile.
+        try checkAnswerable(ended)
+        var entry = TrackedNotification(
+            appName: ended.appName, poster: ended.poster, route: ended.route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+        entry.waits = table[id]?.waits ?? []
+        table[id] = entry
+        logger.debug("shown again from the history", metadata: ["notification.id": "\(id)"])
+        show(id, content: shown, category: category, hints: [:]) { result, _ in
+            switch result {
+            case .success: call.reply([])
+            case .failure(let failure): call.fail(failure)
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import DBusCore
+import FoundationEssentials
+import NotificationBridgeAPI
+import NotificationModel
+import NotificationStore
+
+/// The history: each notification the daemon delivered is kept once it ends (``EndedPost``), within the user's
+/// bounds (``HistoryBounds``), and listed by `ListHistory`.
+extension DaemonCore {
+    /// Keeps notification `id`, as `entry` was when it ended, in the history.
+    func recordHistory(_ id: String, _ entry: TrackedNotification, _ ending: NotificationEnding) {
+        recordHistory(
+            EndedPost(
+                id: id, appName: entry.appName, poster: entry.poster, content: entry.content,
+                actions: offeredActions(of: entry.content), route: entry.route, ending: ending,
+                responseAction: ending == .responded ? entry.respondedAction : nil, endedAt: historyClock()))
+    }
+
+    /// Writes `ended` to the history, dropping what its bounds no longer keep in the same transaction.
+    func recordHistory(_ ended: EndedPost) {
+        historyChanges([ended]).map { _ = commits.submit($0) }
+    }
+
+    /// The changes that write `ended` to the history and keep it within its bounds; `nil` when it keeps nothing.
+    func historyChanges(_ ended: [EndedPost]) -> [DaemonStore.Change]? {
+        guard historyBounds.keepsAny else { return nil }
+        var changes: [DaemonStore.Change] = []
+        for post in ended {
+            // Recorded anew (shown again and ended again): it may be answered again.
+            answeredLater.remove(post.id)
+            do {
+                changes.append(.recordEnded(try EndedRow(id: post.id, endedAt: post.endedAt, post)))
+            } catch {
+                logger.warning(
+                    "cannot keep a notification in the history",
+                    metadata: ["notification.id": "\(post.id)", "error": "\(error)"])
+            }
+        }
+        return changes + [pruneHistory]
+    }
+
+    /// The change that drops what the history's bounds no longer keep.
+    var pruneHistory: DaemonStore.Change {
+        .pruneEnded(endedBefore: historyBounds.cutoff(at: historyClock()), keeping: historyBounds.limit)
+    }
+
+    /// The actions `content` offered when it showed: its own, or those of its category then.
+    func offeredActions(of content: NotificationContent) -> [NotificationAction] {
+        guard content.actions.isEmpty, let categoryID = content.categoryID else { return content.actions }
+        return categories[categoryID]?.actions ?? []
+    }
+
+    /// The history entry of `id`, within the bounds; `nil` when there is none.
+    func storedEnded(_ id: String) async throws(DBusFailure) -> EndedPost? {
+        let ended: EndedPost?
+        do throws(NotificationStoreError) {
+            ended = try await commits.storedHistoryEntry(EndedPost.self, id: id)
+        } catch {
+            throw storeFailure(error)
+        }
+        guard let ended, ended.endedAt >= historyBounds.cutoff(at: historyClock()) else { return nil }
+        return ended
+    }
+
+    /// `ListHistory(a{sv} filter)`: the ended notifications the filter selects for `caller`, newest first.
+    func listHistory(_ filterValue: DBusValue, caller: String) async throws(DBusFailure) -> Listing {
+        try checkRunning()
+        var filter = try NotificationFilter(filterValue)
+        try confine(&filter, to: await peer(of: caller))
+        let all: [EndedPost]
+        do throws(NotificationStoreError) {
+            all = try await commits.storedHistory(EndedPost.self)
+        } catch {
+            throw storeFailure(error)
+        }
+        // What ended before the cutoff is dropped at the next write; it is not listed meanwhile.
+        let cutoff = historyBounds.cutoff(at: historyClock())
+        return .values(
+            all.prefix(historyBounds.limit).filter { ended in
+                ended.endedAt >= cutoff
+                    && filter.selects(
+                        appName: ended.appName, poster: ended.poster, content: ended.content, caller: caller)
+            }.map(\.listed.value))
+    }
+
+    /// Refuses a sandboxed peer's use of another app's history entry.
+    func checkAccess(to ended: EndedPost, by peer: Peer, _ what: String) throws(DBusFailure) {
+        guard let confined = peer.confinedAppID, ended.appName != confined else { return }
+        throw Self.denied(
+            peer, "cannot \(what) notification \(quotedForMessage(ended.id)) of another app",
+            instead: "act only on notifications posted under its own app id")
+    }
+
+    /// The error for an id the history does not hold.
+    static func notInHistory(_ id: String) -> DBusFailure {
+        DBusFailure(
+            name: BridgeError.unknownNotification,
+            message: "no notification of the history has id \(quotedForMessage(id)) (it never ended, or it is older "
+                + "than the history keeps); ListHistory lists them")
+    }
+}
