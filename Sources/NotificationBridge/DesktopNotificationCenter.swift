@@ -352,6 +352,9 @@ public actor DesktopNotificationCenter {
             return try await postThroughPortal(content, id: id, hints: hints, handler: handler)
         }
         let category = content.categoryID.flatMap { registered[$0] }
+        // Snoozing needs the daemon's scheduler, which outlives the app: an app that posts itself shows no snooze
+        // button (post through LocalNotificationClient to offer one).
+        content.snoozeIntervals = nil
         try await session.post(content, category: category, id: id, hints: hints)
         if let handler { notificationHandlers[id] = handler }
         if let badge = content.badge, let entry = content.desktopEntry {

@@ -42,6 +42,7 @@ public struct AppSettingsRecord: Sendable, Hashable {
         entries[SettingsKeys.sound] = settings.playsSound
         entries[SettingsKeys.badge] = settings.showsBadge
         entries[SettingsKeys.lockScreen] = settings.lockScreen
+        entries[SettingsKeys.snooze] = settings.allowsSnooze
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
         entries[SettingsKeys.source] = source
@@ -60,7 +61,8 @@ public struct AppSettingsRecord: Sendable, Hashable {
             style: try dictionary.decode(SettingsKeys.style) ?? defaults.style,
             playsSound: try dictionary.decode(SettingsKeys.sound) ?? defaults.playsSound,
             showsBadge: try dictionary.decode(SettingsKeys.badge) ?? defaults.showsBadge,
-            lockScreen: try dictionary.decode(SettingsKeys.lockScreen) ?? defaults.lockScreen)
+            lockScreen: try dictionary.decode(SettingsKeys.lockScreen) ?? defaults.lockScreen,
+            allowsSnooze: try dictionary.decode(SettingsKeys.snooze) ?? defaults.allowsSnooze)
         requested = try dictionary.decode(SettingsKeys.requested)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb) ?? false
         source = try dictionary.decode(SettingsKeys.source) ?? .file
@@ -79,6 +81,8 @@ public struct SettingsChange: Sendable, Hashable {
     public var showsBadge: Bool?
     /// `lock-screen`.
     public var lockScreen: LockScreenVisibility?
+    /// `snooze`.
+    public var allowsSnooze: Bool?
     /// `do-not-disturb`: global, whichever app is named.
     public var doNotDisturb: Bool?
     /// `requested`: what the app asks for.
@@ -98,6 +102,7 @@ public struct SettingsChange: Sendable, Hashable {
         entries[SettingsKeys.sound] = playsSound
         entries[SettingsKeys.badge] = showsBadge
         entries[SettingsKeys.lockScreen] = lockScreen
+        entries[SettingsKeys.snooze] = allowsSnooze
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
         return entries
@@ -113,6 +118,7 @@ public struct SettingsChange: Sendable, Hashable {
         playsSound = try dictionary.decode(SettingsKeys.sound)
         showsBadge = try dictionary.decode(SettingsKeys.badge)
         lockScreen = try dictionary.decode(SettingsKeys.lockScreen)
+        allowsSnooze = try dictionary.decode(SettingsKeys.snooze)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb)
         requested = try dictionary.decode(SettingsKeys.requested)
     }
@@ -125,6 +131,7 @@ public struct SettingsChange: Sendable, Hashable {
         if let playsSound { changed.playsSound = playsSound }
         if let showsBadge { changed.showsBadge = showsBadge }
         if let lockScreen { changed.lockScreen = lockScreen }
+        if let allowsSnooze { changed.allowsSnooze = allowsSnooze }
         return changed
     }
 }

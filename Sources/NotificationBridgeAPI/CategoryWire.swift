@@ -34,9 +34,12 @@ public enum CategoryWire {
                 minimal.append(action)
             }
         }
-        return NotificationCategory(
+        var category = NotificationCategory(
             id: id, actions: decoded, minimalActions: minimal,
             reportsDismissal: try reader.decode(CategoryOptionKeys.reportsDismissal) ?? false)
+        category.snoozeIntervals = try reader.decode(CategoryOptionKeys.snooze) ?? []
+        category.reportsSnooze = try reader.decode(CategoryOptionKeys.reportsSnooze) ?? false
+        return category
     }
 
     /// The `options` argument of `RegisterCategory` for `category`.
@@ -44,6 +47,8 @@ public enum CategoryWire {
         var options = WireEntries()
         options[CategoryOptionKeys.minimalActions] = category.minimalActions.map(\.id)
         options[CategoryOptionKeys.reportsDismissal] = category.reportsDismissal
+        if !category.snoozeIntervals.isEmpty { options[CategoryOptionKeys.snooze] = category.snoozeIntervals }
+        if category.reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
         return options
     }
 

@@ -25,6 +25,7 @@ public enum ContentEntries {
         entries[PostKeys.badge] = content.badge
         if !content.actions.isEmpty { entries[PostKeys.actions] = content.actions }
         if content.sound != .default { entries[PostKeys.sound] = content.sound }
+        entries[PostKeys.snooze] = content.snoozeIntervals
         return entries
     }
 
@@ -49,6 +50,7 @@ public enum ContentEntries {
         content.badge = try reader.decode(PostKeys.badge)
         if let userInfo = try reader.decode(PostKeys.userInfo) { content.userInfo = userInfo }
         if let actions = try reader.decode(PostKeys.actions) { content.actions = actions }
+        content.snoozeIntervals = try reader.decode(PostKeys.snooze)
         return content
     }
 }

@@ -20,6 +20,9 @@ public enum SettingsKeys {
     /// `lock-screen` (s).
     public static let lockScreen = BridgeKey<LockScreenVisibility>.choice(
         "lock-screen", summary: "while the session is locked: show, hide, or private (a neutral line instead)")
+    /// `snooze` (b).
+    public static let snooze = BridgeKey.boolean(
+        "snooze", summary: "whether its notifications may offer snooze buttons")
     /// `do-not-disturb` (b).
     public static let doNotDisturb = BridgeKey.boolean(
         "do-not-disturb", summary: "the user's global do-not-disturb: no popups but critical ones, for every app")
@@ -42,7 +45,8 @@ public enum SettingsKeys {
 
     /// The keys `SetSettings` takes.
     public static let settable: [BridgeKeyInfo] = [
-        allowed.info, style.info, sound.info, badge.info, lockScreen.info, doNotDisturb.info, requested.info,
+        allowed.info, style.info, sound.info, badge.info, lockScreen.info, snooze.info, doNotDisturb.info,
+        requested.info,
     ]
 
     /// Every key.

@@ -46,6 +46,11 @@ struct SettingsCommand: AsyncParsableCommand {
     var lockScreen: String?
 
     @Option(
+        name: .customLong(SettingsKeys.snooze.name),
+        help: ArgumentHelp("Whether its notifications may offer snooze buttons.", valueName: "on|off"))
+    var snooze: String?
+
+    @Option(
         name: .customLong(SettingsKeys.doNotDisturb.name),
         help: ArgumentHelp("Do not disturb, for every app: no popups but critical ones.", valueName: "on|off"))
     var doNotDisturb: String?
@@ -72,6 +77,7 @@ struct SettingsCommand: AsyncParsableCommand {
         change.lockScreen = try choice(lockScreen, "--lock-screen")
         change.playsSound = try onOff(sound, "--sound")
         change.showsBadge = try onOff(badge, "--badge")
+        change.allowsSnooze = try onOff(snooze, "--snooze")
         change.doNotDisturb = try onOff(doNotDisturb, "--do-not-disturb")
         return change
     }
@@ -131,6 +137,7 @@ struct SettingsCommand: AsyncParsableCommand {
         print("sound: \(onOffText(settings.playsSound))")
         print("badge: \(onOffText(settings.showsBadge))")
         print("\(SettingsKeys.lockScreen.name): \(settings.lockScreen.rawValue)")
+        print("\(SettingsKeys.snooze.name): \(onOffText(settings.allowsSnooze))")
         if let requested = record.requested {
             print("requested: \(requested.names.isEmpty ? "nothing" : requested.names.joined(separator: ", "))")
         }

@@ -11,6 +11,11 @@ extension DaemonCore {
     func handle(_ event: SessionEvent) async {
         switch event {
         case .responded(let answer):
+            // A snooze button: the bridge's own, handled before the lock gate (putting off needs no unlocking).
+            if let interval = SnoozeInterval(actionKey: answer.actionID) {
+                await snooze(answer, for: interval)
+                return
+            }
             // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
             let response = answer.response
             await lockGate.deliver(
@@ -55,6 +60,12 @@ extension DaemonCore {
                 "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
             ])
         apply(.responded, to: id)
+        deliver(response, id: id, entry: entry, posterIsConnected: posterIsConnected)
+    }
+
+    /// Sends a response to the route of `entry`: `Responded` to the poster while it is connected (and the waiting
+    /// calls), else a waiting call or the attached app; the command; or the app's action.
+    func deliver(_ response: BridgeResponse, id: String, entry: TrackedNotification, posterIsConnected: Bool) {
         switch entry.route {
         case .poster(let poster):
             if posterIsConnected {

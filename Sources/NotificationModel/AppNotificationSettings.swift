@@ -14,12 +14,15 @@ public struct AppNotificationSettings: Sendable, Hashable {
     public var showsBadge: Bool
     /// What shows while the session is locked.
     public var lockScreen: LockScreenVisibility
+    /// Whether its notifications may offer to be snoozed (their snooze buttons are shown).
+    public var allowsSnooze: Bool
 
     /// Settings with every field given; the defaults are what an app gets before the user chooses.
     public init(
         isAllowed: Bool = true, style: NotificationAlertStyle = .banner, playsSound: Bool = true,
-        showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show
+        showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show, allowsSnooze: Bool = true
     ) {
+        self.allowsSnooze = allowsSnooze
         self.isAllowed = isAllowed
         self.style = style
         self.playsSound = playsSound

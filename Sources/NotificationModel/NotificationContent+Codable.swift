@@ -3,7 +3,7 @@
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
 /// `sound`,
-/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is
+/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`, `snooze`. Every key is
 /// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
@@ -26,6 +26,7 @@ extension NotificationContent: Codable {
         case isTransient = "transient"
         case badge
         case actions
+        case snoozeIntervals = "snooze"
     }
 
     /// Decodes content; see the extension's description for the keys.
@@ -57,6 +58,7 @@ extension NotificationContent: Codable {
             actions: try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? []
         )
         bodyIsMarkup = try container.decodeIfPresent(Bool.self, forKey: .bodyIsMarkup) ?? false
+        snoozeIntervals = try container.decodeIfPresent([SnoozeInterval].self, forKey: .snoozeIntervals)
     }
 
     /// Encodes the title, the body, and every field that is set and not at its default.
@@ -80,6 +82,7 @@ extension NotificationContent: Codable {
         if isTransient { try container.encode(isTransient, forKey: .isTransient) }
         try container.encodeIfPresent(badge, forKey: .badge)
         if !actions.isEmpty { try container.encode(actions, forKey: .actions) }
+        try container.encodeIfPresent(snoozeIntervals, forKey: .snoozeIntervals)
     }
 }
 

@@ -20,6 +20,7 @@ extension NotificationContent {
     /// - ``actions`` follow the rules of a category's actions (see ``NotificationCategory/validate()``).
     /// - ``userInfo`` holds finite numbers only and is at most ``NotificationLimits/maxUserInfoBytes`` as JSON.
     /// - A ``NotificationTimeout/milliseconds(_:)`` timeout is positive; ``badge`` is not negative.
+    /// - ``snoozeIntervals`` pass ``SnoozeInterval/validate(_:field:)``.
     ///
     /// - Parameter isCategoryRegistered: Returns whether a category id is registered; called at most once.
     /// - Throws: ``NotificationValidationError`` naming the field (`content.title`, `content.actions[0].id`, …).
@@ -33,6 +34,7 @@ extension NotificationContent {
         if let badge, badge < 0 {
             throw .negativeBadge(field: "content.badge", value: badge)
         }
+        if let snoozeIntervals { try SnoozeInterval.validate(snoozeIntervals, field: "content.snoozeIntervals") }
     }
 
     private func validateTexts() throws(NotificationValidationError) {

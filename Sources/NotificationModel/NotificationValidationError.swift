@@ -50,6 +50,14 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
     case desktopEntryHasSuffix(field: String, value: String)
     /// A negative badge count.
     case negativeBadge(field: String, value: Int)
+    /// More than ``NotificationLimits/maxSnoozeIntervals`` snooze intervals.
+    case tooManySnoozeIntervals(field: String, count: Int, limit: Int)
+    /// A snooze interval of zero or fewer seconds, or longer than ``NotificationLimits/maxSnoozeSeconds``.
+    case invalidSnoozeInterval(field: String, seconds: Int, limit: Int)
+    /// Two snooze intervals of the same length.
+    case duplicateSnoozeInterval(field: String, seconds: Int)
+    /// A category that reports snoozes (as ``NotificationResponse/snoozeActionID``) has an action of that id.
+    case snoozeActionIDTaken(field: String)
 
     /// The path of the field that is wrong, such as `content.actions[2].id`.
     public var field: String {
@@ -62,7 +70,9 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
             .minimalActionNotInActions(let field, _), .tooManyCategories(let field, _, _), .emptyTitle(let field),
             .missingTitleAndBody(let field), .emptyValue(let field), .textTooLong(let field, _, _),
             .containsNUL(let field), .userInfoTooLarge(let field, _, _), .nonFiniteNumber(let field),
-            .invalidTimeout(let field, _), .desktopEntryHasSuffix(let field, _), .negativeBadge(let field, _):
+            .invalidTimeout(let field, _), .desktopEntryHasSuffix(let field, _), .negativeBadge(let field, _),
+            .tooManySnoozeIntervals(let field, _, _), .invalidSnoozeInterval(let field, _, _),
+            .duplicateSnoozeInterval(let field, _), .snoozeActionIDTaken(let field):
             field
         }
     }
@@ -78,7 +88,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
             "\(field) \(quoted(id)) contains \(character.displayName); ids may contain only ASCII letters, digits "
                 + "and - _ . : so remove or replace it"
         case .reservedActionID(let field, let id):
-            "\(field): action id \(quoted(id)) is reserved (\(reservedList) are used by the bridge); choose another id"
+            "\(field): action id \(quoted(id)) is reserved (\(reservedList) are used by the bridge, as are ids "
+                + "that start with \(ReservedActionID.snoozeKeyPrefix)); choose another id"
         case .duplicateActionID(let field, let id):
             "\(field): action id \(quoted(id)) is used more than once; give each action its own id"
         case .duplicateCategoryID(let field, let id):
@@ -124,6 +135,16 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
                 + "(\(quoted(String(value.dropLast(desktopSuffix.count)))))"
         case .negativeBadge(let field, let value):
             "\(field) is \(value); use 0 or more (0 hides the badge), or nil to leave the badge alone"
+        case .tooManySnoozeIntervals(let field, let count, let limit):
+            "\(field) lists \(count) snooze intervals; at most \(limit) are allowed, keep the most useful"
+        case .invalidSnoozeInterval(let field, let seconds, let limit):
+            "\(field) is \(seconds) seconds; a snooze interval must be at least 1 second and at most \(limit) "
+                + "seconds (7 days), schedule a notification for later ones"
+        case .duplicateSnoozeInterval(let field, let seconds):
+            "\(field): the snooze interval of \(seconds) seconds is listed more than once; list each once"
+        case .snoozeActionIDTaken(let field):
+            "\(field): the category reports snoozes as action \(quoted(NotificationResponse.snoozeActionID)), so none of "
+                + "its actions may have that id; rename the action, or do not report snoozes"
         }
     }
 

@@ -56,19 +56,29 @@ struct KeyNameAllowance {
             "the path named in validation errors"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationCategory.swift",
-            [CategoryOptionKeys.minimalActions.name, CategoryOptionKeys.reportsDismissal.name],
+            [
+                CategoryOptionKeys.minimalActions.name, CategoryOptionKeys.reportsDismissal.name,
+                CategoryOptionKeys.snooze.name, CategoryOptionKeys.reportsSnooze.name,
+            ],
             "the model's Codable keys"),
+        KeyNameAllowance(
+            "Tests/DBusCoreTests/DictionaryListReplyTests.swift", [CategoryOptionKeys.snooze.name],
+            "an app's own action id: a value"),
+        KeyNameAllowance(
+            "Tests/ReliabilityTests/CategoryInUseTests.swift", [CategoryOptionKeys.snooze.name],
+            "an app's own action id: a value"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationContent+Codable.swift",
             [
                 PostKeys.appName.name, PostKeys.category.name, PostKeys.defaultAction.name, PostKeys.desktopEntry.name,
                 PostKeys.resident.name, PostKeys.thread.name, PostKeys.transient.name, PostKeys.userInfo.name,
-                PostKeys.bodyMarkup.name,
+                PostKeys.bodyMarkup.name, PostKeys.snooze.name,
             ],
             "the model's Codable keys"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationResponse.swift",
-            [ResponseKeys.activationToken.name, ResponseKeys.userInfo.name], "the model's Codable keys"),
+            [ResponseKeys.activationToken.name, ResponseKeys.userInfo.name, CategoryOptionKeys.snooze.name],
+            "the model's Codable keys, and the action id a reported snooze comes with (a value)"),
         KeyNameAllowance(
             "Sources/NotificationModel/Trigger+Codable.swift", [PostKeys.fireDate.name, PostKeys.repeat.name],
             "the model's Codable keys"),

@@ -53,8 +53,21 @@ struct WireValues {
             actions.append(action)
         }
         let minimal = Array(actions.prefix(int(in: 0...min(2, actions.count))))
-        return NotificationCategory(
+        var category = NotificationCategory(
             id: identifier(), actions: actions, minimalActions: minimal, reportsDismissal: bool())
+        category.snoozeIntervals = snoozeIntervals()
+        category.reportsSnooze = bool()
+        return category
+    }
+
+    /// Up to four distinct snooze intervals, from a second to seven days.
+    mutating func snoozeIntervals() -> [SnoozeInterval] {
+        var seconds: [Int] = []
+        for _ in 0..<int(in: 0...4) {
+            let next = pick([1, 60, 600, 3600, 7 * 86_400, int(in: 2...86_400)])
+            if !seconds.contains(next) { seconds.append(next) }
+        }
+        return seconds.map(SnoozeInterval.init(seconds:))
     }
 
     mutating func userInfo() -> [String: JSONValue] {
@@ -77,6 +90,7 @@ struct WireValues {
             timeout: NotificationTimeout(wireValue: Int32(int(in: -1...60_000)))!,
             isResident: bool(), isTransient: bool(), badge: maybe { $0.int(in: 0...999) })
         if content.categoryID == nil { content.actions = (0..<int(in: 0...3)).map { _ in action() } }
+        content.snoozeIntervals = maybe { $0.snoozeIntervals() }
         return content
     }
 

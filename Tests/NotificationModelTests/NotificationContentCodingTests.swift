@@ -24,6 +24,7 @@ struct NotificationContentCodingTests {
             actions: [NotificationAction(id: "reply", title: "Reply", behavior: .textInput(placeholder: "…"))]
         )
         content.bodyIsMarkup = true
+        content.snoozeIntervals = [.minutes(10), .hours(1)]
         return content
     }()
 
@@ -50,9 +51,10 @@ struct NotificationContentCodingTests {
             Set(members.keys) == [
                 "title", "body", "app-name", "desktop-entry", "icon", "image", "default-action", "sound", "user-info",
                 "category", "thread", "urgency", "timeout", "resident", "transient", "badge", "actions",
-                "body-is-markup",
+                "body-is-markup", "snooze",
             ]
         )
+        #expect(json["snooze"] == [600, 3600])
         #expect(json["body-is-markup"] == true)
         #expect(json["urgency"] == "critical")
         #expect(json["timeout"] == 5000)

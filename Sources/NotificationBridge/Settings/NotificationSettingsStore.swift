@@ -11,7 +11,7 @@ import NotificationModel
 /// in GNOME's keys (see ``GNOMENotificationKeys``) or in the bridge's own file (see ``SettingsKeyFile``).
 ///
 /// Under GNOME, the keys GNOME has (allowed, style, sound, lock screen, do-not-disturb) are GNOME's, so that GNOME's
-/// Settings app and the bridge agree; the badge and what each app asked for are kept in the bridge's file. Elsewhere
+/// Settings app and the bridge agree; the badge, snooze and what each app asked for are kept in the bridge's file. Elsewhere
 /// the file holds everything. All members may be used from any task: the GIO objects live on one thread of their own.
 package final class NotificationSettingsStore: Sendable {
     /// Where the settings are kept.
@@ -122,6 +122,7 @@ package final class NotificationSettingsStore: Sendable {
                 // What GNOME keeps is not also written to the file, so that the two cannot disagree.
                 fileChange = SettingsChange()
                 fileChange.showsBadge = change.showsBadge
+                fileChange.allowsSnooze = change.allowsSnooze
                 fileChange.requested = change.requested
             }
             return backends.file.write { contents in
@@ -181,9 +182,9 @@ package final class NotificationSettingsStore: Sendable {
             var settings = stored.settings
             var doNotDisturb = file.contents.doNotDisturb ?? false
             if let gnome {
-                let showsBadge = settings.showsBadge
+                let (showsBadge, allowsSnooze) = (settings.showsBadge, settings.allowsSnooze)
                 settings = gnome.settings(of: app)
-                settings.showsBadge = showsBadge
+                (settings.showsBadge, settings.allowsSnooze) = (showsBadge, allowsSnooze)
                 doNotDisturb = gnome.doNotDisturb
             }
             var record = AppSettingsRecord(

@@ -97,6 +97,7 @@ final class SettingsKeyFile {
             set(SettingsKeys.sound.name, stored.playsSound?.keyFileText)
             set(SettingsKeys.badge.name, stored.showsBadge?.keyFileText)
             set(SettingsKeys.lockScreen.name, stored.lockScreen?.rawValue)
+            set(SettingsKeys.snooze.name, stored.allowsSnooze?.keyFileText)
             set(SettingsKeys.requested.name, stored.requested.map { $0.names.joined(separator: ";") })
             // An app noted with nothing set still gets its group, so that listings show it.
             if stored == StoredAppSettings() {
@@ -139,6 +140,7 @@ final class SettingsKeyFile {
             entry.playsSound = boolean(keyFile, group, SettingsKeys.sound.name)
             entry.showsBadge = boolean(keyFile, group, SettingsKeys.badge.name)
             entry.lockScreen = choice(keyFile, group, SettingsKeys.lockScreen.name)
+            entry.allowsSnooze = boolean(keyFile, group, SettingsKeys.snooze.name)
             if let text = string(keyFile, group, SettingsKeys.requested.name) {
                 let names = text.split(separator: ";").map { String($0).trimmed }.filter { !$0.isEmpty }
                 if let kinds = NotificationKinds(names: names) {

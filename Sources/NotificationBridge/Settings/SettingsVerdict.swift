@@ -93,6 +93,7 @@ extension AppSettingsRecord {
         }
         if !allowed.playsSound { shown.sound = .none }
         if !allowed.showsBadge { shown.badge = nil }
+        if !allowed.allowsSnooze { shown.snoozeIntervals = [] }
         if sessionLocked, allowed.lockScreen == .private {
             shown.title = content.appName ?? app
             shown.body = Self.privateBody

@@ -16,6 +16,7 @@ struct StoredAppSettings: Sendable, Hashable {
     var playsSound: Bool?
     var showsBadge: Bool?
     var lockScreen: LockScreenVisibility?
+    var allowsSnooze: Bool?
     var requested: NotificationKinds?
 
     /// The settings, defaults where nothing is stored.
@@ -24,7 +25,7 @@ struct StoredAppSettings: Sendable, Hashable {
         return AppNotificationSettings(
             isAllowed: isAllowed ?? defaults.isAllowed, style: style ?? defaults.style,
             playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
-            lockScreen: lockScreen ?? defaults.lockScreen)
+            lockScreen: lockScreen ?? defaults.lockScreen, allowsSnooze: allowsSnooze ?? defaults.allowsSnooze)
     }
 
     /// Takes the fields `change` gives.
@@ -34,6 +35,7 @@ struct StoredAppSettings: Sendable, Hashable {
         if let value = change.playsSound { playsSound = value }
         if let value = change.showsBadge { showsBadge = value }
         if let value = change.lockScreen { lockScreen = value }
+        if let value = change.allowsSnooze { allowsSnooze = value }
         if let value = change.requested { requested = value }
     }
 }
