@@ -22,6 +22,12 @@ extension InteropRun {
         await expectations.run("typed text") { try await typedText() }
         await expectations.run("server restart") { try await serverRestart() }
         await expectations.run("daemon restart") { try await daemonRestart() }
+        if Self.snoozeServers.contains(server.name) {
+            await expectations.run("snooze") { try await snooze() }
+        } else {
+            expectations.notRun(
+                "snooze", because: "driven on dunst, xfce4-notifyd and GNOME Shell, to keep the run short")
+        }
     }
 
     func addCategories() async throws {
@@ -175,7 +181,7 @@ extension InteropRun {
     // MARK: The user's hand
 
     /// Waits until the notification whose summary is `summary` is on the screen.
-    private func awaitShown(_ summary: String) async throws {
+    func awaitShown(_ summary: String) async throws {
         if let desktop {
             _ = try await desktop.widget("'\(summary)' on the screen", within: .seconds(20)) {
                 $0.role == "label" && $0.name == summary
@@ -194,13 +200,19 @@ extension InteropRun {
     private func choose(
         _ label: String, on summary: String, until answer: Task<ProcessResult, any Error>
     ) async throws {
+        try await press(label, on: summary, until: Finished.watching(answer))
+    }
+
+    /// Picks the action labelled `label` on the notification whose summary is `summary`; dunst's menu is opened
+    /// again until `done` says the choice was heard.
+    func press(_ label: String, on summary: String, until done: @escaping @Sendable () async -> Bool) async throws {
         if let desktop {
             let bubble = try await desktop.widget("the summary '\(summary)'") {
                 $0.role == "label" && $0.name == summary
             }
             try await desktop.clickButton(label, near: bubble)
         } else if let dunst {
-            try await dunst.invoke(actionLabel: label, until: Finished.watching(answer))
+            try await dunst.invoke(actionLabel: label, until: done)
         } else if let gnome {
             try await gnome.press(label, on: summary)
         } else if sway != nil {
@@ -244,7 +256,7 @@ extension InteropRun {
 }
 
 /// Whether a waiting command has ended: dunst's menu is opened again until it has.
-private actor Finished {
+actor Finished {
     private(set) var isSet = false
     func set() { isSet = true }
 
