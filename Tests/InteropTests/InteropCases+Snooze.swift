@@ -6,10 +6,6 @@ import Testing
 /// Snooze on a real server: the button is there under its label, a press puts the notification off (the daemon lists
 /// it as scheduled), and it is shown again after the interval, once, with buttons that still answer its poster.
 extension InteropRun {
-    /// The servers the snooze case runs on: one with a menu (dunst), one with buttons (xfce4-notifyd), and the one
-    /// that shows three buttons (GNOME Shell).
-    static let snoozeServers: Set<String> = ["dunst", "xfce4-notifyd", "GNOME Shell"]
-
     func snooze() async throws {
         let answer = waiting(["Gil", "Call back", "--category", "chat", "--snooze", "3s", "--timeout", "0"])
         try await awaitShown("Gil")
