@@ -18,6 +18,17 @@ extension DaemonCore {
         return content
     }
 
+    /// `content` with the snooze intervals it offers (``offeringSnooze(_:category:repeats:)``), none where the user's
+    /// settings turn snooze off: for a notification shown again as it was, without the rest of the settings applied
+    /// anew.
+    func offeringSnoozeAllowed(
+        _ content: NotificationContent, category: NotificationCategory?
+    ) async -> NotificationContent {
+        var content = Self.offeringSnooze(content, category: category)
+        if await !settings.record(for: settingsApp(of: content)).effective.allowsSnooze { content.snoozeIntervals = [] }
+        return content
+    }
+
     /// Puts a notification off for `interval`: from now it waits in the scheduler (and the store), as if posted with
     /// `in` set to the interval, with its content, hints, route and waiting calls; the server is asked to close it.
     /// Its poster gets no `Closed`. The app hears of it only when the category asks (``NotificationCategory/reportsSnooze``):
@@ -39,7 +50,7 @@ extension DaemonCore {
         do {
             _ = try await schedule(
                 entry.content, trigger: .timeInterval(seconds: Double(interval.seconds)), id: id, route: entry.route,
-                poster: entry.poster, hints: answer.hints)
+                poster: entry.poster, hints: answer.hints, alsoCommitting: [.forgetDelivered(id: id)])
         } catch {
             logger.warning(
                 "cannot snooze the notification", metadata: metadata.merging(["error": "\(error.message)"]) { $1 })
@@ -48,9 +59,8 @@ extension DaemonCore {
             takeOffServer(id)
             return
         }
-        // The scheduled post is committed before the route of the shown one is forgotten: a crash in between leaves
-        // both, and the notification comes back all the same.
-        forgetDelivered(id)
+        // The route of the shown notification is forgotten in the commit that schedules it: a restart finds one or the
+        // other, never both.
         takeOffServer(id)
         logger.info("snoozed", metadata: metadata)
         guard let category = await category(of: entry.content), category.reportsSnooze, let now = table[id] else {

@@ -22,7 +22,7 @@ extension InteropRun {
         await expectations.run("typed text") { try await typedText() }
         await expectations.run("server restart") { try await serverRestart() }
         await expectations.run("daemon restart") { try await daemonRestart() }
-        await expectations.run("snooze") { try await snooze() }
+        await expectations.run("snooze button") { try await snooze() }
     }
 
     func addCategories() async throws {

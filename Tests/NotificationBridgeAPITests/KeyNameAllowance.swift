@@ -322,6 +322,8 @@ struct KeyNameAllowance {
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/HelpSnapshotTests.swift", [PostKeys.category.name], "a subcommand"),
         KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/SnoozeCLITests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/ResponseTests.swift", [PostKeys.category.name, ActionKeys.title.name],
             "a subcommand, and a field of the alert command's own JSON output"),
         KeyNameAllowance(

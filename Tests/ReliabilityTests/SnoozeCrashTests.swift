@@ -46,8 +46,13 @@ extension Reliability {
                         if case .closed(let closed, _) = event, closed.id == shown.id { return }
                     }
                 }
-                // Listed once the store has it: the snooze is on disk before the daemon dies.
-                #expect(try await rig.pendingIDs(Self.reminders).contains(id), "log: \(rig.logText)")
+                // Listed once the store has it: the snooze is on disk before the daemon dies. (The server closes the
+                // notification as soon as the button is pressed, a moment before the daemon handles the press.)
+                try await withTimeout(.seconds(30), waitingFor: "the snoozed notification to be listed as pending") {
+                    while try await !rig.pendingIDs(Self.reminders).contains(id) {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
                 daemon.signal(SIGKILL)
                 #expect(await daemon.wait(within: .seconds(10)) == 128 + SIGKILL)
 
