@@ -31,8 +31,8 @@ extension DaemonCore {
 
     /// Puts a notification off for `interval`: from now it waits in the scheduler (and the store), as if posted with
     /// `in` set to the interval, with its content, hints, route and waiting calls; the server is asked to close it.
-    /// Its poster gets no `Closed`. The app hears of it only when the category asks (``NotificationCategory/reportsSnooze``):
-    /// a response with action `snooze`, sent where its responses go.
+    /// Its poster gets no `Closed`. The app hears of it only when the category asks
+    /// (``NotificationCategory/reportsSnooze``): a response with action `snooze`, sent where its responses go.
     func snooze(_ answer: SessionResponse, for interval: SnoozeInterval) async {
         let id = answer.notification.id
         guard let entry = table[id], !entry.isScheduled else { return }

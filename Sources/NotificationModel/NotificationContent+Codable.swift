@@ -3,8 +3,8 @@
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
 /// `sound`,
-/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`, `snooze`. Every key is
-/// optional when decoding and takes the initializer's default; unset optional fields, and fields at the
+/// `user-info`, `category`, `thread`, `urgency`, `timeout`, `resident`, `transient`, `badge`, `actions`, `snooze`.
+/// Every key is optional when decoding and takes the initializer's default; unset optional fields, and fields at the
 /// initializer's default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
     fileprivate enum CodingKeys: String, CodingKey {

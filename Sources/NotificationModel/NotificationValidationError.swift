@@ -143,8 +143,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
         case .duplicateSnoozeInterval(let field, let seconds):
             "\(field): the snooze interval of \(seconds) seconds is listed more than once; list each once"
         case .snoozeActionIDTaken(let field):
-            "\(field): the category reports snoozes as action \(quoted(NotificationResponse.snoozeActionID)), so none of "
-                + "its actions may have that id; rename the action, or do not report snoozes"
+            "\(field): the category reports snoozes as action \(quoted(NotificationResponse.snoozeActionID)), so "
+                + "none of its actions may have that id; rename the action, or do not report snoozes"
         }
     }
 

@@ -36,7 +36,7 @@ struct SnoozeTests {
     }
 
     @Test(
-        "one button per interval; a click takes it off the screen, it comes back once, and its response still reaches the poster"
+        "one button per interval; a click takes it off the screen, it comes back once, its answer reaches the poster"
     )
     func snoozeAndReturn() async throws {
         try await DaemonFixture.with(.xfce4Notifyd) { fixture in

@@ -13,7 +13,7 @@ extension Reliability {
         static let reminders: [String: DBusValue] = [FilterKeys.appName.name: .string("Reminders")]
 
         @Test(
-            "killed during the snooze, the daemon shows the notification again after a restart, once, and its response reaches the poster"
+            "killed during a snooze, the daemon shows it again after a restart, once, and its answer reaches the poster"
         )
         func killDuringSnooze() async throws {
             try await DaemonRig.with { rig in

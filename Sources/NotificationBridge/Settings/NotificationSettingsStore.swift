@@ -11,8 +11,8 @@ import NotificationModel
 /// in GNOME's keys (see ``GNOMENotificationKeys``) or in the bridge's own file (see ``SettingsKeyFile``).
 ///
 /// Under GNOME, the keys GNOME has (allowed, style, sound, lock screen, do-not-disturb) are GNOME's, so that GNOME's
-/// Settings app and the bridge agree; the badge, snooze and what each app asked for are kept in the bridge's file. Elsewhere
-/// the file holds everything. All members may be used from any task: the GIO objects live on one thread of their own.
+/// Settings app and the bridge agree; the badge, snooze and what each app asked for are kept in the bridge's file.
+/// Elsewhere the file holds everything. All members may be used from any task: the GIO objects live on one thread of their own.
 package final class NotificationSettingsStore: Sendable {
     /// Where the settings are kept.
     package let source: SettingsSource
