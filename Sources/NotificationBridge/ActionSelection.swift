@@ -16,10 +16,12 @@ struct ActionSelection: Sendable {
     /// Where destructive actions go.
     var destructiveOrder: NotificationRendering.DestructiveOrder
 
-    /// The actions to show, in order.
-    func actions(_ content: NotificationContent, category: NotificationCategory?) -> [NotificationAction] {
+    /// The actions to show, in order, with `reserved` buttons left for the bridge's own (a snooze button).
+    func actions(
+        _ content: NotificationContent, category: NotificationCategory?, reserving reserved: Int = 0
+    ) -> [NotificationAction] {
         var actions = category?.actions ?? content.actions
-        if let limit = maximumButtons, actions.count > limit {
+        if let buttons = maximumButtons, case let limit = max(buttons - reserved, 0), actions.count > limit {
             // The minimal context only when the category names one: the first two of the default context would leave
             // buttons unused (GNOME Shell shows three) and could leave out what the user needs most.
             if let minimal = category?.minimalActions, !minimal.isEmpty { actions = minimal }

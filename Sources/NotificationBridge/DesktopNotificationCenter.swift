@@ -132,6 +132,8 @@ public actor DesktopNotificationCenter {
     private let idPrefix = "\(getpid())-"
     /// The handlers of notifications that closed while a prompt for their text was open, kept for the text.
     private var promptHandlers: [String: ResponseHandler] = [:]
+    /// The notifications put off by a snooze button, to be shown again once their interval has passed.
+    var snoozing: Set<String> = []
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -346,8 +348,12 @@ public actor DesktopNotificationCenter {
         if content.desktopEntry == nil { content.desktopEntry = configuration.desktopEntry }
         let registered = categories
         try content.validate(isCategoryRegistered: { registered[$0] != nil })
+        content.snoozeIntervals =
+            content.snoozeIntervals ?? content.categoryID.flatMap { registered[$0] }?.snoozeIntervals ?? []
         content = try await allowedBySettings(content)
         let id = id ?? makeID()
+        // Posted again while snoozed: this one takes its place, and the snoozed one does not come back.
+        snoozing.remove(id)
         guard let session else {
             return try await postThroughPortal(content, id: id, hints: hints, handler: handler)
         }
@@ -367,6 +373,7 @@ public actor DesktopNotificationCenter {
 
     /// Closes a delivered notification; a response waiting for the screen to unlock is dropped with it.
     public func withdraw(id: String) async {
+        snoozing.remove(id)
         await lockGate.drop(notificationID: id)
         notificationHandlers[id] = nil
         guard let session else {
@@ -378,6 +385,7 @@ public actor DesktopNotificationCenter {
 
     /// Closes every delivered notification of this center.
     public func withdrawAll() async {
+        snoozing.removeAll()
         let ids = await session?.shownIDs ?? portal?.router.all.map(\.id) ?? []
         for id in ids { await withdraw(id: id) }
     }
@@ -406,6 +414,9 @@ public actor DesktopNotificationCenter {
     private func handle(_ event: SessionEvent) async {
         switch event {
         case .responded(let answer):
+            if let interval = SnoozeInterval(actionKey: answer.actionID) {
+                return await snooze(answer, for: interval)
+            }
             let id = answer.notification.id
             let chosen = answer.fromPrompt ? promptHandlers[id] : nil
             await deliver(
@@ -419,6 +430,8 @@ public actor DesktopNotificationCenter {
             }
         case .closed(let closure):
             let id = closure.notification.id
+            // A snoozed notification leaving the screen is the center's own doing: the app hears nothing of it.
+            guard !snoozing.contains(id) else { return }
             eventContinuation.yield(
                 .closed(
                     Closure(id: id, reason: closure.reason, acted: closure.acted, dismissed: closure.dismissed)))

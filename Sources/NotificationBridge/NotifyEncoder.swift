@@ -18,6 +18,9 @@ import NotificationModel
 /// 5. The default action (`default`, a click on the body) comes first when the content has a label for it.
 /// 6. The interruption level sets the urgency, the sound and the timeout as the server's row of
 ///    ``NotificationServerInfo/wire(for:)`` says.
+/// 7. The snooze intervals of the content (``NotificationContent/snoozeIntervals``, which the daemon sets from the
+///    category and the user's settings) come last, one button each (`snooze:SECONDS`, labelled "Snooze 10 min"); on
+///    a server that shows few buttons only the first, whose button is kept free of the actions'.
 ///
 /// The bridge's category id is the bridge's own: it is never sent as the freedesktop `category` hint, which has a
 /// vocabulary of its own (`email.arrived`, `im.received`, …) and comes only from the caller's hints.
@@ -88,7 +91,8 @@ package struct NotifyEncoder: Sendable {
             if let label = content.defaultActionLabel {
                 wire += [NotificationResponse.defaultActionID, label]
             }
-            for action in selectedActions(content, category: category) {
+            let snooze = snoozeActions(content)
+            for action in selectedActions(content, category: category, reserving: snooze.count) {
                 var key = action.id
                 if action.isTextInput {
                     let rendering = textInputRendering(for: action)
@@ -113,6 +117,10 @@ package struct NotifyEncoder: Sendable {
                 let label = action.isDestructive ? rendering.destructiveMarker + action.title : action.title
                 wire += [key, label]
                 actionsByKey[key] = action
+            }
+            for action in snooze {
+                wire += [action.id, action.title]
+                actionsByKey[action.id] = action
             }
         } else {
             for action in selectedActions(content, category: category) where action.isTextInput {
@@ -143,11 +151,22 @@ package struct NotifyEncoder: Sendable {
         content.timeout == .serverDefault ? level.timeout ?? .serverDefault : content.timeout
     }
 
-    /// The actions to show, in order, after applying the button limit and the destructive order.
-    func selectedActions(_ content: NotificationContent, category: NotificationCategory?) -> [NotificationAction] {
+    /// The actions to show, in order, after applying the button limit (less `reserved` buttons) and the destructive
+    /// order.
+    func selectedActions(
+        _ content: NotificationContent, category: NotificationCategory?, reserving reserved: Int = 0
+    ) -> [NotificationAction] {
         ActionSelection(
             maximumButtons: server.maximumButtons, preselectsFirstAction: server.preselectsFirstAction,
             destructiveOrder: rendering.destructiveOrder
-        ).actions(content, category: category)
+        ).actions(content, category: category, reserving: reserved)
+    }
+
+    /// The snooze buttons, as actions whose ids are their wire keys: one for each interval, or only the first where
+    /// the server shows few buttons.
+    func snoozeActions(_ content: NotificationContent) -> [NotificationAction] {
+        let intervals = content.snoozeIntervals ?? []
+        let shown = server.maximumButtons == nil ? intervals : Array(intervals.prefix(1))
+        return shown.map { NotificationAction(id: $0.actionKey, title: "Snooze \($0.label)", activation: .background) }
     }
 }

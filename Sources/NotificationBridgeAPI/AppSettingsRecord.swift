@@ -43,6 +43,7 @@ public struct AppSettingsRecord: Sendable, Hashable {
         entries[SettingsKeys.badge] = settings.showsBadge
         entries[SettingsKeys.lockScreen] = settings.lockScreen
         entries[SettingsKeys.timeSensitive] = settings.allowsTimeSensitive
+        entries[SettingsKeys.snooze] = settings.allowsSnooze
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
         entries[SettingsKeys.source] = source
@@ -62,7 +63,8 @@ public struct AppSettingsRecord: Sendable, Hashable {
             playsSound: try dictionary.decode(SettingsKeys.sound) ?? defaults.playsSound,
             showsBadge: try dictionary.decode(SettingsKeys.badge) ?? defaults.showsBadge,
             lockScreen: try dictionary.decode(SettingsKeys.lockScreen) ?? defaults.lockScreen,
-            allowsTimeSensitive: try dictionary.decode(SettingsKeys.timeSensitive) ?? defaults.allowsTimeSensitive)
+            allowsTimeSensitive: try dictionary.decode(SettingsKeys.timeSensitive) ?? defaults.allowsTimeSensitive,
+            allowsSnooze: try dictionary.decode(SettingsKeys.snooze) ?? defaults.allowsSnooze)
         requested = try dictionary.decode(SettingsKeys.requested)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb) ?? false
         source = try dictionary.decode(SettingsKeys.source) ?? .file
@@ -83,6 +85,8 @@ public struct SettingsChange: Sendable, Hashable {
     public var lockScreen: LockScreenVisibility?
     /// `time-sensitive`.
     public var allowsTimeSensitive: Bool?
+    /// `snooze`.
+    public var allowsSnooze: Bool?
     /// `do-not-disturb`: global, whichever app is named.
     public var doNotDisturb: Bool?
     /// `requested`: what the app asks for.
@@ -103,6 +107,7 @@ public struct SettingsChange: Sendable, Hashable {
         entries[SettingsKeys.badge] = showsBadge
         entries[SettingsKeys.lockScreen] = lockScreen
         entries[SettingsKeys.timeSensitive] = allowsTimeSensitive
+        entries[SettingsKeys.snooze] = allowsSnooze
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
         return entries
@@ -119,6 +124,7 @@ public struct SettingsChange: Sendable, Hashable {
         showsBadge = try dictionary.decode(SettingsKeys.badge)
         lockScreen = try dictionary.decode(SettingsKeys.lockScreen)
         allowsTimeSensitive = try dictionary.decode(SettingsKeys.timeSensitive)
+        allowsSnooze = try dictionary.decode(SettingsKeys.snooze)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb)
         requested = try dictionary.decode(SettingsKeys.requested)
     }
@@ -132,6 +138,7 @@ public struct SettingsChange: Sendable, Hashable {
         if let showsBadge { changed.showsBadge = showsBadge }
         if let lockScreen { changed.lockScreen = lockScreen }
         if let allowsTimeSensitive { changed.allowsTimeSensitive = allowsTimeSensitive }
+        if let allowsSnooze { changed.allowsSnooze = allowsSnooze }
         return changed
     }
 }

@@ -15,8 +15,17 @@ public enum CategoryOptionKeys {
         "summary-format", example: "<'%u new messages from %@'>",
         summary: "a thread's summary line: %u the count, %@ the summary arguments")
 
+    /// `snooze` (ai): seconds.
+    public static let snooze = SnoozeWire.key(
+        "snooze", summary: "snooze intervals in seconds its notifications offer, e.g. <[600, 3600]>")
+    /// `reports-snooze` (b).
+    public static let reportsSnooze = BridgeKey.boolean(
+        "reports-snooze", summary: "report a snooze as a response with action snooze")
+
     /// Every key, in the order error messages list them.
-    public static let all: [BridgeKeyInfo] = [minimalActions.info, reportsDismissal.info, summaryFormat.info]
+    public static let all: [BridgeKeyInfo] = [
+        minimalActions.info, reportsDismissal.info, summaryFormat.info, snooze.info, reportsSnooze.info,
+    ]
 }
 
 /// The keys of a category as `ListCategories` returns it: ``id``, ``actions`` and the options.

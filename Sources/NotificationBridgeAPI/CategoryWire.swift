@@ -38,10 +38,13 @@ public enum CategoryWire {
         if let summaryFormat, let problem = ThreadSummary.check(summaryFormat) {
             throw reader.invalid(CategoryOptionKeys.summaryFormat, problem)
         }
-        return NotificationCategory(
+        var category = NotificationCategory(
             id: id, actions: decoded, minimalActions: minimal,
             reportsDismissal: try reader.decode(CategoryOptionKeys.reportsDismissal) ?? false,
             summaryFormat: summaryFormat)
+        category.snoozeIntervals = try reader.decode(CategoryOptionKeys.snooze) ?? []
+        category.reportsSnooze = try reader.decode(CategoryOptionKeys.reportsSnooze) ?? false
+        return category
     }
 
     /// The `options` argument of `RegisterCategory` for `category`.
@@ -50,6 +53,8 @@ public enum CategoryWire {
         options[CategoryOptionKeys.minimalActions] = category.minimalActions.map(\.id)
         options[CategoryOptionKeys.reportsDismissal] = category.reportsDismissal
         options[CategoryOptionKeys.summaryFormat] = category.summaryFormat
+        if !category.snoozeIntervals.isEmpty { options[CategoryOptionKeys.snooze] = category.snoozeIntervals }
+        if category.reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
         return options
     }
 

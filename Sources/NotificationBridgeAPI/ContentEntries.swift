@@ -29,6 +29,7 @@ public enum ContentEntries {
         if !content.actions.isEmpty { entries[PostKeys.actions] = content.actions }
         if content.sound != .default { entries[PostKeys.sound] = content.sound }
         if content.interruptionLevel != .active { entries[PostKeys.interruptionLevel] = content.interruptionLevel }
+        entries[PostKeys.snooze] = content.snoozeIntervals
         return entries
     }
 
@@ -62,6 +63,7 @@ public enum ContentEntries {
         content.alwaysSummarizesThread = try reader.decode(PostKeys.threadSummary) ?? false
         if let userInfo = try reader.decode(PostKeys.userInfo) { content.userInfo = userInfo }
         if let actions = try reader.decode(PostKeys.actions) { content.actions = actions }
+        content.snoozeIntervals = try reader.decode(PostKeys.snooze)
         return content
     }
 }

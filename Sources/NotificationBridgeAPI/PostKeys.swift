@@ -77,6 +77,9 @@ public enum PostKeys {
     public static let badge = BridgeKey.int32(
         "badge", example: "<3>", summary: "count on the app's launcher icon (0 hides it)"
     ).map(decode: ContentWire.badge(_:_:), encode: { Int32(clamping: $0) })
+    /// `snooze` (ai): seconds; in place of the category's, an empty array for none.
+    public static let snooze = SnoozeWire.key(
+        "snooze", summary: "snooze intervals in seconds, in place of the category's ([] for none)")
     /// `replaces` (s).
     public static let replaces = BridgeKey.string(
         "replaces", example: "<'3f9c2a7e1b4d5c6a'>",
@@ -122,7 +125,7 @@ public enum PostKeys {
         actions.info,
         userInfo.info, defaultAction.info, sound.info, urgency.info, interruptionLevel.info,
         timeout.info, resident.info, transient.info,
-        thread.info, summaryArgument.info, summaryArgumentCount.info, threadSummary.info, badge.info,
+        thread.info, summaryArgument.info, summaryArgumentCount.info, threadSummary.info, badge.info, snooze.info,
     ]
     /// The keys that choose where responses go.
     public static let handler: [BridgeKeyInfo] = [exec.info, appAction.info]

@@ -24,6 +24,9 @@ public enum SettingsKeys {
     public static let timeSensitive = BridgeKey.boolean(
         "time-sensitive",
         summary: "whether its time-sensitive notifications go through do-not-disturb (off by default)")
+    /// `snooze` (b).
+    public static let snooze = BridgeKey.boolean(
+        "snooze", summary: "whether its notifications may offer snooze buttons")
     /// `do-not-disturb` (b).
     public static let doNotDisturb = BridgeKey.boolean(
         "do-not-disturb",
@@ -48,8 +51,8 @@ public enum SettingsKeys {
 
     /// The keys `SetSettings` takes.
     public static let settable: [BridgeKeyInfo] = [
-        allowed.info, style.info, sound.info, badge.info, lockScreen.info, doNotDisturb.info, requested.info,
-        timeSensitive.info,
+        allowed.info, style.info, sound.info, badge.info, lockScreen.info, snooze.info, doNotDisturb.info,
+        requested.info, timeSensitive.info,
     ]
 
     /// Every key.

@@ -39,6 +39,15 @@ struct CategoryCommand: AsyncParsableCommand {
                 valueName: "format"))
         var summaryFormat: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Snooze buttons its notifications offer: \(SnoozeSpec.form); the first where few buttons fit.",
+                valueName: "intervals"))
+        var snooze: String?
+
+        @Flag(help: "Report a snooze as a response with action 'snooze'.")
+        var reportsSnooze = false
+
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -49,6 +58,7 @@ struct CategoryCommand: AsyncParsableCommand {
                 throw ValidationError("a category needs at least one --action \(ActionSpec.form)")
             }
             _ = try ActionSpec.list(actions)
+            if let snooze { _ = try SnoozeSpec.parse(snooze) }
             if minimal.count > 2 {
                 throw ValidationError(
                     "--minimal is given \(minimal.count) times; where few buttons fit at most two "
@@ -68,6 +78,8 @@ struct CategoryCommand: AsyncParsableCommand {
             if !minimal.isEmpty { options[CategoryOptionKeys.minimalActions] = minimal }
             if reportsDismissal { options[CategoryOptionKeys.reportsDismissal] = true }
             if let summaryFormat { options[CategoryOptionKeys.summaryFormat] = summaryFormat }
+            if let snooze { options[CategoryOptionKeys.snooze] = try SnoozeSpec.parse(snooze) }
+            if reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
             let actions = try ActionSpec.list(actions)
             try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)

@@ -98,7 +98,13 @@ struct PostOptions: ParsableArguments {
             valueName: "type"))
     var serverCategory: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Snooze buttons it offers, in place of its category's: \(SnoozeSpec.form).", valueName: "intervals"))
+    var snooze: String?
+
     func validate() throws {
+        if let snooze { _ = try SnoozeSpec.parse(snooze) }
         if let timeout, timeout < -1 {
             throw ValidationError("--timeout \(timeout): use milliseconds, -1 for the server's default or 0 for never")
         }
@@ -168,6 +174,7 @@ struct PostOptions: ParsableArguments {
         if let summaryCount { entries.setUnchecked(PostKeys.summaryArgumentCount, .int32(summaryCount)) }
         if threadSummary { entries[PostKeys.threadSummary] = true }
         if let userInfo = try userInfoJSON() { entries.setUnchecked(PostKeys.userInfo, .string(userInfo)) }
+        if let snooze { entries[PostKeys.snooze] = try SnoozeSpec.parse(snooze) }
         return entries
     }
 }

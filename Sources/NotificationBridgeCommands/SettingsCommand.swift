@@ -53,6 +53,11 @@ struct SettingsCommand: AsyncParsableCommand {
     var timeSensitive: String?
 
     @Option(
+        name: .customLong(SettingsKeys.snooze.name),
+        help: ArgumentHelp("Whether its notifications may offer snooze buttons.", valueName: "on|off"))
+    var snooze: String?
+
+    @Option(
         name: .customLong(SettingsKeys.doNotDisturb.name),
         help: ArgumentHelp(
             "Do not disturb, for every app: no popups but critical ones, and time-sensitive ones of the apps "
@@ -83,6 +88,7 @@ struct SettingsCommand: AsyncParsableCommand {
         change.playsSound = try onOff(sound, "--sound")
         change.showsBadge = try onOff(badge, "--badge")
         change.allowsTimeSensitive = try onOff(timeSensitive, "--time-sensitive")
+        change.allowsSnooze = try onOff(snooze, "--snooze")
         change.doNotDisturb = try onOff(doNotDisturb, "--do-not-disturb")
         return change
     }
@@ -144,6 +150,7 @@ struct SettingsCommand: AsyncParsableCommand {
         print("badge: \(onOffText(settings.showsBadge))")
         print("\(SettingsKeys.lockScreen.name): \(settings.lockScreen.rawValue)")
         print("\(SettingsKeys.timeSensitive.name): \(onOffText(settings.allowsTimeSensitive))")
+        print("\(SettingsKeys.snooze.name): \(onOffText(settings.allowsSnooze))")
         if let requested = record.requested {
             print("requested: \(requested.names.isEmpty ? "nothing" : requested.names.joined(separator: ", "))")
         }

@@ -96,10 +96,10 @@ extension DaemonCore {
             table[id] = TrackedNotification(
                 appName: kept.content.appName ?? defaultAppName, poster: kept.poster, route: kept.route,
                 content: kept.content, reportsDismissal: kept.reportsDismissal, phase: .showing)
-            await session.adopt(
-                id: id, serverID: kept.serverID, content: kept.content,
-                category: kept.content.categoryID.flatMap { categories[$0] })
-            await takeOver(id, kept)
+            let category = kept.content.categoryID.flatMap { categories[$0] }
+            let shown = await offeringSnoozeAllowed(kept.content, category: category)
+            await session.adopt(id: id, serverID: kept.serverID, content: shown, category: category)
+            await takeOver(id, kept, showing: shown)
         }
         logger.info(
             "restored the routes of notifications shown before the restart",
@@ -114,8 +114,8 @@ extension DaemonCore {
     /// connection of the last run, which is gone. The server keeps its place on the screen; a
     /// notification whose own timeout has passed meanwhile is left alone (the server has expired it); one with a
     /// timeout gets what is left of it.
-    private func takeOver(_ id: String, _ kept: DeliveredPost) async {
-        var content = kept.content
+    private func takeOver(_ id: String, _ kept: DeliveredPost, showing shown: NotificationContent) async {
+        var content = shown
         if case .milliseconds(let milliseconds) = content.timeout {
             let left = Double(milliseconds) - Date().timeIntervalSince(kept.shownAt) * 1000
             guard left >= 1 else { return }

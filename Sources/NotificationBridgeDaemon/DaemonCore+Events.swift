@@ -11,6 +11,11 @@ extension DaemonCore {
     func handle(_ event: SessionEvent) async {
         switch event {
         case .responded(let answer):
+            // A snooze button: the bridge's own, handled before the lock gate (putting off needs no unlocking).
+            if let interval = SnoozeInterval(actionKey: answer.actionID) {
+                await snooze(answer, for: interval)
+                return
+            }
             // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
             let response = answer.response
             await lockGate.deliver(

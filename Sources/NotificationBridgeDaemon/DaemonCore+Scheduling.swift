@@ -8,10 +8,11 @@ import NotificationStore
 
 /// Scheduled notifications and the store that keeps them (and the categories) across restarts.
 extension DaemonCore {
-    /// Schedules a notification: the scheduler takes it now, the returned commit puts it on disk.
+    /// Schedules a notification: the scheduler takes it now, the returned commit puts it on disk, with
+    /// `alsoCommitting` before it in the same commit.
     func schedule(
         _ content: NotificationContent, trigger: NotificationTrigger, id: String, route: ResponseRoute,
-        poster: String, hints: [String: DBusValue] = [:]
+        poster: String, hints: [String: DBusValue] = [:], alsoCommitting changes: [DaemonStore.Change] = []
     ) async throws(DBusFailure) -> DurableCommits.Commit {
         let registered = Set(categories.keys)
         do throws(NotificationValidationError) {
@@ -59,7 +60,7 @@ extension DaemonCore {
                 "notification.id": "\(id)", "notification.app": "\(appName)", "dbus.sender": "\(poster)",
                 "notification.route": "\(route.kind)",
             ])
-        return commits.submit([.schedule(notification)])
+        return commits.submit(changes + [.schedule(notification)])
     }
 
     /// Cancels a scheduled notification; returns the change that forgets it on disk. One that is not showing ends.
@@ -149,7 +150,8 @@ extension DaemonCore {
         }
         table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
         do {
-            content = try await allowedBySettings(content)
+            content = try await allowedBySettings(
+                Self.offeringSnooze(content, category: category, repeats: firing.nextFireDate != nil))
         } catch {
             // The user's settings keep it off the screen: it fired, invisibly.
             logger.info(

@@ -293,7 +293,7 @@ actor DaemonCore {
         } catch {
             throw error.bridgeFailure
         }
-        let shown = try await allowedBySettings(content)
+        let shown = try await allowedBySettings(Self.offeringSnooze(content, category: category))
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
         let previous = table[id]

@@ -17,12 +17,16 @@ public struct AppNotificationSettings: Sendable, Hashable {
     /// Whether the app's time-sensitive notifications go through the bridge's do-not-disturb; off until the user
     /// turns it on, as on iOS (see ``NotificationInterruptionLevel/timeSensitive``).
     public var allowsTimeSensitive: Bool
+    /// Whether its notifications may offer to be snoozed (their snooze buttons are shown).
+    public var allowsSnooze: Bool
 
     /// Settings with every field given; the defaults are what an app gets before the user chooses.
     public init(
         isAllowed: Bool = true, style: NotificationAlertStyle = .banner, playsSound: Bool = true,
-        showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show, allowsTimeSensitive: Bool = false
+        showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show, allowsTimeSensitive: Bool = false,
+        allowsSnooze: Bool = true
     ) {
+        self.allowsSnooze = allowsSnooze
         self.isAllowed = isAllowed
         self.style = style
         self.playsSound = playsSound

@@ -3,7 +3,9 @@ extension NotificationCategory {
     ///
     /// Rules: ``id`` is a valid identifier; ``actions`` holds at most ``NotificationLimits/maxActionsPerCategory``
     /// valid actions with distinct ids, at most one of them a text-input action; ``minimalActions`` holds at most
-    /// ``NotificationLimits/maxMinimalActions`` valid actions with distinct ids, each the id of one of ``actions``.
+    /// ``NotificationLimits/maxMinimalActions`` valid actions with distinct ids, each the id of one of ``actions``;
+    /// ``snoozeIntervals`` pass ``SnoozeInterval/validate(_:field:)``; a category that reports snoozes has no action
+    /// with the id ``NotificationResponse/snoozeActionID``.
     ///
     /// - Throws: ``NotificationValidationError`` naming the field (`category.id`, `category.actions[1].id`, …).
     public func validate() throws(NotificationValidationError) {
@@ -62,6 +64,10 @@ extension NotificationCategory {
             if let problem = ThreadSummary.check(summaryFormat) {
                 throw .invalidSummary(field: "\(path).summaryFormat", problem: problem)
             }
+        }
+        try SnoozeInterval.validate(snoozeIntervals, field: "\(path).snoozeIntervals")
+        if reportsSnooze, let index = actions.firstIndex(where: { $0.id == NotificationResponse.snoozeActionID }) {
+            throw .snoozeActionIDTaken(field: "\(path).actions[\(index)].id")
         }
     }
 }

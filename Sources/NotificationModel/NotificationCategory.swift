@@ -4,8 +4,8 @@
 /// room for every button, and ``minimalActions`` is the minimal context, shown where it has room for few (GNOME Shell
 /// shows three buttons, one of which the bridge may need for the body click).
 ///
-/// Encoded with the keys `id`, `actions`, `minimal-actions`, `reports-dismissal` and `summary-format`; only `id` is
-/// required when decoding.
+/// Encoded with the keys `id`, `actions`, `minimal-actions`, `reports-dismissal`, `summary-format`, `snooze` and
+/// `reports-snooze`; only `id` is required when decoding.
 public struct NotificationCategory: Sendable, Hashable {
     /// The identifier notifications use in ``NotificationContent/categoryID``.
     ///
@@ -32,6 +32,17 @@ public struct NotificationCategory: Sendable, Hashable {
     /// ``NotificationContent/summaryArgument``s, such as `"%u new messages from %@"`. `nil` uses
     /// ``ThreadSummary/defaultFormat``.
     public var summaryFormat: String?
+
+    /// The snooze intervals its notifications offer, the first the one shown where the server has room for a single
+    /// snooze button; empty for none. A notification may offer its own (``NotificationContent/snoozeIntervals``).
+    public var snoozeIntervals: [SnoozeInterval] = []
+
+    /// Whether a snooze is reported as a response with action ``NotificationResponse/snoozeActionID``; none of the
+    /// category's actions may then have that id.
+    ///
+    /// Off by default: a snoozed notification comes back by itself, and its response, when the user gives one, goes
+    /// where it would have gone.
+    public var reportsSnooze = false
 
     /// Makes a category.
     ///
@@ -72,6 +83,8 @@ extension NotificationCategory: Codable {
         case minimalActions = "minimal-actions"
         case reportsDismissal = "reports-dismissal"
         case summaryFormat = "summary-format"
+        case snoozeIntervals = "snooze"
+        case reportsSnooze = "reports-snooze"
     }
 
     /// Decodes a category; only `id` is required.
@@ -86,9 +99,12 @@ extension NotificationCategory: Codable {
             reportsDismissal: try container.decodeIfPresent(Bool.self, forKey: .reportsDismissal) ?? false,
             summaryFormat: try container.decodeIfPresent(String.self, forKey: .summaryFormat)
         )
+        snoozeIntervals = try container.decodeIfPresent([SnoozeInterval].self, forKey: .snoozeIntervals) ?? []
+        reportsSnooze = try container.decodeIfPresent(Bool.self, forKey: .reportsSnooze) ?? false
     }
 
-    /// Encodes every field of the category (``summaryFormat`` only when set).
+    /// Encodes every field of the category; ``summaryFormat`` and the snooze fields only when they are set, so that
+    /// what an earlier version wrote reads the same.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -96,5 +112,7 @@ extension NotificationCategory: Codable {
         try container.encode(minimalActions, forKey: .minimalActions)
         try container.encode(reportsDismissal, forKey: .reportsDismissal)
         try container.encodeIfPresent(summaryFormat, forKey: .summaryFormat)
+        if !snoozeIntervals.isEmpty { try container.encode(snoozeIntervals, forKey: .snoozeIntervals) }
+        if reportsSnooze { try container.encode(reportsSnooze, forKey: .reportsSnooze) }
     }
 }

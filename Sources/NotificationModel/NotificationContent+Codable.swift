@@ -3,9 +3,9 @@
 ///
 /// Keys: `title`, `body`, `body-is-markup`, `app-name`, `desktop-entry`, `icon`, `image`, `default-action` (the label),
 /// `sound`, `user-info`, `category`, `thread`, `summary-argument`, `summary-argument-count`, `thread-summary`,
-/// `urgency`, `interruption-level`, `timeout`, `resident`, `transient`, `badge`, `actions`. Every key is optional when
-/// decoding and takes the initializer's default; unset optional fields, and fields at the initializer's default, are
-/// left out when encoding (a stored notification is read back faster without them).
+/// `urgency`, `interruption-level`, `timeout`, `resident`, `transient`, `badge`, `actions`, `snooze`. Every key is
+/// optional when decoding and takes the initializer's default; unset optional fields, and fields at the initializer's
+/// default, are left out when encoding (a stored notification is read back faster without them).
 extension NotificationContent: Codable {
     fileprivate enum CodingKeys: String, CodingKey {
         case title
@@ -30,6 +30,7 @@ extension NotificationContent: Codable {
         case isTransient = "transient"
         case badge
         case actions
+        case snoozeIntervals = "snooze"
     }
 
     /// Decodes content; see the extension's description for the keys.
@@ -66,6 +67,7 @@ extension NotificationContent: Codable {
         summaryArgument = try container.decodeIfPresent(String.self, forKey: .summaryArgument)
         summaryArgumentCount = try container.decodeIfPresent(Int.self, forKey: .summaryArgumentCount) ?? 1
         alwaysSummarizesThread = try container.decodeIfPresent(Bool.self, forKey: .alwaysSummarizesThread) ?? false
+        snoozeIntervals = try container.decodeIfPresent([SnoozeInterval].self, forKey: .snoozeIntervals)
     }
 
     /// Encodes the title, the body, and every field that is set and not at its default.
@@ -93,6 +95,7 @@ extension NotificationContent: Codable {
         if isTransient { try container.encode(isTransient, forKey: .isTransient) }
         try container.encodeIfPresent(badge, forKey: .badge)
         if !actions.isEmpty { try container.encode(actions, forKey: .actions) }
+        try container.encodeIfPresent(snoozeIntervals, forKey: .snoozeIntervals)
     }
 }
 

@@ -21,6 +21,7 @@ extension NotificationContent {
     /// - ``userInfo`` holds finite numbers only and is at most ``NotificationLimits/maxUserInfoBytes`` as JSON.
     /// - A ``NotificationTimeout/milliseconds(_:)`` timeout is positive; ``badge`` is not negative.
     /// - A ``NotificationInterruptionLevel/critical`` notification does not ask for urgency low.
+    /// - ``snoozeIntervals`` pass ``SnoozeInterval/validate(_:field:)``.
     ///
     /// - Parameter isCategoryRegistered: Returns whether a category id is registered; called at most once.
     /// - Throws: ``NotificationValidationError`` naming the field (`content.title`, `content.actions[0].id`, …).
@@ -37,6 +38,7 @@ extension NotificationContent {
         if interruptionLevel == .critical, urgency == .low {
             throw .lowUrgencyForCriticalLevel(field: "content.urgency")
         }
+        if let snoozeIntervals { try SnoozeInterval.validate(snoozeIntervals, field: "content.snoozeIntervals") }
     }
 
     private func validateTexts() throws(NotificationValidationError) {

@@ -99,6 +99,10 @@ public struct NotificationContent: Sendable, Hashable {
     /// and at most ``NotificationLimits/maxActionsPerCategory``.
     public var actions: [NotificationAction]
 
+    /// The snooze intervals this notification offers, in place of its category's
+    /// (``NotificationCategory/snoozeIntervals``): `nil` takes the category's, empty offers none.
+    public var snoozeIntervals: [SnoozeInterval]?
+
     /// Makes notification content; every field is optional, but a title or a body must be given to pass validation.
     public init(
         title: String = "",

@@ -26,4 +26,10 @@ public enum NotificationLimits {
 
     /// The most categories that may be registered at the same time.
     public static let maxCategories = 1024
+
+    /// The most snooze intervals a category or notification may offer: each may become a button.
+    public static let maxSnoozeIntervals = 4
+
+    /// The longest snooze interval, in seconds (7 days): a notification put off for longer is a reminder to schedule.
+    public static let maxSnoozeSeconds = 7 * 86_400
 }

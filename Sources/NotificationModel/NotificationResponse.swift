@@ -8,6 +8,11 @@ public struct NotificationResponse: Sendable, Hashable {
     /// The action id reported when the user dismissed the notification, for categories that ask for it.
     public static let dismissActionID = ReservedActionID.dismiss.rawValue
 
+    /// The action id of a snooze, reported only when the category asks for it
+    /// (``NotificationCategory/reportsSnooze``). Not reserved: a category that does not report snoozes may have an
+    /// action of its own with this id.
+    public static let snoozeActionID = "snooze"
+
     /// The bridge's id of the notification that was answered.
     public var notificationID: String
 

@@ -54,6 +54,14 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
     case lowUrgencyForCriticalLevel(field: String)
     /// A thread summary's format or count that cannot be used; `problem` says why and what to change.
     case invalidSummary(field: String, problem: String)
+    /// More than ``NotificationLimits/maxSnoozeIntervals`` snooze intervals.
+    case tooManySnoozeIntervals(field: String, count: Int, limit: Int)
+    /// A snooze interval of zero or fewer seconds, or longer than ``NotificationLimits/maxSnoozeSeconds``.
+    case invalidSnoozeInterval(field: String, seconds: Int, limit: Int)
+    /// Two snooze intervals of the same length.
+    case duplicateSnoozeInterval(field: String, seconds: Int)
+    /// A category that reports snoozes (as ``NotificationResponse/snoozeActionID``) has an action of that id.
+    case snoozeActionIDTaken(field: String)
 
     /// The path of the field that is wrong, such as `content.actions[2].id`.
     public var field: String {
@@ -68,7 +76,9 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
             .containsNUL(let field), .userInfoTooLarge(let field, _, _), .nonFiniteNumber(let field),
             .invalidTimeout(let field, _), .desktopEntryHasSuffix(let field, _), .negativeBadge(let field, _),
             .lowUrgencyForCriticalLevel(let field),
-            .invalidSummary(let field, _):
+            .invalidSummary(let field, _),
+            .tooManySnoozeIntervals(let field, _, _), .invalidSnoozeInterval(let field, _, _),
+            .duplicateSnoozeInterval(let field, _), .snoozeActionIDTaken(let field):
             field
         }
     }
@@ -84,7 +94,8 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
             "\(field) \(quoted(id)) contains \(character.displayName); ids may contain only ASCII letters, digits "
                 + "and - _ . : so remove or replace it"
         case .reservedActionID(let field, let id):
-            "\(field): action id \(quoted(id)) is reserved (\(reservedList) are used by the bridge); choose another id"
+            "\(field): action id \(quoted(id)) is reserved (\(reservedList) are used by the bridge, as are ids "
+                + "that start with \(ReservedActionID.snoozeKeyPrefix)); choose another id"
         case .duplicateActionID(let field, let id):
             "\(field): action id \(quoted(id)) is used more than once; give each action its own id"
         case .duplicateCategoryID(let field, let id):
@@ -135,6 +146,16 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
                 + "urgency out or make it critical, or choose a lower interruption level"
         case .invalidSummary(let field, let problem):
             "\(field) \(problem)"
+        case .tooManySnoozeIntervals(let field, let count, let limit):
+            "\(field) lists \(count) snooze intervals; at most \(limit) are allowed, keep the most useful"
+        case .invalidSnoozeInterval(let field, let seconds, let limit):
+            "\(field) is \(seconds) seconds; a snooze interval must be at least 1 second and at most \(limit) "
+                + "seconds (7 days), schedule a notification for later ones"
+        case .duplicateSnoozeInterval(let field, let seconds):
+            "\(field): the snooze interval of \(seconds) seconds is listed more than once; list each once"
+        case .snoozeActionIDTaken(let field):
+            "\(field): the category reports snoozes as action \(quoted(NotificationResponse.snoozeActionID)), so "
+                + "none of its actions may have that id; rename the action, or do not report snoozes"
         }
     }
 

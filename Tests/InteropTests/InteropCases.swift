@@ -28,6 +28,7 @@ extension InteropRun {
         } else {
             expectations.notRun("a thread of twenty", because: "run on dunst and GNOME Shell, the two kinds of server")
         }
+        await expectations.run("snooze button") { try await snooze() }
     }
 
     func addCategories() async throws {
@@ -181,7 +182,7 @@ extension InteropRun {
     // MARK: The user's hand
 
     /// Waits until the notification whose summary is `summary` is on the screen.
-    private func awaitShown(_ summary: String) async throws {
+    func awaitShown(_ summary: String) async throws {
         if let desktop {
             _ = try await desktop.widget("'\(summary)' on the screen", within: .seconds(20)) {
                 $0.role == "label" && $0.name == summary
@@ -200,13 +201,19 @@ extension InteropRun {
     func choose(
         _ label: String, on summary: String, until answer: Task<ProcessResult, any Error>
     ) async throws {
+        try await press(label, on: summary, until: Finished.watching(answer))
+    }
+
+    /// Picks the action labelled `label` on the notification whose summary is `summary`; dunst's menu is opened
+    /// again until `done` says the choice was heard.
+    func press(_ label: String, on summary: String, until done: @escaping @Sendable () async -> Bool) async throws {
         if let desktop {
             let bubble = try await desktop.widget("the summary '\(summary)'") {
                 $0.role == "label" && $0.name == summary
             }
             try await desktop.clickButton(label, near: bubble)
         } else if let dunst {
-            try await dunst.invoke(actionLabel: label, until: Finished.watching(answer))
+            try await dunst.invoke(actionLabel: label, until: done)
         } else if let gnome {
             try await gnome.press(label, on: summary)
         } else if sway != nil {
@@ -250,7 +257,7 @@ extension InteropRun {
 }
 
 /// Whether a waiting command has ended: dunst's menu is opened again until it has.
-private actor Finished {
+actor Finished {
     private(set) var isSet = false
     func set() { isSet = true }
 

@@ -59,8 +59,15 @@ struct KeyNameAllowance {
             [
                 CategoryOptionKeys.minimalActions.name, CategoryOptionKeys.reportsDismissal.name,
                 CategoryOptionKeys.summaryFormat.name,
+                CategoryOptionKeys.snooze.name, CategoryOptionKeys.reportsSnooze.name,
             ],
             "the model's Codable keys"),
+        KeyNameAllowance(
+            "Tests/DBusCoreTests/DictionaryListReplyTests.swift", [CategoryOptionKeys.snooze.name],
+            "an app's own action id: a value"),
+        KeyNameAllowance(
+            "Tests/ReliabilityTests/CategoryInUseTests.swift", [CategoryOptionKeys.snooze.name],
+            "an app's own action id: a value"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationContent+Codable.swift",
             [
@@ -68,6 +75,7 @@ struct KeyNameAllowance {
                 PostKeys.resident.name, PostKeys.thread.name, PostKeys.transient.name, PostKeys.userInfo.name,
                 PostKeys.bodyMarkup.name, PostKeys.interruptionLevel.name, PostKeys.summaryArgument.name,
                 PostKeys.summaryArgumentCount.name, PostKeys.threadSummary.name,
+                PostKeys.bodyMarkup.name, PostKeys.snooze.name,
             ],
             "the model's Codable keys"),
         KeyNameAllowance(
@@ -79,7 +87,8 @@ struct KeyNameAllowance {
             "the model's Codable key, and a level's name (a value of it)"),
         KeyNameAllowance(
             "Sources/NotificationModel/NotificationResponse.swift",
-            [ResponseKeys.activationToken.name, ResponseKeys.userInfo.name], "the model's Codable keys"),
+            [ResponseKeys.activationToken.name, ResponseKeys.userInfo.name, CategoryOptionKeys.snooze.name],
+            "the model's Codable keys, and the action id a reported snooze comes with (a value)"),
         KeyNameAllowance(
             "Sources/NotificationModel/Trigger+Codable.swift", [PostKeys.fireDate.name, PostKeys.repeat.name],
             "the model's Codable keys"),
@@ -328,6 +337,8 @@ struct KeyNameAllowance {
             "Tests/NotificationBridgeCLITests/EndToEndTests.swift", [PostKeys.category.name], "a subcommand"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/HelpSnapshotTests.swift", [PostKeys.category.name], "a subcommand"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/SnoozeCLITests.swift", [PostKeys.category.name], "a subcommand"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/ResponseTests.swift", [PostKeys.category.name, ActionKeys.title.name],
             "a subcommand, and a field of the alert command's own JSON output"),

@@ -53,9 +53,22 @@ struct WireValues {
             actions.append(action)
         }
         let minimal = Array(actions.prefix(int(in: 0...min(2, actions.count))))
-        return NotificationCategory(
+        var category = NotificationCategory(
             id: identifier(), actions: actions, minimalActions: minimal, reportsDismissal: bool(),
             summaryFormat: maybe { $0.pick(["%u new messages from %@", "%1$u more in %2$@", "100%% of %u"]) })
+        category.snoozeIntervals = snoozeIntervals()
+        category.reportsSnooze = bool()
+        return category
+    }
+
+    /// Up to four distinct snooze intervals, from a second to seven days.
+    mutating func snoozeIntervals() -> [SnoozeInterval] {
+        var seconds: [Int] = []
+        for _ in 0..<int(in: 0...4) {
+            let next = pick([1, 60, 600, 3600, 7 * 86_400, int(in: 2...86_400)])
+            if !seconds.contains(next) { seconds.append(next) }
+        }
+        return seconds.map(SnoozeInterval.init(seconds:))
     }
 
     mutating func userInfo() -> [String: JSONValue] {
@@ -82,6 +95,7 @@ struct WireValues {
         content.summaryArgument = maybe { $0.text() }
         content.summaryArgumentCount = int(in: 0...40)
         content.alwaysSummarizesThread = bool()
+        content.snoozeIntervals = maybe { $0.snoozeIntervals() }
         return content
     }
 

@@ -86,6 +86,34 @@ import Testing
         #expect(encoded.request.actions == ["delete", "Delete", "read", "Mark as Read", "open", "Open"])
     }
 
+    @Test func snoozeIntervalsComeLastOneButtonEach() {
+        var content = Self.content()
+        content.snoozeIntervals = [.minutes(10), .hours(1)]
+        let encoded = NotifyEncoder(server: Self.dunst, promptAvailable: true).encode(content, category: Self.message)
+        #expect(
+            encoded.request.actions.suffix(4) == ["snooze:600", "Snooze 10 min", "snooze:3600", "Snooze 1 h"])
+        #expect(encoded.actionsByKey["snooze:600"]?.activation == .background)
+    }
+
+    @Test func fewButtonsKeepOneForTheFirstSnoozeInterval() {
+        var content = Self.content()
+        content.snoozeIntervals = [.minutes(10), .hours(1)]
+        content.categoryID = nil
+        content.actions = [Self.markRead, Self.open, NotificationAction(id: "later", title: "Later")]
+        content.defaultActionLabel = nil
+        let encoded = NotifyEncoder(server: Self.gnome, promptAvailable: true).encode(content, category: nil)
+        #expect(encoded.request.actions == ["read", "Mark as Read", "open", "Open", "snooze:600", "Snooze 10 min"])
+        // Where no snooze is offered (nil or none), the actions have every button.
+        content.snoozeIntervals = []
+        #expect(
+            NotifyEncoder(server: Self.gnome, promptAvailable: true).encode(content, category: nil).request.actions
+                .count == 6)
+        content.snoozeIntervals = [.minutes(10)]
+        #expect(
+            NotifyEncoder(server: Self.mako, promptAvailable: true).encode(content, category: nil).request.actions
+                .isEmpty)
+    }
+
     @Test func serverWithoutActionsGetsNone() {
         let encoded = NotifyEncoder(server: Self.mako, promptAvailable: true).encode(
             Self.content(), category: Self.message)

@@ -188,4 +188,77 @@ struct NotificationCategoryTests {
         let fine = NotificationCategory(id: "mail", actions: [Self.reply], summaryFormat: "%1$u from %2$@, 100%%")
         #expect(throws: Never.self) { try fine.validate() }
     }
+
+    @Test("snooze intervals and their report are kept under their documented keys, and left out when not set")
+    func snoozeCoding() throws {
+        var category = NotificationCategory(id: "reminder", actions: [Self.reply])
+        #expect(try encodedJSON(category)["snooze"] == nil)
+        #expect(try encodedJSON(category)["reports-snooze"] == nil)
+        category.snoozeIntervals = [.minutes(10), .hours(1)]
+        category.reportsSnooze = true
+        #expect(try roundTrip(category) == category)
+        let json = try encodedJSON(category)
+        #expect(json["snooze"] == [600, 3600])
+        #expect(json["reports-snooze"] == true)
+    }
+
+    @Test(
+        "snooze intervals are checked: positive, at most 7 days, at most four, no two the same",
+        arguments: [
+            (
+                [0],
+                NotificationValidationError.invalidSnoozeInterval(
+                    field: "category.snoozeIntervals[0]", seconds: 0, limit: 604_800)
+            ),
+            (
+                [60, 604_801],
+                .invalidSnoozeInterval(field: "category.snoozeIntervals[1]", seconds: 604_801, limit: 604_800)
+            ),
+            ([1, 2, 3, 4, 5], .tooManySnoozeIntervals(field: "category.snoozeIntervals", count: 5, limit: 4)),
+            ([60, 60], .duplicateSnoozeInterval(field: "category.snoozeIntervals[1]", seconds: 60)),
+        ] as [([Int], NotificationValidationError)])
+    func snoozeValidation(seconds: [Int], expected: NotificationValidationError) throws {
+        var category = NotificationCategory(id: "reminder", actions: [Self.reply])
+        category.snoozeIntervals = seconds.map(SnoozeInterval.init(seconds:))
+        let error = #expect(throws: NotificationValidationError.self) { try category.validate() }
+        #expect(error == expected)
+        category.snoozeIntervals = [
+            .minutes(10), .hours(1), SnoozeInterval(seconds: 1), SnoozeInterval(seconds: 604_800),
+        ]
+        try category.validate()
+    }
+
+    @Test("an app's own action may be called snooze, unless its category reports snoozes under that id")
+    func snoozeActionID() throws {
+        var category = NotificationCategory(
+            id: "reminder", actions: [NotificationAction(id: "snooze", title: "Later")])
+        category.snoozeIntervals = [.minutes(10)]
+        try category.validate()
+        category.reportsSnooze = true
+        let error = #expect(throws: NotificationValidationError.self) { try category.validate() }
+        #expect(error == .snoozeActionIDTaken(field: "category.actions[0].id"))
+        #expect(try #require(error).description.contains("rename the action"))
+        let reserved = NotificationAction(id: "snooze:600", title: "Later")
+        #expect(throws: NotificationValidationError.reservedActionID(field: "action.id", id: "snooze:600")) {
+            try reserved.validate()
+        }
+    }
+
+    @Test("intervals read and write as the command line writes them, and label their buttons")
+    func snoozeText() {
+        #expect(SnoozeInterval(text: "10m") == .minutes(10))
+        #expect(SnoozeInterval(text: "1h30m") == SnoozeInterval(seconds: 5400))
+        #expect(SnoozeInterval(text: "2d") == SnoozeInterval(seconds: 172_800))
+        #expect(SnoozeInterval(text: "45") == SnoozeInterval(seconds: 45))
+        #expect(SnoozeInterval(text: "10x") == nil)
+        #expect(SnoozeInterval(text: "m") == nil)
+        #expect(SnoozeInterval(text: "") == nil)
+        #expect(SnoozeInterval(seconds: 5400).text == "1h30m")
+        #expect(SnoozeInterval(seconds: 5400).label == "1 h 30 min")
+        #expect(SnoozeInterval.minutes(10).label == "10 min")
+        #expect(SnoozeInterval.minutes(10).actionKey == "snooze:600")
+        #expect(SnoozeInterval(actionKey: "snooze:600") == .minutes(10))
+        #expect(SnoozeInterval(actionKey: "snooze:x") == nil)
+        #expect(SnoozeInterval(actionKey: "archive") == nil)
+    }
 }

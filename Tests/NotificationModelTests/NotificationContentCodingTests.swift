@@ -28,6 +28,7 @@ struct NotificationContentCodingTests {
         content.summaryArgument = "Ann"
         content.summaryArgumentCount = 2
         content.alwaysSummarizesThread = true
+        content.snoozeIntervals = [.minutes(10), .hours(1)]
         return content
     }()
 
@@ -55,12 +56,13 @@ struct NotificationContentCodingTests {
                 "title", "body", "app-name", "desktop-entry", "icon", "image", "default-action", "sound", "user-info",
                 "category", "thread", "urgency", "timeout", "resident", "transient", "badge", "actions",
                 "body-is-markup", "interruption-level", "summary-argument", "summary-argument-count",
-                "thread-summary",
+                "thread-summary", "snooze",
             ]
         )
         #expect(json["summary-argument"] == "Ann")
         #expect(json["summary-argument-count"] == 2)
         #expect(json["thread-summary"] == true)
+        #expect(json["snooze"] == [600, 3600])
         #expect(json["body-is-markup"] == true)
         #expect(json["urgency"] == "critical")
         #expect(json["interruption-level"] == "critical")

@@ -1,3 +1,4 @@
+import DBusCore
 import NotificationModel
 
 /// What happens in a ``NotificationServerSession``, in one ordered stream (``NotificationServerSession/events``):
@@ -30,6 +31,9 @@ package struct SessionResponse: Sendable {
     package var token: String?
     /// Whether the text came from the session's prompt, which was opened before the notification may have closed.
     package var fromPrompt: Bool
+
+    /// The caller's own server hints the notification was posted with (none on the portal path).
+    package var hints: [String: DBusValue] { (notification as? PostedNotification)?.hints ?? [:] }
 
     /// The action raises the application: a foreground action or the default action, never a dismissal.
     package var isForeground: Bool {

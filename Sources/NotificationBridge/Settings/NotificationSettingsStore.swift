@@ -12,8 +12,8 @@ import NotificationModel
 ///
 /// Under GNOME, the keys GNOME has (allowed, style, sound, lock screen, do-not-disturb) are GNOME's, so that GNOME's
 /// Settings app and the bridge agree; the badge, whether time-sensitive notifications go through do-not-disturb
-/// (GNOME has no such key) and what each app asked for are kept in the bridge's file. Elsewhere
-/// the file holds everything. All members may be used from any task: the GIO objects live on one thread of their own.
+/// (GNOME has no such key), snooze and what each app asked for are kept in the bridge's file. Elsewhere the file holds
+/// everything. All members may be used from any task: the GIO objects live on one thread of their own.
 package final class NotificationSettingsStore: Sendable {
     /// Where the settings are kept.
     package let source: SettingsSource
@@ -124,6 +124,7 @@ package final class NotificationSettingsStore: Sendable {
                 fileChange = SettingsChange()
                 fileChange.showsBadge = change.showsBadge
                 fileChange.allowsTimeSensitive = change.allowsTimeSensitive
+                fileChange.allowsSnooze = change.allowsSnooze
                 fileChange.requested = change.requested
             }
             return backends.file.write { contents in
@@ -187,6 +188,7 @@ package final class NotificationSettingsStore: Sendable {
                 settings = gnome.settings(of: app)
                 settings.showsBadge = kept.showsBadge
                 settings.allowsTimeSensitive = kept.allowsTimeSensitive
+                settings.allowsSnooze = kept.allowsSnooze
                 doNotDisturb = gnome.doNotDisturb
             }
             var record = AppSettingsRecord(

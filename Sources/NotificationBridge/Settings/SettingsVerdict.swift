@@ -105,6 +105,7 @@ extension AppSettingsRecord {
         // A critical notification is heard even when the app's sounds are off, as on iOS.
         if !allowed.playsSound, content.interruptionLevel != .critical { shown.sound = .none }
         if !allowed.showsBadge { shown.badge = nil }
+        if !allowed.allowsSnooze { shown.snoozeIntervals = [] }
         if sessionLocked, allowed.lockScreen == .private {
             shown.title = content.appName ?? app
             shown.body = Self.privateBody

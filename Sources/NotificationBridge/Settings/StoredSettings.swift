@@ -17,6 +17,7 @@ struct StoredAppSettings: Sendable, Hashable {
     var showsBadge: Bool?
     var lockScreen: LockScreenVisibility?
     var allowsTimeSensitive: Bool?
+    var allowsSnooze: Bool?
     var requested: NotificationKinds?
 
     /// The settings, defaults where nothing is stored.
@@ -26,7 +27,8 @@ struct StoredAppSettings: Sendable, Hashable {
             isAllowed: isAllowed ?? defaults.isAllowed, style: style ?? defaults.style,
             playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
             lockScreen: lockScreen ?? defaults.lockScreen,
-            allowsTimeSensitive: allowsTimeSensitive ?? defaults.allowsTimeSensitive)
+            allowsTimeSensitive: allowsTimeSensitive ?? defaults.allowsTimeSensitive,
+            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze)
     }
 
     /// Takes the fields `change` gives.
@@ -37,6 +39,7 @@ struct StoredAppSettings: Sendable, Hashable {
         if let value = change.showsBadge { showsBadge = value }
         if let value = change.lockScreen { lockScreen = value }
         if let value = change.allowsTimeSensitive { allowsTimeSensitive = value }
+        if let value = change.allowsSnooze { allowsSnooze = value }
         if let value = change.requested { requested = value }
     }
 }
