@@ -12,9 +12,14 @@ public enum ListedKeys {
     public static let nextFireDateISO8601 = BridgeKey.string(
         "next-fire-date-iso8601", example: "<'2030-12-24T17:00:00Z'>",
         summary: "next-fire-date as an ISO 8601 date and time in UTC, e.g. 2030-12-24T17:00:00Z")
+    /// `held` (b): true for a notification the desktop's do-not-disturb holds back.
+    public static let held = BridgeKey.boolean(
+        "held", summary: "ListPending: the desktop's do-not-disturb holds it back; it is shown once the switch is off")
 
     /// Every key.
-    public static let all: [BridgeKeyInfo] = [id.info, nextFireDate.info, nextFireDateISO8601.info] + PostKeys.all
+    public static let all: [BridgeKeyInfo] =
+        [id.info, nextFireDate.info, nextFireDateISO8601.info, held.info]
+        + PostKeys.all
 
     /// The keys a listing adds for a pending notification that fires next at `seconds` since 1970: ``nextFireDate``
     /// and ``nextFireDateISO8601``, which always agree.
@@ -31,6 +36,6 @@ public enum BridgeKeyTables {
         ("RegisterCategory options", CategoryOptionKeys.all), ("ListCategories category", CategoryKeys.all),
         ("response", ResponseKeys.all), ("listed notification", ListedKeys.all), ("filter", FilterKeys.all),
         ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
-        ("server information", ServerInformationKeys.all),
+        ("server information", ServerInformationKeys.all), ("desktop do-not-disturb", DoNotDisturbKeys.all),
     ]
 }

@@ -28,7 +28,7 @@ extension DaemonCore {
         try checkRunning()
         var filter = try NotificationFilter(call.arguments[0])
         try confine(&filter, to: await peer(of: call.sender))
-        let ids = selected(filter, caller: call.sender) { $0.isOnServer || $0.isScheduled }.map(\.id)
+        let ids = selected(filter, caller: call.sender) { $0.isOnServer || $0.isScheduled || $0.isHeld }.map(\.id)
         var changes: [DaemonStore.Change] = []
         for id in ids { changes += await withdrawEntry(id) }
         reply(call, after: commits.submit(changes), with: [.strings(ids)])
@@ -37,6 +37,10 @@ extension DaemonCore {
     /// Withdraws one notification; returns the changes that forget it on disk.
     private func withdrawEntry(_ id: String) async -> [DaemonStore.Change] {
         var changes = await unschedule(id)
+        // A held notification's post is in the store until it is shown.
+        if table[id]?.isHeld == true, !changes.contains(where: { if case .unschedule = $0 { true } else { false } }) {
+            changes.append(.unschedule(id: id))
+        }
         let effects = apply(.withdrawn, to: id, deferringStoreChanges: true)
         // Forgotten on disk in the commit the call is answered after.
         if effects.contains(.forgetDelivered) {
@@ -78,8 +82,11 @@ extension DaemonCore {
                     appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
                     content: notification.payload.selection.value, caller: caller)
         }
-        guard !selected.isEmpty else { return .values([]) }
-        if inWireForm {
+        // Those the desktop's do-not-disturb holds back come after the scheduled ones, in the order they are to be
+        // shown.
+        let held = listedHeld(filter, caller: caller)
+        guard !selected.isEmpty else { return .values(held) }
+        if inWireForm, held.isEmpty {
             let stored = try await listedForms()
             // Without a row: withdrawn meanwhile, or never saved.
             let listed = selected.filter { stored[$0.notification.id] != nil }
@@ -111,7 +118,7 @@ extension DaemonCore {
                     id: notification.id, content: post.content, route: post.route.listed,
                     nextFireDate: pending.nextFireDate, trigger: notification.trigger))
         }
-        return .values(values)
+        return .values(values + held)
     }
 
     /// The listing forms of the scheduled notifications, from the store.

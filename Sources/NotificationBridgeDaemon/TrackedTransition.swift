@@ -132,7 +132,7 @@ enum TrackedTransition {
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .takeOffServer])
-        case .responding, .awaitingServer, .handedToApp, .pending:
+        case .responding, .awaitingServer, .handedToApp, .pending, .held:
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end])

@@ -34,7 +34,7 @@ struct DaemonFixture: Sendable {
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
         serverTimeout: Duration? = nil, settings: NotificationSettingsLocation = .file,
-        _ body: (DaemonFixture) async throws -> T
+        doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -46,7 +46,7 @@ struct DaemonFixture: Sendable {
             let result = await outcome {
                 try await run(
                     bus: bus, server: server, events: events, promptCommand: promptCommand,
-                    serverTimeout: serverTimeout, settings: settings, body)
+                    serverTimeout: serverTimeout, settings: settings, doNotDisturb: doNotDisturb, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -58,7 +58,8 @@ struct DaemonFixture: Sendable {
     static func run<T: Sendable>(
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
-        settings: NotificationSettingsLocation = .file, _ body: (DaemonFixture) async throws -> T
+        settings: NotificationSettingsLocation = .file, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,6 +70,7 @@ struct DaemonFixture: Sendable {
             bus: .address(bus.address), systemBus: nil, promptCommand: promptCommand,
             applicationDirectories: [directory.path], logger: logger,
             stateDirectory: directory.appendingPathComponent("state").path)
+        configuration.desktopDoNotDisturb = doNotDisturb
         // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }
