@@ -204,10 +204,3 @@ extension DaemonCore {
         return held.sorted { $0.order < $1.order }.map(\.value)
     }
 }
-
-extension DesktopDoNotDisturb {
-    /// The state as the daemon reports it to apps.
-    var reported: DesktopDoNotDisturbState {
-        DesktopDoNotDisturbState(isOn: isOn, source: source?.rawValue ?? "")
-    }
-}

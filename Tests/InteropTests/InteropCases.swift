@@ -22,6 +22,12 @@ extension InteropRun {
         await expectations.run("typed text") { try await typedText() }
         await expectations.run("server restart") { try await serverRestart() }
         await expectations.run("daemon restart") { try await daemonRestart() }
+        if turnsDoNotDisturb {
+            await expectations.run("desktop do-not-disturb") { try await doNotDisturb() }
+        } else {
+            expectations.notRun(
+                "desktop do-not-disturb", because: "the server has no do-not-disturb the bridge can read")
+        }
     }
 
     func addCategories() async throws {

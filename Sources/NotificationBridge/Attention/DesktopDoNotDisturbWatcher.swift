@@ -136,7 +136,8 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
             try await reader.follow { [weak self] isOn in
                 guard !Task.isCancelled else { return }
                 hasRead.withLock { $0 = true }
-                self?.tell(DesktopDoNotDisturb(source: reader.source, isOn: isOn))
+                // Not readable yet: off, with no source, until the server answers.
+                self?.tell(isOn.map { DesktopDoNotDisturb(source: reader.source, isOn: $0) } ?? .unknown)
             }
             // A reader that found nothing to read (GNOME's keys where the settings are not GNOME's).
             if !Task.isCancelled, !hasRead.withLock({ $0 }) {

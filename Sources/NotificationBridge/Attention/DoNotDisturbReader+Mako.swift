@@ -23,7 +23,7 @@ extension DoNotDisturbReader {
             source: .mako,
             follow: { report in
                 // Nothing more is announced: later readings are asked for.
-                await report(try await read())
+                await report(try await firstReading(read, meanwhile: report))
             }, read: read)
     }
 

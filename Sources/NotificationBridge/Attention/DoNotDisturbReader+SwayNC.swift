@@ -21,7 +21,10 @@ extension DoNotDisturbReader {
                     else { return nil }
                     return isOn
                 }
-                await report(try await readSwayNotificationCenter(owner: owner, connection))
+                let read = { @Sendable () async throws -> Bool in
+                    try await readSwayNotificationCenter(owner: owner, connection)
+                }
+                await report(try await firstReading(read, meanwhile: report))
                 for await isOn in changes { await report(isOn) }
             }, read: nil)
     }

@@ -7,9 +7,10 @@ import FreedesktopNotifications
 struct DoNotDisturbReader: Sendable {
     /// Whose switch it reads.
     let source: DesktopDoNotDisturb.Source
-    /// Reads the switch, then each change of it, handing each reading to `report`, until the task is cancelled, the
-    /// server goes away, or (for a desktop that announces no change) once it has read it.
-    let follow: @Sendable (_ report: @escaping @Sendable (Bool) async -> Void) async throws -> Void
+    /// Reads the switch, then each change of it, handing each reading to `report` (`nil`: not readable yet, while the
+    /// server gets ready), until the task is cancelled, the server goes away, or (for a desktop that announces no
+    /// change) once it has read it.
+    let follow: @Sendable (_ report: @escaping @Sendable (Bool?) async -> Void) async throws -> Void
     /// Reads the switch once, for a desktop that announces no change of it; `nil` where ``follow`` hears every change.
     let read: (@Sendable () async throws -> Bool)?
 
@@ -68,10 +69,10 @@ struct DoNotDisturbReader: Sendable {
                     }
                     return nil
                 }
-                let read = { () async throws -> Bool in
+                let read = { @Sendable () async throws -> Bool in
                     try await readProperty(owner: owner, interface: interface, name: name, connection)
                 }
-                await report(try await read())
+                await report(try await firstReading(read, meanwhile: report))
                 for await value in changes {
                     if let value { await report(value) } else { await report(try await read()) }
                 }
@@ -95,4 +96,26 @@ struct DoNotDisturbReader: Sendable {
 
     /// How long a server may take to say where its switch is.
     static let readTimeout: Duration = .seconds(5)
+
+    /// Reads the switch of a server that has just taken the name, asking again for up to 5 s while the call fails:
+    /// a server may own `org.freedesktop.Notifications` a moment before it exports the object that holds its switch
+    /// (SwayNotificationCenter exports its control centre after it takes the name). After a first failure `meanwhile`
+    /// is told that the switch is not readable yet, so that nobody waits on it.
+    static func firstReading(
+        _ read: @Sendable () async throws -> Bool, meanwhile: @Sendable (Bool?) async -> Void
+    ) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        var failed = false
+        while true {
+            do {
+                return try await read()
+            } catch {
+                guard clock.now < deadline, !Task.isCancelled else { throw error }
+                if !failed { await meanwhile(nil) }
+                failed = true
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
 }
