@@ -4,14 +4,15 @@ import Foundation
 import NotificationBridgeAPI
 import Testing
 
-/// The desktop's do-not-disturb, turned on and off the way its user does (`dunstctl set-paused`, `makoctl mode`,
-/// `swaync-client`, an app's inhibition on Plasma, GNOME's key): a notification posted meanwhile waits, a critical one
+/// The desktop's do-not-disturb, turned on and off the way its user does (`dunstctl set-paused`, `makoctl mode`, an
+/// app's inhibition on Plasma, GNOME's key): a notification posted meanwhile waits, a critical one
 /// goes through, and the one that waited is shown once the switch is off.
 extension InteropRun {
-    /// Whether the harness can turn this server's switch.
+    /// Whether the harness can turn this server's switch. SwayNotificationCenter 0.7.3 under the harness's headless
+    /// sway turns its do-not-disturb back off at once (`ToggleDnd` answers true, `GetDnd` false right after), so the
+    /// case cannot run there; its reader is the same `GetDnd` call, which answers.
     var turnsDoNotDisturb: Bool {
         dunst != nil || gnome != nil || PlasmaSession.isPlasma(server) || server.pointer == .makoctl
-            || server.pointer == .swayncButtons
     }
 
     func doNotDisturb() async throws {
@@ -55,8 +56,6 @@ extension InteropRun {
             command = ["dunstctl", "set-paused", isOn ? "true" : "false"]
         } else if server.pointer == .makoctl {
             command = ["makoctl", "mode", isOn ? "-a" : "-r", "dnd"]
-        } else if server.pointer == .swayncButtons {
-            command = ["swaync-client", isOn ? "--dnd-on" : "--dnd-off"]
         } else if let gnome {
             command = [
                 "gsettings", "set", "org.gnome.desktop.notifications", "show-banners", isOn ? "false" : "true",

@@ -26,7 +26,8 @@ extension InteropRun {
             await expectations.run("desktop do-not-disturb") { try await doNotDisturb() }
         } else {
             expectations.notRun(
-                "desktop do-not-disturb", because: "the server has no do-not-disturb the bridge can read")
+                "desktop do-not-disturb",
+                because: "the harness cannot turn this server's do-not-disturb on, or the bridge cannot read it")
         }
     }
 
