@@ -5,14 +5,17 @@ import NotificationBridgeAPI
 import Testing
 
 /// The desktop's do-not-disturb, turned on and off the way its user does (`dunstctl set-paused`, `makoctl mode`, an
-/// app's inhibition on Plasma, GNOME's key): a notification posted meanwhile waits, a critical one
+/// app's inhibition on Plasma; GNOME's key where the daemon reads it): a notification posted meanwhile waits, a critical one
 /// goes through, and the one that waited is shown once the switch is off.
 extension InteropRun {
-    /// Whether the harness can turn this server's switch. SwayNotificationCenter 0.7.3 under the harness's headless
-    /// sway turns its do-not-disturb back off at once (`ToggleDnd` answers true, `GetDnd` false right after), so the
-    /// case cannot run there; its reader is the same `GetDnd` call, which answers.
+    /// Whether the harness can turn this server's switch and the daemon can read it there.
+    /// - SwayNotificationCenter 0.7.3 under the harness's headless sway turns its do-not-disturb back off at once
+    ///   (`ToggleDnd` answers true, `GetDnd` false right after); its reader is the same `GetDnd` call, which answers.
+    /// - The harness's GNOME session has no `XDG_CURRENT_DESKTOP` and no dconf service, so the daemon keeps its
+    ///   settings in its own file there and does not read GNOME's key; `GNOMEDoNotDisturbTests` follows the key
+    ///   through GLib's key-file backend instead.
     var turnsDoNotDisturb: Bool {
-        dunst != nil || gnome != nil || PlasmaSession.isPlasma(server) || server.pointer == .makoctl
+        dunst != nil || PlasmaSession.isPlasma(server) || server.pointer == .makoctl
     }
 
     func doNotDisturb() async throws {
