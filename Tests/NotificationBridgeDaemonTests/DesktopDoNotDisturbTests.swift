@@ -178,4 +178,32 @@ struct DesktopDoNotDisturbTests {
             try result.get()
         }
     }
+
+    @Test("a scheduled notification that comes due while the switch is on waits, or is dropped when it says so")
+    func scheduledWhileOn() async throws {
+        let desktop = FedSwitch(on: true)
+        try await DaemonFixture.with(doNotDisturb: desktop) { fixture in
+            let closes = try await fixture.client.signals(matching: BridgeProxy.signals([.closed])) { BridgeEvent($0) }
+            try await withTimeout(waitingFor: "the switch to be on") {
+                while try await Self.property(fixture)?.isOn != true { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            let dropped = try await fixture.post(
+                Self.notification(
+                    "Reminder nobody needs",
+                    [PostKeys.delay.name: .double(0.05), PostKeys.ifDoNotDisturb.name: .string("drop")]))
+            _ = try await fixture.post(Self.notification("Tea", [PostKeys.delay.name: .double(0.05)]))
+            let reason = try await withTimeout(waitingFor: "Closed for the dropped scheduled notification") {
+                for await event in closes {
+                    if case .closed(dropped, let reason) = event { return reason }
+                }
+                throw TestSupportError("the connection closed")
+            }
+            #expect(reason == .droppedWhileDoNotDisturb)
+            try await withTimeout(waitingFor: "the scheduled notification to come due and be held") {
+                while try await Self.heldTitles(fixture) != ["Tea"] { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            desktop.set(on: false)
+            #expect(try await fixture.nextNotification().summary == "Tea")
+        }
+    }
 }
