@@ -59,3 +59,37 @@ extension DesktopNotificationCenter {
         }
     }
 }
+
+/// The desktop's own do-not-disturb, as the app may show it (a "notifications are silenced" hint) or follow it.
+extension DesktopNotificationCenter {
+    /// The desktop's do-not-disturb now: GNOME's `show-banners` off, Plasma's inhibition, dunst paused, a mako mode
+    /// named do-not-disturb or dnd, SwayNotificationCenter's switch; off, with an empty source, where the server has
+    /// none the bridge can read. Asks the server (or the settings) once, within a few seconds.
+    public func desktopDoNotDisturb() async -> DesktopDoNotDisturbState {
+        for await state in desktopDoNotDisturbChanges() { return state }
+        return DesktopDoNotDisturb.unknown.reported
+    }
+
+    /// The desktop's do-not-disturb once read, then each change of it (and of the server whose switch it is), until
+    /// the consuming task is cancelled. The center itself posts whatever the switch says: the desktop's server
+    /// decides what it shows, as it does for every app.
+    public nonisolated func desktopDoNotDisturbChanges() -> AsyncStream<DesktopDoNotDisturbState> {
+        let watcher = DesktopDoNotDisturbWatcher(
+            connection: connection, settings: settings?.store, logger: configuration.logger)
+        let states = watcher.states()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await state in states { continuation.yield(state.reported) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+extension DesktopDoNotDisturb {
+    /// The state as the bridge reports it to apps.
+    package var reported: DesktopDoNotDisturbState {
+        DesktopDoNotDisturbState(isOn: isOn, source: source?.rawValue ?? "")
+    }
+}

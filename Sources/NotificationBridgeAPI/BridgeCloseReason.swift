@@ -15,9 +15,11 @@ public struct BridgeCloseReason: RawRepresentable, Hashable, Sendable, CustomStr
     public static let withdrawn = BridgeCloseReason(rawValue: 3)
     /// `4`: any other reason.
     public static let other = BridgeCloseReason(rawValue: 4)
+    /// `5`: not shown: the desktop's do-not-disturb was on, and the post asked for `if-do-not-disturb` `drop`.
+    public static let droppedWhileDoNotDisturb = BridgeCloseReason(rawValue: 5)
 
     /// Every reason this version names, in order.
-    public static let all: [BridgeCloseReason] = [expired, dismissed, withdrawn, other]
+    public static let all: [BridgeCloseReason] = [expired, dismissed, withdrawn, other, droppedWhileDoNotDisturb]
 
     /// What the reason means, for the interface's reference; empty for a number this version does not name.
     public var meaning: String {
@@ -26,6 +28,7 @@ public struct BridgeCloseReason: RawRepresentable, Hashable, Sendable, CustomStr
         case 2: "dismissed by the user"
         case 3: "withdrawn or closed after a response"
         case 4: "other"
+        case 5: "dropped while the desktop's do-not-disturb was on"
         default: ""
         }
     }

@@ -18,6 +18,8 @@ public enum BridgeEvent: Sendable, Hashable {
     case settingsChanged(appID: String, settings: DBusValue)
     /// `Closed(s id, u reason)`: a notification this connection posted closed.
     case closed(id: String, reason: BridgeCloseReason)
+    /// `DesktopDoNotDisturbChanged(a{sv} state)`: the desktop's do-not-disturb changed.
+    case desktopDoNotDisturbChanged(DesktopDoNotDisturbState)
 
     /// Reads a received signal; `nil` for another interface's, a member this version does not know, or arguments
     /// that are not the signal's.
@@ -50,6 +52,9 @@ public enum BridgeEvent: Sendable, Hashable {
         case (.closed, 2):
             guard let id = arguments[0].stringValue, case .uint32(let reason) = arguments[1] else { return nil }
             self = .closed(id: id, reason: BridgeCloseReason(rawValue: reason))
+        case (.desktopDoNotDisturbChanged, 1):
+            guard let state = DesktopDoNotDisturbState(arguments[0]) else { return nil }
+            self = .desktopDoNotDisturbChanged(state)
         default:
             return nil
         }
@@ -62,6 +67,7 @@ public enum BridgeEvent: Sendable, Hashable {
         case .fired: .fired
         case .settingsChanged: .settingsChanged
         case .closed: .closed
+        case .desktopDoNotDisturbChanged: .desktopDoNotDisturbChanged
         }
     }
 
@@ -76,6 +82,8 @@ public enum BridgeEvent: Sendable, Hashable {
             [.string(app), settings]
         case .closed(let id, let reason):
             [.string(id), .uint32(reason.rawValue)]
+        case .desktopDoNotDisturbChanged(let state):
+            [state.value]
         }
     }
 }

@@ -13,6 +13,8 @@ public enum BridgeSignal: String, CaseIterable, Sendable {
     case settingsChanged = "SettingsChanged"
     /// `Closed(s id, u reason)`: to the posting connection only.
     case closed = "Closed"
+    /// `DesktopDoNotDisturbChanged(a{sv} state)`: to every connection.
+    case desktopDoNotDisturbChanged = "DesktopDoNotDisturbChanged"
 
     /// The signal's D-Bus name, e.g. `Responded`.
     public var name: String { rawValue }
@@ -24,6 +26,7 @@ public enum BridgeSignal: String, CaseIterable, Sendable {
         case .fired: [.init("id", "s"), .init("notification", "a{sv}")]
         case .settingsChanged: [.init("app_id", "s"), .init("settings", "a{sv}")]
         case .closed: [.init("id", "s"), .init("reason", "u")]
+        case .desktopDoNotDisturbChanged: [.init("state", "a{sv}")]
         }
     }
 
@@ -48,6 +51,9 @@ public enum BridgeSignal: String, CaseIterable, Sendable {
             "A notification this connection posted closed: "
                 + BridgeCloseReason.all.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")
                 + ". Sent to that connection only."
+        case .desktopDoNotDisturbChanged:
+            "The desktop's do-not-disturb turned on or off, or another desktop's switch is followed: the state as the "
+                + "DesktopDoNotDisturb property holds it. Sent to every connection."
         }
     }
 }

@@ -17,9 +17,13 @@ public enum ListedKeys {
     public static let onScreen = BridgeKey.boolean(
         "on-screen", summary: "false for a notification of a thread that waits behind the thread's newest one")
 
+    /// `held` (b): true for a notification the desktop's do-not-disturb holds back.
+    public static let held = BridgeKey.boolean(
+        "held", summary: "ListPending: the desktop's do-not-disturb holds it back; it is shown once the switch is off")
+
     /// Every key.
     public static let all: [BridgeKeyInfo] =
-        [id.info, nextFireDate.info, nextFireDateISO8601.info, onScreen.info] + PostKeys.all
+        [id.info, nextFireDate.info, nextFireDateISO8601.info, onScreen.info, held.info] + PostKeys.all
 
     /// The keys a listing adds for a pending notification that fires next at `seconds` since 1970: ``nextFireDate``
     /// and ``nextFireDateISO8601``, which always agree.
@@ -37,6 +41,6 @@ public enum BridgeKeyTables {
         ("response", ResponseKeys.all), ("listed notification", ListedKeys.all), ("filter", FilterKeys.all),
         ("history entry", HistoryKeys.all), ("Act options", ActOptionKeys.all),
         ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
-        ("server information", ServerInformationKeys.all),
+        ("server information", ServerInformationKeys.all), ("desktop do-not-disturb", DoNotDisturbKeys.all),
     ]
 }

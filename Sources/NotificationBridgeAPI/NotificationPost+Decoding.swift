@@ -32,6 +32,7 @@ extension NotificationPost {
         route = try Self.route(reader, content: content)
         // The key 'category' names the bridge's category, never the server's 'category' hint: both may be given.
         hints = try reader.decode(PostKeys.hints) ?? [:]
+        ifDoNotDisturb = try reader.decode(PostKeys.ifDoNotDisturb)
     }
 
     private static func route(_ reader: VariantDictionary, content: NotificationContent) throws(DBusFailure)

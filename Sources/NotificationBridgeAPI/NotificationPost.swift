@@ -17,6 +17,8 @@ public struct NotificationPost: Sendable, Hashable {
     public var schedule: PostSchedule?
     /// Server hints of the caller's own, sent after the bridge's.
     public var hints: [String: DBusValue]
+    /// What happens to it while the desktop's do-not-disturb holds it back; `nil` for the default, ``DoNotDisturbChoice/hold``.
+    public var ifDoNotDisturb: DoNotDisturbChoice?
 
     /// Describes a post.
     public init(
@@ -43,6 +45,7 @@ public struct NotificationPost: Sendable, Hashable {
         entries[PostKeys.fixedID] = fixedID
         if let schedule { entries.merge(schedule.entries) }
         if !hints.isEmpty { entries[PostKeys.hints] = hints }
+        entries[PostKeys.ifDoNotDisturb] = ifDoNotDisturb
         return entries
     }
 

@@ -118,6 +118,11 @@ public enum PostKeys {
         "hints", types: ["a{sv}"],
         summary: "server hints of the caller's own, added to the bridge's (not those it sets itself)",
         decode: HintsWire.decode(_:_:), encode: { .vardict($0) })
+    /// `if-do-not-disturb` (s): what happens to it while the desktop's do-not-disturb holds it back.
+    public static let ifDoNotDisturb = BridgeKey<DoNotDisturbChoice>.choice(
+        "if-do-not-disturb",
+        summary: "while the desktop's do-not-disturb is on and it does not pass: 'hold' (it waits, shown once the "
+            + "switch is off; the default) or 'drop' (it ends, Closed with reason 5)")
 
     /// The keys that describe the content (not the handler, not the trigger).
     public static let content: [BridgeKeyInfo] = [
@@ -130,7 +135,8 @@ public enum PostKeys {
     /// The keys that choose where responses go.
     public static let handler: [BridgeKeyInfo] = [exec.info, appAction.info]
     /// Every key `Post` takes, in the order error messages list them.
-    public static let all: [BridgeKeyInfo] =
-        content.filter { $0 != badge.info } + [replaces.info, fixedID.info, badge.info] + handler + [hints.info]
-        + scheduling
+    public static let all: [BridgeKeyInfo] = {
+        let shown: [BridgeKeyInfo] = content.filter { $0 != badge.info } + [replaces.info, fixedID.info, badge.info]
+        return shown + handler + [hints.info, ifDoNotDisturb.info] + scheduling
+    }()
 }

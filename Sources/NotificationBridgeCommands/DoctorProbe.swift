@@ -54,6 +54,14 @@ struct DoctorProbe {
         }
         let server = Self.server(entries)
         report.server = server
+        if let state = try? await proxy.desktopDoNotDisturb() {
+            report.desktopDoNotDisturb = state
+            if state.isOn {
+                report.problems.append(
+                    "the desktop's do-not-disturb (\(state.source)) is on: notifications other than critical ones "
+                        + "wait until it is turned off")
+            }
+        }
         if server.name.isEmpty {
             report.problems.append(
                 "no notification server runs on the session bus: start the desktop's own, or "

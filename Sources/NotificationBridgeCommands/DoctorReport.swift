@@ -1,3 +1,4 @@
+import NotificationBridgeAPI
 import NotificationModel
 
 /// What `notification-bridge doctor` found: every part a notification goes through, and the problems, each with what
@@ -44,6 +45,8 @@ struct DoctorReport {
 
     var daemon = Daemon()
     var server: Server?
+    /// The desktop's do-not-disturb as the daemon reads it; `nil` when the daemon did not say.
+    var desktopDoNotDisturb: DesktopDoNotDisturbState?
     var actions: Actions?
     var portal = Portal()
     /// `settings APP`'s lines, when an app was named.
@@ -84,6 +87,13 @@ struct DoctorReport {
             }
         } else {
             lines.append("server: unknown")
+        }
+        if let desktopDoNotDisturb {
+            lines.append(
+                "desktop do-not-disturb: "
+                    + (desktopDoNotDisturb.source.isEmpty
+                        ? "none the bridge can read on this server (counts as off)"
+                        : "\(desktopDoNotDisturb.isOn ? "on" : "off") (\(desktopDoNotDisturb.source))"))
         }
         if let actions {
             lines.append("actions on this server:")
@@ -160,6 +170,12 @@ struct DoctorReport {
                 "spec-version": .string(server.specVersion),
                 "capabilities": .array(server.capabilities.map(JSONValue.string)),
                 "quirks": .array(server.quirks.map(JSONValue.string)),
+            ])
+        }
+        if let desktopDoNotDisturb {
+            members["desktop-do-not-disturb"] = .object([
+                DoNotDisturbKeys.isOn.name: .bool(desktopDoNotDisturb.isOn),
+                DoNotDisturbKeys.source.name: .string(desktopDoNotDisturb.source),
             ])
         }
         if let actions {

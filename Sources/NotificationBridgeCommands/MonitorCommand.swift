@@ -58,7 +58,7 @@ struct MonitorCommand: AsyncParsableCommand {
                     let title = ListedNotification(notification)?.title ?? ""
                     print("fired\t\(id)\t\(Self.escaped(title))")
                 }
-            case .closed, .settingsChanged:
+            case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
                 continue
             }
             // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).

@@ -17,6 +17,7 @@ enum BridgeInterface {
                 switch property {
                 case .version: { .string(BridgeAPI.version) }
                 case .serverName: { [session = core.session] in .string(session.latestServerInformation.name) }
+                case .desktopDoNotDisturb: { [core] in core.reportedDoNotDisturb.withLock { $0 }.reported.value }
                 }
             })
     }

@@ -44,6 +44,12 @@ public struct DaemonConfiguration: Sendable {
     /// The time notifications end at, for the history and its bound by age; `nil` for the system's clock. For tests,
     /// which move it days ahead.
     package var historyClock: (@Sendable () -> Date)?
+    /// Follows the desktop's do-not-disturb; `nil` for a ``DesktopDoNotDisturbWatcher`` on ``bus``, which reads the
+    /// switch of the server that owns `org.freedesktop.Notifications`. Tests give one that feeds states.
+    package var desktopDoNotDisturb: (any DesktopDoNotDisturbWatching)?
+    /// How often the switch is read again while notifications are held, where the desktop announces no change of it
+    /// (mako); never while none is held.
+    package var doNotDisturbPollInterval: Duration = .seconds(2)
     /// Called once the daemon serves: its name owned, its state restored, its services about to start.
     /// `notification-bridged` arranges there to let go of its code pages after each quiet second.
     public var whenServing: (@Sendable () -> Void)?

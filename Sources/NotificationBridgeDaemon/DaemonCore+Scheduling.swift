@@ -12,7 +12,8 @@ extension DaemonCore {
     /// `alsoCommitting` before it in the same commit.
     func schedule(
         _ content: NotificationContent, trigger: NotificationTrigger, id: String, route: ResponseRoute,
-        poster: String, hints: [String: DBusValue] = [:], alsoCommitting changes: [DaemonStore.Change] = []
+        poster: String, hints: [String: DBusValue] = [:], ifDoNotDisturb: DoNotDisturbChoice? = nil,
+        alsoCommitting changes: [DaemonStore.Change] = []
     ) async throws(DBusFailure) -> DurableCommits.Commit {
         let registered = Set(categories.keys)
         do throws(NotificationValidationError) {
@@ -24,7 +25,9 @@ extension DaemonCore {
         let notification = ScheduledNotification(
             id: id, appName: appName, trigger: trigger,
             payload: PendingPost(
-                ScheduledPost(content: content, route: route, poster: poster, hints: hints, trigger: trigger)),
+                ScheduledPost(
+                    content: content, route: route, poster: poster, hints: hints, trigger: trigger,
+                    ifDoNotDisturb: ifDoNotDisturb)),
             scheduledAt: Date(),
             timeZoneIdentifier: await scheduler.timeZone.identifier)
         let previous = table[id]
@@ -82,6 +85,8 @@ extension DaemonCore {
     /// progress (a crash in between shows it again at the next start rather than never).
     func fired(_ pending: ScheduledFiring<PendingPost>) async {
         let id = pending.notification.id
+        // Where the desktop announces no change of its do-not-disturb, it is read before anything is shown.
+        await refreshDoNotDisturb()
         // Withdrawn while the firing was on its way, or the daemon is stopping (it fires again at the next start).
         guard !stopping, table[id]?.isScheduled == true, let post = await storedPost(id),
             !stopping, table[id]?.isScheduled == true
@@ -125,13 +130,23 @@ extension DaemonCore {
         return nil
     }
 
-    /// Hands a scheduled notification to the server; without a server it waits for one.
+    /// Hands a scheduled notification to the server; without a server it waits for one, and while the desktop's
+    /// do-not-disturb holds it back it is held (`heldOrder`: its place among the held ones, when it was held before).
+    /// Returns whether it was handed to the server, whose answer `answered` then learns.
     ///
     /// The entry moves to `.posting` before anything is awaited, so that a firing is handed over once: whoever
     /// looks at the entry meanwhile (``serverAppeared()``, another try) sees that its show is out.
-    private func showScheduled(_ firing: ScheduledFiring<ScheduledPost>) async {
+    @discardableResult
+    func showScheduled(
+        _ firing: ScheduledFiring<ScheduledPost>, heldOrder: UInt64? = nil,
+        answered: (@Sendable () -> Void)? = nil
+    ) async -> Bool {
         let id = firing.notification.id
         let post = firing.notification.payload
+        if holdsBackFiring(post.content) {
+            holdFiring(firing, order: heldOrder)
+            return false
+        }
         table.update(id) { entry in
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
             entry.phase = .posting
@@ -161,11 +176,13 @@ extension DaemonCore {
                 ])
             end(id, why: "was not shown (\(error.message))")
             recordFired(firing)
-            return
+            return false
         }
         show(id, content: content, category: category, hints: post.hints) { [weak self] result, wasOut in
             await self?.firingAnswered(firing, result, wasOut: wasOut)
+            answered?()
         }
+        return true
     }
 
     private func firingAnswered(

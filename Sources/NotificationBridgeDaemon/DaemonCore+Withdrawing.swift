@@ -28,7 +28,7 @@ extension DaemonCore {
         try checkRunning()
         var filter = try NotificationFilter(call.arguments[0])
         try confine(&filter, to: await peer(of: call.sender))
-        let selection = selected(filter, caller: call.sender) { $0.isDelivered || $0.isScheduled }
+        let selection = selected(filter, caller: call.sender) { $0.isDelivered || $0.isScheduled || $0.isHeld }
         // The earlier notifications of a thread first, and its summary updated once for them all: withdrawing the
         // one shown first would bring each of them back in turn.
         let ids = selection.filter { $0.entry.isStacked }.map(\.id) + selection.filter { !$0.entry.isStacked }.map(\.id)
@@ -46,6 +46,10 @@ extension DaemonCore {
     /// ``leaveThreadOnWithdrawal(_:refreshing:)``.
     private func withdrawEntry(_ id: String, refreshingThread: Bool = true) async -> [DaemonStore.Change] {
         var changes = await unschedule(id)
+        // A held notification's post is in the store until it is shown.
+        if table[id]?.isHeld == true, !changes.contains(where: { if case .unschedule = $0 { true } else { false } }) {
+            changes.append(.unschedule(id: id))
+        }
         let handedOver = leaveThreadOnWithdrawal(id, refreshing: refreshingThread)
         let effects = apply(handedOver ? .handedOver : .withdrawn, to: id, deferringStoreChanges: true)
         // Forgotten on disk in the commit the call is answered after.
@@ -90,8 +94,11 @@ extension DaemonCore {
                     appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
                     content: notification.payload.selection.value, caller: caller)
         }
-        guard !selected.isEmpty else { return .values([]) }
-        if inWireForm {
+        // Those the desktop's do-not-disturb holds back come after the scheduled ones, in the order they are to be
+        // shown.
+        let held = listedHeld(filter, caller: caller)
+        guard !selected.isEmpty else { return .values(held) }
+        if inWireForm, held.isEmpty {
             let stored = try await listedForms()
             // Without a row: withdrawn meanwhile, or never saved.
             let listed = selected.filter { stored[$0.notification.id] != nil }
@@ -123,7 +130,7 @@ extension DaemonCore {
                     id: notification.id, content: post.content, route: post.route.listed,
                     nextFireDate: pending.nextFireDate, trigger: notification.trigger))
         }
-        return .values(values)
+        return .values(values + held)
     }
 
     /// The listing forms of the scheduled notifications, from the store.

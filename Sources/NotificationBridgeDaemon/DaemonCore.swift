@@ -73,6 +73,21 @@ actor DaemonCore {
     /// The history entries answered with `Act` in this run whose answer may not be on disk yet: a second `Act` is
     /// refused at once.
     var answeredLater: Set<String> = []
+    /// Follows the desktop's do-not-disturb (see `DaemonCore+DoNotDisturb.swift`).
+    let doNotDisturbWatcher: any DesktopDoNotDisturbWatching
+    /// The desktop's do-not-disturb as last read; `nil` until the first reading.
+    var desktopDoNotDisturb: DesktopDoNotDisturb?
+    /// The same as the `DesktopDoNotDisturb` property reads it, on the connection's thread.
+    nonisolated let reportedDoNotDisturb = Mutex(DesktopDoNotDisturb.unknown)
+    /// The place of the next notification held back in the order they are shown.
+    var nextHeldOrder: UInt64 = 0
+    /// Whether the held notifications are being shown, one after the other.
+    var isReleasingHeld = false
+    /// Asks for the switch to be read again now and then while notifications are held, where the desktop announces
+    /// no change of it; read by the do-not-disturb follower (``heldPollRequests``).
+    let heldPolls: AsyncStream<Void>.Continuation
+    /// What ``heldPolls`` asks.
+    let heldPollRequests: AsyncStream<Void>
     private var isRestored = false
     /// ``isRestored``, readable from any thread.
     private nonisolated let hasRestored = Atomic(false)
@@ -83,8 +98,11 @@ actor DaemonCore {
         settings: CachedSettings,
         activations: ApplicationActivations, defaultAppName: String, commits: DurableCommits,
         scheduler: Scheduler<PendingPost>,
-        jobs: AsyncStream<@Sendable () async -> Void>.Continuation, logger: Logger
+        jobs: AsyncStream<@Sendable () async -> Void>.Continuation, doNotDisturb: any DesktopDoNotDisturbWatching,
+        logger: Logger
     ) {
+        doNotDisturbWatcher = doNotDisturb
+        (heldPollRequests, heldPolls) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.commits = commits
         self.scheduler = scheduler
         self.connection = connection
@@ -263,7 +281,7 @@ actor DaemonCore {
         // A fixed id replaces the notification that has it while that one shows or waits, and is new otherwise; a
         // sandboxed app may not take one of another app's ids, even one that ended.
         if let fixedID = request.fixedID, let previous = table[fixedID] {
-            if previous.isOnServer || previous.isScheduled {
+            if previous.isOnServer || previous.isScheduled || previous.isHeld {
                 try checkReplacement(of: fixedID, appName: content.appName, by: peer)
             } else {
                 try checkAccess(to: fixedID, previous, by: peer, "reuse the id of")
@@ -272,7 +290,8 @@ actor DaemonCore {
         let id = request.replaces ?? request.fixedID ?? NotificationID.make()
         if let trigger = request.trigger {
             let commit = try await schedule(
-                content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints)
+                content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints,
+                ifDoNotDisturb: request.ifDoNotDisturb)
             let failure = storeFailure
             jobs.yield { [weak self] in
                 do {
@@ -294,8 +313,13 @@ actor DaemonCore {
             throw error.bridgeFailure
         }
         let shown = try await allowedBySettings(Self.offeringSnooze(content, category: category))
+        if await holdsBackPost(content, replacing: table[id]) {
+            return await holdPost(call, id: id, request: request, route: route, category: category)
+        }
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
+        // Held back until now: its post leaves the store, this one shows in its place.
+        if table[id]?.isHeld == true { changes.append(.unschedule(id: id)) }
         let previous = table[id]
         if let previous, previous.isStacked, changes.isEmpty {
             // An earlier notification of a thread, updated behind the one shown: it stays there, and the thread's
@@ -478,7 +502,7 @@ actor DaemonCore {
     /// A replacement must name a notification that is showing or scheduled, and be posted under the same app name.
     private func checkReplacement(of id: String, appName: String?, by peer: Peer) throws(DBusFailure) {
         if let previous = table[id] { try checkAccess(to: id, previous, by: peer, "replace") }
-        guard let previous = table[id], previous.isOnServer || previous.isScheduled else {
+        guard let previous = table[id], previous.isOnServer || previous.isScheduled || previous.isHeld else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: table[id] != nil

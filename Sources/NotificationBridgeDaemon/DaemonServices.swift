@@ -67,6 +67,42 @@ enum DaemonServices {
         }
     }
 
+    /// Follows the desktop's do-not-disturb (``DaemonCore/doNotDisturbWatcher``) into the core until a graceful
+    /// shutdown; while notifications are held and the desktop announces no change of its switch (mako), reads it
+    /// again every `pollInterval`, and never while none is held.
+    struct DoNotDisturbFollower: Service, CustomStringConvertible {
+        let core: DaemonCore
+        let pollInterval: Duration
+        var description: String { "desktop do-not-disturb" }
+
+        func run() async {
+            let watcher = core.doNotDisturbWatcher
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { [core] in
+                    for await state in watcher.states() { await core.desktopDoNotDisturbChanged(state) }
+                    return false
+                }
+                group.addTask { [core, pollInterval] in
+                    for await _ in core.heldPollRequests {
+                        while !Task.isCancelled, await core.hasHeld {
+                            guard let state = await watcher.refresh() else { break }
+                            await core.desktopDoNotDisturbChanged(state)
+                            try? await Task.sleep(for: pollInterval)
+                        }
+                    }
+                    return false
+                }
+                group.addTask {
+                    _ = try? await gracefulShutdown()
+                    return true
+                }
+                while let isShutdown = await group.next() {
+                    if isShutdown { group.cancelAll() }
+                }
+            }
+        }
+    }
+
     /// Runs the server session (``NotificationServerSession/run()``): its news from the bus, its prompts and its calls
     /// that outlive their caller. A graceful shutdown lets the work under way end.
     struct Session: Service, CustomStringConvertible {

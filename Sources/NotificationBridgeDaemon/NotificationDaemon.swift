@@ -95,11 +95,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             throw DaemonError.cannotConnect("\(error)")
         }
         let lockMonitor = await SessionLockMonitor.start(system: system, session: connection)
+        let doNotDisturb =
+            configuration.desktopDoNotDisturb
+            ?? DesktopDoNotDisturbWatcher(connection: connection, settings: settings.store, logger: logger)
         let core = DaemonCore(
             connection: connection, session: session, lockMonitor: lockMonitor, settings: settings,
             activations: activations,
             defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
-            logger: logger)
+            doNotDisturb: doNotDisturb, logger: logger)
         // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
         // stop in its order. Only when serving never started (the name was taken, the state could not be read) are
         // they let go here.
@@ -225,6 +228,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             DaemonServices.Follower(description: "departed connections", stream: departures) {
                 await core.connectionLeft($0)
             },
+            DaemonServices.DoNotDisturbFollower(core: core, pollInterval: configuration.doNotDisturbPollInterval),
         ]
         if let clockEvents {
             let scheduler = core.scheduler

@@ -21,6 +21,8 @@ package struct PostRequest: Sendable {
     var trigger: NotificationTrigger?
     /// Server hints of the caller's own, sent after the bridge's.
     var hints: [String: DBusValue] = [:]
+    /// What happens to it while the desktop's do-not-disturb holds it back; `nil` for the default, hold.
+    var ifDoNotDisturb: DoNotDisturbChoice?
 
     /// Reads a notification dictionary.
     ///
@@ -44,6 +46,7 @@ package struct PostRequest: Sendable {
         replaces = post.replaces
         fixedID = post.fixedID
         hints = post.hints
+        ifDoNotDisturb = post.ifDoNotDisturb
         trigger = try post.schedule.map { schedule throws(DBusFailure) in try Self.trigger(schedule, now: now) }
     }
 

@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 import NotificationStore
 
@@ -17,16 +18,18 @@ struct ScheduledPost: Sendable {
         let poster: String
         let wireHints: [UInt8]?
         let wireListing: RowBytes?
+        let ifDoNotDisturb: DoNotDisturbChoice?
 
         init(
             content: NotificationContent, route: ResponseRoute, poster: String, wireHints: [UInt8]?,
-            wireListing: RowBytes?
+            wireListing: RowBytes?, ifDoNotDisturb: DoNotDisturbChoice?
         ) {
             self.content = ImmutableBox(content)
             self.route = route
             self.poster = poster
             self.wireHints = wireHints
             self.wireListing = wireListing
+            self.ifDoNotDisturb = ifDoNotDisturb
         }
     }
 
@@ -46,10 +49,12 @@ struct ScheduledPost: Sendable {
     /// (``DBusWireDictionary``), so that a listing of thousands is copied rather than built; `nil` in what an
     /// earlier version stored.
     var wireListing: RowBytes? { parts.wireListing }
+    /// What happens to it while the desktop's do-not-disturb holds it back; `nil` for the default, hold.
+    var ifDoNotDisturb: DoNotDisturbChoice? { parts.ifDoNotDisturb }
 
     init(
         content: NotificationContent, route: ResponseRoute, poster: String, hints: [String: DBusValue] = [:],
-        trigger: NotificationTrigger
+        trigger: NotificationTrigger, ifDoNotDisturb: DoNotDisturbChoice? = nil
     ) {
         let wireHints =
             hints.isEmpty
@@ -59,7 +64,8 @@ struct ScheduledPost: Sendable {
         let wireListing = try? RowBytes(
             NotificationCoding.postEntries(content: content, route: route.listed, trigger: trigger).bytes)
         parts = Parts(
-            content: content, route: route, poster: poster, wireHints: wireHints, wireListing: wireListing)
+            content: content, route: route, poster: poster, wireHints: wireHints, wireListing: wireListing,
+            ifDoNotDisturb: ifDoNotDisturb)
     }
 
     /// The key its row keeps ``wireListing`` under.
@@ -79,11 +85,11 @@ struct ScheduledPost: Sendable {
     }
 }
 
-/// Stored with the keys `content`, `route`, `poster`, `wireHints` and `wireListing`, as when its parts were its own
-/// properties.
+/// Stored with the keys `content`, `route`, `poster`, `wireHints`, `wireListing` and, when it is not the default,
+/// `ifDoNotDisturb`, as when its parts were its own properties.
 extension ScheduledPost: Codable {
     private enum CodingKeys: String, CodingKey {
-        case content, route, poster, wireHints, wireListing
+        case content, route, poster, wireHints, wireListing, ifDoNotDisturb
     }
 
     init(from decoder: any Decoder) throws {
@@ -93,7 +99,9 @@ extension ScheduledPost: Codable {
             route: try container.decode(ResponseRoute.self, forKey: .route),
             poster: try container.decode(String.self, forKey: .poster),
             wireHints: try container.decodeIfPresent([UInt8].self, forKey: .wireHints),
-            wireListing: try container.decodeIfPresent(RowBytes.self, forKey: .wireListing))
+            wireListing: try container.decodeIfPresent(RowBytes.self, forKey: .wireListing),
+            ifDoNotDisturb: try container.decodeIfPresent(String.self, forKey: .ifDoNotDisturb).flatMap(
+                DoNotDisturbChoice.init(rawValue:)))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -103,6 +111,7 @@ extension ScheduledPost: Codable {
         try container.encode(poster, forKey: .poster)
         try container.encodeIfPresent(wireHints, forKey: .wireHints)
         try container.encodeIfPresent(wireListing, forKey: .wireListing)
+        try container.encodeIfPresent(ifDoNotDisturb?.rawValue, forKey: .ifDoNotDisturb)
     }
 }
 

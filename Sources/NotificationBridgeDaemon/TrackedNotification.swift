@@ -21,6 +21,9 @@ struct TrackedNotification: Sendable {
         /// It came due while its app was attached in the foreground, and was handed to the app with `Fired`; the app
         /// may still `Present` it.
         indirect case handedToApp(ScheduledPost)
+        /// The desktop's do-not-disturb holds it back: it is shown once the switch is off, in the order of `order`
+        /// among those held. Its post stays in the store meanwhile, so that a restart holds it again.
+        indirect case held(ScheduledFiring<ScheduledPost>, order: UInt64)
         /// `Notify` is out: the server has not answered yet.
         case posting
         /// The server shows it.
@@ -118,9 +121,15 @@ struct TrackedNotification: Sendable {
     /// Whether it is still to be shown: scheduled, or come due and waiting for a server or for its app to present it.
     var awaitsShowing: Bool {
         switch phase {
-        case .pending, .awaitingServer, .handedToApp: true
+        case .pending, .awaitingServer, .handedToApp, .held: true
         default: isScheduled
         }
+    }
+
+    /// Whether the desktop's do-not-disturb holds it back.
+    var isHeld: Bool {
+        if case .held = phase { return true }
+        return false
     }
 
     /// Whether nothing more can happen to it: it ended, no firing is to come, and no call waits for it. Such an entry

@@ -192,7 +192,7 @@ enum TrackedTransition {
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end, .recordHistory(.withdrawn)])
-        case .awaitingServer, .handedToApp, .pending:
+        case .awaitingServer, .handedToApp, .pending, .held:
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end])

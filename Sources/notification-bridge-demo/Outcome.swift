@@ -54,7 +54,7 @@ struct Outcome {
             // A response may still follow a close (an action held until the session is unlocked).
             if !checksResponses { finished.insert(id) }
             return ["“\(message.title)” \(why)."]
-        case .fired, .settingsChanged:
+        case .fired, .settingsChanged, .desktopDoNotDisturbChanged:
             return []
         }
     }

@@ -29,6 +29,13 @@ extension InteropRun {
             expectations.notRun("a thread of twenty", because: "run on dunst and GNOME Shell, the two kinds of server")
         }
         await expectations.run("snooze button") { try await snooze() }
+        if turnsDoNotDisturb {
+            await expectations.run("desktop do-not-disturb") { try await doNotDisturb() }
+        } else {
+            expectations.notRun(
+                "desktop do-not-disturb",
+                because: "the harness cannot turn this server's do-not-disturb on, or the bridge cannot read it")
+        }
     }
 
     func addCategories() async throws {

@@ -122,6 +122,12 @@ struct KeyNameAllowance {
     /// Names of org.freedesktop.Notifications (hints, capabilities, arguments) and org.freedesktop.Application.
     static let freedesktop = [
         KeyNameAllowance(
+            "Sources/NotificationBridge/Attention/DoNotDisturbReader+Mako.swift", [SettingsKeys.doNotDisturb.name],
+            "the name of mako's mode that hides notifications, a user's mako configuration word"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeTests/Attention/DesktopDoNotDisturbRuleTests.swift",
+            [SettingsKeys.doNotDisturb.name], "mako mode names, as a user's mako configuration writes them"),
+        KeyNameAllowance(
             "Sources/NotificationBridge/Portal/PortalWire.swift", nil,
             "the XDG notification portal's keys and values (AddNotification, buttons, platform data, options)"),
         KeyNameAllowance(

@@ -35,7 +35,7 @@ struct DaemonFixture: Sendable {
         _ profile: NotificationServerProfile = .fullFeatured, promptCommand: [String]? = nil,
         serverTimeout: Duration? = nil, settings: NotificationSettingsLocation = .file,
         history: HistoryBounds? = nil, historyClock: (@Sendable () -> Date)? = nil,
-        _ body: (DaemonFixture) async throws -> T
+        doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
@@ -48,7 +48,7 @@ struct DaemonFixture: Sendable {
                 try await run(
                     bus: bus, server: server, events: events, promptCommand: promptCommand,
                     serverTimeout: serverTimeout, settings: settings, history: history,
-                    historyClock: historyClock, body)
+                    historyClock: historyClock, doNotDisturb: doNotDisturb, body)
             }
             await server.stop()
             await serverConnection.close()
@@ -61,7 +61,8 @@ struct DaemonFixture: Sendable {
         bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
-        historyClock: (@Sendable () -> Date)? = nil, _ body: (DaemonFixture) async throws -> T
+        historyClock: (@Sendable () -> Date)? = nil, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -72,6 +73,7 @@ struct DaemonFixture: Sendable {
             bus: .address(bus.address), systemBus: nil, promptCommand: promptCommand,
             applicationDirectories: [directory.path], logger: logger,
             stateDirectory: directory.appendingPathComponent("state").path)
+        configuration.desktopDoNotDisturb = doNotDisturb
         // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }

@@ -23,7 +23,7 @@ struct TrackedTransitionTests {
 
         init(_ phase: TrackedNotification.Phase) {
             switch phase {
-            case .pending, .awaitingServer, .handedToApp: self = .pending
+            case .pending, .awaitingServer, .handedToApp, .held: self = .pending
             case .posting: self = .posting
             case .showing: self = .showing
             case .stacked: self = .stacked

@@ -1,3 +1,5 @@
+import NotificationModel
+
 /// The desktop's own do-not-disturb switch, as the notification server or the desktop's settings report it: GNOME's
 /// `show-banners` key, Plasma's inhibition, dunst's pause, a mako mode, SwayNotificationCenter's do-not-disturb.
 ///
@@ -37,4 +39,28 @@ package struct DesktopDoNotDisturb: Sendable, Hashable {
 package protocol DesktopDoNotDisturbWatching: Sendable {
     /// The state now, then each change, until the consuming task is cancelled.
     func states() -> AsyncStream<DesktopDoNotDisturb>
+
+    /// Reads the switch again, for a desktop that announces no change of it (mako's modes): the state read, which
+    /// ``states()`` reports too when it changed; `nil` when the desktop announces its changes, so that there is no
+    /// need to ask. Whoever holds notifications back asks before it shows one and, while some wait, now and then.
+    func refresh() async -> DesktopDoNotDisturb?
+}
+
+extension DesktopDoNotDisturbWatching {
+    /// A desktop that announces its changes: nothing to read again.
+    package func refresh() async -> DesktopDoNotDisturb? { nil }
+}
+
+extension DesktopDoNotDisturb {
+    /// Whether `content` goes through the desktop's do-not-disturb: the level's rule
+    /// (``NotificationContent/passes(_:timeSensitiveAllowed:)`` for ``DoNotDisturbSwitch/desktop``), under which
+    /// time-sensitive and critical notifications pass and passive and active ones wait.
+    package static func passes(_ content: NotificationContent) -> Bool {
+        content.passes(.desktop, timeSensitiveAllowed: true)
+    }
+
+    /// Whether `content` waits while the switch is in this state.
+    package func holdsBack(_ content: NotificationContent) -> Bool {
+        isOn && !Self.passes(content)
+    }
 }

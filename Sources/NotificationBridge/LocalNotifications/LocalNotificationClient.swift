@@ -105,7 +105,7 @@ public actor LocalNotificationClient {
                     responseSink.yield(response.notificationResponse)
                 case .fired(_, let notification):
                     if let listed = ListedNotification(notification) { firingSink.yield(listed) }
-                case .closed, .settingsChanged:
+                case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
                     continue
                 }
             }

@@ -1,5 +1,6 @@
 import NotificationBridgeAPI
 import NotificationModel
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -25,6 +26,8 @@ package final class NotificationSettingsStore: Sendable {
     private let sink: AsyncStream<String?>.Continuation
     private let thread: GLibLoopThread
     private let backends: Backends
+    /// Those following the global settings (``globalChanges()``).
+    private let globalFollowers: GlobalFollowers
 
     /// Opens the settings in `location`, with the bridge's file in `directory`.
     ///
@@ -47,31 +50,40 @@ package final class NotificationSettingsStore: Sendable {
             storage = NotificationSettingsLocation.isGNOME(environment: environment) ? .standard : nil
         }
         let (changes, sink) = AsyncStream<String?>.makeStream()
+        let followers = GlobalFollowers()
         let path = directory + "/settings.ini"
         let backends = await thread.perform { () -> Backends in
             let file = SettingsKeyFile(
                 path: path,
                 changed: { before, after in
-                    if before.doNotDisturb != after.doNotDisturb { sink.yield(nil) }
+                    if before.doNotDisturb != after.doNotDisturb {
+                        sink.yield(nil)
+                        followers.notify()
+                    }
                     for app in Set(before.apps.keys).union(after.apps.keys) where before.apps[app] != after.apps[app] {
                         sink.yield(app)
                     }
                 }, warn: warn)
             let gnome = storage.flatMap { storage in
                 GNOMENotificationKeys.isInstalled
-                    ? GNOMENotificationKeys(backend: storage) { sink.yield($0) } : nil
+                    ? GNOMENotificationKeys(backend: storage) { app in
+                        sink.yield(app)
+                        if app == nil { followers.notify() }
+                    } : nil
             }
             return Backends(file: file, gnome: gnome)
         }
         return NotificationSettingsStore(
             source: backends.gnome == nil ? .file : .gnome, filePath: path, changes: changes, sink: sink,
-            thread: thread, backends: backends)
+            thread: thread, backends: backends, followers: followers)
     }
 
     private init(
         source: SettingsSource, filePath: String, changes: AsyncStream<String?>,
-        sink: AsyncStream<String?>.Continuation, thread: GLibLoopThread, backends: Backends
+        sink: AsyncStream<String?>.Continuation, thread: GLibLoopThread, backends: Backends,
+        followers: GlobalFollowers
     ) {
+        globalFollowers = followers
         self.source = source
         self.filePath = filePath
         self.changes = changes
@@ -88,6 +100,20 @@ package final class NotificationSettingsStore: Sendable {
             backends.gnome?.close()
         }
         sink.finish()
+        globalFollowers.finish()
+    }
+
+    /// Each change of the global settings (GNOME's global keys, or the file's do-not-disturb), from now until the
+    /// consuming task ends or the store closes; any number of followers may each have one.
+    package func globalChanges() -> AsyncStream<Void> {
+        globalFollowers.add()
+    }
+
+    /// GNOME's do-not-disturb (`show-banners` off), read on the store's thread; `nil` when the settings are not
+    /// GNOME's.
+    package func gnomeDoNotDisturb() async -> Bool? {
+        let backends = self.backends
+        return await thread.perform { backends.gnome?.doNotDisturb }
     }
 
     /// The settings of `app`: its desktop id, or the app name it posts under.
@@ -140,7 +166,10 @@ package final class NotificationSettingsStore: Sendable {
                 description: "cannot write \(filePath) (\(problem)); check that its folder can be written")
         }
         if let app { sink.yield(app) }
-        if change.doNotDisturb != nil { sink.yield(nil) }
+        if change.doNotDisturb != nil {
+            sink.yield(nil)
+            globalFollowers.notify()
+        }
     }
 
     /// Lists `app` among the apps that posted, once (nothing is written when it is listed already). Its settings do
@@ -166,6 +195,41 @@ package final class NotificationSettingsStore: Sendable {
                 kind: .invalidApp,
                 description: "app \(quotedForMessage(app)) cannot have settings: name it by its desktop id or app "
                     + "name, without brackets or control characters")
+        }
+    }
+
+    /// The streams of ``globalChanges()``, each told of every change until its follower ends.
+    private final class GlobalFollowers: Sendable {
+        private let streams = Mutex<(next: Int, sinks: [Int: AsyncStream<Void>.Continuation], finished: Bool)>(
+            (0, [:], false))
+
+        func add() -> AsyncStream<Void> {
+            let (stream, sink) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let key = streams.withLock { streams -> Int? in
+                guard !streams.finished else { return nil }
+                defer { streams.next += 1 }
+                streams.sinks[streams.next] = sink
+                return streams.next
+            }
+            guard let key else {
+                sink.finish()
+                return stream
+            }
+            sink.onTermination = { [weak self] _ in self?.streams.withLock { _ = $0.sinks.removeValue(forKey: key) } }
+            return stream
+        }
+
+        func notify() {
+            for sink in streams.withLock({ Array($0.sinks.values) }) { sink.yield() }
+        }
+
+        func finish() {
+            let sinks = streams.withLock { streams in
+                streams.finished = true
+                defer { streams.sinks = [:] }
+                return Array(streams.sinks.values)
+            }
+            for sink in sinks { sink.finish() }
         }
     }
 

@@ -1,0 +1,206 @@
+import DBusCore
+import FoundationEssentials
+import NotificationBridge
+import NotificationBridgeAPI
+import NotificationModel
+import NotificationScheduling
+import NotificationStore
+
+/// The desktop's do-not-disturb: while it is on, a notification that does not pass it
+/// (``DesktopDoNotDisturb/passes(_:)``) waits, held in the table and kept in the store as a scheduled notification
+/// that came due, and is shown once the switch is off, in the order it came; or it is dropped when its post says
+/// `if-do-not-disturb` `drop`. Apps read the switch in the `DesktopDoNotDisturb` property.
+extension DaemonCore {
+    /// How calls that name a dropped notification later say it ended.
+    static let droppedWhy = "was dropped while the desktop's do-not-disturb was on"
+
+    /// The desktop's switch changed (or was read for the first time): announced to apps, and when it is off, what
+    /// was held back is shown.
+    func desktopDoNotDisturbChanged(_ state: DesktopDoNotDisturb) {
+        guard desktopDoNotDisturb != state else { return }
+        desktopDoNotDisturb = state
+        let reported = reportedDoNotDisturb.withLock { reported in
+            defer { reported = state }
+            return reported
+        }
+        if reported != state {
+            logger.info(
+                "the desktop's do-not-disturb is \(state.isOn ? "on" : "off")",
+                metadata: ["dnd.source": "\(state.source?.rawValue ?? "none")"])
+            connection.emitPropertiesChanged(
+                path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                changed: [BridgeProperty.desktopDoNotDisturb.name])
+            try? connection.emit(.desktopDoNotDisturbChanged(state.reported), to: nil)
+        }
+        if state.isOn {
+            if hasHeld { heldPolls.yield() }
+        } else {
+            releaseHeld()
+        }
+    }
+
+    /// Whether any notification is held back.
+    var hasHeld: Bool { table.live.contains { $0.value.isHeld } }
+
+    /// Reads the switch again where the desktop announces no change of it (mako).
+    func refreshDoNotDisturb() async {
+        if let state = await doNotDisturbWatcher.refresh() { desktopDoNotDisturbChanged(state) }
+    }
+
+    /// Whether an immediate `Post` of `content` waits. Before the first reading of the switch it does not: a post is
+    /// not held back on a guess. A replacement of a notification on the screen goes through: it updates what the user
+    /// was shown already.
+    func holdsBackPost(_ content: NotificationContent, replacing previous: TrackedNotification?) async -> Bool {
+        guard previous?.isOnServer != true, !DesktopDoNotDisturb.passes(content) else { return false }
+        await refreshDoNotDisturb()
+        return desktopDoNotDisturb?.holdsBack(content) ?? false
+    }
+
+    /// Whether a scheduled notification that came due with `content` waits: before the first reading of the switch
+    /// it does, so that what a restart brings back is not shown in the moment before the switch is known.
+    func holdsBackFiring(_ content: NotificationContent) -> Bool {
+        desktopDoNotDisturb?.holdsBack(content) ?? !DesktopDoNotDisturb.passes(content)
+    }
+
+    /// Takes the place of the next notification held back.
+    func takeHeldOrder() -> UInt64 {
+        defer { nextHeldOrder += 1 }
+        return nextHeldOrder
+    }
+
+    /// An immediate `Post` that the switch holds back: held (kept in the store as a scheduled notification that came
+    /// due now), or dropped when the post says so. The call is answered with its id once that is on disk; a dropped
+    /// one's poster then gets `Closed` with reason 5.
+    func holdPost(
+        _ call: DBusMethodCall, id: String, request: PostRequest, route: ResponseRoute, category: NotificationCategory?
+    ) async {
+        let content = request.content
+        let sender = call.sender
+        var changes: [DaemonStore.Change] = []
+        if table[id]?.isScheduled == true { changes += await unschedule(id) }
+        let previous = table[id]
+        if previous?.isHeld == true { changes.append(.unschedule(id: id)) }
+        var entry = TrackedNotification(
+            appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+        entry.waits = previous?.waits ?? []
+        if request.ifDoNotDisturb == .drop {
+            table[id] = entry
+            end(id, why: Self.droppedWhy)
+            logger.debug("dropped while do-not-disturb is on", metadata: ["notification.id": "\(id)"])
+            let commit = commits.submit(changes)
+            let connection = self.connection
+            let failure = storeFailure
+            jobs.yield {
+                do {
+                    try await commit.wait()
+                    call.reply([.string(id)])
+                    try? connection.emit(
+                        .closed(id: id, reason: BridgeCloseReason.droppedWhileDoNotDisturb), to: sender)
+                } catch {
+                    call.fail(failure(error))
+                }
+            }
+            return
+        }
+        let now = Date()
+        let trigger = NotificationTrigger.date(.instant(secondsSince1970: now.timeIntervalSince1970), repeat: nil)
+        let post = ScheduledPost(
+            content: content, route: route, poster: sender, hints: request.hints, trigger: trigger)
+        let notification = ScheduledNotification(
+            id: id, appName: entry.appName, trigger: trigger, payload: PendingPost(post), scheduledAt: now,
+            timeZoneIdentifier: await scheduler.timeZone.identifier)
+        let firing = ScheduledFiring(
+            notification: notification.replacingPayload(with: post), occurrence: now, firedAt: now, nextFireDate: nil)
+        // A held notification replaced keeps its place.
+        let order: UInt64
+        if case .held(_, let kept)? = previous?.phase { order = kept } else { order = takeHeldOrder() }
+        entry.phase = .held(firing, order: order)
+        table[id] = entry
+        changes.append(.schedule(notification))
+        logger.debug("held while do-not-disturb is on", metadata: ["notification.id": "\(id)"])
+        reply(call, after: commits.submit(changes), with: [.string(id)])
+        heldPolls.yield()
+    }
+
+    /// A scheduled notification that came due while the switch holds it back: held (its progress is not recorded,
+    /// so that the store keeps it and a restart holds it again), or dropped when its post says so.
+    func holdFiring(_ firing: ScheduledFiring<ScheduledPost>, order: UInt64?) {
+        let id = firing.notification.id
+        let post = firing.notification.payload
+        if post.ifDoNotDisturb == .drop {
+            logger.debug("dropped while do-not-disturb is on", metadata: ["notification.id": "\(id)"])
+            end(id, why: Self.droppedWhy, reason: BridgeCloseReason.droppedWhileDoNotDisturb.rawValue)
+            recordFired(firing)
+            return
+        }
+        let place = order ?? takeHeldOrder()
+        table.update(id) { entry in
+            if !entry.isOnServer {
+                (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
+            }
+            entry.phase = .held(firing, order: place)
+            entry.isAnswered = false
+        }
+        logger.debug("held while do-not-disturb is on", metadata: ["notification.id": "\(id)"])
+        heldPolls.yield()
+    }
+
+    /// Shows what was held back, oldest first, each once the server has answered the one before, so that they come
+    /// in the order they were posted. One run at a time; a run stops when the switch is on again.
+    func releaseHeld() {
+        guard !isReleasingHeld, !stopping, hasHeld else { return }
+        isReleasingHeld = true
+        jobs.yield { [weak self] in await self?.releaseHeldInOrder() }
+    }
+
+    private func releaseHeldInOrder() async {
+        defer { isReleasingHeld = false }
+        var shown = 0
+        while !stopping, let (firing, order) = earliestHeld(), !holdsBackFiring(firing.notification.payload.content) {
+            let (answered, answer) = AsyncStream<Void>.makeStream()
+            let handed = await showScheduled(firing, heldOrder: order) {
+                answer.yield()
+                answer.finish()
+            }
+            if handed {
+                for await _ in answered { break }
+            } else if case .held(_, order)? = table[firing.notification.id]?.phase {
+                break
+            }
+            shown += 1
+        }
+        if shown > 0 {
+            logger.info(
+                "the desktop's do-not-disturb is off; showed the notifications it held back",
+                metadata: ["count": "\(shown)"])
+        }
+    }
+
+    /// The notification held back longest, with its place.
+    private func earliestHeld() -> (ScheduledFiring<ScheduledPost>, UInt64)? {
+        var earliest: (ScheduledFiring<ScheduledPost>, UInt64)?
+        for (_, entry) in table.live {
+            guard case .held(let firing, let order) = entry.phase else { continue }
+            if earliest.map({ order < $0.1 }) ?? true { earliest = (firing, order) }
+        }
+        return earliest
+    }
+
+    /// The held notifications `filter` selects for `caller`, in the order they are to be shown, as `ListPending`
+    /// lists them: with `held` true and no fire date.
+    func listedHeld(_ filter: NotificationFilter, caller: String) -> [DBusValue] {
+        var held: [(order: UInt64, value: DBusValue)] = []
+        for (id, entry) in table.live {
+            guard case .held(let firing, let order) = entry.phase,
+                filter.selects(appName: entry.appName, poster: entry.poster, content: entry.content, caller: caller)
+            else { continue }
+            let post = firing.notification.payload
+            var entries = WireEntries(
+                NotificationCoding.encode(id: id, content: post.content, route: post.route.listed))
+            entries?[ListedKeys.held] = true
+            if let entries { held.append((order, entries.value)) }
+        }
+        return held.sorted { $0.order < $1.order }.map(\.value)
+    }
+}

@@ -1,0 +1,30 @@
+import NotificationModel
+import Testing
+
+@testable import NotificationBridge
+
+/// What counts as the desktop's do-not-disturb where it is a convention (mako's modes), and what passes it.
+@Suite("Desktop do-not-disturb rules")
+struct DesktopDoNotDisturbRuleTests {
+    @Test(
+        "a mako mode named do-not-disturb or dnd, in any case, turns the switch on; other modes do not",
+        arguments: [
+            (["default"], false), ([], false), (["dnd"], true), (["DND"], true), (["work", "do-not-disturb"], true),
+            (["Do_Not_Disturb"], true), (["dnd-later"], false),
+        ])
+    func makoModes(_ modes: [String], _ isOn: Bool) {
+        #expect(DoNotDisturbReader.isMakoDoNotDisturb(modes) == isOn)
+    }
+
+    @Test("while the switch is on, only a notification of urgency critical passes; while it is off, every one does")
+    func whatPasses() {
+        let on = DesktopDoNotDisturb(source: .dunst, isOn: true)
+        let off = DesktopDoNotDisturb(source: .dunst, isOn: false)
+        for urgency in [NotificationUrgency.low, .normal] {
+            #expect(on.holdsBack(NotificationContent(title: "t", urgency: urgency)))
+            #expect(!off.holdsBack(NotificationContent(title: "t", urgency: urgency)))
+        }
+        #expect(!on.holdsBack(NotificationContent(title: "t", urgency: .critical)))
+        #expect(!DesktopDoNotDisturb.unknown.holdsBack(NotificationContent(title: "t")))
+    }
+}
