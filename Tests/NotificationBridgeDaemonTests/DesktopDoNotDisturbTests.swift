@@ -95,6 +95,30 @@ struct DesktopDoNotDisturbTests {
         }
     }
 
+    @Test("the interruption level decides: passive and active wait, time-sensitive and critical go through")
+    func levelsDecide() async throws {
+        let desktop = FedSwitch(on: true)
+        try await DaemonFixture.with(doNotDisturb: desktop) { fixture in
+            try await withTimeout(waitingFor: "the property to say the switch is on") {
+                while try await Self.property(fixture) != DesktopDoNotDisturbState(isOn: true, source: "dunst") {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            for level in ["passive", "active", "time-sensitive", "critical"] {
+                _ = try await fixture.post(
+                    Self.notification(level, [PostKeys.interruptionLevel.name: .string(level)]))
+            }
+            // The time-sensitive one needs no per-app permission here: that setting is for the bridge's own
+            // do-not-disturb, not the desktop's.
+            #expect(try await fixture.nextNotification().summary == "time-sensitive")
+            #expect(try await fixture.nextNotification().summary == "critical")
+            #expect(try await Self.heldTitles(fixture) == ["passive", "active"])
+            desktop.set(on: false)
+            #expect(try await fixture.nextNotification().summary == "passive")
+            #expect(try await fixture.nextNotification().summary == "active")
+        }
+    }
+
     @Test("a post that says if-do-not-disturb 'drop' ends at once, its poster told with Closed reason 5")
     func dropped() async throws {
         let desktop = FedSwitch(on: true)
