@@ -53,6 +53,15 @@ struct DesktopDoNotDisturbTests {
         return reply.first.flatMap { DesktopDoNotDisturbState($0.unwrappedVariant) }
     }
 
+    /// Waits until the daemon's property says the fed switch is on: what it holds back from then on is decided.
+    static func awaitSwitchOn(_ fixture: DaemonFixture) async throws {
+        try await withTimeout(waitingFor: "the property to say the switch is on") {
+            while try await property(fixture) != DesktopDoNotDisturbState(isOn: true, source: "dunst") {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
     @Test(
         "while the switch is on, notifications wait, listed in order; a critical one goes through; off shows them once, in order"
     )
@@ -62,11 +71,7 @@ struct DesktopDoNotDisturbTests {
             let changes = try await fixture.client.signals(
                 matching: BridgeProxy.signals([.desktopDoNotDisturbChanged])
             ) { BridgeEvent($0) }
-            try await withTimeout(waitingFor: "the property to say the switch is on") {
-                while try await Self.property(fixture) != DesktopDoNotDisturbState(isOn: true, source: "dunst") {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
+            try await Self.awaitSwitchOn(fixture)
             for title in ["Ann", "Bob", "Cy"] { _ = try await fixture.post(Self.notification(title)) }
             #expect(try await Self.heldTitles(fixture) == ["Ann", "Bob", "Cy"])
 
@@ -99,11 +104,7 @@ struct DesktopDoNotDisturbTests {
     func levelsDecide() async throws {
         let desktop = FedSwitch(on: true)
         try await DaemonFixture.with(doNotDisturb: desktop) { fixture in
-            try await withTimeout(waitingFor: "the property to say the switch is on") {
-                while try await Self.property(fixture) != DesktopDoNotDisturbState(isOn: true, source: "dunst") {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
+            try await Self.awaitSwitchOn(fixture)
             for level in ["passive", "active", "time-sensitive", "critical"] {
                 _ = try await fixture.post(
                     Self.notification(level, [PostKeys.interruptionLevel.name: .string(level)]))
