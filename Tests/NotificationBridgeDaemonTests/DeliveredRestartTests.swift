@@ -128,7 +128,7 @@ struct DeliveredRestartTests {
             let newConnection = try await setup.bus.connect()
             let newServer = NotificationServer()
             let newEvents = newServer.events()
-            try await newServer.start(on: newConnection, profile: .plasma)
+            try await newServer.start(on: newConnection, profile: NotificationServerProfile.plasma.withoutDefaultExpiry)
             let reposted = try await withTimeout(waitingFor: "the daemon to post again to the new server") {
                 for await event in newEvents {
                     if case .notified(let notification) = event { return notification }

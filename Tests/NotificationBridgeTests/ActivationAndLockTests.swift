@@ -103,7 +103,7 @@ import Testing
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
             let events = server.events()
-            try await server.start(on: serverConnection, profile: .dunst)
+            try await server.start(on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,

@@ -180,7 +180,7 @@ import Testing
             let replacement = NotificationServer()
             let events = replacement.events()
             let connection = try await fixture.bus.connect()
-            try await replacement.start(on: connection, profile: .dunst)
+            try await replacement.start(on: connection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
             let served = try await withTimeout(waitingFor: "the bridge to post again") {
                 for await case .notified(let served) in events { return served }
                 throw TestSupportError("events ended")
