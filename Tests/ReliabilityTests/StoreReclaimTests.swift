@@ -60,7 +60,7 @@ extension Reliability {
                 do {
                     _ = try await rig.post([
                         PostKeys.title.name: .string("One more"), PostKeys.appName.name: .string("App 0"),
-                        PostKeys.delay.name: .double(60),
+                        PostKeys.delay.name: .double(86_400),
                     ])
                     Issue.record("a post beyond the app's limit was accepted")
                 } catch let failure as DBusFailure {
@@ -70,7 +70,7 @@ extension Reliability {
                 }
                 _ = try await rig.post([
                     PostKeys.title.name: .string("Unbothered"), PostKeys.appName.name: .string("Other"),
-                    PostKeys.delay.name: .double(60),
+                    PostKeys.delay.name: .double(86_400),
                 ])
                 // The limit is on what waits to fire: the app at its limit still shows notifications now, as does
                 // any other.
