@@ -38,6 +38,13 @@ struct PostOptions: ParsableArguments {
     var level: String?
 
     @Option(
+        name: .customLong(PostKeys.ifDoNotDisturb.name),
+        help: ArgumentHelp(
+            "While the desktop's do-not-disturb holds it back: hold (shown once it is off; the default) or drop.",
+            valueName: "hold|drop"))
+    var ifDoNotDisturb: String?
+
+    @Option(
         name: [.customLong("timeout"), .customShort("t"), .customLong("expire-time")],
         help: ArgumentHelp("Milliseconds it stays; -1 the server's default, 0 never.", valueName: "ms"))
     var timeout: Int32?
@@ -113,6 +120,9 @@ struct PostOptions: ParsableArguments {
             throw ValidationError(
                 "--level '\(level)': use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
         }
+        if let ifDoNotDisturb, DoNotDisturbChoice(rawValue: ifDoNotDisturb) == nil {
+            throw ValidationError("--if-do-not-disturb '\(ifDoNotDisturb)': use hold or drop")
+        }
         if sound == "" { throw ValidationError("--sound is empty; use 'default', 'none', a sound name or a path") }
         if serverCategory == "" {
             throw ValidationError("--server-category is empty; give a category such as email.arrived or device.added")
@@ -164,6 +174,9 @@ struct PostOptions: ParsableArguments {
         if let urgency { entries.setUnchecked(PostKeys.urgency, .string(urgency.rawValue)) }
         if let level = level.flatMap(NotificationInterruptionLevel.init(name:)) {
             entries[PostKeys.interruptionLevel] = level
+        }
+        if let choice = ifDoNotDisturb.flatMap(DoNotDisturbChoice.init(rawValue:)) {
+            entries[PostKeys.ifDoNotDisturb] = choice
         }
         if let replaces { entries.setUnchecked(PostKeys.replaces, .string(replaces)) }
         if let timeout { entries.setUnchecked(PostKeys.timeout, .int32(timeout)) }

@@ -43,6 +43,7 @@ struct InvocationTests {
             ),
             (["send", "T", "--urgency", "loud"], ["'loud'", "low"]),
             (["send", "x", "-h", "int:value"], ["TYPE:NAME:VALUE"]),
+            (["send", "T", "--if-do-not-disturb", "later"], ["--if-do-not-disturb 'later'", "hold or drop"]),
         ])
     func usageMistake(_ arguments: [String], says words: [String]) throws {
         let outcome = try #require(finished(arguments))
@@ -85,6 +86,9 @@ struct InvocationTests {
         #expect(command(["monitor", "Mail"]) is MonitorCommand)
         let send = try #require(command(["-u", "critical", "Disk full", "--wait"]) as? SendCommand)
         #expect(try send.request()[PostKeys.urgency] == .critical)
+        let dropped = try #require(command(["Standup", "--if-do-not-disturb", "drop"]) as? SendCommand)
+        #expect(try dropped.request()[PostKeys.ifDoNotDisturb] == .drop)
+        #expect(try send.request()[PostKeys.ifDoNotDisturb] == nil, "hold, the daemon's default, is not sent")
         guard
             case .notifySend(let request, _) = Invocation.parse(["-u", "low", "T"], invokedAs: "/usr/bin/notify-send")
         else {

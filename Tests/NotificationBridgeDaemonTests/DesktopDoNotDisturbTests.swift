@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import NotificationBridge
 import NotificationBridgeAPI
+import NotificationModel
 import NotificationServerKit
 import Synchronization
 import Testing
@@ -105,18 +106,19 @@ struct DesktopDoNotDisturbTests {
         let desktop = FedSwitch(on: true)
         try await DaemonFixture.with(doNotDisturb: desktop) { fixture in
             try await Self.awaitSwitchOn(fixture)
-            for level in ["passive", "active", "time-sensitive", "critical"] {
+            let levels: [NotificationInterruptionLevel] = [.passive, .active, .timeSensitive, .critical]
+            for level in levels {
                 _ = try await fixture.post(
-                    Self.notification(level, [PostKeys.interruptionLevel.name: .string(level)]))
+                    Self.notification(level.name, [PostKeys.interruptionLevel.name: .string(level.name)]))
             }
             // The time-sensitive one needs no per-app permission here: that setting is for the bridge's own
             // do-not-disturb, not the desktop's.
-            #expect(try await fixture.nextNotification().summary == "time-sensitive")
-            #expect(try await fixture.nextNotification().summary == "critical")
-            #expect(try await Self.heldTitles(fixture) == ["passive", "active"])
+            #expect(try await fixture.nextNotification().summary == NotificationInterruptionLevel.timeSensitive.name)
+            #expect(try await fixture.nextNotification().summary == NotificationInterruptionLevel.critical.name)
+            #expect(try await Self.heldTitles(fixture) == [levels[0].name, levels[1].name])
             desktop.set(on: false)
-            #expect(try await fixture.nextNotification().summary == "passive")
-            #expect(try await fixture.nextNotification().summary == "active")
+            #expect(try await fixture.nextNotification().summary == levels[0].name)
+            #expect(try await fixture.nextNotification().summary == levels[1].name)
         }
     }
 
