@@ -259,7 +259,9 @@ let package = Package(
         ),
 
         // `make interop`: the daemon and the CLI against the real servers Debian ships, driven as their users act.
-        .testTarget(name: "InteropTests", dependencies: ["DBusCore", "DBusTestSupport", "NotificationBridgeAPI"]),
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["DBusCore", "DBusTestSupport", "NotificationBridgeAPI", "NotificationModel"]),
 
         // `make fuzz`: libFuzzer over the decoding of incoming messages and of the daemon's method arguments. Built
         // with -sanitize=fuzzer it is a libFuzzer binary; built plainly it replays the inputs it is given.

@@ -2,11 +2,12 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridgeAPI
+import NotificationModel
 import Testing
 
 /// The desktop's do-not-disturb, turned on and off the way its user does (`dunstctl set-paused`, `makoctl mode`, an
-/// app's inhibition on Plasma; GNOME's key where the daemon reads it): a notification posted meanwhile waits, a critical one
-/// goes through, and the one that waited is shown once the switch is off.
+/// app's inhibition on Plasma; GNOME's key where the daemon reads it): a notification posted meanwhile waits, a critical
+/// and a time-sensitive one go through, and the one that waited is shown once the switch is off.
 extension InteropRun {
     /// Whether the harness can turn this server's switch and the daemon can read it there.
     /// - SwayNotificationCenter 0.7.3 under the harness's headless sway turns its do-not-disturb back off at once
@@ -28,12 +29,19 @@ extension InteropRun {
         let held = try await cli(["send", "Gus", "Waits for you", "--timeout", "0", "--print-id"])
         expectations.check(held.status == 0, "send exited \(held.status): \(held.standardError)")
         let heldID = held.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let urgent = try await cli(["send", "Hal", "Goes through", "--urgency", "critical", "--print-id"])
+        let urgent = try await cli([
+            "send", "Hal", "Goes through", "--level", NotificationInterruptionLevel.critical.name, "--print-id",
+        ])
         let urgentID = urgent.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let timely = try await cli([
+            "send", "Ivy", "At the door", "--level", NotificationInterruptionLevel.timeSensitive.name, "--print-id",
+        ])
+        let timelyID = timely.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let pending = try await listed(BridgeMethod.listPending, connection)
         expectations.check(pending.contains(heldID), "'Gus' is not held while do-not-disturb is on: \(pending)")
         let delivered = try await listed(BridgeMethod.listDelivered, connection)
         expectations.check(delivered.contains(urgentID), "the critical 'Hal' was not shown: \(delivered)")
+        expectations.check(delivered.contains(timelyID), "the time-sensitive 'Ivy' was not shown: \(delivered)")
         expectations.check(!delivered.contains(heldID), "'Gus' was shown while do-not-disturb is on")
 
         try await setDoNotDisturb(false, connection: connection, inhibition: &inhibition)
@@ -47,7 +55,7 @@ extension InteropRun {
         if server.pointer == .makoctl {
             _ = try await awaitSwayShowing("Gus")
         }
-        for id in [heldID, urgentID] { _ = try await cli(["withdraw", id]) }
+        for id in [heldID, urgentID, timelyID] { _ = try await cli(["withdraw", id]) }
     }
 
     /// Turns the server's switch the way its user does.
