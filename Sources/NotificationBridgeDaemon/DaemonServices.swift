@@ -49,20 +49,29 @@ enum DaemonServices {
         let handle: @Sendable (Element) async -> Void
 
         func run() async {
-            // The stream is read by a plain loop (no extra task switches per element), beside a task that waits for
-            // the shutdown and then ends the loop.
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask { [stream, handle] in
-                    for await element in stream { await handle(element) }
+            // The stream is read by a plain loop (no extra task switches per element).
+            await DaemonServices.untilGracefulShutdown { [stream, handle] in
+                for await element in stream { await handle(element) }
+            }
+        }
+    }
+
+    /// Runs each of `loops` as a child task until a graceful shutdown, which cancels them; a loop that ends first
+    /// leaves the others running and the shutdown still awaited.
+    static func untilGracefulShutdown(_ loops: (@Sendable () async -> Void)...) async {
+        await withTaskGroup(of: Bool.self) { group in
+            for loop in loops {
+                group.addTask {
+                    await loop()
                     return false
                 }
-                group.addTask {
-                    _ = try? await gracefulShutdown()
-                    return true
-                }
-                while let isShutdown = await group.next() {
-                    if isShutdown { group.cancelAll() }
-                }
+            }
+            group.addTask {
+                _ = try? await gracefulShutdown()
+                return true
+            }
+            while let isShutdown = await group.next() {
+                if isShutdown { group.cancelAll() }
             }
         }
     }
@@ -77,12 +86,11 @@ enum DaemonServices {
 
         func run() async {
             let watcher = core.doNotDisturbWatcher
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask { [core] in
+            await DaemonServices.untilGracefulShutdown(
+                { [core] in
                     for await state in watcher.states() { await core.desktopDoNotDisturbChanged(state) }
-                    return false
-                }
-                group.addTask { [core, pollInterval] in
+                },
+                { [core, pollInterval] in
                     for await _ in core.heldPollRequests {
                         while !Task.isCancelled, await core.hasHeld {
                             guard let state = await watcher.refresh() else { break }
@@ -90,16 +98,7 @@ enum DaemonServices {
                             try? await Task.sleep(for: pollInterval)
                         }
                     }
-                    return false
-                }
-                group.addTask {
-                    _ = try? await gracefulShutdown()
-                    return true
-                }
-                while let isShutdown = await group.next() {
-                    if isShutdown { group.cancelAll() }
-                }
-            }
+                })
         }
     }
 

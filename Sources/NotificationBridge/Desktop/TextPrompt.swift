@@ -60,6 +60,20 @@ package struct TextPrompt: Sendable {
     /// program as given), or `nil` when none is found; found is not enough without a display (``isAvailable``).
     package var programName: String? { (try? resolve())?.name }
 
+    /// The text typed for `request`, as ``ask(_:)`` gives it, with a prompt that cannot start taken as the user
+    /// cancelling (`nil`): what the user sees is the same.
+    ///
+    /// - Throws: `CancellationError` only, when the task is cancelled.
+    package func typedText(for request: TextPromptRequest) async throws(CancellationError) -> String? {
+        do {
+            return try await ask(request)
+        } catch let cancellation as CancellationError {
+            throw cancellation
+        } catch {
+            return nil
+        }
+    }
+
     /// Shows the prompt and waits for the user.
     ///
     /// Waiting happens on a thread of its own, not on Swift's cooperative pool.

@@ -117,14 +117,7 @@ extension NotificationServerSession {
         openPrompts[notification.id, default: 0] += 1
         work.yield { [weak self] in
             let text: String?
-            do {
-                text = try await prompt.ask(request)
-            } catch is CancellationError {
-                return
-            } catch {
-                // The prompt could not start: the same for the user as a cancelled one.
-                text = nil
-            }
+            do { text = try await prompt.typedText(for: request) } catch { return }  // the task was cancelled
             await self?.promptReturned(notification, action, text: text, token: token)
         }
     }
