@@ -165,8 +165,7 @@ extension DaemonCore {
         }
         table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
         do {
-            content = try await allowedBySettings(
-                Self.offeringSnooze(content, category: category, repeats: firing.nextFireDate != nil))
+            content = try await allowedBySettings(content, category: category, repeats: firing.nextFireDate != nil)
         } catch {
             // The user's settings keep it off the screen: it fired, invisibly.
             logger.info(

@@ -74,11 +74,16 @@ extension DaemonCore {
         try? connection.emit(.settingsChanged(appID: key, settings: entries.value), to: nil)
     }
 
-    /// What the user's settings make of `content` on its way to the server; the app is listed among those that
-    /// posted (the first time it posts, and again after the settings changed).
+    /// What the user's settings make of `content` (of `category`) on its way to the server, with the snooze buttons
+    /// it offers (``offeringSnooze(_:category:repeats:)``; none for one that `repeats`) unless the settings take them
+    /// away; the app is listed among those that posted (the first time it posts, and again after the settings
+    /// changed). Every way a notification reaches the server with its settings applied comes through here.
     ///
     /// - Throws: `Error.NotAllowed`, saying which setting and how to change it, when nothing may be shown.
-    func allowedBySettings(_ content: NotificationContent) async throws(DBusFailure) -> NotificationContent {
+    func allowedBySettings(
+        _ content: NotificationContent, category: NotificationCategory?, repeats: Bool = false
+    ) async throws(DBusFailure) -> NotificationContent {
+        let content = Self.offeringSnooze(content, category: category, repeats: repeats)
         let app = settingsApp(of: content)
         let record = await settings.record(for: app)
         do {

@@ -9,7 +9,7 @@ import NotificationModel
 extension DaemonCore {
     /// `content` with the snooze intervals it offers when shown now: its own, else its category's; none for a
     /// notification that repeats (its next firing has its id already). The user's settings may still take them away
-    /// (``allowedBySettings(_:)``).
+    /// (``allowedBySettings(_:category:repeats:)``).
     static func offeringSnooze(
         _ content: NotificationContent, category: NotificationCategory?, repeats: Bool = false
     ) -> NotificationContent {

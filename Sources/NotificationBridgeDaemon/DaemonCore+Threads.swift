@@ -112,7 +112,7 @@ extension DaemonCore {
             // Shaped by the user's settings as when it was first shown; one they would keep off the screen now is on
             // it already, and stays as it was.
             var shown = shown
-            if let shaped = try? await self?.allowedBySettings(shown) { shown = shaped }
+            if let shaped = try? await self?.allowedBySettings(shown, category: category) { shown = shaped }
             do {
                 try await session.post(shown, category: category, id: newest, turn: turn)
             } catch {

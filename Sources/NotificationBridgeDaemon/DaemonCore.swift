@@ -312,7 +312,7 @@ actor DaemonCore {
         } catch {
             throw error.bridgeFailure
         }
-        let shown = try await allowedBySettings(Self.offeringSnooze(content, category: category))
+        let shown = try await allowedBySettings(content, category: category)
         if await holdsBackPost(content, replacing: table[id]) {
             return await holdPost(call, id: id, request: request, route: route, category: category)
         }
@@ -402,7 +402,9 @@ actor DaemonCore {
             var content = content
             // Shown again (a thread's earlier one brought back): the user's settings shape it as they did the first
             // time; settings that would now keep it off the screen leave it as it was, since it is on it already.
-            if reshaping, let shaped = try? await self?.allowedBySettings(content) { content = shaped }
+            if reshaping, let shaped = try? await self?.allowedBySettings(content, category: category) {
+                content = shaped
+            }
             do {
                 let placed = try await session.post(
                     content, category: category, id: id, hints: hints, turn: turn, inPlaceOf: other)

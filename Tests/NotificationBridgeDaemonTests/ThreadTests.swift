@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import NotificationBridgeAPI
+import NotificationModel
 import NotificationServerKit
 import Testing
 
@@ -121,6 +122,30 @@ struct ThreadTests {
             try await fixture.scripted.invokeAction(id: alone.id, key: "reply")
             let reply = try await fixture.call(BridgeMethod.waitForResponse.name, [.string(ids[1])])
             #expect(reply.first == .string("reply"))
+        }
+    }
+
+    @Test("the category's snooze button stays on a thread's notification brought back and on a count updated")
+    func snoozeButtonStays() async throws {
+        try await DaemonFixture.with(.dunst) { fixture in
+            var options = WireEntries()
+            options[CategoryOptionKeys.summaryFormat] = "%u new messages from %@"
+            options[CategoryOptionKeys.snooze] = [SnoozeInterval.minutes(10)]
+            try await fixture.call(
+                BridgeMethod.registerCategory.name, [.string(Self.chat), ActionList.plain(id: "reply"), options.value])
+            var ids: [String] = []
+            for number in 1...3 { ids.append(try await Self.postMessage(number, fixture)) }
+            let snooze = SnoozeInterval.minutes(10).actionKey
+            let third = try await Self.shown(fixture, body: "Message 3\n3 new messages from Ann")
+            #expect(third.action(snooze) != nil, "posted with the category's snooze button")
+
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(ids[2])])
+            let second = try await Self.shown(fixture, body: "Message 2\n2 new messages from Ann")
+            #expect(second.action(snooze) != nil, "brought back with it")
+
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(ids[0])])
+            let alone = try await Self.shown(fixture, body: "Message 2")
+            #expect(alone.action(snooze) != nil, "the count updated, with it")
         }
     }
 

@@ -112,7 +112,7 @@ extension DaemonCore {
         } else if category == nil {
             content.categoryID = nil
         }
-        let shown = try await allowedBySettings(content)
+        let shown = try await allowedBySettings(content, category: category)
         // The checks again after the waits above: the entry may have been answered or shown meanwhile.
         try checkAnswerable(ended)
         var entry = TrackedNotification(
