@@ -17,6 +17,30 @@ extension Reliability {
             mv "$out.partial" "$out"
             """
 
+        /// Posts the invoice notification whose Pay action runs ``recorder``; `extra` adds to the post.
+        static func postInvoice(_ rig: DaemonRig, _ extra: [String: DBusValue] = [:]) async throws -> String {
+            let command = rig.directory.appendingPathComponent("pay")
+            try ExecutableScript.write(recorder, to: command.path)
+            return try await rig.post(
+                [
+                    PostKeys.title.name: .string("Invoice due"), PostKeys.appName.name: .string("Billing"),
+                    PostKeys.actions.name: plainActions("pay"), PostKeys.exec.name: .strings([command.path]),
+                    PostKeys.userInfo.name: .string(#"{"invoice":"2024-17"}"#),
+                ].merging(extra) { $1 })
+        }
+
+        /// Answers `id` later with Pay, and checks that its command got the action and the invoice's user info.
+        static func actAndExpectPaid(_ id: String, _ rig: DaemonRig) async throws {
+            try await rig.call(BridgeMethod.act.name, [.string(id), .string("pay"), .vardict([:])])
+            let answer = rig.directory.appendingPathComponent("answer")
+            try await withTimeout(.seconds(20), waitingFor: "the command to record its answer") {
+                while !FileManager.default.fileExists(atPath: answer.path) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            #expect(try String(contentsOf: answer, encoding: .utf8) == #"pay {"invoice":"2024-17"}"#)
+        }
+
         /// The history entry of `id`, once the daemon lists it.
         static func entry(_ id: String, in rig: DaemonRig) async throws -> [String: DBusValue] {
             try await withTimeout(.seconds(20), waitingFor: "notification \(id) in the history") {
@@ -34,14 +58,8 @@ extension Reliability {
         @Test("an expired notification is kept after kill -9, and act reaches its command after the restart")
         func expiredSurvivesKill() async throws {
             try await DaemonRig.with { rig in
-                let command = rig.directory.appendingPathComponent("pay")
-                try ExecutableScript.write(Self.recorder, to: command.path)
                 let first = try await rig.startDaemon()
-                let id = try await rig.post([
-                    PostKeys.title.name: .string("Invoice due"), PostKeys.appName.name: .string("Billing"),
-                    PostKeys.actions.name: plainActions("pay"), PostKeys.exec.name: .strings([command.path]),
-                    PostKeys.userInfo.name: .string(#"{"invoice":"2024-17"}"#),
-                ])
+                let id = try await Self.postInvoice(rig)
                 let shown = try await rig.nextNotification()
                 #expect(try await rig.server.expire(id: shown.id))
                 // Listed once it is written: from then on a kill cannot take it away.
@@ -55,14 +73,7 @@ extension Reliability {
                 let kept = try await Self.entry(id, in: rig)
                 #expect(kept[HistoryKeys.ending.name]?.unwrappedVariant == .string("expired"), "\(kept)")
                 #expect(kept[HistoryKeys.answerable.name]?.unwrappedVariant == .boolean(true), "\(kept)")
-                try await rig.call(BridgeMethod.act.name, [.string(id), .string("pay"), .vardict([:])])
-                let answer = rig.directory.appendingPathComponent("answer")
-                try await withTimeout(.seconds(20), waitingFor: "the command to record its answer") {
-                    while !FileManager.default.fileExists(atPath: answer.path) {
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
-                }
-                #expect(try String(contentsOf: answer, encoding: .utf8) == #"pay {"invoice":"2024-17"}"#)
+                try await Self.actAndExpectPaid(id, rig)
             }
         }
 
@@ -71,14 +82,8 @@ extension Reliability {
         )
         func serverGoneWhileDaemonDown() async throws {
             try await DaemonRig.with { rig in
-                let command = rig.directory.appendingPathComponent("pay")
-                try ExecutableScript.write(Self.recorder, to: command.path)
                 let first = try await rig.startDaemon()
-                let id = try await rig.post([
-                    PostKeys.title.name: .string("Invoice due"), PostKeys.appName.name: .string("Billing"),
-                    PostKeys.actions.name: plainActions("pay"), PostKeys.exec.name: .strings([command.path]),
-                    PostKeys.userInfo.name: .string(#"{"invoice":"2024-17"}"#), PostKeys.timeout.name: .int32(0),
-                ])
+                let id = try await Self.postInvoice(rig, [PostKeys.timeout.name: .int32(0)])
                 _ = try await rig.nextNotification()
                 first.signal(SIGKILL)
                 _ = await first.wait(within: .seconds(10))
@@ -93,14 +98,7 @@ extension Reliability {
                 defer { second.stop() }
                 let kept = try await Self.entry(id, in: rig)
                 #expect(kept[HistoryKeys.ending.name]?.unwrappedVariant == .string("server-gone"), "\(kept)")
-                try await rig.call(BridgeMethod.act.name, [.string(id), .string("pay"), .vardict([:])])
-                let answer = rig.directory.appendingPathComponent("answer")
-                try await withTimeout(.seconds(20), waitingFor: "the command to record its answer") {
-                    while !FileManager.default.fileExists(atPath: answer.path) {
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
-                }
-                #expect(try String(contentsOf: answer, encoding: .utf8) == #"pay {"invoice":"2024-17"}"#)
+                try await Self.actAndExpectPaid(id, rig)
             }
         }
     }
