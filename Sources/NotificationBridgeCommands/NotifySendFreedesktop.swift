@@ -82,7 +82,9 @@ struct NotifySendFreedesktop: NotifySendServer {
     }
 
     func show(_ notification: NotifySendNotification) async throws -> NotifySendShown {
-        let request = request(for: notification, senderPID: Int64(getpid()))
+        let request = Self.request(
+            for: notification, specVersion: specVersion, defaultDesktopEntry: defaultDesktopEntry,
+            senderPID: Int64(getpid()))
         let values = try await Self.call(connection, .notify, arguments: request.arguments)
         guard case .uint32(let id)? = values.first else {
             throw NotifySendShowFailure(message: "the notification server's Notify answered \(values), not an id")
@@ -95,8 +97,12 @@ struct NotifySendFreedesktop: NotifySendServer {
         _ = try? await Self.call(connection, .closeNotification, arguments: [.uint32(id)])
     }
 
-    /// The `Notify` call for `notification` from process `senderPID`, as libnotify makes it.
-    func request(for notification: NotifySendNotification, senderPID: Int64) -> NotifyRequest {
+    /// The `Notify` call for `notification` from process `senderPID` to a server of `specVersion`, as libnotify makes
+    /// it; `defaultDesktopEntry` is named when the notification names none.
+    static func request(
+        for notification: NotifySendNotification, specVersion: SpecVersion, defaultDesktopEntry: String?,
+        senderPID: Int64
+    ) -> NotifyRequest {
         typealias HintName = NotifySendNotification.HintName
         var appIcon = notification.appIcon
         var hints: [String: DBusValue] = [:]
