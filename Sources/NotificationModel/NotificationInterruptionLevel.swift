@@ -28,7 +28,8 @@ public enum NotificationInterruptionLevel: String, Sendable, Hashable, CaseItera
     /// What a time-sensitive notification does with do-not-disturb, in the words every surface uses (the help text,
     /// the interface, the manual, the README, the DocC): one sentence for the one rule,
     /// ``passes(_:timeSensitiveAllowed:)``.
-    public static let timeSensitiveRule = "through do-not-disturb, the bridge's and the desktop's, where the user allows it for the app"
+    public static let timeSensitiveRule =
+        "through do-not-disturb, the bridge's and the desktop's, where the user allows it for the app"
 
     /// The name used in encoded form, in the daemon's D-Bus API and on the command line.
     public var name: String { rawValue }

@@ -7,7 +7,8 @@ extension SandboxedPeerTests {
     /// Another Flatpak whose app id starts with the sandboxed app's own and a dot.
     static let lookalike = "org.example.Evil.Bank"
 
-    @Test("it acts only under its exact app id: a desktop entry or settings app that merely starts with it is another's")
+    @Test(
+        "it acts only under its exact app id: a desktop entry or settings app that merely starts with it is another's")
     func anAppIDThatStartsWithItsOwnIsAnothers() async throws {
         try await Self.with { fixture, sandbox, _ in
             let app = try await sandbox.connect()

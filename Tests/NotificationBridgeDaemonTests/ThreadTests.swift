@@ -203,7 +203,8 @@ extension ThreadTests {
                 _ = try await fixture.post([
                     PostKeys.title.name: .string("Flood"), PostKeys.thread.name: .string("all"),
                     PostKeys.category.name: .string("flood"),
-                    PostKeys.summaryArgument.name: .string("\(number / 10)\(number % 10)" + String(repeating: "x", count: 1022)),
+                    PostKeys.summaryArgument.name: .string(
+                        "\(number / 10)\(number % 10)" + String(repeating: "x", count: 1022)),
                 ])
             }
             let shown = try await withTimeout(waitingFor: "the 64th post on the server") {
