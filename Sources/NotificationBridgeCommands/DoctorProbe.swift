@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridgeAPI
+import NotificationModel
 
 #if canImport(Glibc)
     import Glibc

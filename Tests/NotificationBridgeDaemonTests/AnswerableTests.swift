@@ -7,8 +7,7 @@ import Testing
 /// `answerable` in `ListHistory` says what `Act` then does: one check decides both.
 extension HistoryTests {
     @Test(
-        "a missed notification whose poster has left is listed answerable only once an app is attached to take it, "
-            + "and Act agrees each time")
+        "a missed notification whose poster left is answerable only once an app is attached; Act agrees each time")
     func answerableAgreesWithAct() async throws {
         try await DaemonFixture.with(.dunst) { fixture in
             let poster = try await fixture.bus.connect()

@@ -102,8 +102,7 @@ struct DesktopDoNotDisturbTests {
     }
 
     @Test(
-        "the interruption level decides: passive and active wait, time-sensitive only where the user allows it for the "
-            + "app, critical goes through")
+        "the level decides: passive and active wait, time-sensitive only where allowed for the app, critical passes")
     func levelsDecide() async throws {
         let desktop = FedSwitch(on: true)
         try await DaemonFixture.with(doNotDisturb: desktop) { fixture in

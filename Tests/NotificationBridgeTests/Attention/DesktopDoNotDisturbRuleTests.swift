@@ -17,8 +17,7 @@ struct DesktopDoNotDisturbRuleTests {
     }
 
     @Test(
-        "while the switch is on, a notification of urgency critical passes, a time-sensitive one where allowed for "
-            + "its app; while it is off, every one does",
+        "switch on: urgency critical passes, time-sensitive where allowed for its app; switch off: every one does",
         arguments: [false, true])
     func whatPasses(timeSensitiveAllowed allowed: Bool) {
         let on = DesktopDoNotDisturb(source: .dunst, isOn: true)
