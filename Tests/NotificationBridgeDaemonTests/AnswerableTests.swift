@@ -31,7 +31,7 @@ extension HistoryTests {
             #expect(missed.ending == .expired)
             let refused = await outcome { try await Self.act(fixture, id, "yes") }
             #expect(refused.bridgeError == BridgeError.notSupported, "listed not answerable, Act refuses it")
-            #expect(refused.failureMessage?.contains("Attach") == true, "\(refused.failureMessage ?? "")")
+            #expect(refused.failureMessage?.contains(BridgeMethod.attach.name) == true, "\(refused.failureMessage ?? "")")
 
             let app = try await fixture.bus.connect()
             defer { Task { await app.close() } }
