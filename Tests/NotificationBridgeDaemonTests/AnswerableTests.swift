@@ -31,7 +31,8 @@ extension HistoryTests {
             #expect(missed.ending == .expired)
             let refused = await outcome { try await Self.act(fixture, id, "yes") }
             #expect(refused.bridgeError == BridgeError.notSupported, "listed not answerable, Act refuses it")
-            #expect(refused.failureMessage?.contains(BridgeMethod.attach.name) == true, "\(refused.failureMessage ?? "")")
+            let message = refused.failureMessage ?? ""
+            #expect(message.contains(BridgeMethod.attach.name), "it says how to make it answerable: \(message)")
 
             let app = try await fixture.bus.connect()
             defer { Task { await app.close() } }
