@@ -54,8 +54,8 @@ extension BridgeMethod {
             "Ends Attach for app_name on this connection."
         case .present:
             "Shows a scheduled notification that was handed to this app with Fired, as the notification server shows "
-                + "any other; or shows again, with live actions, one of the history that can still be answered "
-                + "(expired, closed by the server, or gone with its server), its responses going where they went."
+                + "any other; or shows again, with live actions, one of the history that the caller can answer with Act "
+                + "(answerable in ListHistory: the same check), its responses going where they went."
         case .getSettings:
             "The user's notification settings for the app app_id (its desktop id, or the app name it posts under). "
                 + "An empty app_id: only do-not-disturb and source. Keys: " + InterfaceReference.keys(SettingsKeys.all)
@@ -78,7 +78,9 @@ extension BridgeMethod {
                 + "withdrawn (answerable in ListHistory), as a click on action (or default) would: its exec command, "
                 + "its app-action app, or Responded to its poster or the app attached under its name, once the "
                 + "session is unlocked when the action asks for it. Refused with Error.NotAnswerable, saying why, for "
-                + "one dismissed, withdrawn, replaced or answered already. Options: "
+                + "one dismissed, withdrawn, replaced or answered already, and with Error.NotSupported for one whose "
+                + "poster has gone with no app attached to take the response (the check that sets answerable). "
+                + "Options: "
                 + InterfaceReference.keys(ActOptionKeys.all) + "."
         case .getServerInformation:
             "The notification server the daemon posts to, and the bridge's choices on it. Keys: "

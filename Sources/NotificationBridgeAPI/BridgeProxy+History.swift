@@ -13,7 +13,9 @@ extension BridgeProxy {
     ///   - action: One of the actions it offered, or `default` for its body.
     ///   - text: The typed text of a text-input action; it goes to the notification's handler alone.
     /// - Throws: ``BridgeError/notAnswerable`` for one dismissed, withdrawn, replaced or answered already;
-    ///   ``BridgeError/unknownNotification`` for one the history does not hold.
+    ///   ``BridgeError/notSupported`` for one whose poster has gone with no app attached to take the response;
+    ///   ``BridgeError/unknownNotification`` for one the history does not hold. ``HistoryEntry/isAnswerable`` says
+    ///   beforehand, by the same check.
     public func act(id: String, action: String, text: String? = nil) async throws {
         var options = WireEntries()
         options[ActOptionKeys.text] = text

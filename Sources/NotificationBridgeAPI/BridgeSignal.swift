@@ -50,7 +50,8 @@ public enum BridgeSignal: String, CaseIterable, Sendable {
         case .closed:
             "A notification this connection posted closed: "
                 + BridgeCloseReason.all.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")
-                + ". Sent to that connection only."
+                + ". Sent to that connection only; after Responded when the notification had a response, however "
+                + "the user answered."
         case .desktopDoNotDisturbChanged:
             "The desktop's do-not-disturb turned on or off, or another desktop's switch is followed: the state as the "
                 + "DesktopDoNotDisturb property holds it. Sent to every connection."

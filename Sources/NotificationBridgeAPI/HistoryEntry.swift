@@ -11,16 +11,23 @@ public struct HistoryEntry: Sendable, Hashable {
     public var endedAtSeconds: Int64
     /// The action id of its response, for one that was answered.
     public var responseAction: String?
+    /// Whether the caller of `ListHistory` can answer it now (`Act`) or show it again (`Present`): the daemon decides
+    /// with the check those calls make, so that an entry listed as answerable is not then refused.
+    public var isAnswerable: Bool
 
     /// Describes a history entry.
+    ///
+    /// - Parameter answerable: whether it can be answered now; by default, whether it ended in a way that can
+    ///   (``NotificationEnding/isAnswerable``).
     public init(
         notification: ListedNotification, ending: NotificationEnding, endedAtSeconds: Int64,
-        responseAction: String? = nil
+        responseAction: String? = nil, answerable: Bool? = nil
     ) {
         self.notification = notification
         self.ending = ending
         self.endedAtSeconds = endedAtSeconds
         self.responseAction = responseAction
+        self.isAnswerable = answerable ?? ending.isAnswerable
     }
 
     /// Reads one `a{sv}` of `ListHistory`; `nil` when it has no id or no ending this version knows.
@@ -31,6 +38,7 @@ public struct HistoryEntry: Sendable, Hashable {
         self.ending = ending
         endedAtSeconds = endedAt
         responseAction = received[HistoryKeys.responseAction]
+        isAnswerable = received[HistoryKeys.answerable] ?? ending.isAnswerable
         let historyKeys = Set(HistoryKeys.all.map(\.name))
         let listed = received.values.filter { !historyKeys.contains($0.key) }
         guard let notification = ListedNotification(.vardict(listed)) else { return nil }
@@ -39,9 +47,6 @@ public struct HistoryEntry: Sendable, Hashable {
 
     /// The daemon's id for it.
     public var id: String { notification.id }
-    /// Whether it can still be answered (`Act`) or shown again (`Present`).
-    public var isAnswerable: Bool { ending.isAnswerable }
-
     /// The `a{sv}` `ListHistory` gives.
     public var value: DBusValue {
         guard var entries = WireEntries(notification.value) else { return notification.value }

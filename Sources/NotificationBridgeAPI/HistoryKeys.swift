@@ -21,7 +21,10 @@ public enum HistoryKeys {
             + "typed text")
     /// `answerable` (b).
     public static let answerable = BridgeKey.boolean(
-        "answerable", summary: "whether Act can still answer it and Present show it again")
+        "answerable",
+        summary: "whether the caller can answer it now with Act and show it again with Present: it ended "
+            + "unanswered, and its response can reach where it goes (its command, its app, or the program that "
+            + "posted it or an app attached as it)")
 
     /// Every key `ListHistory` adds.
     public static let all: [BridgeKeyInfo] = [

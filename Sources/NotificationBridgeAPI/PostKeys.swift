@@ -49,7 +49,7 @@ public enum PostKeys {
     public static let interruptionLevel = BridgeKey<NotificationInterruptionLevel>.choice(
         "interruption-level",
         summary: "passive (no sound, no popup where the server can keep it in a list), active (the default), "
-            + "time-sensitive (through do-not-disturb where the user allows it) or critical (urgency critical, "
+            + "time-sensitive (" + NotificationInterruptionLevel.timeSensitiveRule + ") or critical (urgency critical, "
             + "through every do-not-disturb, with sound)")
     /// `timeout` (i).
     public static let timeout = BridgeKey.int32(

@@ -1,5 +1,6 @@
 import DBusCore
 import NotificationBridgeAPI
+import NotificationModel
 
 #if canImport(Glibc)
     import Glibc
@@ -65,8 +66,10 @@ struct DoctorProbe {
             report.desktopDoNotDisturb = state
             if state.isOn {
                 report.problems.append(
-                    "the desktop's do-not-disturb (\(state.source)) is on: notifications other than critical ones "
-                        + "wait until it is turned off")
+                    "the desktop's do-not-disturb (\(state.source)) is on: critical notifications go through, "
+                        + "time-sensitive ones " + NotificationInterruptionLevel.timeSensitiveRule
+                        + " (notification-bridge settings APP --time-sensitive on), and the others wait until it is "
+                        + "turned off")
             }
         }
         if server.name.isEmpty {

@@ -32,7 +32,7 @@ struct PostOptions: ParsableArguments {
         name: [.customLong("level"), .customLong(PostKeys.interruptionLevel.name)],
         help: ArgumentHelp(
             "How much it may interrupt: passive (no sound, no popup where the server keeps a list), active (the "
-                + "default), time-sensitive (through do-not-disturb where the user allows it for the app), critical "
+                + "default), time-sensitive (" + NotificationInterruptionLevel.timeSensitiveRule + "), critical "
                 + "(urgency critical, through every do-not-disturb, with sound).",
             valueName: "passive|active|time-sensitive|critical"))
     var level: String?

@@ -7,7 +7,7 @@ import NotificationScheduling
 import NotificationStore
 
 /// The desktop's do-not-disturb: while it is on, a notification that does not pass it
-/// (``DesktopDoNotDisturb/passes(_:)``) waits, held in the table and kept in the store as a scheduled notification
+/// (``DesktopDoNotDisturb/passes(_:timeSensitiveAllowed:)``) waits, held in the table and kept in the store as a scheduled notification
 /// that came due, and is shown once the switch is off, in the order it came; or it is dropped when its post says
 /// `if-do-not-disturb` `drop`. Apps read the switch in the `DesktopDoNotDisturb` property.
 extension DaemonCore {
@@ -51,15 +51,33 @@ extension DaemonCore {
     /// not held back on a guess. A replacement of a notification on the screen goes through: it updates what the user
     /// was shown already.
     func holdsBackPost(_ content: NotificationContent, replacing previous: TrackedNotification?) async -> Bool {
-        guard previous?.isOnServer != true, !DesktopDoNotDisturb.passes(content) else { return false }
+        await readSettings(of: content)
+        let allowed = timeSensitiveAllowed(content)
+        guard previous?.isOnServer != true, !DesktopDoNotDisturb.passes(content, timeSensitiveAllowed: allowed)
+        else { return false }
         await refreshDoNotDisturb()
-        return desktopDoNotDisturb?.holdsBack(content) ?? false
+        return desktopDoNotDisturb?.holdsBack(content, timeSensitiveAllowed: timeSensitiveAllowed(content)) ?? false
     }
 
     /// Whether a scheduled notification that came due with `content` waits: before the first reading of the switch
-    /// it does, so that what a restart brings back is not shown in the moment before the switch is known.
+    /// it does, so that what a restart brings back is not shown in the moment before the switch is known. It does not
+    /// wait for the app's settings: its caller reads them first (``readSettings(of:)``).
     func holdsBackFiring(_ content: NotificationContent) -> Bool {
-        desktopDoNotDisturb?.holdsBack(content) ?? !DesktopDoNotDisturb.passes(content)
+        let allowed = timeSensitiveAllowed(content)
+        return desktopDoNotDisturb?.holdsBack(content, timeSensitiveAllowed: allowed)
+            ?? !DesktopDoNotDisturb.passes(content, timeSensitiveAllowed: allowed)
+    }
+
+    /// Whether the user lets the time-sensitive notifications of `content`'s app through do-not-disturb, as the app's
+    /// settings were last read (``readSettings(of:)``); not when they were not read. The same permission opens the
+    /// bridge's do-not-disturb and the desktop's (``NotificationInterruptionLevel/passes(_:timeSensitiveAllowed:)``).
+    func timeSensitiveAllowed(_ content: NotificationContent) -> Bool {
+        settings.cachedRecord(for: settingsApp(of: content))?.effective.allowsTimeSensitive ?? false
+    }
+
+    /// Reads the settings of `content`'s app, so that a check that cannot wait (``holdsBackFiring(_:)``) knows them.
+    func readSettings(of content: NotificationContent) async {
+        _ = await settings.record(for: settingsApp(of: content))
     }
 
     /// Takes the place of the next notification held back.
@@ -157,7 +175,10 @@ extension DaemonCore {
     private func releaseHeldInOrder() async {
         defer { isReleasingHeld = false }
         var shown = 0
-        while !stopping, let (firing, order) = earliestHeld(), !holdsBackFiring(firing.notification.payload.content) {
+        while !stopping {
+            if let (next, _) = earliestHeld() { await readSettings(of: next.notification.payload.content) }
+            guard !stopping, let (firing, order) = earliestHeld(), !holdsBackFiring(firing.notification.payload.content)
+            else { break }
             let (answered, answer) = AsyncStream<Void>.makeStream()
             let handed = await showScheduled(firing, heldOrder: order) {
                 answer.yield()

@@ -60,8 +60,9 @@ extension DaemonCore {
                 "notification.route": "\(entry.route.kind)", "response.has-text": "\(response.text != nil)",
             ])
         table.update(id) { $0.respondedAction = response.actionID }
-        apply(.responded, to: id)
+        // Routed before the transition: a `Closed` it sends comes after `Responded`, on every path.
         route(response, id: id, entry.route, appName: entry.appName, posterIsConnected: posterIsConnected)
+        apply(.responded, to: id)
     }
 
     /// Sends a response to `route`, as ``respond(_:)`` chose it: the poster (or, once it has left, a waiting call or

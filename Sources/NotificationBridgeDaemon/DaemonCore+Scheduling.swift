@@ -88,9 +88,10 @@ extension DaemonCore {
         // Where the desktop announces no change of its do-not-disturb, it is read before anything is shown.
         await refreshDoNotDisturb()
         // Withdrawn while the firing was on its way, or the daemon is stopping (it fires again at the next start).
-        guard !stopping, table[id]?.isScheduled == true, let post = await storedPost(id),
-            !stopping, table[id]?.isScheduled == true
-        else { return }
+        guard !stopping, table[id]?.isScheduled == true, let post = await storedPost(id) else { return }
+        // Read before the checks again: whether it waits for do-not-disturb is decided without waiting.
+        await readSettings(of: post.content)
+        guard !stopping, table[id]?.isScheduled == true else { return }
         let firing = pending.replacingPayload(with: post)
         if firing.nextFireDate == nil { table.update(id) { $0.isScheduled = false } }
         if handToForegroundApp(id, post) {
@@ -253,6 +254,9 @@ extension DaemonCore {
     /// Shows the firing that `id` waits with for a server, if it still waits: it may have been shown, withdrawn or
     /// replaced while an earlier one was being handed over.
     private func showAwaiting(_ id: String) async {
+        if case .awaitingServer(let waiting)? = table[id]?.phase {
+            await readSettings(of: waiting.notification.payload.content)
+        }
         guard case .awaitingServer(let firing)? = table[id]?.phase else { return }
         await showScheduled(firing)
     }

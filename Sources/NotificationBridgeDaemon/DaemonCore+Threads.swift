@@ -59,9 +59,25 @@ extension DaemonCore {
             count: contents.reduce(threads.countLetGo(of: key)) { $0 + $1.summaryArgumentCount },
             arguments: contents.reversed().compactMap(\.summaryArgument))
         var shown = content
-        let text = content.bodyIsMarkup ? MarkupEscaping.escape(line) : line
+        // The body sent stays within the limit a posted body is held to: the line gets what the body leaves.
+        let room = NotificationLimits.maxBodyBytes - (content.body.isEmpty ? 0 : content.body.utf8.count + 1)
+        let text = Self.summaryLine(line, within: room, markup: content.bodyIsMarkup)
+        guard !text.isEmpty else { return content }
         shown.body = shown.body.isEmpty ? text : shown.body + "\n" + text
         return shown
+    }
+
+    /// `line` cut to fit in `room` bytes, escaped for a markup body; an escape is never cut in two, because the line
+    /// is cut before it is escaped, shorter each time until its escaped form fits.
+    static func summaryLine(_ line: String, within room: Int, markup: Bool) -> String {
+        var cut = NotificationLimits.truncated(line, toBytes: max(room, 0))
+        guard markup else { return cut }
+        var escaped = MarkupEscaping.escape(cut)
+        while escaped.utf8.count > room, !cut.isEmpty {
+            cut = NotificationLimits.truncated(cut, toBytes: cut.utf8.count - (escaped.utf8.count - room))
+            escaped = MarkupEscaping.escape(cut)
+        }
+        return escaped
     }
 
     /// Takes notification `id` out of its thread as it is withdrawn. When it is the one on the server and an earlier

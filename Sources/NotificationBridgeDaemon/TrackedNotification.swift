@@ -32,8 +32,9 @@ struct TrackedNotification: Sendable {
         /// server that does not group notifications itself, see ``ThreadBook``): listed, not on the server.
         case stacked
         /// The server closed it after an action whose response is still to come (the prompt for typed text is open,
-        /// or the response waits for the session to unlock); the text says how it closed.
-        indirect case responding(String)
+        /// or the response waits for the session to unlock); the text says how it closed, `closeReason` what
+        /// `Closed` will say. `Closed` waits for the response: a client that stops at `Closed` has had `Responded`.
+        indirect case responding(String, closeReason: UInt32)
         /// It ended; the text says how, for calls that name it later ("was withdrawn", "expired", …).
         indirect case ended(String)
     }

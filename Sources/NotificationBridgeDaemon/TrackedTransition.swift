@@ -76,27 +76,33 @@ enum TrackedTransition {
         case .closed(let closeReason, let acted, let dismissed):
             guard isOnServer(state.phase) else { return (state, []) }
             let (reason, why) = wire(closeReason, dismissed: dismissed)
-            var effects: [Effect] = [.forgetDelivered, .emitClosed(reason: reason)]
             // After an action the response comes by itself (from the prompt, or after an unlock); a reported
-            // dismissal comes as a response too.
+            // dismissal comes as a response too. `Closed` then waits for it: `Responded` comes first on every path.
             let responseFollows = acted || (dismissed && state.reportsDismissal)
             if responseFollows, !state.isAnswered {
-                state.phase = .responding(why)
-            } else {
-                state.phase = .ended(why)
-                state.isAnswered = false
-                effects.append(.end(why: why, waitsMessage: nil))
-                effects.append(.recordHistory(state.ending(otherwise: ending(closeReason, dismissed: dismissed))))
+                state.phase = .responding(why, closeReason: reason)
+                return (state, [.forgetDelivered])
             }
-            return (state, effects)
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (
+                state,
+                [
+                    .forgetDelivered, .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
+                    .recordHistory(state.ending(otherwise: ending(closeReason, dismissed: dismissed))),
+                ]
+            )
         case .promptEnded:
             switch state.phase {
-            case .responding(let why):
+            case .responding(let why, let reason):
                 state.phase = .ended(why)
                 state.isAnswered = false
                 let message = "notification '\(id)' \(why); the prompt for text ended without any"
                 // The user left the prompt without answering: the notification may still be answered later.
-                return (state, [.end(why: why, waitsMessage: message), .recordHistory(.closed)])
+                return (
+                    state,
+                    [.emitClosed(reason: reason), .end(why: why, waitsMessage: message), .recordHistory(.closed)]
+                )
             case .posting, .showing:
                 // The prompt ended before the server closed the notification: that close ends it.
                 state.isAnswered = true
@@ -116,9 +122,10 @@ enum TrackedTransition {
             return (state, [.end(why: why, waitsMessage: nil)])
         case .responded:
             // A response that a close was waiting for ends the notification; its waiting calls get the response.
-            if case .responding(let why) = state.phase {
+            if case .responding(let why, let reason) = state.phase {
                 state.phase = .ended(why)
-                return (state, [.recordHistory(state.ending(otherwise: .responded))])
+                // After `Responded`, which the caller sends first (``DaemonCore/respond(_:)``).
+                return (state, [.emitClosed(reason: reason), .recordHistory(state.ending(otherwise: .responded))])
             }
             state.isAnswered = true
             return (state, [])
@@ -188,10 +195,11 @@ enum TrackedTransition {
             state.phase = .ended(why)
             state.isAnswered = false
             return (state, [end, .emitClosed(reason: 3), .recordHistory(.withdrawn)])
-        case .responding:
+        case .responding(_, let reason):
+            // It left the server already; `Closed`, held for the response, says how.
             state.phase = .ended(why)
             state.isAnswered = false
-            return (state, [end, .recordHistory(.withdrawn)])
+            return (state, [end, .emitClosed(reason: reason), .recordHistory(.withdrawn)])
         case .awaitingServer, .handedToApp, .pending, .held:
             state.phase = .ended(why)
             state.isAnswered = false

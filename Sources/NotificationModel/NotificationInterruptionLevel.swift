@@ -6,7 +6,7 @@
 /// |---|---|---|---|
 /// | ``passive`` | no sound; kept quietly in the server's list where the server can, else shown briefly | waits | waits |
 /// | ``active`` | as the app asked (the default) | waits | waits |
-/// | ``timeSensitive`` | as ``active`` | passes when the user allows it for the app | passes |
+/// | ``timeSensitive`` | as ``active`` | passes when the user allows it for the app | passes when the user allows it for the app |
 /// | ``critical`` | urgency critical, sound even when the app's sounds are off, stays until acted on | passes | passes |
 ///
 /// Encoded as `"passive"`, `"active"`, `"time-sensitive"` and `"critical"`.
@@ -25,6 +25,12 @@ public enum NotificationInterruptionLevel: String, Sendable, Hashable, CaseItera
     /// are off.
     case critical
 
+    /// What a time-sensitive notification does with do-not-disturb, in the words every surface uses (the help text,
+    /// the interface, the manual, the README, the DocC): one sentence for the one rule,
+    /// ``passes(_:timeSensitiveAllowed:)``.
+    public static let timeSensitiveRule =
+        "through do-not-disturb, the bridge's and the desktop's, where the user allows it for the app"
+
     /// The name used in encoded form, in the daemon's D-Bus API and on the command line.
     public var name: String { rawValue }
 
@@ -33,20 +39,19 @@ public enum NotificationInterruptionLevel: String, Sendable, Hashable, CaseItera
 
     /// Whether a notification of this level is shown while the do-not-disturb `switch` is on, rather than waiting.
     ///
-    /// The one rule for every do-not-disturb the bridge knows: under the bridge's own (``DoNotDisturbSwitch/bridge``)
-    /// a time-sensitive notification passes only when the user allows time-sensitive notifications for its app, and
-    /// a critical one always; under the desktop's (``DoNotDisturbSwitch/desktop``) time-sensitive and critical ones
-    /// pass. Passive and active ones never pass.
+    /// The one rule for every do-not-disturb the bridge knows, the bridge's own (``DoNotDisturbSwitch/bridge``) and
+    /// the desktop's (``DoNotDisturbSwitch/desktop``) alike, as iOS treats Focus: a time-sensitive notification passes
+    /// only when the user allows time-sensitive notifications for its app, a critical one always, a passive or active
+    /// one never.
     ///
     /// - Parameters:
     ///   - switch: the do-not-disturb that is on.
-    ///   - timeSensitiveAllowed: whether the user allows the app's time-sensitive notifications through the bridge's
-    ///     do-not-disturb (``AppNotificationSettings/allowsTimeSensitive``); not read for the desktop's.
+    ///   - timeSensitiveAllowed: whether the user allows the app's time-sensitive notifications through
+    ///     do-not-disturb (``AppNotificationSettings/allowsTimeSensitive``).
     public func passes(_ switch: DoNotDisturbSwitch, timeSensitiveAllowed: Bool) -> Bool {
         switch (self, `switch`) {
         case (.passive, _), (.active, _): false
-        case (.timeSensitive, .bridge): timeSensitiveAllowed
-        case (.timeSensitive, .desktop): true
+        case (.timeSensitive, _): timeSensitiveAllowed
         case (.critical, _): true
         }
     }

@@ -32,4 +32,25 @@ public enum NotificationLimits {
 
     /// The longest snooze interval, in seconds (7 days): a notification put off for longer is a reminder to schedule.
     public static let maxSnoozeSeconds = 7 * 86_400
+
+    /// What marks a text cut to fit a limit: `…` (3 UTF-8 bytes).
+    public static let ellipsis = "\u{2026}"
+
+    /// `text` when it fits in `maxBytes` UTF-8 bytes; else its longest beginning that fits with ``ellipsis`` after it,
+    /// cut between characters (so no letter loses an accent and no emoji is split). Empty when not even the ellipsis
+    /// fits.
+    public static func truncated(_ text: String, toBytes maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        let room = maxBytes - ellipsis.utf8.count
+        guard room >= 0 else { return "" }
+        var kept = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let size = text[index].utf8.count
+            if kept + size > room { break }
+            kept += size
+            end = text.index(after: index)
+        }
+        return text[..<end] + ellipsis
+    }
 }

@@ -17,7 +17,11 @@ public enum ThreadSummary {
     ///   - format: the category's ``NotificationCategory/summaryFormat``, or `nil` for the default.
     ///   - count: the sum of the thread's ``NotificationContent/summaryArgumentCount``s.
     ///   - arguments: the thread's ``NotificationContent/summaryArgument``s, newest first; repeats are shown once.
+    /// - Returns: the summary within ``NotificationLimits/maxBodyBytes``, as a body is: a format that repeats `%@`
+    ///   many times, filled with long arguments, is cut with an ellipsis (``NotificationLimits/truncated(_:toBytes:)``)
+    ///   as it is built, never built whole.
     public static func text(format: String?, count: Int, arguments: [String]) -> String {
+        let limit = NotificationLimits.maxBodyBytes
         var distinct: [String] = []
         for argument in arguments where !distinct.contains(argument) { distinct.append(argument) }
         let joined = distinct.joined(separator: ", ")
@@ -41,8 +45,9 @@ public enum ThreadSummary {
                 continue
             }
             rest = rest.dropFirst()
+            if text.utf8.count > limit { return NotificationLimits.truncated(text, toBytes: limit) }
         }
-        return text + rest
+        return NotificationLimits.truncated(text + rest, toBytes: limit)
     }
 
     /// Says what is wrong with a summary format, or `nil` when it is valid.

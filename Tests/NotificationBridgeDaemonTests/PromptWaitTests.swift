@@ -14,10 +14,14 @@ struct PromptWaitTests {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "prompt-\(UInt64.random(in: 0...UInt64.max))")
         defer { try? FileManager.default.removeItem(at: log) }
-        // The prompt answers only once the test has seen the closure and sent WaitForResponse (it creates the file);
-        // the script gives up after a minute, so a failing test still ends.
+        let started = log.appendingPathExtension("started")
+        defer { try? FileManager.default.removeItem(at: started) }
+        // The prompt opens once the server has closed the notification, says so (the "started" file), and answers
+        // only once the test has sent WaitForResponse (it creates the log file); the script gives up after a
+        // minute, so a failing test still ends.
         let script = try ExecutableScript.temporary(
-            "#!/bin/sh\ni=0\nwhile [ ! -e '\(log.path)' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\n"
+            "#!/bin/sh\n: > '\(started.path)'\n"
+                + "i=0\nwhile [ ! -e '\(log.path)' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\n"
                 + "printf '%s\\n' 'typed late'\n",
             name: "prompt")
         try await DaemonFixture.with(.dunst, promptCommand: [script]) { fixture in
@@ -30,8 +34,12 @@ struct PromptWaitTests {
             ])
             let shown = try await fixture.nextNotification()
             try await fixture.scripted.invokeAction(id: shown.id, key: "reply")
-            let closed = try await signals.first(waitingFor: BridgeSignal.closed.name)
-            #expect(closed.arguments.first == .string(id))
+            try await fixture.nextClosure(of: shown.id)
+            try await withTimeout(waitingFor: "the prompt to open") {
+                while !FileManager.default.fileExists(atPath: started.path) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
 
             // The poster waits: typed text goes to the posting connection alone while it is connected.
             async let waited = fixture.call(BridgeMethod.waitForResponse.name, [.string(id)])
@@ -41,6 +49,9 @@ struct PromptWaitTests {
             let reply = try await waited
             #expect(reply.first == .string("reply"))
             #expect(reply.last?.stringKeyedEntries?[ResponseKeys.text.name] == .variant(.string("typed late")))
+            // Closed waited for the response: it comes now, after it.
+            let closed = try await signals.first(waitingFor: BridgeSignal.closed.name)
+            #expect(closed.arguments.first == .string(id))
         }
     }
 }

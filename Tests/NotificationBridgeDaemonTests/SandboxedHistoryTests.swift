@@ -29,7 +29,8 @@ extension SandboxedPeerTests {
         }
     }
 
-    @Test("it cannot answer its own notification later when a host program posted it with a command")
+    @Test(
+        "it can neither answer nor show again its own notification that a host program posted with a command")
     func hostCommandIsNotRunByIt() async throws {
         try await Self.with { fixture, sandbox, _ in
             let id = try await fixture.post([
@@ -50,6 +51,22 @@ extension SandboxedPeerTests {
                 fixture, app, BridgeMethod.act.name, [.string(id), .string("yes"), .vardict([:])])
             #expect(acted?.name == BridgeError.accessDenied.rawValue, "\(String(describing: acted))")
             #expect(acted?.message.contains("command of the host") == true, "\(String(describing: acted))")
+            #expect(acted?.message.contains(BridgeMethod.present.name) == false, "it is refused too: not suggested")
+            // Shown again, the user's click would run the host's command on the app's behalf.
+            let presented = await Self.failure(fixture, app, BridgeMethod.present.name, [.string(id)])
+            #expect(presented?.name == BridgeError.accessDenied.rawValue, "\(String(describing: presented))")
+            #expect(presented?.message.contains("command of the host") == true, "\(String(describing: presented))")
+            #expect(
+                !(try await fixture.scripted.shownNotifications.contains { $0.summary == "Clean up?" }),
+                "it was not shown again")
+            // Its own listing says the same: not answerable by it.
+            let listed = try await fixture.call(BridgeMethod.listHistory.name, [filter], from: app)
+            let entry = try #require(
+                (listed.first.flatMap { value -> [DBusValue]? in
+                    if case .array(_, let items) = value { return items }
+                    return nil
+                } ?? []).compactMap(HistoryEntry.init).first { $0.id == id })
+            #expect(!entry.isAnswerable)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NotificationBridgeDaemon
@@ -39,5 +40,18 @@ struct ThreadBookTests {
         #expect(book.countLetGo(of: Self.ann) == 2)
         _ = book.removeAll(Self.ann)
         #expect(book.countLetGo(of: Self.ann) == 0)
+    }
+}
+
+extension ThreadBookTests {
+    @Test(
+        "the manual and the README give the number of notifications a thread keeps as the code's",
+        arguments: ["man/notification-bridge-dbus.7", "README.md"])
+    func documentedLimitIsTheCodes(file: String) throws {
+        let text = try String(contentsOf: PackageFiles.root.appendingPathComponent(file), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(
+            text.contains("A thread keeps at most \(ThreadBook.maximumMembers) notifications"),
+            "\(file) says how many notifications a thread keeps, and that number is ThreadBook.maximumMembers")
     }
 }

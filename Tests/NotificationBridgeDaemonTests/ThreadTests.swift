@@ -190,3 +190,32 @@ struct ThreadTests {
         }
     }
 }
+
+extension ThreadTests {
+    @Test("a summary format of 512 %@ with 64 posts of 1 KB arguments sends a body within the limit")
+    func summaryStaysWithinTheBodyLimit() async throws {
+        try await DaemonFixture.with(.dunst) { fixture in
+            var options = WireEntries()
+            options[CategoryOptionKeys.summaryFormat] = String(repeating: "%@", count: 512)
+            try await fixture.call(
+                BridgeMethod.registerCategory.name, [.string("flood"), ActionList.plain(id: "open"), options.value])
+            for number in 0..<64 {
+                _ = try await fixture.post([
+                    PostKeys.title.name: .string("Flood"), PostKeys.thread.name: .string("all"),
+                    PostKeys.category.name: .string("flood"),
+                    PostKeys.summaryArgument.name: .string(
+                        "\(number / 10)\(number % 10)" + String(repeating: "x", count: 1022)),
+                ])
+            }
+            let shown = try await withTimeout(waitingFor: "the 64th post on the server") {
+                while true {
+                    let shown = try await fixture.scripted.shownNotifications
+                    if shown.count == 1, shown[0].body.hasPrefix("63") { return shown[0] }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            #expect(shown.body.utf8.count <= NotificationLimits.maxBodyBytes, "\(shown.body.utf8.count) bytes sent")
+            #expect(shown.body.hasSuffix(NotificationLimits.ellipsis))
+        }
+    }
+}

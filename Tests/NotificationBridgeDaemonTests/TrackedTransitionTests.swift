@@ -16,7 +16,7 @@ struct TrackedTransitionTests {
             case .posting: .posting
             case .showing: .showing
             case .stacked: .stacked
-            case .responding: .responding("was closed")
+            case .responding: .responding("was closed", closeReason: 3)
             case .ended: .ended("was withdrawn")
             }
         }
@@ -59,10 +59,10 @@ struct TrackedTransitionTests {
             ]),
         Row(
             phase: .showing, reportsDismissal: true, event: .closed(.dismissed, acted: false, dismissed: true),
-            next: .responding, effects: [.forgetDelivered, .emitClosed(reason: 2)]),
+            next: .responding, effects: [.forgetDelivered]),
         Row(
             phase: .showing, event: .closed(.dismissed, acted: true, dismissed: false), next: .responding,
-            effects: [.forgetDelivered, .emitClosed(reason: 3)]),
+            effects: [.forgetDelivered]),
         Row(
             phase: .showing, isAnswered: true, event: .closed(.dismissed, acted: true, dismissed: false),
             next: .ended,
@@ -87,6 +87,7 @@ struct TrackedTransitionTests {
         Row(
             phase: .responding, event: .promptEnded, next: .ended,
             effects: [
+                .emitClosed(reason: 3),
                 .end(
                     why: "was closed",
                     waitsMessage: "notification 'n' was closed; the prompt for text ended without any"),
@@ -114,8 +115,11 @@ struct TrackedTransitionTests {
         Row(
             phase: .ended, event: .notShown(message: "timed out", replacedOneOnServer: false), next: .ended,
             effects: []),
-        // A response ends a notification that the server closed meanwhile; otherwise it marks it answered.
-        Row(phase: .responding, event: .responded, next: .ended, effects: [.recordHistory(.responded)]),
+        // A response ends a notification that the server closed meanwhile, with the Closed held for it (sent after
+        // Responded); otherwise it marks it answered.
+        Row(
+            phase: .responding, event: .responded, next: .ended,
+            effects: [.emitClosed(reason: 3), .recordHistory(.responded)]),
         Row(phase: .showing, event: .responded, next: .showing, effects: []),
         // Withdrawn while it shows, or while its Notify is out: it ends, its waiting calls fail, the poster gets
         // Closed(3), its route is forgotten and the server is asked to close it (once the server has given it an id).
@@ -131,13 +135,13 @@ struct TrackedTransitionTests {
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
                 .emitClosed(reason: 3), .forgetDelivered, .takeOffServer, .recordHistory(.withdrawn),
             ]),
-        // Withdrawn while its response is on its way, or before it showed: it ends, with no Closed and nothing to
-        // take off the server.
+        // Withdrawn while its response is on its way: it ends, with the Closed held for the response and nothing to
+        // take off the server. Before it showed: no Closed either.
         Row(
             phase: .responding, event: .withdrawn, next: .ended,
             effects: [
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
-                .recordHistory(.withdrawn),
+                .emitClosed(reason: 3), .recordHistory(.withdrawn),
             ]),
         Row(
             phase: .pending, event: .withdrawn, next: .ended,
@@ -220,7 +224,7 @@ struct TrackedTransitionTests {
     @Test("a response after the server closed the notification ends it with the close's reason")
     func respondedAfterClose() {
         let responding = TrackedTransition.State(
-            phase: .responding("was dismissed by the user"), isAnswered: false, reportsDismissal: true)
+            phase: .responding("was dismissed by the user", closeReason: 2), isAnswered: false, reportsDismissal: true)
         let (next, _) = TrackedTransition.next(responding, on: .responded, id: "n")
         guard case .ended(let why) = next.phase else {
             Issue.record("expected the notification to end, got \(next.phase)")
@@ -237,8 +241,11 @@ struct TrackedTransitionTests {
             answered, on: .closed(.dismissed, acted: true, dismissed: false), id: "n")
         #expect(effects.contains(.recordHistory(.responded)))
         let dismissal = TrackedTransition.State(
-            phase: .responding("was dismissed by the user"), isAnswered: false, reportsDismissal: true,
+            phase: .responding("was dismissed by the user", closeReason: 2), isAnswered: false, reportsDismissal: true,
             respondedAction: "dismiss")
-        #expect(TrackedTransition.next(dismissal, on: .responded, id: "n").1 == [.recordHistory(.dismissed)])
+        #expect(
+            TrackedTransition.next(dismissal, on: .responded, id: "n").1 == [
+                .emitClosed(reason: 2), .recordHistory(.dismissed),
+            ])
     }
 }

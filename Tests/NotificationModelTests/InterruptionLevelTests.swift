@@ -1,3 +1,4 @@
+import Foundation
 import NotificationModel
 import Testing
 
@@ -9,12 +10,12 @@ struct InterruptionLevelTests {
     static let decisions: [(NotificationInterruptionLevel, DoNotDisturbSwitch, off: Bool, on: Bool)] = [
         (.passive, .bridge, false, false), (.passive, .desktop, false, false),
         (.active, .bridge, false, false), (.active, .desktop, false, false),
-        (.timeSensitive, .bridge, false, true), (.timeSensitive, .desktop, true, true),
+        (.timeSensitive, .bridge, false, true), (.timeSensitive, .desktop, false, true),
         (.critical, .bridge, true, true), (.critical, .desktop, true, true),
     ]
 
     @Test(
-        "passive and active wait; time-sensitive passes the desktop's, and the bridge's where allowed; critical passes",
+        "passive and active wait; time-sensitive passes either switch only where allowed for the app; critical passes",
         arguments: decisions.indices)
     func decision(row: Int) {
         let (level, doNotDisturb, whenOff, whenOn) = Self.decisions[row]
@@ -68,5 +69,34 @@ struct InterruptionLevelTests {
         }
         try NotificationContent(title: "t", urgency: .low, interruptionLevel: .passive)
             .validate(registeredCategories: [String]())
+    }
+}
+
+/// Every surface that tells users what a time-sensitive notification does says it in the rule's own words.
+@Suite("The time-sensitive rule, as the documents state it")
+struct TimeSensitiveWordingTests {
+    /// The package's root folder.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(
+        "the README, the manual pages, docs/servers.md and the DocC state the rule the code applies",
+        arguments: [
+            "README.md", "man/notification-bridge.1", "man/notification-bridge-dbus.7", "docs/servers.md",
+            "Sources/NotificationBridge/NotificationBridge.docc/InterruptionLevels.md",
+        ])
+    func documentsAgree(file: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            text.contains(NotificationInterruptionLevel.timeSensitiveRule), "\(file) states the time-sensitive rule")
+    }
+
+    @Test("the rule in words is the rule in code: allowed, it passes either switch; not allowed, neither")
+    func wordsMatchTheTable() {
+        for doNotDisturb in DoNotDisturbSwitch.allCases {
+            #expect(NotificationInterruptionLevel.timeSensitive.passes(doNotDisturb, timeSensitiveAllowed: true))
+            #expect(!NotificationInterruptionLevel.timeSensitive.passes(doNotDisturb, timeSensitiveAllowed: false))
+        }
     }
 }

@@ -29,3 +29,28 @@ struct ThreadSummaryTests {
         #expect(ThreadSummary.check("50%")?.contains("followed by nothing") == true)
     }
 }
+
+extension ThreadSummaryTests {
+    @Test("a format of 512 %@ filled with 64 arguments of 1 KB stays within the body limit, cut with an ellipsis")
+    func boundedAsItIsBuilt() {
+        let format = String(repeating: "%@", count: 512)
+        #expect(format.utf8.count == NotificationLimits.maxTitleBytes, "the longest format a category may have")
+        let arguments = (0..<64).map { "\($0 / 10)\($0 % 10)" + String(repeating: "é", count: 511) }
+        #expect(arguments.allSatisfy { $0.utf8.count == 1024 })
+        let text = ThreadSummary.text(format: format, count: 64, arguments: arguments)
+        #expect(text.utf8.count <= NotificationLimits.maxBodyBytes)
+        #expect(text.utf8.count > NotificationLimits.maxBodyBytes - 8, "it is cut at the limit, not short of it")
+        #expect(text.hasSuffix(NotificationLimits.ellipsis))
+        #expect(text.dropLast().allSatisfy { $0 != "\u{FFFD}" })
+    }
+
+    @Test(
+        "a text is cut between characters, with an ellipsis, to fit its limit",
+        arguments: [
+            ("short", 5, "short"), ("longer", 5, "lo…"), ("ééé", 5, "é…"), ("ééé", 4, "…"), ("👍🏽👍🏽", 10, "…"),
+            ("👍🏽👍🏽", 11, "👍🏽…"), ("ab", 1, ""), ("", 0, ""),
+        ])
+    func truncation(text: String, limit: Int, expected: String) {
+        #expect(NotificationLimits.truncated(text, toBytes: limit) == expected)
+    }
+}

@@ -54,13 +54,14 @@ extension DesktopDoNotDisturbWatching {
 extension DesktopDoNotDisturb {
     /// Whether `content` goes through the desktop's do-not-disturb: the level's rule
     /// (``NotificationContent/passes(_:timeSensitiveAllowed:)`` for ``DoNotDisturbSwitch/desktop``), under which
-    /// time-sensitive and critical notifications pass and passive and active ones wait.
-    package static func passes(_ content: NotificationContent) -> Bool {
-        content.passes(.desktop, timeSensitiveAllowed: true)
+    /// critical notifications pass, time-sensitive ones where the user allows them for the app
+    /// (`timeSensitiveAllowed`), and passive and active ones wait.
+    package static func passes(_ content: NotificationContent, timeSensitiveAllowed: Bool) -> Bool {
+        content.passes(.desktop, timeSensitiveAllowed: timeSensitiveAllowed)
     }
 
     /// Whether `content` waits while the switch is in this state.
-    package func holdsBack(_ content: NotificationContent) -> Bool {
-        isOn && !Self.passes(content)
+    package func holdsBack(_ content: NotificationContent, timeSensitiveAllowed: Bool) -> Bool {
+        isOn && !Self.passes(content, timeSensitiveAllowed: timeSensitiveAllowed)
     }
 }

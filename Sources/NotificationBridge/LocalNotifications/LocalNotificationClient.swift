@@ -200,7 +200,8 @@ public actor LocalNotificationClient {
     /// with its server), as a click on `action` would: the response goes where it would have gone then.
     ///
     /// - Throws: `Error.NotAnswerable` for one the user dismissed, the app withdrew or replaced, or that was
-    ///   answered already.
+    ///   answered already; `Error.NotSupported` for one whose poster has gone with no app attached to take the
+    ///   response. `HistoryEntry.isAnswerable` says beforehand, by the same check.
     public func act(id: String, action: String, text: String? = nil) async throws {
         try await proxy.act(id: id, action: action, text: text)
     }

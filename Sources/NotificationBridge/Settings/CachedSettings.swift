@@ -72,6 +72,12 @@ package final class CachedSettings: Sendable {
         return record
     }
 
+    /// The settings of `app` as kept, without waiting for the store: `nil` when they are not kept (never read, or
+    /// changed since). ``record(for:)`` reads and keeps them.
+    package func cachedRecord(for app: String) -> AppSettingsRecord? {
+        state.withLock { $0.records[app] }
+    }
+
     /// Stops following and closes the store.
     package func close() async {
         await store.close()

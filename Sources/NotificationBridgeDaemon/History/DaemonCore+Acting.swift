@@ -19,14 +19,9 @@ extension DaemonCore {
             .decode(ActOptionKeys.text)
         let peer = await peer(of: call.sender)
         guard let ended = try await storedEnded(id) else { throw Self.notInHistory(id) }
-        try checkAccess(to: ended, by: peer, "answer")
-        if peer.isSandboxed, case .command = ended.route {
-            // A host program may have posted under the app's id: its command is still the host's to run.
-            throw Self.denied(
-                peer, "cannot answer notification \(quotedForMessage(id)), whose response runs a command of the host",
-                instead: "let the user answer it (notification-bridge act, or Present to show it again)")
-        }
-        try checkAnswerable(ended)
+        let posterIsConnected = await posterIsConnected(ended)
+        // From here to the answer recorded below nothing waits: the check holds, and the entry takes one answer.
+        if let refusal = answerRefusal(ended, by: peer, posterIsConnected: posterIsConnected) { throw refusal }
         guard let offered = ended.action(actionID) else {
             let ids = ended.actions.map { quotedForMessage($0.id) } + ["'\(NotificationResponse.defaultActionID)'"]
             throw BridgeError.invalid(
@@ -44,18 +39,6 @@ extension DaemonCore {
                 "action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) takes no typed text; "
                     + "leave option '\(ActOptionKeys.text.name)' out")
         }
-        var posterIsConnected = false
-        if case .poster(let poster) = ended.route {
-            posterIsConnected = (try? await connection.nameHasOwner(poster)) ?? false
-            if !posterIsConnected, attachments.current(for: ended.appName) == nil {
-                throw BridgeError.notSupported.failure(
-                    "notification \(quotedForMessage(id)) sends its responses to the program that posted it, which "
-                        + "has left the bus, and no running app is attached as \(quotedForMessage(ended.appName)); "
-                        + "start the app (it attaches with Attach), then act again")
-            }
-        }
-        // Checked again after the waits above, in the same turn as the answer is recorded: one answer only.
-        try checkAnswerable(ended)
         var answered = ended
         answered.ending = .responded
         answered.responseAction = actionID
@@ -79,21 +62,60 @@ extension DaemonCore {
         reply(call, after: commit)
     }
 
-    /// Refuses a history entry that cannot be answered: answered already, put away by the user or its app, or
-    /// showing again.
-    private func checkAnswerable(_ ended: EndedPost) throws(DBusFailure) {
+    /// Why `peer` cannot answer the history entry `ended` now (`Act`) nor show it again (`Present`), or `nil` when
+    /// it can: the one check of both calls, and of `answerable` in `ListHistory`, so that what is listed answerable
+    /// is not then refused, and what a sandboxed app may answer it may show again, and no more.
+    ///
+    /// Refused: another app's entry (for a sandboxed app); one whose response runs a command of the host (for a
+    /// sandboxed app: a host program may have posted under its id); one answered already, put away by the user or its
+    /// app, or showing again; one whose responses go to the program that posted it, which has left the bus
+    /// (`posterIsConnected`), while no app is attached as its app to take them.
+    func answerRefusal(_ ended: EndedPost, by peer: Peer, posterIsConnected: Bool) -> DBusFailure? {
         let id = quotedForMessage(ended.id)
+        if let confined = peer.confinedAppID, ended.appName != confined {
+            return Self.denied(
+                peer, "cannot answer or show again notification \(id) of another app",
+                instead: "act only on notifications posted under its own app id")
+        }
+        if peer.isSandboxed, case .command = ended.route {
+            return Self.denied(
+                peer, "cannot answer or show again notification \(id), whose response runs a command of the host",
+                instead: "the user may answer it from the host (notification-bridge act)")
+        }
         if answeredLater.contains(ended.id) {
-            throw BridgeError.notAnswerable.failure(
+            return BridgeError.notAnswerable.failure(
                 "notification \(id) \(NotificationEnding.responded.refusal ?? "")")
         }
         if let refusal = ended.ending.refusal {
-            throw BridgeError.notAnswerable.failure("notification \(id) \(refusal)")
+            return BridgeError.notAnswerable.failure("notification \(id) \(refusal)")
         }
         if let live = table[ended.id], live.isOnServer || live.awaitsShowing {
-            throw BridgeError.notAnswerable.failure(
+            return BridgeError.notAnswerable.failure(
                 "notification \(id) is showing again; answer it on the screen, or withdraw it first")
         }
+        if case .poster = ended.route, !posterIsConnected, attachments.current(for: ended.appName) == nil {
+            return BridgeError.notSupported.failure(
+                "notification \(id) sends its responses to the program that posted it, which has left the bus, and "
+                    + "no running app is attached as \(quotedForMessage(ended.appName)); start the app (it attaches "
+                    + "with Attach, as notification-bridge monitor does), then act again")
+        }
+        return nil
+    }
+
+    /// Whether the program that posted `ended` is still on the bus, for an entry whose responses go to it; `true`
+    /// for any other route. `known` keeps the answers of one listing, so that each poster is asked about once.
+    func posterIsConnected(_ ended: EndedPost, known: inout [String: Bool]) async -> Bool {
+        guard case .poster(let poster) = ended.route else { return true }
+        if let answer = known[poster] { return answer }
+        let answer = (try? await connection.nameHasOwner(poster)) ?? false
+        known[poster] = answer
+        return answer
+    }
+
+    /// Whether the program that posted `ended` is still on the bus (see ``posterIsConnected(_:known:)``).
+    func posterIsConnected(_ ended: EndedPost) async -> Bool {
+        var known: [String: Bool] = [:]
+        return await posterIsConnected(ended, known: &known)
     }
 
     /// `Present(s id)` of a history entry that can still be answered: shows it again as a new delivery, with its
@@ -101,8 +123,8 @@ extension DaemonCore {
     func presentAgain(_ call: DBusMethodCall, id: String) async throws(DBusFailure) {
         let peer = await peer(of: call.sender)
         guard let ended = try await storedEnded(id) else { throw Self.notInHistory(id) }
-        try checkAccess(to: ended, by: peer, "present")
-        try checkAnswerable(ended)
+        let posterIsConnected = await posterIsConnected(ended)
+        if let refusal = answerRefusal(ended, by: peer, posterIsConnected: posterIsConnected) { throw refusal }
         var content = ended.content
         let category = await category(of: content)
         if category == nil, content.actions.isEmpty, !ended.actions.isEmpty {
@@ -113,8 +135,8 @@ extension DaemonCore {
             content.categoryID = nil
         }
         let shown = try await allowedBySettings(content, category: category)
-        // The checks again after the waits above: the entry may have been answered or shown meanwhile.
-        try checkAnswerable(ended)
+        // The check again after the waits above: the entry may have been answered or shown meanwhile.
+        if let refusal = answerRefusal(ended, by: peer, posterIsConnected: posterIsConnected) { throw refusal }
         var entry = TrackedNotification(
             appName: ended.appName, poster: ended.poster, route: ended.route, content: content,
             reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)

@@ -66,7 +66,8 @@ extension DaemonCore {
     func listHistory(_ filterValue: DBusValue, caller: String) async throws(DBusFailure) -> Listing {
         try checkRunning()
         var filter = try NotificationFilter(filterValue)
-        try confine(&filter, to: await peer(of: caller))
+        let peer = await peer(of: caller)
+        try confine(&filter, to: peer)
         let all: [EndedPost]
         do throws(NotificationStoreError) {
             all = try await commits.storedHistory(EndedPost.self)
@@ -75,20 +76,23 @@ extension DaemonCore {
         }
         // What ended before the cutoff is dropped at the next write; it is not listed meanwhile.
         let cutoff = historyBounds.cutoff(at: historyClock())
+        let selected = all.prefix(historyBounds.limit).filter { ended in
+            ended.endedAt >= cutoff
+                && filter.selects(appName: ended.appName, poster: ended.poster, content: ended.content, caller: caller)
+        }
+        // Answerable as Act and Present judge it for this caller, each poster asked about once.
+        var posters: [String: Bool] = [:]
+        var connected: [Bool] = []
+        for ended in selected where ended.ending.isAnswerable {
+            connected.append(await posterIsConnected(ended, known: &posters))
+        }
+        var answers = connected.makeIterator()
         return .values(
-            all.prefix(historyBounds.limit).filter { ended in
-                ended.endedAt >= cutoff
-                    && filter.selects(
-                        appName: ended.appName, poster: ended.poster, content: ended.content, caller: caller)
-            }.map(\.listed.value))
-    }
-
-    /// Refuses a sandboxed peer's use of another app's history entry.
-    func checkAccess(to ended: EndedPost, by peer: Peer, _ what: String) throws(DBusFailure) {
-        guard let confined = peer.confinedAppID, ended.appName != confined else { return }
-        throw Self.denied(
-            peer, "cannot \(what) notification \(quotedForMessage(ended.id)) of another app",
-            instead: "act only on notifications posted under its own app id")
+            selected.map { ended in
+                let posterIsConnected = ended.ending.isAnswerable ? answers.next() ?? false : false
+                let answerable = answerRefusal(ended, by: peer, posterIsConnected: posterIsConnected) == nil
+                return ended.listed(answerable: answerable).value
+            })
     }
 
     /// The error for an id the history does not hold.

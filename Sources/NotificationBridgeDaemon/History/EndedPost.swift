@@ -32,8 +32,9 @@ struct EndedPost: Codable, Sendable {
         return actions.first { $0.id == id }.map { .some($0) }
     }
 
-    /// The entry as `ListHistory` lists it.
-    var listed: HistoryEntry {
+    /// The entry as `ListHistory` lists it; `answerable` as ``DaemonCore/answerRefusal(_:by:posterIsConnected:)``
+    /// judges it for the caller.
+    func listed(answerable: Bool) -> HistoryEntry {
         var shown = content
         // The actions it offered are listed with it, also when they came from its category.
         if content.actions.isEmpty, !actions.isEmpty { shown.actions = actions }
@@ -42,6 +43,6 @@ struct EndedPost: Codable, Sendable {
             notification: ListedNotification(listed)
                 ?? ListedNotification(id: id, post: NotificationPost(content: shown)),
             ending: ending, endedAtSeconds: Int64(endedAt.timeIntervalSince1970.rounded(.down)),
-            responseAction: responseAction)
+            responseAction: responseAction, answerable: answerable)
     }
 }

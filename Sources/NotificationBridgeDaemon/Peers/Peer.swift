@@ -55,12 +55,13 @@ struct SandboxedApp: Sendable, Hashable {
 
     /// Whether `desktopEntry` (a desktop id, with or without `.desktop`) is one of this app's own.
     ///
-    /// A Flatpak's desktop files are named by its app id, or start with it and a dot (`org.example.App.Viewer`); a
-    /// Snap's are `NAME_APP`.
+    /// A Flatpak's is exactly its app id. Flatpak also exports desktop files named `APPID.*.desktop`, but
+    /// `org.example.App.Bank` may as well be the app id of another app: a prefix cannot tell them apart, so only the
+    /// app id itself is the app's own. A Snap's are `NAME_APP` (a Snap's name holds no `_`, so the prefix is its own).
     func owns(desktopEntry: String) -> Bool {
         let name = desktopEntry.hasSuffix(".desktop") ? String(desktopEntry.dropLast(8)) : desktopEntry
         switch kind {
-        case .flatpak: return name == id || name.hasPrefix(id + ".")
+        case .flatpak: return name == id
         case .snap:
             guard let snapName else { return false }
             return name == snapName || name.hasPrefix(snapName + "_")

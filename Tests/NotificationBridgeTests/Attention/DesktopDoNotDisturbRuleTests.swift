@@ -16,15 +16,20 @@ struct DesktopDoNotDisturbRuleTests {
         #expect(DoNotDisturbReader.isMakoDoNotDisturb(modes) == isOn)
     }
 
-    @Test("while the switch is on, only a notification of urgency critical passes; while it is off, every one does")
-    func whatPasses() {
+    @Test(
+        "switch on: urgency critical passes, time-sensitive where allowed for its app; switch off: every one does",
+        arguments: [false, true])
+    func whatPasses(timeSensitiveAllowed allowed: Bool) {
         let on = DesktopDoNotDisturb(source: .dunst, isOn: true)
         let off = DesktopDoNotDisturb(source: .dunst, isOn: false)
         for urgency in [NotificationUrgency.low, .normal] {
-            #expect(on.holdsBack(NotificationContent(title: "t", urgency: urgency)))
-            #expect(!off.holdsBack(NotificationContent(title: "t", urgency: urgency)))
+            #expect(on.holdsBack(NotificationContent(title: "t", urgency: urgency), timeSensitiveAllowed: allowed))
+            #expect(!off.holdsBack(NotificationContent(title: "t", urgency: urgency), timeSensitiveAllowed: allowed))
         }
-        #expect(!on.holdsBack(NotificationContent(title: "t", urgency: .critical)))
-        #expect(!DesktopDoNotDisturb.unknown.holdsBack(NotificationContent(title: "t")))
+        #expect(!on.holdsBack(NotificationContent(title: "t", urgency: .critical), timeSensitiveAllowed: allowed))
+        var timeSensitive = NotificationContent(title: "t")
+        timeSensitive.interruptionLevel = .timeSensitive
+        #expect(on.holdsBack(timeSensitive, timeSensitiveAllowed: allowed) == !allowed)
+        #expect(!DesktopDoNotDisturb.unknown.holdsBack(NotificationContent(title: "t"), timeSensitiveAllowed: allowed))
     }
 }

@@ -155,9 +155,9 @@ import Testing
                 \(bin.path)/zenity
                 --entry
                 --title=Mail
-                --text=Reply to &lt;Ann&gt; &amp; co
+                --text=Reply to <Ann> & co
 
-                <i>Your reply</i>
+                Your reply
                 --ok-label=Send
 
                 """)
@@ -170,7 +170,9 @@ import Testing
         let reply = try await TextPrompt(searchPath: bin.path, display: ":99").ask(Self.request)
         #expect(reply == "reply from kdialog")
         let argv = try String(contentsOfFile: folder.path + "/kdialog.argv", encoding: .utf8)
-        #expect(argv == "\(bin.path)/kdialog\n--title\nMail\n--inputbox\nReply to <Ann> & co\n\nYour reply\n")
+        #expect(
+            argv == "\(bin.path)/kdialog\n--title\nMail\n--inputbox\n<qt><p style=\"white-space:pre-wrap\">Reply to "
+                + "&lt;Ann&gt; &amp; co</p><p style=\"white-space:pre-wrap\"><i>Your reply</i></p></qt>\n")
     }
 
     @Test func yadReceivesTheRequestWithItsButtonsAndAnEmptyField() async throws {
@@ -192,6 +194,23 @@ import Testing
                 --button=Cancel:1
 
                 """)
+    }
+
+    /// Each program shows the message as written: zenity reads plain text with mnemonics after backslash escapes, yad
+    /// Pango markup after backslash escapes, kdialog Qt rich text when the text looks like HTML.
+    @Test(arguments: [
+        (PromptProgram.Kind.zenity, #"Tom &amp; <i>Jerry</i> do__it C:\\new"# + "\n\nan__hint"),
+        (.yad, #"Tom &amp;amp; &lt;i&gt;Jerry&lt;/i&gt; do_it C:\\new"# + "\n\n<i>an_hint</i>"),
+        (
+            .kdialog,
+            #"<qt><p style="white-space:pre-wrap">Tom &amp;amp; &lt;i&gt;Jerry&lt;/i&gt; do_it C:\new</p>"#
+                + #"<p style="white-space:pre-wrap"><i>an_hint</i></p></qt>"#
+        ),
+    ])
+    func theDialogTextShowsTheMessageAsWritten(kind: PromptProgram.Kind, expected: String) {
+        let request = TextPromptRequest(
+            title: "T", message: #"Tom &amp; <i>Jerry</i> do_it C:\new"#, placeholder: "an_hint")
+        #expect(PromptProgram(kind: kind, executable: "/bin/true").dialogText(request) == expected)
     }
 
     @Test func graphicalProgramsNeedADisplayAndACommandDoesNot() async throws {
