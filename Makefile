@@ -1,5 +1,7 @@
 # NotificationBridge — build, test, benchmark, demo.
 #
+#   make         what make install installs: the programs' release build (packaging/release-build-flags.sh) and the
+#                manual pages; installs only the Debian packages the build needs (BUILD_PACKAGES)
 #   make test    install what the tests need (Debian packages), check the formatting, build, run every test
 #   make format  format the sources as .swift-format says (make lint: only check, as make test does)
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
@@ -36,10 +38,12 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps lint format bench demo docs docs-check man clean fuzz-build fuzz-smoke fuzz asan interop
+.PHONY: all build build-deps release test deps lint format bench demo docs docs-check man clean fuzz-build \
+    fuzz-smoke fuzz asan interop
 
-all: build man
+all: release man
 
+# The Debian packages of BUILD_PACKAGES and TEST_PACKAGES that are missing, installed (as root, or through sudo).
 deps:
 	@missing=""; \
 	for package in $(BUILD_PACKAGES) $(TEST_PACKAGES); do \
@@ -51,6 +55,10 @@ deps:
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+# Only what building needs, for `make` and `make install`.
+build-deps:
+	@$(MAKE) --no-print-directory deps TEST_PACKAGES=
 
 build: deps
 	$(SWIFT) build
@@ -244,13 +252,16 @@ INSTALL_SWIFT_MINIMUM := 6.3
 
 .PHONY: install uninstall
 
-install: man
+# The programs as make install installs them. Needs Swift 6.3 or later: checked first, with what to do.
+release: build-deps
 	@version=$$($(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -n 1); \
 	if [ -z "$$version" ] || [ "$$(printf '%s\n%s\n' "$(INSTALL_SWIFT_MINIMUM)" "$$version" | sort -V | head -n 1)" != "$(INSTALL_SWIFT_MINIMUM)" ]; then \
-	    echo "make install: needs Swift $(INSTALL_SWIFT_MINIMUM) or later, found '$$version'; put a newer toolchain first on PATH or set SWIFT=" >&2; \
+	    echo "make: needs Swift $(INSTALL_SWIFT_MINIMUM) or later, found '$$version'; put a newer toolchain first on PATH or set SWIFT=" >&2; \
 	    exit 1; \
 	fi
 	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build $(INSTALL_BUILD) --product $$product || exit 1; done
+
+install: release man
 	@bin=$$($(SWIFT) build $(INSTALL_BUILD) --show-bin-path) && set -e && \
 	install -d "$(DESTDIR)$(BINDIR)" && \
 	for product in $(INSTALL_PRODUCTS); do install -m 0755 "$$bin/$$product" "$(DESTDIR)$(BINDIR)/$$product"; done && \
