@@ -6,8 +6,9 @@
 #   make format  format the sources as .swift-format says (make lint: only check, as make test does)
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
-#   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning
-#                and on a public declaration without a /// summary: make docs-check)
+#   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning,
+#                on a compiler warning in the library's modules and on a public declaration without a /// summary:
+#                make docs-check)
 #   make man     the manual pages of man/, checked by groff and compressed in .build/man
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
@@ -181,14 +182,20 @@ docs-check:
 	    { if ($$0 !~ /^[[:space:]]*@/) kept = $$0 } \
 	    END { exit missing > 0 }'
 
-# The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library is compiled
-# again each time, since the compiler writes symbol graphs only when it compiles the module.
+# The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library's modules are
+# compiled again each time, since the compiler writes symbol graphs only when it compiles a module; a warning in any
+# of them fails the target, since an app that depends on the library sees it in its own build.
 DOCS_SCRATCH := .build-docs
+LIBRARY_MODULES := DBusCore FreedesktopNotifications NotificationModel NotificationBridgeAPI ProcessSupport \
+    NotificationBridge
 docs: deps docs-check
-	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(DOCS_SCRATCH)/debug/NotificationBridge.build/*.o
+	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(foreach module,$(LIBRARY_MODULES),$(DOCS_SCRATCH)/debug/$(module).build/*.o)
 	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
-	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all
+	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all \
+	    >$(DOCS_SCRATCH)/build.log 2>&1; status=$$?; cat $(DOCS_SCRATCH)/build.log; exit $$status
+	@if grep 'warning:' $(DOCS_SCRATCH)/build.log | grep -v 'prohibited flag'; then \
+	    echo "make docs: the library's modules compile with warnings (above); an app's build shows them" >&2; exit 1; fi
 	cp $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge.symbols.json \
 	    $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge@*.symbols.json $(DOCS_SCRATCH)/symbol-graphs/library/
 	$$(dirname $$(command -v $(SWIFT)))/docc convert Sources/NotificationBridge/NotificationBridge.docc \
