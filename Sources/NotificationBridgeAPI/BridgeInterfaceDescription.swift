@@ -53,10 +53,9 @@ public enum BridgeInterfaceDescription {
 
     /// What the interface is, and its errors.
     public static var documentation: String {
-        "Actionable desktop notifications: categories of actions, typed replies, scheduling, and the user's response "
-            + "routed to one place. Errors, as " + BridgeAPI.errorPrefix + "NAME ("
-            + InterfaceReference.manual("ERRORS")
-            + "): " + InterfaceReference.errors + "."
+        "Actionable notifications: categories of actions, typed replies, scheduling, routed responses. "
+            + "Errors, under \(BridgeAPI.errorPrefix) (" + InterfaceReference.manual("ERRORS") + "): "
+            + InterfaceReference.errors + "."
     }
 
     /// The name of the annotation that says whether a property's changes are announced.
