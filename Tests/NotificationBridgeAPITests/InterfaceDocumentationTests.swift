@@ -30,7 +30,8 @@ struct InterfaceDocumentationTests {
         let separators = Set(" ,.:;()'<>\"\n\t")
         let referenced = Set(
             BridgeKeyTables.all.filter { table in
-                Self.sections[table.dictionary].map { xml.contains(InterfaceReference.manual($0)) } ?? false
+                Self.sections[table.dictionary].map { xml.contains(InterfaceReference.manualPage) && xml.contains($0) }
+                    ?? false
             }.flatMap { $0.keys.map(\.name) })
         for (dictionary, keys) in BridgeKeyTables.all {
             #expect(Self.sections[dictionary] != nil, "the \(dictionary) table has no manual page section here")
