@@ -18,7 +18,8 @@ extension NotificationServerInfo {
         }
         if let destructiveMarker {
             notes.append(
-                "shows a button whose label starts with \(destructiveMarker)as destructive: destructive actions are marked so")
+                "shows a button whose label starts with \(destructiveMarker)as destructive: destructive actions are "
+                    + "marked so")
         }
         if let displayBusName {
             notes.append(
