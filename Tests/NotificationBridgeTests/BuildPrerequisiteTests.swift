@@ -29,6 +29,32 @@ struct BuildPrerequisiteTests {
         }
     }
 
+    @Test("make installs only BUILD_PACKAGES and builds only what make install installs")
+    func defaultTargetBuildsWhatInstallInstalls() async throws {
+        // A dry run: make prints the commands, and runs only its own recursive calls, which are dry runs too.
+        let all = try await ProcessRunner.run(["make", "-n", "-C", repositoryFile(".")], timeout: .seconds(60))
+        #expect(all.status == 0, "make -n failed: \(all.output)")
+        let install = try await ProcessRunner.run(
+            ["make", "-n", "-C", repositoryFile("."), "install", "DESTDIR=/nonexistent"], timeout: .seconds(60))
+        #expect(install.status == 0, "make -n install failed: \(install.output)")
+        let installed = try Self.buildPackages()
+        for line in all.standardOutput.components(separatedBy: "\n") where line.hasPrefix("for package in ") {
+            let packages = line.dropFirst("for package in ".count).prefix { $0 != ";" }.split(separator: " ")
+            #expect(packages.map(String.init) == installed, "make installs more than BUILD_PACKAGES: \(line)")
+        }
+        let builds = Self.swiftBuilds(all.standardOutput)
+        #expect(!builds.isEmpty, "make builds nothing")
+        #expect(
+            builds.allSatisfy { $0.contains("-c release") }, "make makes a build make install does not use: \(builds)")
+        #expect(Set(builds).isSubset(of: Self.swiftBuilds(install.standardOutput)), "make builds what install does not")
+        #expect(all.standardOutput.contains("Manual pages:"), "make does not make the manual pages")
+    }
+
+    /// The `swift build` commands of a dry run's output.
+    static func swiftBuilds(_ output: String) -> [String] {
+        output.components(separatedBy: "\n").filter { $0.contains("swift build") && !$0.contains("--show-bin-path") }
+    }
+
     /// The packages of the Makefile's `BUILD_PACKAGES := …` line.
     static func buildPackages() throws -> [String] {
         let makefile = try String(contentsOfFile: repositoryFile("Makefile"), encoding: .utf8)
