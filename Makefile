@@ -1,11 +1,14 @@
 # NotificationBridge — build, test, benchmark, demo.
 #
+#   make         what make install installs: the programs' release build (packaging/release-build-flags.sh) and the
+#                manual pages; installs only the Debian packages the build needs (BUILD_PACKAGES)
 #   make test    install what the tests need (Debian packages), check the formatting, build, run every test
 #   make format  format the sources as .swift-format says (make lint: only check, as make test does)
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
-#   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning
-#                and on a public declaration without a /// summary: make docs-check)
+#   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning,
+#                on a compiler warning in the library's modules and on a public declaration without a /// summary:
+#                make docs-check)
 #   make man     the manual pages of man/, checked by groff and compressed in .build/man
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
@@ -36,10 +39,12 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps lint format bench demo docs docs-check man clean fuzz-build fuzz-smoke fuzz asan interop
+.PHONY: all build build-deps release test deps lint format bench demo docs docs-check man clean fuzz-build \
+    fuzz-smoke fuzz asan interop
 
-all: build man
+all: release man
 
+# The Debian packages of BUILD_PACKAGES and TEST_PACKAGES that are missing, installed (as root, or through sudo).
 deps:
 	@missing=""; \
 	for package in $(BUILD_PACKAGES) $(TEST_PACKAGES); do \
@@ -51,6 +56,10 @@ deps:
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+# Only what building needs, for `make` and `make install`.
+build-deps:
+	@$(MAKE) --no-print-directory deps TEST_PACKAGES=
 
 build: deps
 	$(SWIFT) build
@@ -173,14 +182,20 @@ docs-check:
 	    { if ($$0 !~ /^[[:space:]]*@/) kept = $$0 } \
 	    END { exit missing > 0 }'
 
-# The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library is compiled
-# again each time, since the compiler writes symbol graphs only when it compiles the module.
+# The library's symbol graph, then DocC over the catalogue (own scratch path: other flags). The library's modules are
+# compiled again each time, since the compiler writes symbol graphs only when it compiles a module; a warning in any
+# of them fails the target, since an app that depends on the library sees it in its own build.
 DOCS_SCRATCH := .build-docs
+LIBRARY_MODULES := DBusCore FreedesktopNotifications NotificationModel NotificationBridgeAPI ProcessSupport \
+    NotificationBridge
 docs: deps docs-check
-	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(DOCS_SCRATCH)/debug/NotificationBridge.build/*.o
+	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(foreach module,$(LIBRARY_MODULES),$(DOCS_SCRATCH)/debug/$(module).build/*.o)
 	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \
-	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all
+	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_SCRATCH)/symbol-graphs/all \
+	    >$(DOCS_SCRATCH)/build.log 2>&1; status=$$?; cat $(DOCS_SCRATCH)/build.log; exit $$status
+	@if grep 'warning:' $(DOCS_SCRATCH)/build.log | grep -v 'prohibited flag'; then \
+	    echo "make docs: the library's modules compile with warnings (above); an app's build shows them" >&2; exit 1; fi
 	cp $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge.symbols.json \
 	    $(DOCS_SCRATCH)/symbol-graphs/all/NotificationBridge@*.symbols.json $(DOCS_SCRATCH)/symbol-graphs/library/
 	$$(dirname $$(command -v $(SWIFT)))/docc convert Sources/NotificationBridge/NotificationBridge.docc \
@@ -244,13 +259,16 @@ INSTALL_SWIFT_MINIMUM := 6.3
 
 .PHONY: install uninstall
 
-install: man
+# The programs as make install installs them. Needs Swift 6.3 or later: checked first, with what to do.
+release: build-deps
 	@version=$$($(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -n 1); \
 	if [ -z "$$version" ] || [ "$$(printf '%s\n%s\n' "$(INSTALL_SWIFT_MINIMUM)" "$$version" | sort -V | head -n 1)" != "$(INSTALL_SWIFT_MINIMUM)" ]; then \
-	    echo "make install: needs Swift $(INSTALL_SWIFT_MINIMUM) or later, found '$$version'; put a newer toolchain first on PATH or set SWIFT=" >&2; \
+	    echo "make: needs Swift $(INSTALL_SWIFT_MINIMUM) or later, found '$$version'; put a newer toolchain first on PATH or set SWIFT=" >&2; \
 	    exit 1; \
 	fi
 	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build $(INSTALL_BUILD) --product $$product || exit 1; done
+
+install: release man
 	@bin=$$($(SWIFT) build $(INSTALL_BUILD) --show-bin-path) && set -e && \
 	install -d "$(DESTDIR)$(BINDIR)" && \
 	for product in $(INSTALL_PRODUCTS); do install -m 0755 "$$bin/$$product" "$(DESTDIR)$(BINDIR)/$$product"; done && \

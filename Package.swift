@@ -212,6 +212,7 @@ let package = Package(
             name: "NotificationBridgeTests",
             dependencies: [
                 "NotificationBridge", "NotificationBridgeAPI", "NotificationServerKit", "DBusCore", "DBusTestSupport",
+                "FreedesktopNotifications",
             ]
         ),
         .testTarget(name: "NotificationSchedulingTests", dependencies: ["NotificationScheduling", "DBusTestSupport"]),

@@ -17,9 +17,14 @@ enum MessageCodec {
         }
     }
 
-    private static func appendBasic<T>(_ value: T, type: Int32, to iter: inout DBusMessageIter) throws(DBusFailure) {
-        var copy = value
-        guard dbus_message_iter_append_basic(&iter, type, &copy) != 0 else { throw outOfMemory }
+    /// libdbus copies the value out of the bytes it is given: only plain values (no references) may be passed.
+    private static func appendBasic<T: BitwiseCopyable>(
+        _ value: T, type: Int32, to iter: inout DBusMessageIter
+    ) throws(DBusFailure) {
+        let appended = withUnsafeBytes(of: value) { bytes in
+            dbus_message_iter_append_basic(&iter, type, bytes.baseAddress)
+        }
+        guard appended != 0 else { throw outOfMemory }
     }
 
     private static func appendString(_ text: String, type: Int32, to iter: inout DBusMessageIter) throws(DBusFailure) {
@@ -113,9 +118,12 @@ enum MessageCodec {
         return values
     }
 
-    private static func basic<T>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
+    /// libdbus writes the value into the bytes it is given: only plain values (no references) may be read so.
+    private static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
         var value = initial
-        dbus_message_iter_get_basic(&iter, &value)
+        withUnsafeMutableBytes(of: &value) { bytes in
+            dbus_message_iter_get_basic(&iter, bytes.baseAddress)
+        }
         return value
     }
 

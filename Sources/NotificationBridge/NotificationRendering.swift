@@ -17,6 +17,12 @@ public struct NotificationRendering: Sendable, Hashable {
     /// none.
     public var destructiveMarker: String
 
+    /// The text put before a destructive action's label on `server`: ``destructiveMarker`` when it is set, else the
+    /// marker the server reads as destructive (``NotificationServerInfo/destructiveMarker``), else none.
+    public func destructiveMarker(on server: NotificationServerInfo) -> String {
+        destructiveMarker.isEmpty ? server.destructiveMarker ?? "" : destructiveMarker
+    }
+
     /// Makes a rendering policy.
     public init(destructiveOrder: DestructiveOrder = .first, destructiveMarker: String = "") {
         self.destructiveOrder = destructiveOrder

@@ -16,6 +16,11 @@ extension NotificationServerInfo {
         if preselectsFirstAction {
             notes.append("preselects the first action in a list: destructive actions are put last")
         }
+        if let destructiveMarker {
+            notes.append(
+                "shows a button whose label starts with \(destructiveMarker)as destructive: destructive actions are "
+                    + "marked so")
+        }
         if let displayBusName {
             notes.append(
                 "shows notifications through \(displayBusName): a restart of the server alone leaves its "

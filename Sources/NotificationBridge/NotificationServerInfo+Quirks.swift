@@ -29,6 +29,13 @@ extension NotificationServerInfo {
     /// (dunst's menu also opens on its first line, but dunst orders the lines itself: the bridge cannot choose it.)
     public var preselectsFirstAction: Bool { nameIs("lxqt-notificationd") }
 
+    /// The text the server reads before an action's label as marking it destructive, where it reads one:
+    /// notification-terminal-server shows a label that starts with `⚠` as a destructive button. `nil` for every other
+    /// server, which shows a marker as part of the label.
+    public var destructiveMarker: String? {
+        nameIs("notification-terminal-server") ? "⚠ " : nil
+    }
+
     /// The bus name of the process that shows the notifications, where that is not the process that owns
     /// `org.freedesktop.Notifications`: GNOME Shell's gjs service `org.gnome.Shell.Notifications` owns the name and
     /// forwards to the shell, `org.gnome.Shell`. When the service restarts alone, the shell keeps showing what was

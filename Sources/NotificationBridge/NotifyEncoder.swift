@@ -114,7 +114,7 @@ package struct NotifyEncoder: Sendable {
                         break
                     }
                 }
-                let label = action.isDestructive ? rendering.destructiveMarker + action.title : action.title
+                let label = action.isDestructive ? rendering.destructiveMarker(on: server) + action.title : action.title
                 wire += [key, label]
                 actionsByKey[key] = action
             }

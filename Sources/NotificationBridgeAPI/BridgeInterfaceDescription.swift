@@ -44,15 +44,27 @@ public enum BridgeInterfaceDescription {
                 DBusSignalDescription(signal.name, arguments: signal.arguments, annotations: doc(signal.documentation))
             },
             properties: BridgeProperty.allCases.map { item in
-                .readOnly(item.name, item.signature, annotations: doc(item.documentation), get: property(item))
+                .readOnly(
+                    item.name, item.signature, annotations: changeAnnotation(item) + doc(item.documentation),
+                    get: property(item))
             },
             annotations: doc(documentation))
     }
 
     /// What the interface is, and its errors.
     public static var documentation: String {
-        "Actionable desktop notifications: categories of actions, typed replies, scheduling, and the user's response "
-            + "routed to one place. Errors: " + InterfaceReference.errors
+        "Actionable notifications: categories of actions, typed replies, scheduling, routed responses. "
+            + "Errors, under \(BridgeAPI.errorPrefix) (" + InterfaceReference.manual("ERRORS") + "): "
+            + InterfaceReference.errors + "."
+    }
+
+    /// The name of the annotation that says whether a property's changes are announced.
+    public static let emitsChangedSignal = "org.freedesktop.DBus.Property.EmitsChangedSignal"
+
+    /// The property's `EmitsChangedSignal` annotation, left out where it would say the default (`true`).
+    private static func changeAnnotation(_ property: BridgeProperty) -> [DBusAnnotation] {
+        let announcement = property.changeAnnouncement
+        return announcement == .emitted ? [] : [DBusAnnotation(emitsChangedSignal, announcement.rawValue)]
     }
 
     private static func doc(_ text: String) -> [DBusAnnotation] {

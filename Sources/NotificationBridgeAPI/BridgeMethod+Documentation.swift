@@ -1,5 +1,7 @@
-/// The reference text of each method, as `gdbus introspect` and the interface XML show it. Lists of keys come from
-/// the key tables, so that the text cannot fall behind what a method takes.
+/// The reference text of each method, as `gdbus introspect` and the interface XML show it: a few sentences, then the
+/// keys the method takes or returns. Short tables are listed by name from the key tables, so that the text cannot
+/// fall behind what a method takes; long ones are named by their section of notification-bridge-dbus(7), which
+/// describes every key. Each text stays within ``InterfaceReference/docStringLimit``.
 extension BridgeMethod {
     /// What the method does and takes, in a few sentences.
     ///
@@ -7,84 +9,71 @@ extension BridgeMethod {
     public func documentation(_ limits: BridgeInterfaceLimits) -> String {
         switch self {
         case .registerCategory:
-            "Registers or replaces a category. Action keys: " + InterfaceReference.keys(ActionKeys.all)
-                + ". Options: " + InterfaceReference.keys(CategoryOptionKeys.all) + "."
+            "Registers or replaces a category. Action keys: " + InterfaceReference.manual("ACTION KEYS")
+                + ". Options: " + InterfaceReference.names(CategoryOptionKeys.all) + "."
         case .removeCategory:
             "Removes a category; notifications showing keep their actions. Refused with InvalidArgument, naming them, "
                 + "while scheduled notifications use it: withdraw those first."
         case .listCategories:
-            "The registered categories (a sandboxed app's own only). Keys: " + InterfaceReference.keys(CategoryKeys.all)
+            "The registered categories (a sandboxed app's own only). Keys: "
+                + InterfaceReference.names(CategoryKeys.all)
                 + "."
         case .post:
-            "Shows a notification, or schedules it, and returns its id. Title or body must say something; category "
-                + "and actions exclude each other. Responses go to exec or app-action, else to the posting connection. "
-                + "Without a scheduling key (fire-date, in, calendar) it is shown at once. Scheduled notifications "
-                + "survive a restart; one missed while the daemon was stopped is shown once when it starts. An app "
-                + "may have \(limits.scheduledPerApp) scheduled notifications waiting; beyond, Error.LimitExceeded "
-                + "(withdraw some). A sandboxed app posts as its own app id, without exec (Error.AccessDenied). Keys: "
-                + InterfaceReference.keys(PostKeys.all) + ". Calendar keys: "
-                + InterfaceReference.keys(CalendarKeys.all)
-                + ". Action keys as in RegisterCategory."
+            "Shows a notification, or schedules it (fire-date, in, calendar), and returns its id. Responses go to exec "
+                + "or app-action, else to the posting connection. Scheduled ones survive a restart; an app may have "
+                + "\(limits.scheduledPerApp) waiting (then Error.LimitExceeded). Keys: "
+                + InterfaceReference.manual("NOTIFICATION KEYS") + ", CALENDAR KEYS and ACTION KEYS."
         case .withdraw:
             "Closes a notification, or cancels a scheduled one; a WaitForResponse for it fails with Error.Closed."
         case .withdrawAll:
             "Closes the notifications the filter selects, cancels the scheduled ones it selects, and returns their "
-                + "ids. Filter keys: " + InterfaceReference.keys(FilterKeys.all) + "."
+                + "ids. Filter keys: " + InterfaceReference.names(FilterKeys.all) + "."
         case .listPending:
-            "Scheduled notifications the filter selects, earliest first: the keys Post took, scheduling ones "
-                + "included, and "
-                + InterfaceReference.keys(
-                    [ListedKeys.id.info, ListedKeys.nextFireDate.info, ListedKeys.nextFireDateISO8601.info])
-                + ". Filter keys as in WithdrawAll."
+            "Scheduled notifications the filter selects, earliest first, then those do-not-disturb holds back, with "
+                + "the keys Post took and " + InterfaceReference.names(ListedKeys.pending)
+                + " (held true for those held back). Filter keys as in WithdrawAll."
         case .listDelivered:
-            "Delivered notifications the filter selects: their id and the keys Post took; the earlier ones of a "
-                + "thread, waiting behind its newest on a server that does not group notifications, with "
-                + InterfaceReference.keys([ListedKeys.onScreen.info]) + " false."
+            "Delivered notifications the filter selects, with the keys Post took and "
+                + InterfaceReference.names(ListedKeys.delivered) + ". on-screen is false for one of a thread that "
+                + "waits behind the thread's newest on a server that does not group notifications. Filter keys as in "
+                + "WithdrawAll."
         case .waitForResponse:
-            "Returns when the user responds, at once for a response that came earlier; fails with Error.Closed when "
-                + "the notification closes without one, and with Error.Expired when it ended so long ago that neither "
-                + "it nor a response it had is kept (the last \(limits.keptEnded) ended are). Response keys: "
-                + InterfaceReference.keys(ResponseKeys.all) + "."
+            "Returns when the user responds, at once for an earlier response; fails with Error.Closed when the "
+                + "notification closes without one, Error.Expired when it ended too long ago (the last "
+                + "\(limits.keptEnded) ended are kept). Response keys: " + InterfaceReference.names(ResponseKeys.all)
+                + "."
         case .attach:
-            "Says that this connection is the running app app_name, until it calls Detach or leaves the bus; the most "
-                + "recently attached connection of an app counts. Responses to the app's notifications whose posting "
-                + "connection has gone come to it as Responded. Options: "
-                + InterfaceReference.keys(AttachOptionKeys.all) + "."
+            "Says that this connection is the running app app_name, until Detach or it leaves the bus; the latest "
+                + "attached connection counts. Responses whose poster has gone come to it as Responded. Options: "
+                + InterfaceReference.names(AttachOptionKeys.all) + "."
         case .detach:
             "Ends Attach for app_name on this connection."
         case .present:
-            "Shows a scheduled notification that was handed to this app with Fired, as the notification server shows "
-                + "any other; or shows again, with live actions, one of the history that the caller can answer with Act "
-                + "(answerable in ListHistory: the same check), its responses going where they went."
+            "Shows a scheduled notification handed to this app with Fired; or shows again, with live actions, one of "
+                + "the history that the caller can answer with Act (answerable in ListHistory), its responses going "
+                + "where they went."
         case .getSettings:
-            "The user's notification settings for the app app_id (its desktop id, or the app name it posts under). "
-                + "An empty app_id: only do-not-disturb and source. Keys: " + InterfaceReference.keys(SettingsKeys.all)
-                + "."
+            "The user's notification settings for app_id (its desktop id or app name); an empty app_id: only "
+                + "do-not-disturb and source. Keys: " + InterfaceReference.manual("SETTINGS KEYS") + "."
         case .setSettings:
-            "Changes the keys given of an app's settings (keys as GetSettings returns them, but app and source); "
-                + "do-not-disturb is global, and the only key taken with an empty app_id. An app sets requested for "
-                + "itself: what it may do is the user's choice within what it asked for. Under GNOME the keys GNOME "
-                + "has are written to GNOME's settings."
+            "Changes the keys given of an app's settings (as GetSettings returns them, but app and source); "
+                + "do-not-disturb is global, the only key taken with an empty app_id. An app sets only requested for "
+                + "itself. Under GNOME, GNOME's own keys are written to its settings."
         case .listSettings:
             "The settings of every app that has posted or has settings, by app, with the key app-id added."
         case .listHistory:
-            "Notifications that were shown and ended, newest first, as long as the daemon keeps them (by default 7 "
-                + "days and 500 entries; notification-bridged --history-days and --history-limit): the keys Post "
-                + "took, the actions they offered, and "
-                + InterfaceReference.keys(HistoryKeys.all) + ". Typed text is never kept. Filter keys as in "
+            "Notifications shown and ended, newest first, as long as the daemon keeps them (--history-days, "
+                + "--history-limit): the keys Post took, the actions offered, and the history keys ("
+                + InterfaceReference.manual("HISTORY KEYS") + "). Typed text is never kept. Filter keys as in "
                 + "WithdrawAll."
         case .act:
-            "Answers a notification of the history that ended without a response and without being dismissed or "
-                + "withdrawn (answerable in ListHistory), as a click on action (or default) would: its exec command, "
-                + "its app-action app, or Responded to its poster or the app attached under its name, once the "
-                + "session is unlocked when the action asks for it. Refused with Error.NotAnswerable, saying why, for "
-                + "one dismissed, withdrawn, replaced or answered already, and with Error.NotSupported for one whose "
-                + "poster has gone with no app attached to take the response (the check that sets answerable). "
-                + "Options: "
-                + InterfaceReference.keys(ActOptionKeys.all) + "."
+            "Answers a notification of the history that is answerable (ListHistory: the same check), as a click on "
+                + "action would, once the session is unlocked if the action asks for it. Refused with "
+                + "Error.NotAnswerable, saying why, or Error.NotSupported when its poster has gone and no app is "
+                + "attached to take the response. Options: " + InterfaceReference.names(ActOptionKeys.all) + "."
         case .getServerInformation:
             "The notification server the daemon posts to, and the bridge's choices on it. Keys: "
-                + InterfaceReference.keys(ServerInformationKeys.all) + "."
+                + InterfaceReference.manual("SERVER INFORMATION KEYS") + "."
         }
     }
 }

@@ -20,6 +20,22 @@ public enum BridgeProperty: String, CaseIterable, Sendable {
         }
     }
 
+    /// What `org.freedesktop.DBus.Property.EmitsChangedSignal` says of a property: whether a change is announced.
+    public enum ChangeAnnouncement: String, Sendable {
+        /// `true`: `PropertiesChanged` carries each new value (the annotation's default, so it is left out).
+        case emitted = "true"
+        /// `const`: the value never changes while the daemon runs.
+        case constant = "const"
+    }
+
+    /// Whether a change is announced: `Version` never changes while the daemon runs.
+    public var changeAnnouncement: ChangeAnnouncement {
+        switch self {
+        case .version: .constant
+        case .serverName, .desktopDoNotDisturb: .emitted
+        }
+    }
+
     /// What it holds.
     public var documentation: String {
         switch self {
@@ -29,11 +45,11 @@ public enum BridgeProperty: String, CaseIterable, Sendable {
             "The name of the notification server that owns org.freedesktop.Notifications now, as it gives it (dunst, "
                 + "gnome-shell, Plasma); empty while there is none."
         case .desktopDoNotDisturb:
-            "The desktop's own do-not-disturb, as the notification server or the desktop's settings say it (GNOME's "
-                + "show-banners, Plasma's Inhibited, dunst's pause, a mako mode named do-not-disturb or dnd, "
-                + "SwayNotificationCenter's): keys " + InterfaceReference.keys(DoNotDisturbKeys.all)
-                + ". While it is on, notifications that do not pass it (all but urgency critical) wait, or are dropped "
-                + "when their post says so. PropertiesChanged and DesktopDoNotDisturbChanged announce each change."
+            "The desktop's own do-not-disturb, as its server or settings say it (GNOME's show-banners, Plasma's "
+                + "Inhibited, dunst's pause, a mako mode named do-not-disturb or dnd, "
+                + "SwayNotificationCenter's): keys " + InterfaceReference.names(DoNotDisturbKeys.all)
+                + ". While it is on, notifications below urgency critical wait, or are dropped when their post says "
+                + "so. PropertiesChanged and DesktopDoNotDisturbChanged announce each change."
         }
     }
 }

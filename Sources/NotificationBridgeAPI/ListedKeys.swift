@@ -21,6 +21,11 @@ public enum ListedKeys {
     public static let held = BridgeKey.boolean(
         "held", summary: "ListPending: the desktop's do-not-disturb holds it back; it is shown once the switch is off")
 
+    /// The keys `ListPending` adds to those `Post` took.
+    public static let pending: [BridgeKeyInfo] = [id.info, nextFireDate.info, nextFireDateISO8601.info, held.info]
+    /// The keys `ListDelivered` (and `Fired`) add to those `Post` took.
+    public static let delivered: [BridgeKeyInfo] = [id.info, onScreen.info]
+
     /// Every key.
     public static let all: [BridgeKeyInfo] =
         [id.info, nextFireDate.info, nextFireDateISO8601.info, onScreen.info, held.info] + PostKeys.all

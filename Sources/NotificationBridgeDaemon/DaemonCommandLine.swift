@@ -64,7 +64,7 @@ struct DaemonCommandLine: ParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "Text put before a destructive action's label, since no notification server colours buttons "
-                + "(default: none).",
+                + "(default: none; on notification-terminal-server, the ⚠ it marks).",
             valueName: "text"))
     var destructiveMarker: String?
 

@@ -565,7 +565,7 @@ actor DaemonCore {
         entries[ServerInformationKeys.promptAvailable] = session.isPromptAvailable
         entries[ServerInformationKeys.serverQuirks] = info.quirkNotes
         entries[ServerInformationKeys.destructiveOrder] = rendering.destructiveOrder.rawValue
-        entries[ServerInformationKeys.destructiveMarker] = rendering.destructiveMarker
+        entries[ServerInformationKeys.destructiveMarker] = rendering.destructiveMarker(on: info)
         entries[ServerInformationKeys.lockSource] = lockMonitor.source.rawValue
         entries[ServerInformationKeys.bridgeVersion] = BridgeAPI.version
         let peer = await peer(of: caller)

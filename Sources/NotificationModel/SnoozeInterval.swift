@@ -8,7 +8,7 @@ public struct SnoozeInterval: Sendable, Hashable, Comparable {
     /// The length of the interval, in seconds.
     public var seconds: Int
 
-    /// An interval of `seconds` seconds; ``ValidationRules`` checks that it is positive and not too long.
+    /// An interval of `seconds` seconds; ``validate(_:field:)`` checks that it is positive and not too long.
     public init(seconds: Int) {
         self.seconds = seconds
     }

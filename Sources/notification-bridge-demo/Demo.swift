@@ -107,7 +107,7 @@ final class Demo {
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
         environment["XDG_STATE_HOME"] = bus.directory.appendingPathComponent("state").path
         _ = try processes.start(
-            "notification-bridged", [daemonPath, "--destructive-marker", "⚠ ", "--log-level", "error"],
+            "notification-bridged", [daemonPath, "--log-level", "error"],
             environment: environment)
         try await Self.awaitOwner(daemonOwners, "notification-bridged to own \(BridgeAPI.busName)")
         say("notification-bridged serves \(BridgeAPI.interfaceName); notification-terminal-server shows what it posts.")

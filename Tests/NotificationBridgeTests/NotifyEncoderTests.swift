@@ -179,6 +179,22 @@ import Testing
         #expect(encoded.request.actions == ["default", "Show", "read", "Mark as Read", "delete", "⚠ Delete"])
     }
 
+    @Test("on notification-terminal-server a destructive label carries the marker it reads, unless one is chosen")
+    func terminalServerGetsItsDestructiveMarker() {
+        let terminal = Self.server("notification-terminal-server", ["actions", "body", "body-markup", "persistence"])
+        let category = NotificationCategory(id: "message", actions: [Self.delete, Self.markRead])
+        let byDefault = NotifyEncoder(server: terminal, promptAvailable: false).encode(
+            Self.content(), category: category)
+        #expect(byDefault.request.actions == ["default", "Show", "delete", "⚠ Delete", "read", "Mark as Read"])
+        let chosen = NotifyEncoder(
+            server: terminal, rendering: NotificationRendering(destructiveMarker: "[!] "), promptAvailable: false
+        ).encode(Self.content(), category: category)
+        #expect(chosen.request.actions == ["default", "Show", "delete", "[!] Delete", "read", "Mark as Read"])
+        let elsewhere = NotifyEncoder(server: Self.dunst, promptAvailable: false).encode(
+            Self.content(), category: category)
+        #expect(elsewhere.request.actions == ["default", "Show", "delete", "Delete", "read", "Mark as Read"])
+    }
+
     @Test func wireArgumentsHaveNotifysSignatureEvenWhenEmpty() {
         var content = NotificationContent(title: "Plain", body: "")
         content.defaultActionLabel = nil

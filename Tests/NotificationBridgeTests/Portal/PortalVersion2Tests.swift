@@ -1,5 +1,6 @@
 import DBusCore
 import DBusTestSupport
+import FreedesktopNotifications
 import NotificationModel
 import Testing
 
@@ -140,7 +141,7 @@ import Testing
             let info = await second.serverInformation()
             #expect(info.version == "1")
             #expect(info.specVersion == "portal 2, whose backend takes version 1's keys")
-            #expect(!info.capabilities.contains("sound"))
+            #expect(!info.capabilities.contains(ServerCapability.sound.rawValue))
             var content = BridgeFixture.content()
             content.sound = .none
             content.isResident = true
