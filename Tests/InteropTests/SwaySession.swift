@@ -114,7 +114,8 @@ final class SwaySession: Sendable {
     /// Presses (`press`) or finds (`find`) a button: arguments the mode, application, label, and the summary of its
     /// notification (empty for any). A
     /// notification's summary is a button of its own in SwayNotificationCenter, before the action buttons and the
-    /// close button (which has no name). Prints the buttons it saw when it finds none.
+    /// close button (which has no name). Prints the buttons it saw when it finds none. A button is found by its role's
+    /// constant: AT-SPI 2.56 (Debian 13) names the role "button", 2.46 "push button".
     private static let pressScript = """
         #!/usr/bin/python3
         import sys
@@ -125,7 +126,7 @@ final class SwaySession: Sendable {
             if depth > 40:
                 return
             try:
-                if node.getRoleName() == "push button":
+                if node.getRole() == pyatspi.ROLE_PUSH_BUTTON:
                     found.append(node)
                 for index in range(node.childCount):
                     buttons(node.getChildAtIndex(index), depth + 1, found)
