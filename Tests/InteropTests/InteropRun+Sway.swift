@@ -42,13 +42,18 @@ extension InteropRun {
         }
     }
 
-    /// What `makoctl list` says mako shows: each notification's id and summary.
+    /// What mako shows: each notification's id and summary, from its `ListNotifications` (what `makoctl list` calls),
+    /// as `busctl --json` prints it. mako 1.7's `makoctl list` printed that JSON itself; 1.10's prints text.
     private func makoNotifications() async throws -> [(id: UInt32, summary: String)] {
-        let result = try await ProcessRunner.run(["makoctl", "list"], environment: environment)
+        let result = try await ProcessRunner.run(
+            [
+                "busctl", "--user", "--json=short", "call", "fr.emersion.Mako", "/fr/emersion/Mako", "fr.emersion.Mako",
+                "ListNotifications",
+            ], environment: environment)
         guard result.status == 0,
             let object = try? JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
             let data = object["data"] as? [[[String: Any]]]
-        else { throw TestSupportError("makoctl list failed: \(result.standardOutput) \(result.standardError)") }
+        else { throw TestSupportError("ListNotifications failed: \(result.standardOutput) \(result.standardError)") }
         return (data.first ?? []).compactMap { entry in
             guard let id = (entry["id"] as? [String: Any])?["data"] as? Int,
                 let summary = (entry["summary"] as? [String: Any])?["data"] as? String
