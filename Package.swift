@@ -223,6 +223,7 @@ let package = Package(
             dependencies: [
                 "NotificationBridgeDaemon", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
                 "NotificationScheduling", "NotificationStore", "NotificationServerKit", "DBusCore", "DBusTestSupport",
+                "CLinux",
             ],
             exclude: ["RowFixtures"]
         ),

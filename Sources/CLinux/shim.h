@@ -5,8 +5,9 @@
 // from other threads), epoll (the daemon's executor waits on all of them at once), signalfd (signals read as data
 // by that executor instead of by a handler), malloc_trim (the heap's free pages given back after the daemon has
 // read its state), prctl (a thread's name, as `ps` and `top` show it), pipe2 (a pipe closed on exec from the
-// start, which a program another thread starts cannot inherit) and madvise on the program's own code (its pages
-// let go of when the daemon has been quiet for a second).
+// start, which a program another thread starts cannot inherit), madvise on the program's own code (its pages
+// let go of when the daemon has been quiet for a second) and pidfd_open (a process held by a descriptor, as the bus
+// hands one out, for the tests that identify peers by it).
 #include <fcntl.h>
 #include <link.h>
 #include <malloc.h>
@@ -17,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -62,6 +64,12 @@ static inline size_t nb_release_program_pages(void) {
         if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) released += end - start;
     }
     return released;
+}
+
+/// A pidfd of process `pid` (close-on-exec), or -1 with errno set; glibc 2.36's own wrapper needs <sys/pidfd.h>,
+/// which older C libraries lack.
+static inline int nb_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
 #endif

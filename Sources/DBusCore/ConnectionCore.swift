@@ -11,6 +11,9 @@ final class ConnectionCore: @unchecked Sendable {
     let loop: EventLoop
     let uniqueName: String
     let status: ConnectionStatus
+    /// Whether unix file descriptors can go both ways: the transport is a unix socket and both ends agreed to pass
+    /// them when the connection was authenticated.
+    let canPassFileDescriptors: Bool
 
     /// Signal subscriptions in the order they were made (their ids increase), which is the order each signal is
     /// handed to them.
@@ -41,6 +44,7 @@ final class ConnectionCore: @unchecked Sendable {
         self.loop = loop
         self.status = status
         self.uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
+        self.canPassFileDescriptors = dbus_connection_can_send_type(connection, CDBUS_TYPE_UNIX_FD) != 0
         (incomingStream, incomingCalls) = AsyncStream.makeStream(of: IncomingCall.self, bufferingPolicy: .unbounded)
         dbus_connection_add_filter(connection, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque(), nil)
     }

@@ -157,6 +157,18 @@ extension DBusSignature: DBusBasicArgument {
     }
 }
 
+extension DBusFileDescriptor: DBusBasicArgument {
+    public static var dbusSignature: DBusSignature { "h" }
+    public var dbusValue: DBusValue { .unixFD(self) }
+    public convenience init(dbusValue: DBusValue) throws(DBusFailure) {
+        guard case .unixFD(let value) = dbusValue else {
+            throw .typeMismatch(expected: Self.dbusSignature, got: dbusValue)
+        }
+        // A class cannot assign `self`: the new value owns a duplicate, and either can be closed without the other.
+        try self.init(duplicating: value.rawValue)
+    }
+}
+
 extension Array: DBusArgument where Element: DBusArgument {
     public static var dbusSignature: DBusSignature { DBusSignature(unchecked: "a" + Element.dbusSignature.rawValue) }
     public var dbusValue: DBusValue { .array(element: Element.dbusSignature, map(\.dbusValue)) }

@@ -96,6 +96,20 @@ public final class DBusConnection: Sendable {
     /// Whether the connection is still open.
     public var isConnected: Bool { status.isConnected }
 
+    /// Whether this connection can pass unix file descriptors (``DBusValue/unixFD(_:)``): it runs over a unix socket
+    /// and the other end agreed to it. A call or a signal that carries one on a connection that cannot is refused
+    /// before it is sent; the bus never sends one on such a connection.
+    public var canPassFileDescriptors: Bool { core.canPassFileDescriptors }
+
+    /// Refuses `arguments` that carry a file descriptor when the connection cannot pass one.
+    private func checkDescriptors(_ arguments: [DBusValue]) throws(DBusFailure) {
+        guard !core.canPassFileDescriptors, arguments.contains(where: \.containsFileDescriptor) else { return }
+        throw DBusFailure(
+            name: DBusFailure.Name.notSupported,
+            message: "this connection cannot pass file descriptors ('h'): connect over a unix socket to a bus that "
+                + "accepts them")
+    }
+
     /// Closes the connection: signal streams finish, calls still waiting fail, exported objects stop answering.
     public func close() async {
         let core = self.core
@@ -149,6 +163,7 @@ public final class DBusConnection: Sendable {
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws -> DBusReply {
         try Self.checkCall(destination: destination, interface: interface, method: method, arguments: arguments)
+        try checkDescriptors(arguments)
         let milliseconds = Self.milliseconds(timeout)
         let box = PendingCallBox()
         let core = self.core
@@ -190,6 +205,7 @@ public final class DBusConnection: Sendable {
         destination: String?, path: DBusObjectPath, interface: String?, method: String, arguments: [DBusValue] = []
     ) throws {
         try Self.checkCall(destination: destination, interface: interface, method: method, arguments: arguments)
+        try checkDescriptors(arguments)
         let core = self.core
         let accepted = loop.submit {
             guard
@@ -246,6 +262,7 @@ public final class DBusConnection: Sendable {
         try DBusNames.checkMember(member)
         if let destination { try DBusNames.checkBusName(destination) }
         try arguments.validateMessageBody()
+        try checkDescriptors(arguments)
         let core = self.core
         let accepted = loop.submit {
             guard

@@ -90,6 +90,11 @@ extension DBusValue: CustomStringConvertible {
             output += "<"
             inner.write(to: &output, annotate: true)
             output += ">"
+        case .unixFD(let descriptor):
+            // GVariant text has no descriptors; gdbus prints their index in the message as a handle, and the number
+            // stands in for it here.
+            if annotate { output += "handle " }
+            output += String(descriptor.rawValue)
         }
     }
 

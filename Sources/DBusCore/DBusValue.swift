@@ -23,6 +23,9 @@ public indirect enum DBusValue: Sendable, Hashable {
     case structure([DBusValue])
     /// A variant: a value together with its own type.
     case variant(DBusValue)
+    /// A unix file descriptor (`h`), owned by the value; only a connection that can pass descriptors sends one
+    /// (``DBusConnection/canPassFileDescriptors``).
+    case unixFD(DBusFileDescriptor)
 
     /// The value's D-Bus type as a signature of one complete type.
     public var signature: DBusSignature {
@@ -47,6 +50,20 @@ public indirect enum DBusValue: Sendable, Hashable {
         case .dictionary(let key, let value, _): "a{" + key.rawValue + value.rawValue + "}"
         case .structure(let fields): "(" + fields.map(\.signatureText).joined() + ")"
         case .variant: "v"
+        case .unixFD: "h"
+        }
+    }
+
+    /// Whether the value is, or holds anywhere inside it, a unix file descriptor.
+    public var containsFileDescriptor: Bool {
+        switch self {
+        case .unixFD: true
+        case .variant(let inner): inner.containsFileDescriptor
+        case .array(_, let values): values.contains(where: \.containsFileDescriptor)
+        case .structure(let fields): fields.contains(where: \.containsFileDescriptor)
+        case .dictionary(_, _, let entries):
+            entries.contains { $0.key.containsFileDescriptor || $0.value.containsFileDescriptor }
+        default: false
         }
     }
 

@@ -68,6 +68,11 @@ enum MessageCodec {
             try container(CDBUS_TYPE_VARIANT, signature: inner.signatureText, in: &iter) { sub throws(DBusFailure) in
                 try append(inner, to: &sub)
             }
+        case .unixFD(let descriptor):
+            // libdbus duplicates the descriptor into the message; the value keeps its own.
+            try withExtendedLifetime(descriptor) { () throws(DBusFailure) in
+                try appendBasic(descriptor.rawValue, type: CDBUS_TYPE_UNIX_FD, to: &iter)
+            }
         }
     }
 
@@ -176,9 +181,15 @@ enum MessageCodec {
             let element = DBusSignature(unchecked: String(decoding: elementSignature, as: UTF8.self))
             return .array(element: element, try readAll(&sub))
         case CDBUS_TYPE_UNIX_FD:
-            throw DBusFailure(
-                name: DBusFailure.Name.notSupported, message: "file descriptors ('h') are not supported here"
-            )
+            // libdbus hands out a duplicate (close-on-exec) that the reader owns; -1 when the message names an index
+            // past the descriptors it carries (a message decoded from bytes carries none) or none could be duplicated.
+            let descriptor = basic(&iter, Int32(-1))
+            guard descriptor >= 0 else {
+                throw .invalidArgs(
+                    "the message names a file descriptor ('h') it does not carry, or it could not be "
+                        + "duplicated (too many open files?)")
+            }
+            return .unixFD(DBusFileDescriptor(taking: descriptor))
         default:
             throw .invalidSignature("unexpected type code \(type) in message")
         }

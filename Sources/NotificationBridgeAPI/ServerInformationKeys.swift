@@ -68,6 +68,16 @@ public enum ServerInformationKeys {
     public static let bridgeVersion = BridgeKey.string(
         "bridge-version", example: "<'1.0.0'>", summary: "the daemon's version")
 
+    /// `caller` (s).
+    public static let caller = BridgeKey.string(
+        "caller", example: "<'a host process'>",
+        summary: "who the daemon takes the caller for: a host process, a sandboxed app by its app id, or a process "
+            + "that could not be identified, with why")
+    /// `caller-identified` (b).
+    public static let callerIdentified = BridgeKey.boolean(
+        "caller-identified",
+        summary: "whether the daemon could tell who the caller is: a caller it cannot identify may not post")
+
     /// The keys about the notification server.
     public static let server: [BridgeKeyInfo] = [
         serverName.info, serverVendor.info, serverVersion.info, serverSpecVersion.info, serverCapabilities.info,
@@ -78,5 +88,6 @@ public enum ServerInformationKeys {
         bridgeVersion.info,
     ]
     /// Every key.
-    public static let all: [BridgeKeyInfo] = server + [serverQuirks.info] + choices + [promptAvailable.info]
+    public static let all: [BridgeKeyInfo] =
+        server + [serverQuirks.info] + choices + [promptAvailable.info, caller.info, callerIdentified.info]
 }

@@ -44,6 +44,13 @@ struct DoctorProbe {
         }
         report.daemon.running = true
         report.daemon.version = entries[ServerInformationKeys.bridgeVersion]
+        // The daemon says who it takes this shell for: what a Post from here would be judged as.
+        report.caller = entries[ServerInformationKeys.caller]
+        if entries[ServerInformationKeys.callerIdentified] == false, let caller = report.caller {
+            report.problems.append(
+                "notification-bridged takes this shell for \(caller), so it refuses its posts: run the app from the "
+                    + "host, or fix its sandbox; the daemon's log (--log-level debug) says what it could not read")
+        }
         if let pid = await processID(of: BridgeAPI.busName) {
             report.daemon.pid = pid
             let environment = Self.environment(of: pid)

@@ -44,6 +44,9 @@ struct DoctorReport {
     }
 
     var daemon = Daemon()
+    /// Who the daemon takes the shell `doctor` runs in for (``ServerInformationKeys/caller``); `nil` when it did not
+    /// say (an older daemon).
+    var caller: String?
     var server: Server?
     /// The desktop's do-not-disturb as the daemon reads it; `nil` when the daemon did not say.
     var desktopDoNotDisturb: DesktopDoNotDisturbState?
@@ -70,6 +73,7 @@ struct DoctorReport {
             if let pid = daemon.pid { parts.append("process \(pid)") }
             if let startedBy = daemon.startedBy { parts.append("started by \(startedBy)") }
             lines.append("daemon: " + parts.joined(separator: ", "))
+            if let caller { lines.append("caller: \(caller), as the daemon identifies this shell") }
         } else {
             lines.append("daemon: not running" + (daemon.activatable ? " (D-Bus can start it)" : ""))
         }
@@ -155,6 +159,7 @@ struct DoctorReport {
                 "version": string(daemon.version), "pid": daemon.pid.map { .number(Double($0)) } ?? .null,
                 "started-by": string(daemon.startedBy),
             ]),
+            ServerInformationKeys.caller.name: string(caller),
             "portal": .object([
                 "sandboxed": .bool(portal.sandboxed), "available": .bool(portal.available),
                 "version": portal.version.map { .number(Double($0)) } ?? .null,

@@ -36,6 +36,8 @@ enum Output {
             }
             return .object(members)
         case .variant(let inner): return json(inner)
+        // A descriptor number means nothing outside this process.
+        case .unixFD: return .null
         }
     }
 

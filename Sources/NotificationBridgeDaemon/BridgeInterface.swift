@@ -108,9 +108,9 @@ enum BridgeInterface {
                 await answer(call, core) { () async throws(DBusFailure) in try await core.act(call) }
             }
         case .getServerInformation:
-            .returning { _ in
+            .returning { call in
                 await core.restored()
-                return try await core.serverInformation()
+                return try await core.serverInformation(caller: call.sender)
             }
         }
     }

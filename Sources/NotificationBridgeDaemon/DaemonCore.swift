@@ -543,7 +543,8 @@ actor DaemonCore {
 
     // MARK: Server information
 
-    func serverInformation() async throws(DBusFailure) -> [DBusValue] {
+    /// What `GetServerInformation` answers `caller`: the server, the bridge's choices, and who the caller is taken for.
+    func serverInformation(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         let info = await session.serverInformation()
         var renderings: [String: String] = [:]
@@ -567,6 +568,14 @@ actor DaemonCore {
         entries[ServerInformationKeys.destructiveMarker] = rendering.destructiveMarker
         entries[ServerInformationKeys.lockSource] = lockMonitor.source.rawValue
         entries[ServerInformationKeys.bridgeVersion] = BridgeAPI.version
+        let peer = await peer(of: caller)
+        if case .unidentified(_, let why) = peer {
+            entries[ServerInformationKeys.caller] = "\(peer.description) (\(why))"
+            entries[ServerInformationKeys.callerIdentified] = false
+        } else {
+            entries[ServerInformationKeys.caller] = peer.description
+            entries[ServerInformationKeys.callerIdentified] = true
+        }
         return [entries.value]
     }
 }

@@ -96,6 +96,29 @@ struct DoctorTests {
             #expect(plain.output.contains("server: dunst"), "\(plain.output)")
             #expect(plain.output.contains("prompt program: zenity, can ask (display :99)"), "\(plain.output)")
             #expect(plain.output.contains("no problems found"), "\(plain.output)")
+            #expect(report[ServerInformationKeys.caller.name] as? String == "a host process", "\(report)")
+            #expect(plain.output.contains("caller: a host process"), "\(plain.output)")
+        }
+    }
+
+    @Test(
+        "a shell the daemon cannot identify (a sandbox whose /.flatpak-info names no app): doctor fails and says why",
+        .enabled(if: FlatpakSandbox.unavailableReason == nil, "\(FlatpakSandbox.unavailableReason ?? "")"))
+    func unidentifiedCaller() async throws {
+        try await CLIFixture.with(.dunst) { fixture in
+            let sandbox = try await FlatpakSandbox.start(
+                appID: "unnamed", on: fixture.bus, talk: [BridgeAPI.busName], flatpakInfo: "[Instance]\nbranch=x\n")
+            defer { sandbox.stop() }
+            let cli = URL(fileURLWithPath: try await BuiltPrograms.path(of: "notification-bridge"))
+            let result = try await sandbox.run(
+                [cli.path, "doctor", "--json"], exposing: try await FlatpakSandbox.foldersNeeded(by: cli))
+            let report = try #require(
+                try parsedJSON(result.output) as? [String: Any], "\(result.output) \(result.standardError)")
+            let caller = report[ServerInformationKeys.caller.name] as? String ?? ""
+            #expect(caller.hasPrefix("a Flatpak app that could not be identified"), "\(report)")
+            let problems = report["problems"] as? [String] ?? []
+            #expect(problems.contains { $0.contains("refuses its posts") }, "\(problems)")
+            #expect(result.status == 1, "a problem found")
         }
     }
 
