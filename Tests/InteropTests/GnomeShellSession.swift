@@ -280,7 +280,8 @@ final class GnomeShellSession: Sendable {
     struct Shown: Sendable, Decodable {
         /// The summary of the notification the banner shows, or `nil` when no banner is up.
         var banner: String?
-        /// The title of the banner's source ("System Information" for the shell's own notices).
+        /// The title of the banner's source (for the shell's own notices "System Information" in GNOME Shell 43,
+        /// "System" in 48).
         var source: String?
         /// The labels of the banner's buttons, in order.
         var buttons: [String]
@@ -326,7 +327,7 @@ final class GnomeShellSession: Sendable {
             let shown = try await shown()
             last = shown
             if shown.banner == summary { return shown }
-            if shown.banner != nil, shown.source == "System Information" {
+            if shown.banner != nil, ["System Information", "System"].contains(shown.source) {
                 _ = try await onBanner(of: shown.banner ?? "", "\(Self.closeButton).emit('clicked', 1);")
             }
             try await Task.sleep(for: .milliseconds(100))
