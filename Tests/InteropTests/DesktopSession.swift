@@ -165,7 +165,7 @@ final class DesktopSession: Sendable {
         ROLES = {
             pyatspi.ROLE_PUSH_BUTTON: "push button", pyatspi.ROLE_COMBO_BOX: "combo box",
             pyatspi.ROLE_LIST_ITEM: "list item", pyatspi.ROLE_LABEL: "label", pyatspi.ROLE_TEXT: "text",
-            pyatspi.ROLE_ENTRY: "text", pyatspi.ROLE_MENU_ITEM: "menu item",
+            pyatspi.ROLE_ENTRY: "text", pyatspi.ROLE_MENU_ITEM: "menu item", pyatspi.ROLE_HEADING: "label",
         }
         def walk(application, node, depth):
             if depth > 40:
