@@ -58,7 +58,7 @@ struct RealServer: Sendable, CustomTestStringConvertible {
 
     /// Why this server cannot run here, or `nil` when it can.
     var missing: String? {
-        if let notDriven { return notDriven }
+        if let notDriven = notDriven ?? DebianRelease.current.notDriven[name] { return notDriven }
         if pointer == .gnomeShell { return GnomeShellSession.missing }
         if PlasmaSession.isPlasma(self), let missing = PlasmaSession.missing { return missing }
         let program = command.first ?? "dunst"
