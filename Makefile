@@ -10,6 +10,7 @@
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 #   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
+#                (SUITE=trixie: trixie's servers, from a trixie root made with debootstrap; make deb-test takes it too)
 #   make install PREFIX=/usr/local DESTDIR=   the programs, D-Bus activation, the systemd user unit, manual pages and
 #                completions, as a distribution places them (NOTIFY_SEND=1: also notify-send as a link to the CLI);
 #                make uninstall removes them. Needs Swift 6.3 or later (the event loop is the process's executor
