@@ -23,9 +23,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build and the tests need.
 BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev libsqlite3-dev pkg-config
 # groff-base renders the manual pages the tests check; systemd brings busctl, which their examples use; bubblewrap
-# and xdg-dbus-proxy build the sandboxes of the sandboxed-app tests.
+# and xdg-dbus-proxy build the sandboxes of the sandboxed-app tests; python3-dbusmock is the notification server and
+# the portal libnotify's own notify-send tests run against, as the notify-send tests do.
 TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk \
-    gsettings-desktop-schemas groff-base systemd bubblewrap xdg-dbus-proxy
+    gsettings-desktop-schemas groff-base systemd bubblewrap xdg-dbus-proxy python3-dbusmock
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 

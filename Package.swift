@@ -128,13 +128,14 @@ let package = Package(
         // GVariant text (as gdbus takes it) parsed by GLib into DBusCore values: the CLI's one use of GLib.
         .target(name: "GVariantText", dependencies: ["DBusCore", "CGLib"]),
 
-        // The command line: a friendlier notify-send that talks to the daemon. Its commands, and the one reading of
-        // its arguments, are a library (tested in-process); the executable only hands it the command line.
+        // The command line: a friendlier notify-send that talks to the daemon; started as notify-send, libnotify's
+        // notify-send, which talks to the notification server (or the portal) itself. Its commands, and the one
+        // reading of its arguments, are a library (tested in-process); the executable only hands it the command line.
         .target(
             name: "NotificationBridgeCommands",
             dependencies: [
                 "DBusCore", "EventLoopExecutor", "NotificationModel", "NotificationBridgeAPI", "GVariantText",
-                "NotificationBridgeVersion",
+                "NotificationBridgeVersion", "FreedesktopNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

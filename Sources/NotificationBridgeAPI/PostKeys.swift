@@ -90,7 +90,7 @@ public enum PostKeys {
             return id
         }, encode: { $0 })
     /// `fixed-id` (s): the id of the caller's choosing, for callers that name their notifications themselves (a
-    /// numeric `notify-send -r`): the first post with it shows a notification under that id, later ones update it in
+    /// script's own numbering): the first post with it shows a notification under that id, later ones update it in
     /// place while it shows, and once it has closed show a new one under it again.
     public static let fixedID = BridgeKey.string(
         "fixed-id", example: "<'000000000000270f'>",

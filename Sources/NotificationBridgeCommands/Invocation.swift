@@ -19,7 +19,7 @@ enum Invocation {
     /// `[send] TITLE [BODY]` with nothing else: posted with one call, without the command tree.
     case plainSend(PlainSend)
     /// notify-send's command line, read as notify-send reads it.
-    case notifySend(NotifySendRequest, NotifySendArguments)
+    case notifySend(NotifySendNotification, NotifySendArguments)
     /// A command of the tree, parsed and validated; `hint` is added to a usage error its run may still throw.
     case command(any ParsableCommand, hint: String?)
     /// Nothing to run: print this and exit.
@@ -67,8 +67,8 @@ enum Invocation {
             } catch {
                 return CommandOutcome(error).emit()
             }
-        case .notifySend(let request, let options):
-            NotifySend.run(request, options: options)
+        case .notifySend(let notification, let options):
+            NotifySend.run(notification, options: options)
         case .command(let command, let hint):
             if let asyncCommand = command as? any AsyncParsableCommand {
                 // Handed to the task, which alone uses it from then on.

@@ -1,5 +1,4 @@
 import DBusCore
-import NotificationBridgeAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -7,18 +6,18 @@ import NotificationBridgeAPI
     import Musl
 #endif
 
-/// The program started as `notify-send`: notify-send's command line and behaviour, through notification-bridged.
+/// The program started as `notify-send`: libnotify's notify-send, talking to the notification server (or, inside a
+/// sandbox, the desktop portal) itself, as libnotify does; the bridge's daemon has no part in it.
 ///
-/// What a script sees is notify-send's: the same standard output (`-p` prints a decimal id, `-A` the chosen action's
-/// name or index), the same messages for the same mistakes, exit status 0 after a wait however it ended (a choice, a
-/// close, Ctrl-C, `-t` passing), non-zero for a mistake or a failure. The id `-p` prints is the bridge's, in decimal
-/// (the daemon's `fixed-id`): `-r` with it, or with any number a script picked, replaces that notification in place
-/// while it shows and posts a new one under that number otherwise.
+/// What goes on the wire is libnotify's: one `Notify` from this process, with its process id as `sender-pid`; the id
+/// `-p` and `--id-fd` print is the server's, so `-r`, `CloseNotification` and the server's signals all name it. What a
+/// script sees is libnotify's too: the same standard output, the same messages, status 1 for every mistake and
+/// failure, 0 after a wait however it ended (a choice, a close, Ctrl-C, `-t` passing).
 enum NotifySend {
     /// The name the program answers to as notify-send.
     static let programName = "notify-send"
-    /// The notify-send release whose command line this follows.
-    static let compatibleVersion = "0.8.1"
+    /// The libnotify release whose notify-send this follows.
+    static let compatibleVersion = "0.8.8"
 
     /// Reads notify-send's command line `arguments` (without the program's name); `invokedAs` is how the program was
     /// started (`argv[0]`), which help and `--version` name.
@@ -27,7 +26,7 @@ enum NotifySend {
         do {
             options = try NotifySendArguments(parsing: arguments)
         } catch {
-            return .finished(CommandOutcome(standardError: error.message, status: ExitStatus.usage))
+            return .finished(CommandOutcome(standardError: error.message, status: ExitStatus.failure))
         }
         if options.showHelp {
             return .finished(
@@ -42,73 +41,126 @@ enum NotifySend {
                     status: ExitStatus.success))
         }
         do {
-            return .notifySend(try NotifySendRequest(options), options)
+            return .notifySend(try NotifySendNotification(options), options)
         } catch {
-            return .finished(CommandOutcome(standardError: error.message, status: ExitStatus.usage))
+            return .finished(CommandOutcome(standardError: error.message, status: ExitStatus.failure))
         }
     }
 
-    /// Posts `request`, waits when asked, and exits.
-    static func run(_ request: NotifySendRequest, options: NotifySendArguments) -> Never {
-        let cancellation = WaitCancellation()
-        runToEnd(signals: request.waits ? [SIGINT] : [], onSignal: { _ in cancellation.interrupted() }) {
-            try await post(request, options: options, cancellation: cancellation)
+    /// Shows `notification`, prints its id when asked, waits when asked, and exits.
+    static func run(_ notification: NotifySendNotification, options: NotifySendArguments) -> Never {
+        let interruption = NotifySendInterruption()
+        let mayWait = options.wait || !notification.actions.isEmpty
+        runToEnd(signals: mayWait ? [SIGINT] : [], onSignal: { _ in interruption.interrupted() }) {
+            try await show(notification, options: options, interruption: interruption)
         }
     }
 
-    /// Posts, prints the id, and waits when asked; returns only when it ends normally.
-    private static func post(_ request: NotifySendRequest, options: NotifySendArguments, cancellation: WaitCancellation)
-        async throws
-    {
-        let client = try await BridgeClient.connect()
-        var entries = request.entries
+    /// Shows, prints the id, and waits when asked; returns when it ends with success.
+    private static func show(
+        _ notification: NotifySendNotification, options: NotifySendArguments, interruption: NotifySendInterruption
+    ) async throws {
+        var notification = notification
+        let server: any NotifySendServer
         var failed = false
-        var waits = request.waits
-        if !request.actions.isEmpty {
-            let information = try await client.call { try await $0.serverInformation() }
-            let capabilities = WireEntries(information)?[ServerInformationKeys.serverCapabilities] ?? []
-            if !capabilities.contains(where: { $0.lowercased() == "actions" }) {
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(to: .session)
+        } catch {
+            let reason = (error as? DBusFailure)?.message ?? "\(error)"
+            throw failure(
+                "cannot connect to the session bus (\(reason)); run notify-send inside a desktop session, or set "
+                    + "DBUS_SESSION_BUS_ADDRESS")
+        }
+        do {
+            server = try await Self.server(on: connection)
+            if !notification.actions.isEmpty, !(try await server.supportsActions()) {
                 printError("Actions are not supported by this notifications server. Displaying non-interactively.")
-                entries.removeActions()
+                notification.actions = NotifySendActions()
                 failed = true
-                waits = options.wait
             }
+        } catch let error as NotifySendShowFailure {
+            throw failure(error.message)
         }
-        if waits {
-            // Armed before posting: the id is chosen here, and a Ctrl-C while Post is on its way must close it too.
-            cancellation.arm(
-                client: client, id: request.bridgeID, message: "Wait cancelled, closing notification",
-                status: failed ? ExitStatus.failure : ExitStatus.success)
+        let waits = options.wait || !notification.actions.isEmpty
+        let signals = waits ? try await server.signals() : nil
+        let shown: NotifySendShown
+        do {
+            shown = try await server.show(notification)
+        } catch let error as NotifySendShowFailure {
+            throw failure(error.message)
         }
-        _ = try await client.call { try await $0.post(entries) }
         if options.printID {
-            print(request.printedID)
+            print(shown.printedID)
             fflush(nil)
         }
-        if let fd = options.idFD { writeLine(String(request.printedID), to: fd) }
-        if waits {
-            do {
-                let response = try await Response.wait(for: request.bridgeID, client: client)
-                if let name = request.actionNames[response.action] {
-                    print(name)
-                    fflush(nil)
-                    if let fd = options.selectedActionFD { writeLine(name, to: fd) }
-                    if let fd = options.activationTokenFD,
-                        let token = WireEntries(response.dictionary)?[ResponseKeys.activationToken]
-                    {
-                        writeLine(token, to: fd)
-                    }
-                }
-            } catch let failure as CLIFailure where failure.status == ExitStatus.closed {
-                // Closed without a choice: notify-send prints nothing and succeeds.
-            }
+        if let fd = options.idFD { writeText("\(shown.printedID)\n", to: fd) }
+        if let signals {
+            await wait(
+                for: shown, on: server, signals: signals, notification: notification, options: options,
+                interruption: interruption)
         }
         if failed { throw CLIFailure("", status: ExitStatus.failure) }
     }
 
-    /// Writes `line` and a newline to descriptor `fd`, then closes it, as the `--…-fd` options ask.
-    private static func writeLine(_ line: String, to fd: Int32) {
-        var text = line + "\n"
+    /// The portal when libnotify would use it and it is there, else the notification server.
+    private static func server(on connection: DBusConnection) async throws -> any NotifySendServer {
+        let sandbox = NotifySendSandbox.current()
+        if sandbox.usesPortal, let portal = await NotifySendPortal.connect(connection, appID: sandbox.portalAppID) {
+            return portal
+        }
+        return try await NotifySendFreedesktop.connect(connection, defaultDesktopEntry: sandbox.snapDesktopEntry)
+    }
+
+    /// Waits until the server's signals, Ctrl-C or `-t` end the wait, doing what ``NotifySendWait`` says.
+    private static func wait(
+        for shown: NotifySendShown, on server: any NotifySendServer, signals: AsyncStream<NotifySendServerSignal>,
+        notification: NotifySendNotification, options: NotifySendArguments, interruption: NotifySendInterruption
+    ) async {
+        let (events, continuation) = AsyncStream.makeStream(of: NotifySendWait.Event.self)
+        // One task carries the server's signals over, in the order they came.
+        let forwarding = Task {
+            for await signal in signals where signal.notification == shown.key {
+                for event in signal.events { continuation.yield(event) }
+            }
+        }
+        defer { forwarding.cancel() }
+        if options.expireTime > 0 {
+            let milliseconds = Int(options.expireTime)
+            Task {
+                try? await Task.sleep(for: .milliseconds(milliseconds))
+                continuation.yield(.timedOut)
+            }
+        }
+        interruption.startWaiting(continuation)
+        var wait = NotifySendWait(actions: notification.actions, clickKey: server.clickKey)
+        for await event in events {
+            for effect in wait.handle(event) {
+                switch effect {
+                case .report(let action, let token):
+                    print(action)
+                    fflush(nil)
+                    if let fd = options.selectedActionFD { writeText(action + "\n", to: fd) }
+                    if let fd = options.activationTokenFD { writeText((token ?? "") + "\n", to: fd) }
+                case .say(let message):
+                    printError(message)
+                case .close:
+                    await server.close(shown)
+                case .finish:
+                    return
+                }
+            }
+        }
+    }
+
+    /// libnotify's words for a notification that could not be shown.
+    private static func failure(_ reason: String) -> CLIFailure {
+        CLIFailure("Failed to show notification: \(reason)", status: ExitStatus.failure)
+    }
+
+    /// Writes `text` to descriptor `fd`, left open as libnotify leaves it.
+    private static func writeText(_ text: String, to fd: Int32) {
+        var text = text
         text.withUTF8 { bytes in
             var rest = UnsafeRawBufferPointer(bytes)
             while !rest.isEmpty {
@@ -122,6 +174,6 @@ enum NotifySend {
                 rest = UnsafeRawBufferPointer(rebasing: rest[written...])
             }
         }
-        close(fd)
+        fsync(fd)
     }
 }

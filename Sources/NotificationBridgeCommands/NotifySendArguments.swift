@@ -62,10 +62,12 @@ struct NotifySendArguments: Equatable {
         Option(
             long: "app-name", short: "a", key: .appName, valueName: "APP_NAME",
             help: "The name of the app it comes from."),
-        Option(long: "icon", short: "i", key: .icon, valueName: "ICON", help: "An icon name or an image file to show."),
+        Option(
+            long: "icon", short: "i", key: .icon, valueName: "ICON",
+            help: "An icon name or an image file, shown as the notification's image."),
         Option(
             long: "app-icon", short: "n", key: .appIcon, valueName: "ICON",
-            help: "The app's icon name or file (the server may not show it); -i is then the image."),
+            help: "The app's icon name or file (the server may not show it)."),
         Option(
             long: "category", short: "c", key: .category, valueName: "TYPE[,TYPE...]",
             help: "The notification's category, such as email.arrived."),
@@ -73,13 +75,13 @@ struct NotifySendArguments: Equatable {
         Option(
             long: "hint", short: "h", key: .hint, valueName: "TYPE:NAME:VALUE",
             help: "A hint for the server; TYPE is boolean, int, double, string, byte or variant."),
-        Option(long: "print-id", short: "p", key: .printID, help: "Print the notification's id."),
+        Option(long: "print-id", short: "p", key: .printID, help: "Print the notification's id (the server's)."),
         Option(
             long: "id-fd", short: nil, key: .idFD, valueName: "FD",
             help: "Write the notification's id to this file descriptor."),
         Option(
             long: "replace-id", short: "r", key: .replaceID, valueName: "REPLACE_ID",
-            help: "The id of a notification to update in place (as -p printed it)."),
+            help: "The id of a notification to replace (as -p printed it)."),
         Option(long: "wait", short: "w", key: .wait, help: "Wait until the notification closes."),
         Option(
             long: "action", short: "A", key: .action, valueName: "[NAME=]Text...",

@@ -304,8 +304,32 @@ struct KeyNameAllowance {
             ],
             "notify-send's option names"),
         KeyNameAllowance(
-            "Sources/NotificationBridgeCommands/NotifySend.swift", [PostKeys.actions.name], "the freedesktop capability"
-        ),
+            "Sources/NotificationBridgeCommands/NotifySendNotification.swift",
+            [PostKeys.category.name, PostKeys.urgency.name, PostKeys.transient.name, PostKeys.desktopEntry.name],
+            "freedesktop hints, which notify-send sends the server itself"),
+        KeyNameAllowance(
+            "Sources/NotificationBridgeCommands/NotifySendPortal.swift",
+            [
+                PostKeys.defaultAction.name, PostKeys.body.name, PostKeys.title.name, ResponseKeys.action.name,
+                PostKeys.icon.name,
+            ],
+            "the notification portal's keys, which notify-send sends the portal itself"),
+        KeyNameAllowance("Tests/NotificationBridgeCLITests/DBusMock.swift", nil, "python-dbusmock's recorded calls"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/LibnotifyNotifySendActionTests.swift", nil,
+            "freedesktop hints and capabilities, and python-dbusmock's recorded calls"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/LibnotifyNotifySendTests.swift", nil,
+            "freedesktop hints, and python-dbusmock's recorded calls"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/LibnotifyPortalTests.swift", nil,
+            "the notification portal's keys, as the fake portal records them"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/NotifySendSandboxTests.swift",
+            [PostKeys.urgency.name, PostKeys.desktopEntry.name], "freedesktop hints"),
+        KeyNameAllowance(
+            "Tests/NotificationBridgeCLITests/NotifySendWaitTests.swift", [PostKeys.defaultAction.name],
+            "the freedesktop default action's name"),
         KeyNameAllowance(
             "Sources/NotificationBridgeCommands/DoctorProbe.swift", [PostKeys.actions.name],
             "the freedesktop capability"),

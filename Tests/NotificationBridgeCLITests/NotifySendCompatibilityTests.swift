@@ -4,8 +4,9 @@ import Foundation
 import NotificationServerKit
 import Testing
 
-/// The bridge started under the name `notify-send` against the real `notify-send` (libnotify-bin): the same
-/// arguments, the same recording server, the same `Notify`, standard output and success or failure.
+/// The bridge started under the name `notify-send` against Debian's `notify-send` (libnotify-bin 0.8.1): the same
+/// arguments, the same recording server, the same `Notify`, standard output and success or failure, where 0.8.1 and
+/// libnotify's later releases agree (libnotify's own cases, for its main branch, are in LibnotifyNotifySendTests).
 @Suite(
     "notify-send compatibility",
     .enabled(
@@ -67,8 +68,10 @@ struct NotifySendCompatibilityTests {
         ["Only a title"],
         ["--", "-5 degrees"],
         ["Title", "--", "-u"],
+        // Not -i: Debian's 0.8.1 sends it as the app's icon, libnotify's later releases as the image hint
+        // (LibnotifyNotifySendTests).
         [
-            "-u", "critical", "-t", "5000", "-a", "Mail", "-i", "mail-unread", "-c", "email.arrived", "-e", "Subject",
+            "-u", "critical", "-t", "5000", "-a", "Mail", "-c", "email.arrived", "-e", "Subject",
             "Line one\\nline two\\ttab",
         ],
         ["--urgency=low", "--expire-time=0", "--app-name=Backup", "--category=transfer.complete", "Done"],
@@ -197,41 +200,21 @@ struct NotifySendCompatibilityTests {
         }
     }
 
-    @Test("-r with a number: the first use posts, later uses replace it in place; -r takes what -p printed")
-    func replaceByNumber() async throws {
+    @Test("-r with the id -p printed replaces that notification in place, as with notify-send")
+    func replacePrintedID() async throws {
         try await CLIFixture.with { fixture in
-            let bridge = try await NotifySendPrograms.bridge()
-            let first = try await ProcessRunner.run(
-                [bridge, "-r", "9999", "Volume", "50%"], environment: fixture.environment)
-            #expect(first.status == 0, "\(first.standardError)")
-            let shown = try await fixture.nextNotification()
-            let second = try await ProcessRunner.run(
-                [bridge, "-r", "9999", "Volume", "60%"], environment: fixture.environment)
-            #expect(second.status == 0, "\(second.standardError)")
-            let replaced = try await Self.nextShown(fixture)
-            #expect(replaced.replacesID == shown.id, "the second -r 9999 updates the first in place")
-            #expect(replaced.body == "60%")
-            #expect(await fixture.server.notifications.count == 1, "one volume notification on the screen")
-
-            // Closed, the number posts anew.
-            try await fixture.server.dismiss(id: replaced.id)
-            let third = try await ProcessRunner.run(
-                [bridge, "-r", "9999", "Volume", "70%"], environment: fixture.environment)
-            #expect(third.status == 0, "\(third.standardError)")
-            let again = try await fixture.nextNotification()
-            #expect(again.replacesID == 0 && again.body == "70%")
-
-            // -p, then -r with the printed id, as with notify-send.
-            for program in [try NotifySendPrograms.real(), bridge] {
+            for program in [try NotifySendPrograms.real(), try await NotifySendPrograms.bridge()] {
                 let printed = try await ProcessRunner.run(
                     [program, "-p", "Download", "10%"], environment: fixture.environment)
                 let id = try #require(Int32(printed.output), "\(program) -p printed \(printed.output.debugDescription)")
                 let original = try await fixture.nextNotification()
+                #expect(UInt32(bitPattern: id) == original.id, "\(program) -p prints the server's id")
                 let update = try await ProcessRunner.run(
                     [program, "-p", "-r", String(id), "Download", "90%"], environment: fixture.environment)
                 #expect(update.output == printed.output, "\(program) -p prints the same id again")
                 let updated = try await Self.nextShown(fixture)
                 #expect(updated.replacesID == original.id, "\(program) -r \(id) replaces in place")
+                #expect(updated.body == "90%")
             }
         }
     }

@@ -20,8 +20,9 @@ import NotificationModel
 ///    fallback.
 /// 4. The default action (`default`, a click on the body) is the `default-action` when the content has a label for
 ///    it.
-/// 5. Urgency is `priority`; from version 2, sound, display hints (transient, resident as `persistent`) and a category
-///    the desktop lists in `SupportedOptions`.
+/// 5. Urgency is `priority`; where version 2 reaches the desktop (``PortalInfo/deliveredVersion``), sound, display
+///    hints (transient, resident as `persistent`) and a category the desktop lists in `SupportedOptions`; what a
+///    version-1 backend would drop is not sent, and the text prompt stands in for a reply field.
 package struct PortalEncoder: Sendable {
     /// What the portal offers.
     package var portal: PortalInfo
@@ -113,7 +114,7 @@ package struct PortalEncoder: Sendable {
         }
         notification[Key.buttons] = .array(element: "a{sv}", buttons)
 
-        if portal.version >= 2 {
+        if portal.deliveredVersion >= 2 {
             if let sound = Self.sound(content.sound) { notification[Key.sound] = sound }
             var hints: [String] = []
             if content.isTransient { hints.append(PortalWire.transientHint) }

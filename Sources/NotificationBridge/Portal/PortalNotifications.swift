@@ -56,7 +56,29 @@ package struct PortalNotifications: Sendable {
         if version >= 2, let supported = try? await property("SupportedOptions").stringKeyedEntries {
             options = supported.mapValues(\.unwrappedVariant)
         }
-        return PortalInfo(version: version, supportedOptions: options)
+        return PortalInfo(
+            version: version, supportedOptions: options, backendVersion: version >= 2 ? await backendVersion() : nil)
+    }
+
+    /// The lowest `version` of the desktop's portal backends that run (`org.freedesktop.impl.portal.desktop.NAME`)
+    /// and answer for notifications; `nil` when none can be seen, as from inside a sandbox, whose bus lists only what
+    /// it may talk to.
+    package func backendVersion() async -> UInt32? {
+        guard
+            case .array(_, let names)? = try? await connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                method: "ListNames", timeout: timeout
+            ).first
+        else { return nil }
+        var lowest: UInt32?
+        for name in names.compactMap(\.stringValue) where name.hasPrefix(PortalWire.backendNamePrefix) {
+            let reply = try? await connection.call(
+                destination: name, path: Self.path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                arguments: [.string(PortalWire.backendInterface), .string("version")], timeout: timeout)
+            guard case .uint32(let version)? = reply?.first?.unwrappedVariant else { continue }
+            lowest = min(lowest ?? version, version)
+        }
+        return lowest
     }
 
     /// The portal's `ActionInvoked` signals, in order, from its current owner only.

@@ -6,6 +6,10 @@ enum PortalWire {
     static let busName = "org.freedesktop.portal.Desktop"
     /// The notification interface.
     static let interface = "org.freedesktop.portal.Notification"
+    /// The bus names of the desktops' backends start with this (`…desktop.gtk`, `…desktop.gnome`, `…desktop.kde`).
+    static let backendNamePrefix = "org.freedesktop.impl.portal.desktop."
+    /// The backends' notification interface, whose `version` says which keys reach the desktop.
+    static let backendInterface = "org.freedesktop.impl.portal.Notification"
 
     /// Keys of the notification dictionary.
     enum Key {

@@ -15,6 +15,17 @@ import Testing
         ])
     static let message = NotifyEncoderTests.message
 
+    /// A portal, and the version whose keys reach the desktop through it.
+    static let deliveredCases: [(PortalInfo, UInt32)] = [
+        (PortalInfo(version: 1), 1),
+        (PortalInfo(version: 2), 1),
+        (v2, 2),
+        (PortalInfo(version: 2, backendVersion: 0), 1),
+        (PortalInfo(version: 2, supportedOptions: v2.supportedOptions, backendVersion: 0), 1),
+        (PortalInfo(version: 2, backendVersion: 2), 2),
+        (PortalInfo(version: 2, backendVersion: 3), 2),
+    ]
+
     static func content() -> NotificationContent {
         var content = NotifyEncoderTests.content()
         content.userInfo = ["conversation": .string("t-42")]
@@ -32,6 +43,28 @@ import Testing
                 button[PortalWire.Button.purpose]?.unwrappedVariant.stringValue
             )
         }
+    }
+
+    @Test(
+        "the version whose keys reach the desktop: the backend's where it can be read, else what SupportedOptions shows",
+        arguments: deliveredCases)
+    func deliveredVersion(portal: PortalInfo, delivered: UInt32) {
+        #expect(portal.deliveredVersion == delivered)
+        #expect(portal.serverInfo.version == "\(delivered)")
+    }
+
+    @Test("an advertised version 2 that the backend does not take gets no version-2 key, and no reply purpose")
+    func advertisedVersion2WithoutBackend() {
+        var content = Self.content()
+        content.sound = .none
+        content.isTransient = true
+        let encoded = PortalEncoder(portal: PortalInfo(version: 2), promptAvailable: false).encode(
+            content, category: Self.message, serverCategory: "im.received")
+        for key in [PortalWire.Key.sound, PortalWire.Key.displayHint, PortalWire.Key.category] {
+            #expect(encoded.notification[key] == nil, "\(key) is dropped by a version-1 backend")
+        }
+        #expect(Self.buttons(encoded).allSatisfy { $0.3 == nil }, "no button purpose")
+        #expect(encoded.notification[PortalWire.Key.body] == .string(content.body))
     }
 
     @Test func version1GetsTitleBodyPriorityAndTheDefaultActionWithItsTarget() {

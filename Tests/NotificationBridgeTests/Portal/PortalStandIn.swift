@@ -75,6 +75,15 @@ final class PortalStandIn: Sendable {
         return standIn
     }
 
+    /// A desktop's backend beside the portal (`org.freedesktop.impl.portal.desktop.NAME`), with only the `version` of
+    /// its notification interface: what the portal's host side reads to learn which keys reach the desktop.
+    static func startBackend(on connection: DBusConnection, name: String, version: UInt32) async throws {
+        let interface = DBusInterface(
+            PortalWire.backendInterface, properties: [.readOnly("version", "u") { .uint32(version) }])
+        try await connection.export([interface], at: path)
+        _ = try await connection.requestName(PortalWire.backendNamePrefix + name)
+    }
+
     private func record(_ call: Call, sender: String) {
         state.withLock { state in
             switch call {

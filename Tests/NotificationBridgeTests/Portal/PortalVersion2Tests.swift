@@ -125,6 +125,37 @@ import Testing
         }
     }
 
+    @Test("a portal of version 2 whose backend reports version 0 (Debian 13's GTK backend) gets version 1's keys")
+    func aVersion1BackendGetsNoVersion2Keys() async throws {
+        try await Self.with { center, standIn, bus in
+            let backendConnection = try await bus.connect()
+            try await PortalStandIn.startBackend(on: backendConnection, name: "gtk", version: 0)
+            // The center read the portal when it started; a fresh one reads the backend beside it.
+            let connection = try await bus.connect()
+            var configuration = DesktopNotificationCenter.Configuration(appName: "Mail", promptCommand: ["/bin/false"])
+            configuration.path = .portal
+            let second = try await DesktopNotificationCenter(
+                connection: connection, systemConnection: nil, configuration)
+            try await second.setNotificationCategories([BridgeFixture.message()])
+            let info = await second.serverInformation()
+            #expect(info.version == "1")
+            #expect(info.specVersion == "portal 2, whose backend takes version 1's keys")
+            #expect(!info.capabilities.contains("sound"))
+            var content = BridgeFixture.content()
+            content.sound = .none
+            content.isResident = true
+            _ = try await second.post(content)
+            let (_, notification) = try await Self.added(standIn)
+            #expect(notification[PortalWire.Key.sound] == nil, "a version-1 backend drops sound")
+            #expect(notification[PortalWire.Key.displayHint] == nil, "a version-1 backend drops display hints")
+            #expect(notification[PortalWire.Key.body] != nil)
+            await second.stop()
+            await connection.close()
+            await backendConnection.close()
+            _ = center
+        }
+    }
+
     @Test func withdrawingRemovesTheNotification() async throws {
         try await Self.with { center, standIn, _ in
             let id = try await center.post(BridgeFixture.content())
