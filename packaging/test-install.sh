@@ -13,7 +13,8 @@
 # first run on a machine runs debootstrap. The whole run is bounded (DEB_TEST_TIMEOUT seconds, default 1200), and the
 # root, its mounts and every process in it are removed on every exit.
 # Environment: DEB_TEST_SUITE (bookworm; make deb-test SUITE=trixie sets it), DEB_TEST_MIRROR (default: the suite's
-# archives on the hosts of this machine's apt sources), DEB_TEST_TIMEOUT, DEB_TEST_VERBOSE=1 (print the bus's and the server's logs after a pass too).
+# archives on the hosts of this machine's apt sources), DEB_TEST_TIMEOUT, DEB_TEST_VERBOSE=1 (print the bus's and the
+# server's logs after a pass too).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

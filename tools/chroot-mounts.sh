@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Functions for running programs in a Debian root with chroot, sourced by tools/suite-root.sh and
 # tools/in-suite-root.sh (bash, set -euo pipefail). Every mount made here is undone by chroot_release, which the
 # callers run from their EXIT trap.
@@ -53,19 +54,19 @@ in_chroot() {
 
 # The processes whose root folder is the root.
 chroot_processes() {
-    local root=$1 pid
-    for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-        if [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$root" ]; then echo "$pid"; fi
+    local root=$1 entry
+    for entry in /proc/[0-9]*; do
+        if [ "$(readlink "$entry/root" 2>/dev/null)" = "$root" ]; then echo "${entry#/proc/}"; fi
     done
 }
 
 # Stops every process in the root (SIGTERM, up to 5 s, then SIGKILL) and unmounts everything under it, innermost
 # first. Fails when a mount is left: the caller must then not remove the root, whose bind mounts lead elsewhere.
 chroot_release() {
-    local root=$1 pid tries mount_point
+    local root=$1 pid mount_point
     root=$(cd "$root" 2>/dev/null && pwd -P) || return 0
     for pid in $(chroot_processes "$root"); do kill -TERM "$pid" 2>/dev/null || true; done
-    for tries in $(seq 50); do
+    for _ in $(seq 50); do
         [ -n "$(chroot_processes "$root")" ] || break
         sleep 0.1
     done

@@ -15,7 +15,8 @@ set -euo pipefail
 suite=${1:?usage: tools/debian-archives.sh SUITE}
 arch=$(dpkg --print-architecture)
 
-# Every Debian "main" index apt knows of, as "URI RELEASE COMPONENT".
+# Every Debian "main" index apt knows of, as "URI RELEASE COMPONENT" (apt fills in the $(...) fields itself).
+# shellcheck disable=SC2016
 targets=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
     'Identifier: Packages' 'Origin: Debian' "Architecture: $arch" 'Component: main' | sort -u)
 [ -n "$targets" ] || {
@@ -26,7 +27,10 @@ targets=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
 # The suite's own lines when the machine lists it; else the machine's release lines renamed. A release name's
 # suffix (after the first '-') says which archive it is.
 awk -v suite="$suite" '
-    { base = $2; kind = ""; if (index($2, "-")) { base = substr($2, 1, index($2, "-") - 1); kind = substr($2, index($2, "-")) } }
+    {
+        base = $2; kind = ""
+        if (index($2, "-")) { base = substr($2, 1, index($2, "-") - 1); kind = substr($2, index($2, "-")) }
+    }
     kind != "" && kind != "-updates" && kind != "-security" { next }
     base == suite { own[++owns] = $1 " " $2 " " $3; next }
     !(kind in uri) { uri[kind] = $1 }

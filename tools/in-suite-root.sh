@@ -54,6 +54,7 @@ while [ "$#" -gt 0 ]; do
 done
 [ "$#" -gt 0 ] || die "$usage"
 
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
     local status=$?
     trap - EXIT INT TERM

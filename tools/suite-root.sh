@@ -47,6 +47,7 @@ RECORD="$ROOT/$RECORD_NAME"
 # The mounts of the root being worked on, and the processes started in it, are removed on every exit.
 WORK=""
 PARTIAL=""
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
