@@ -143,6 +143,7 @@ INTEROP_ARTIFACTS := $(CURDIR)/.build/interop
 
 ifneq ($(OTHER_SUITE),)
 interop: interop-root
+	@[ -d "$(SWIFT_PREFIX)/usr/lib/swift" ] || { echo "make interop SUITE=$(SUITE): no Swift toolchain found from '$(SWIFT)'; put one on PATH or set SWIFT=" >&2; exit 1; }
 	@$(MAKE) --no-print-directory deps TEST_PACKAGES=
 	$(SWIFT) build --build-tests
 	@rm -rf $(SUITE_ARTIFACTS) && mkdir -p $(SUITE_ARTIFACTS)

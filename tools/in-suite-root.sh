@@ -14,6 +14,8 @@ set -euo pipefail
 
 usage="usage: tools/in-suite-root.sh ROOT [--bind PATH]... [--ro-bind PATH]... [--env NAME=VALUE]... -- COMMAND..."
 HERE=$(cd "$(dirname "$0")" && pwd)
+# debootstrap, chroot and mount live in the administrator's folders, which a user's PATH may lack.
+export PATH="$PATH:/usr/sbin:/sbin"
 TIMEOUT=${IN_SUITE_ROOT_TIMEOUT:-3600}
 
 die() { echo "in-suite-root: $*" >&2; exit 1; }

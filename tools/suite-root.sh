@@ -24,6 +24,8 @@ shift 2
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 TIMEOUT=${SUITE_ROOT_TIMEOUT:-1800}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# debootstrap, chroot and mount live in the administrator's folders, which a user's PATH may lack.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 say() { echo "suite-root: $*"; }
 die() { echo "suite-root: FAILED: $*" >&2; exit 1; }
