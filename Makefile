@@ -13,6 +13,7 @@
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 #   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
+#                (SUITE=trixie: trixie's servers, from a trixie root made with debootstrap; make deb-test takes it too)
 #   make install PREFIX=/usr/local DESTDIR=   the programs, D-Bus activation, the systemd user unit, manual pages and
 #                completions, as a distribution places them (NOTIFY_SEND=1: also notify-send as a link to the CLI);
 #                make uninstall removes them. Needs Swift 6.3 or later (the event loop is the process's executor
@@ -109,6 +110,35 @@ asan: deps
 	@if grep -l "ERROR: AddressSanitizer" $(ASAN_SCRATCH)/reports/daemon.* 2>/dev/null; then exit 1; fi
 	@echo "AddressSanitizer: no memory errors"
 
+# make interop SUITE=trixie: the same cases against another Debian release's own servers. Its root is made once with
+# debootstrap in $(SUITE_ROOT) (tools/suite-root.sh; made again or updated when the package list below changes), and
+# the tests built here run inside it (tools/in-suite-root.sh), with the repository and the Swift toolchain mounted at
+# their paths, so every program they start (Xvfb, sway, dbus-daemon, the servers, xdotool, pyatspi, dpkg-query) is that
+# release's. Verdicts: $(SUITE_ARTIFACTS)/summary.txt, whose first line names the release. Needs root. SUITE naming
+# this machine's own release (or none) is the plain make interop.
+SUITE ?=
+HOST_SUITE := $(shell . /etc/os-release 2>/dev/null && echo "$$VERSION_CODENAME")
+OTHER_SUITE := $(filter-out $(HOST_SUITE),$(SUITE))
+SUITE_ROOT := .build/$(SUITE)-root
+SUITE_ARTIFACTS := $(CURDIR)/.build/interop-$(SUITE)
+# The servers and the harness's tools, by their trixie names (Plasma 6 brings kglobalacceld in place of KDE Frameworks
+# 5's kglobalaccel5); then what the test programs built here load (the Swift runtime comes from the toolchain). The
+# text prompt is the harness's own script, so no zenity or yad.
+INTEROP_PACKAGES_trixie := xfce4-notifyd notification-daemon mate-notification-daemon lxqt-notificationd dunst xvfb \
+    xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor gnome-shell gjs \
+    plasma-workspace plasma-desktop kactivitymanagerd kglobalacceld \
+    sway mako-notifier sway-notification-center grim jq systemd dbus-daemon \
+    libdbus-1-3 libglib2.0-0t64 libsqlite3-0 libxml2 libstdc++6
+# Where the toolchain is installed (its runtime libraries are what the built tests load).
+SWIFT_PREFIX = $(shell dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")")")
+
+.PHONY: interop-root
+
+interop-root:
+	@[ -n "$(INTEROP_PACKAGES_$(SUITE))" ] || { echo "make interop knows SUITE=trixie (and this machine's own release, $(HOST_SUITE))" >&2; exit 1; }
+	@$(MAKE) --no-print-directory deps BUILD_PACKAGES= TEST_PACKAGES=debootstrap
+	tools/suite-root.sh $(SUITE) $(SUITE_ROOT) $(INTEROP_PACKAGES_$(SUITE))
+
 # The real servers, the tools that act as their user (xdotool, the accessibility tree through pyatspi, import for
 # screenshots; for the Wayland servers headless sway, makoctl with busctl and jq, grim for screenshots) and the prompt
 # programs. Each server's verdict (passed; FAILED with its first failing expectation;
@@ -120,6 +150,23 @@ INTEROP_PACKAGES := xfce4-notifyd notification-daemon mate-notification-daemon l
     sway mako-notifier sway-notification-center grim jq systemd
 INTEROP_ARTIFACTS := $(CURDIR)/.build/interop
 
+ifneq ($(OTHER_SUITE),)
+interop: interop-root
+	@[ -d "$(SWIFT_PREFIX)/usr/lib/swift" ] || { echo "make interop SUITE=$(SUITE): no Swift toolchain found from '$(SWIFT)'; put one on PATH or set SWIFT=" >&2; exit 1; }
+	@$(MAKE) --no-print-directory deps TEST_PACKAGES=
+	$(SWIFT) build --build-tests
+	@rm -rf $(SUITE_ARTIFACTS) && mkdir -p $(SUITE_ARTIFACTS)
+	@echo "Debian $(SUITE): servers and tools of $(SUITE_ROOT)" >$(SUITE_ARTIFACTS)/summary.txt
+	tools/in-suite-root.sh $(SUITE_ROOT) --bind $(CURDIR) --ro-bind $(SWIFT_PREFIX) --env NB_INTEROP=1 \
+	    --env NB_INTEROP_ARTIFACTS=$(SUITE_ARTIFACTS) $(if $(NB_INTEROP_SERVERS),--env NB_INTEROP_SERVERS=$(NB_INTEROP_SERVERS)) \
+	    -- $$($(SWIFT) build --show-bin-path)/NotificationBridgePackageTests.xctest --testing-library swift-testing \
+	    --filter 'InteropTests\.InteropTests'; \
+	    status=$$?; echo "Real servers:"; cat $(SUITE_ARTIFACTS)/summary.txt; \
+	    if grep -q ': FAILED' $(SUITE_ARTIFACTS)/summary.txt; then status=1; fi; \
+	    if ! grep -qE ': (passed|skipped)' $(SUITE_ARTIFACTS)/summary.txt; then \
+	        echo "No verdicts: the tests did not run"; status=1; fi; \
+	    exit $$status
+else
 interop:
 	@$(MAKE) --no-print-directory deps TEST_PACKAGES="$(TEST_PACKAGES) $(INTEROP_PACKAGES)"
 	$(SWIFT) build --build-tests
@@ -129,6 +176,7 @@ interop:
 	    if grep -q ': FAILED' $(INTEROP_ARTIFACTS)/summary.txt 2>/dev/null; then status=1; fi; \
 	    if [ ! -s $(INTEROP_ARTIFACTS)/summary.txt ]; then echo "No verdicts: the tests did not run"; status=1; fi; \
 	    exit $$status
+endif
 
 BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
 
@@ -223,7 +271,8 @@ man: $(MAN_PAGES)
 
 # The Debian package: `make deb` builds .build/deb/notification-bridge_VERSION_ARCH.deb (static Swift standard
 # library, man pages, completions, D-Bus activation, systemd user unit) and runs lintian on it; `make deb-test` (root)
-# installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there.
+# installs it into a clean Debian root made by debootstrap and posts a notification through D-Bus activation there
+# (SUITE=trixie: a trixie root; by default this machine's own release).
 DEB_PACKAGES := dpkg-dev lintian debootstrap groff-base
 
 .PHONY: deb deb-test
@@ -233,7 +282,7 @@ deb:
 	SWIFT="$(SWIFT)" packaging/build-deb.sh .build/deb
 
 deb-test: deb
-	packaging/test-install.sh
+	DEB_TEST_SUITE=$(or $(SUITE),$(HOST_SUITE)) packaging/test-install.sh
 
 clean:
 	rm -rf .build .build-docs .build-static $(FUZZ_SCRATCH) $(ASAN_SCRATCH) Benchmarks/bin bench-results

@@ -12,8 +12,9 @@
 # Needs root (chroot, mounts). The minbase root is cached as a tarball under .build/deb-test-cache, so only the
 # first run on a machine runs debootstrap. The whole run is bounded (DEB_TEST_TIMEOUT seconds, default 1200), and the
 # root, its mounts and every process in it are removed on every exit.
-# Environment: DEB_TEST_SUITE (bookworm), DEB_TEST_MIRROR (default: the Debian archives in this machine's apt
-# sources), DEB_TEST_TIMEOUT, DEB_TEST_VERBOSE=1 (print the bus's and the server's logs after a pass too).
+# Environment: DEB_TEST_SUITE (bookworm; make deb-test SUITE=trixie sets it), DEB_TEST_MIRROR (default: the suite's
+# archives on the hosts of this machine's apt sources), DEB_TEST_TIMEOUT, DEB_TEST_VERBOSE=1 (print the bus's and the
+# server's logs after a pass too).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -39,11 +40,13 @@ DEB=${1:-$(ls -1 .build/deb/notification-bridge_*.deb 2>/dev/null | tail -n 1)}
 DEB=$(cd "$(dirname "$DEB")" && pwd)/$(basename "$DEB")
 ARCH=$(dpkg --print-architecture)
 
-# The Debian archives this machine uses (main of the suite, its updates and its security archive), no others.
-SOURCES=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
-    'Identifier: Packages' 'Origin: Debian' "Architecture: $ARCH" 'Component: main' \
-    | awk -v suite="$SUITE" '$2 == suite || $2 == suite "-updates" || $2 == suite "-security"' | sort -u)
-if [ -n "${DEB_TEST_MIRROR:-}" ]; then SOURCES="$DEB_TEST_MIRROR $SUITE main"; fi
+# The suite's Debian archives (main, its updates and its security archive) on the hosts this machine's apt sources
+# use, no others; a bookworm machine serves another suite from the same hosts (tools/debian-archives.sh).
+if [ -n "${DEB_TEST_MIRROR:-}" ]; then
+    SOURCES="$DEB_TEST_MIRROR $SUITE main"
+else
+    SOURCES=$(tools/debian-archives.sh "$SUITE") || die "no $SUITE archive found; set DEB_TEST_MIRROR"
+fi
 MIRROR=$(awk -v suite="$SUITE" '$2 == suite { print $1; exit }' <<<"$SOURCES")
 [ -n "$MIRROR" ] || die "no Debian $SUITE mirror in this machine's apt sources; set DEB_TEST_MIRROR"
 

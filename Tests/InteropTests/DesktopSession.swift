@@ -156,17 +156,23 @@ final class DesktopSession: Sendable {
         xvfb.stop(grace: .seconds(2))
     }
 
-    /// Prints, per line and tab-separated: application, role, name, x, y, width, height.
+    /// Prints, per line and tab-separated: application, role, name, x, y, width, height. Roles are matched by their
+    /// constants, not by the names the toolkit reports, which changed: AT-SPI 2.56 (Debian 13) names a push button
+    /// "button"; the lines keep the names of AT-SPI 2.46 (Debian 12).
     private static let treeScript = """
         #!/usr/bin/python3
         import pyatspi
-        ROLES = ("push button", "combo box", "list item", "label", "text", "menu item")
+        ROLES = {
+            pyatspi.ROLE_PUSH_BUTTON: "push button", pyatspi.ROLE_COMBO_BOX: "combo box",
+            pyatspi.ROLE_LIST_ITEM: "list item", pyatspi.ROLE_LABEL: "label", pyatspi.ROLE_TEXT: "text",
+            pyatspi.ROLE_ENTRY: "text", pyatspi.ROLE_MENU_ITEM: "menu item", pyatspi.ROLE_HEADING: "label",
+        }
         def walk(application, node, depth):
             if depth > 40:
                 return
             try:
-                role = node.getRoleName()
-                if role in ROLES:
+                role = ROLES.get(node.getRole())
+                if role is not None:
                     box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
                     name = (node.name or "").replace("\\t", " ").replace("\\n", " ")
                     print("\\t".join([application, role, name, str(box.x), str(box.y), str(box.width),

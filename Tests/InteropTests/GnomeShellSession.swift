@@ -178,7 +178,7 @@ final class GnomeShellSession: Sendable {
         }
         let state = try await eval(
             """
-            const main = imports.ui.main;
+            const main = \(Self.main);
             JSON.stringify({
                 starting: main.layoutManager._startingUp,
                 idle: main.messageTray.idleMonitor.get_idletime(),
@@ -280,7 +280,8 @@ final class GnomeShellSession: Sendable {
     struct Shown: Sendable, Decodable {
         /// The summary of the notification the banner shows, or `nil` when no banner is up.
         var banner: String?
-        /// The title of the banner's source ("System Information" for the shell's own notices).
+        /// The title of the banner's source (for the shell's own notices "System Information" in GNOME Shell 43,
+        /// "System" in 48).
         var source: String?
         /// The labels of the banner's buttons, in order.
         var buttons: [String]
@@ -296,7 +297,7 @@ final class GnomeShellSession: Sendable {
     func shown() async throws -> Shown {
         let text = try await eval(
             """
-            const tray = imports.ui.main.messageTray;
+            const tray = \(Self.main).messageTray;
             // A banner whose notification has ended (on its way out) shows nothing.
             const banner = tray._banner && tray._banner.notification ? tray._banner : null;
             if (!tray._banner && tray._notificationState === 0 && tray._notificationQueue.length > 0)
@@ -326,8 +327,8 @@ final class GnomeShellSession: Sendable {
             let shown = try await shown()
             last = shown
             if shown.banner == summary { return shown }
-            if shown.banner != nil, shown.source == "System Information" {
-                _ = try await onBanner(of: shown.banner ?? "", "banner._closeButton.emit('clicked', 1);")
+            if shown.banner != nil, ["System Information", "System"].contains(shown.source) {
+                _ = try await onBanner(of: shown.banner ?? "", "\(Self.closeButton).emit('clicked', 1);")
             }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -355,7 +356,7 @@ final class GnomeShellSession: Sendable {
     /// Clicks the close button of the banner of `summary`, once it is shown.
     func closeBanner(_ summary: String) async throws {
         try await awaitBanner(summary)
-        let result = try await onBanner(of: summary, "banner._closeButton.emit('clicked', 1);")
+        let result = try await onBanner(of: summary, "\(Self.closeButton).emit('clicked', 1);")
         guard result == "done" else { throw TestSupportError("closing '\(summary)': \(result)") }
     }
 
@@ -367,12 +368,13 @@ final class GnomeShellSession: Sendable {
     }
 
     /// Marks every notification the shell's notification daemon holds now, so that ``postedSinceMark()`` finds the
-    /// `Notify` calls that reach it afterwards (a replacement in place included).
+    /// `Notify` calls that reach it afterwards (on GNOME Shell 43 a replacement in place included; 48 keeps the
+    /// replaced notification's object, which stays marked).
     func markNotifications() async throws {
         _ = try await eval(
             """
-            const held = imports.ui.main.notificationDaemon._fdoNotificationDaemon._notifications;
-            Object.values(held).forEach(data => { data.markedByTest = true; });
+            \(Self.heldNotifications)
+            held.forEach(data => { data.markedByTest = true; });
             'done'
             """)
     }
@@ -382,8 +384,8 @@ final class GnomeShellSession: Sendable {
     func postedSinceMark() async throws -> [String] {
         let text = try await eval(
             """
-            const held = imports.ui.main.notificationDaemon._fdoNotificationDaemon._notifications;
-            JSON.stringify(Object.values(held).filter(data => !data.markedByTest).map(data => data.summary))
+            \(Self.heldNotifications)
+            JSON.stringify(held.filter(data => !data.markedByTest).map(data => data.summary ?? data.title))
             """)
         return try JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
@@ -403,7 +405,7 @@ final class GnomeShellSession: Sendable {
     private func onBanner(of summary: String, _ body: String) async throws -> String {
         try await eval(
             """
-            const tray = imports.ui.main.messageTray;
+            const tray = \(Self.main).messageTray;
             const banner = tray._banner && tray._banner.notification ? tray._banner : null;
             if (!banner || banner.notification.title !== \(Self.literal(summary))) {
                 'the banner shows ' + (banner ? banner.notification.title : 'nothing');
@@ -429,6 +431,23 @@ final class GnomeShellSession: Sendable {
         let value = try? JSONSerialization.jsonObject(with: Data(result.utf8), options: .fragmentsAllowed)
         return value as? String ?? result
     }
+
+    // MARK: The shell's insides, as GNOME Shell 43 and 48 name them
+
+    /// The shell's `main` module. `Eval` runs its code in the scope of `shellDBus.js`, which imports it as `Main`
+    /// (43 through `imports.ui.main`; 45 made the shell's files modules, which `imports.ui` no longer reaches).
+    private static let main = "(typeof Main === 'undefined' ? imports.ui.main : Main)"
+
+    /// The close button of `banner`: its own in 43, its header's in 48.
+    private static let closeButton = "(banner._closeButton ?? banner._header.closeButton)"
+
+    /// Binds `held` to what the shell's notification daemon holds per notification: 43 keeps the data of each
+    /// `Notify` call (with its `summary`), 48 a `Map` of the notifications themselves (with their `title`).
+    private static let heldNotifications = """
+        const daemon = \(main).notificationDaemon._fdoNotificationDaemon;
+        const held = daemon._notifications instanceof Map
+            ? [...daemon._notifications.values()] : Object.values(daemon._notifications);
+        """
 
     /// `text` as a JavaScript string literal.
     private static func literal(_ text: String) -> String {

@@ -42,13 +42,19 @@ extension InteropRun {
         }
     }
 
-    /// What `makoctl list` says mako shows: each notification's id and summary.
+    /// What mako shows: each notification's id and summary, from its `ListNotifications` (what `makoctl list` calls),
+    /// as `busctl --json` prints it. mako 1.7's `makoctl list` printed that JSON itself; 1.10's prints text. The call
+    /// goes to the name mako owns on both, `org.freedesktop.Notifications` (1.10 owns no `fr.emersion.Mako`).
     private func makoNotifications() async throws -> [(id: UInt32, summary: String)] {
-        let result = try await ProcessRunner.run(["makoctl", "list"], environment: environment)
+        let result = try await ProcessRunner.run(
+            [
+                "busctl", "--user", "--json=short", "call", "org.freedesktop.Notifications", "/fr/emersion/Mako",
+                "fr.emersion.Mako", "ListNotifications",
+            ], environment: environment)
         guard result.status == 0,
             let object = try? JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
             let data = object["data"] as? [[[String: Any]]]
-        else { throw TestSupportError("makoctl list failed: \(result.standardOutput) \(result.standardError)") }
+        else { throw TestSupportError("ListNotifications failed: \(result.standardOutput) \(result.standardError)") }
         return (data.first ?? []).compactMap { entry in
             guard let id = (entry["id"] as? [String: Any])?["data"] as? Int,
                 let summary = (entry["summary"] as? [String: Any])?["data"] as? String
@@ -62,10 +68,17 @@ extension InteropRun {
     func chooseOnSway(_ label: String, on summary: String) async throws {
         let id = try await awaitSwayShowing(summary)
         if server.pointer == .makoctl {
-            // makoctl lists the labels to the picker and invokes the action of the line it prints.
+            // makoctl lists the labels to the picker and invokes the action of the line it prints. The picker is a
+            // script taking the label alone: mako 1.10's makoctl reads options among the picker's arguments too
+            // ("invalid option -- 'F'" for grep's), 1.7's did not.
+            let picker = try ExecutableScript.write(
+                """
+                #!/bin/sh
+                # makoctl's picker: prints the menu line that is exactly the label, the first argument.
+                exec grep -F -x -m 1 -- "$1"
+                """, to: bus.directory.appendingPathComponent("mako-picker").path)
             let result = try await ProcessRunner.run(
-                ["makoctl", "menu", "-n", String(id), "grep", "-F", "-x", "-m", "1", "--", label],
-                environment: environment)
+                ["makoctl", "menu", "-n", String(id), picker, label], environment: environment)
             guard result.status == 0 else {
                 throw TestSupportError("makoctl menu found no '\(label)': \(result.output) \(result.standardError)")
             }

@@ -2,8 +2,9 @@ import DBusTestSupport
 import Foundation
 
 /// What plasmashell needs on the bus before it starts: kactivitymanagerd (without it the shell aborts its load: "The
-/// activity manager daemon (kactivitymanagerd) is not running") and kglobalaccel5. They keep running while a case
-/// restarts plasmashell, as on a Plasma desktop.
+/// activity manager daemon (kactivitymanagerd) is not running") and the global-shortcuts daemon (kglobalaccel5 in
+/// Plasma 5, kglobalacceld in Plasma 6: ``DebianRelease/globalShortcuts``). They keep running while a case restarts
+/// plasmashell, as on a Plasma desktop.
 ///
 /// plasmashell itself is the server's command: it owns `org.freedesktop.Notifications` once its notifications applet
 /// has loaded, and its popups, with their buttons and reply field, are in the accessibility tree.
@@ -20,8 +21,13 @@ final class PlasmaSession: Sendable {
         guard FileManager.default.isExecutableFile(atPath: activityManager) else {
             return "\(activityManager) is not installed ('make interop' installs kactivitymanagerd)"
         }
-        guard ExecutableLookup.find("kglobalaccel5") != nil else {
-            return "kglobalaccel5 is not installed ('make interop' installs libkf5globalaccel-bin)"
+        let shortcuts = DebianRelease.current.globalShortcuts
+        let found =
+            shortcuts.command.contains("/")
+            ? FileManager.default.isExecutableFile(atPath: shortcuts.command)
+            : ExecutableLookup.find(shortcuts.command) != nil
+        guard found else {
+            return "\(shortcuts.command) is not installed ('make interop' installs \(shortcuts.package))"
         }
         guard FileManager.default.fileExists(atPath: "/usr/share/plasma/shells/org.kde.plasma.desktop") else {
             return "the desktop shell package is missing ('make interop' installs plasma-desktop)"
@@ -34,7 +40,10 @@ final class PlasmaSession: Sendable {
         var processes: [ChildProcess] = []
         let quiet = { open("/dev/null", O_WRONLY) }
         do {
-            let helpers = [(activityManager, "org.kde.ActivityManager"), ("kglobalaccel5", "org.kde.kglobalaccel")]
+            let helpers = [
+                (activityManager, "org.kde.ActivityManager"),
+                (DebianRelease.current.globalShortcuts.command, "org.kde.kglobalaccel"),
+            ]
             for (program, name) in helpers {
                 processes.append(
                     try ChildProcess.spawn(

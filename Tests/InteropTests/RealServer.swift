@@ -29,7 +29,8 @@ struct RealServer: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// The servers Debian 12 ships, in the order `make interop` reports them.
+    /// The servers Debian ships, in the order `make interop` reports them; commands as ``DebianRelease/current`` has
+    /// them.
     static let all: [RealServer] = [
         RealServer(
             name: "xfce4-notifyd", package: "xfce4-notifyd",
@@ -39,7 +40,10 @@ struct RealServer: Sendable, CustomTestStringConvertible {
             command: ["/usr/lib/notification-daemon/notification-daemon"], pointer: .buttons),
         RealServer(
             name: "mate-notification-daemon", package: "mate-notification-daemon",
-            command: ["/usr/lib/mate-notification-daemon/mate-notification-daemon"], pointer: .buttons),
+            command: DebianRelease.current.command(
+                of: "mate-notification-daemon", bookworm: ["/usr/lib/mate-notification-daemon/mate-notification-daemon"]
+            ),
+            pointer: .buttons),
         RealServer(
             name: "lxqt-notificationd", package: "lxqt-notificationd", command: ["lxqt-notificationd"],
             pointer: .buttons),
@@ -54,7 +58,7 @@ struct RealServer: Sendable, CustomTestStringConvertible {
 
     /// Why this server cannot run here, or `nil` when it can.
     var missing: String? {
-        if let notDriven { return notDriven }
+        if let notDriven = notDriven ?? DebianRelease.current.notDriven[name] { return notDriven }
         if pointer == .gnomeShell { return GnomeShellSession.missing }
         if PlasmaSession.isPlasma(self), let missing = PlasmaSession.missing { return missing }
         let program = command.first ?? "dunst"

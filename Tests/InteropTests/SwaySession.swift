@@ -114,7 +114,9 @@ final class SwaySession: Sendable {
     /// Presses (`press`) or finds (`find`) a button: arguments the mode, application, label, and the summary of its
     /// notification (empty for any). A
     /// notification's summary is a button of its own in SwayNotificationCenter, before the action buttons and the
-    /// close button (which has no name). Prints the buttons it saw when it finds none.
+    /// close button (which has no name). Prints the buttons it saw when it finds none, and the application's whole
+    /// tree (roles and names) when it shows no button at all. A button is found by its role's
+    /// constant: AT-SPI 2.56 (Debian 13) names the role "button", 2.46 "push button".
     private static let pressScript = """
         #!/usr/bin/python3
         import sys
@@ -125,7 +127,7 @@ final class SwaySession: Sendable {
             if depth > 40:
                 return
             try:
-                if node.getRoleName() == "push button":
+                if node.getRole() == pyatspi.ROLE_PUSH_BUTTON:
                     found.append(node)
                 for index in range(node.childCount):
                     buttons(node.getChildAtIndex(index), depth + 1, found)
@@ -147,6 +149,21 @@ final class SwaySession: Sendable {
                     sys.exit(0)
                 elif owner is not None and button.name == "":
                     owner = None
+        if not seen:
+            def roles(node, depth, out):
+                if depth > 40:
+                    return
+                try:
+                    out.append("%s %r" % (node.getRoleName(), node.name or ""))
+                    for index in range(node.childCount):
+                        roles(node.getChildAtIndex(index), depth + 1, out)
+                except Exception as error:
+                    out.append("error %s" % error)
+            for app in pyatspi.Registry.getDesktop(0):
+                if app is not None and app.name == application:
+                    out = []
+                    roles(app, 0, out)
+                    print("%s shows no button; its tree: %s" % (application, "; ".join(out[:60])))
         print("buttons: " + ", ".join(repr(name) for name in seen))
         sys.exit(1)
         """
