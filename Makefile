@@ -14,6 +14,7 @@
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
 #   make interop the daemon and the CLI against the real notification servers Debian ships, under Xvfb and sway
 #                (SUITE=trixie: trixie's servers, from a trixie root made with debootstrap; make deb-test takes it too)
+#   make suite-test SUITE=trixie   the tests that depend on the release's bus, portal and sandbox tools, in its root
 #   make install PREFIX=/usr/local DESTDIR=   the programs, D-Bus activation, the systemd user unit, manual pages and
 #                completions, as a distribution places them (NOTIFY_SEND=1: also notify-send as a link to the CLI);
 #                make uninstall removes them. Needs Swift 6.3 or later (the event loop is the process's executor
@@ -128,7 +129,8 @@ INTEROP_PACKAGES_trixie := xfce4-notifyd notification-daemon mate-notification-d
     xdotool imagemagick python3-pyatspi at-spi2-core libatk-adaptor gnome-shell gjs \
     plasma-workspace plasma-desktop kactivitymanagerd kglobalacceld \
     sway mako-notifier sway-notification-center grim jq systemd dbus-daemon \
-    libdbus-1-3 libglib2.0-0t64 libsqlite3-0 libxml2 libstdc++6
+    libdbus-1-3 libglib2.0-0t64 libsqlite3-0 libxml2 libstdc++6 \
+    xdg-desktop-portal xdg-desktop-portal-gtk bubblewrap xdg-dbus-proxy gsettings-desktop-schemas libglib2.0-bin
 # Where the toolchain is installed (its runtime libraries are what the built tests load).
 SWIFT_PREFIX = $(shell dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")")")
 
@@ -177,6 +179,21 @@ interop:
 	    if [ ! -s $(INTEROP_ARTIFACTS)/summary.txt ]; then echo "No verdicts: the tests did not run"; status=1; fi; \
 	    exit $$status
 endif
+
+# make suite-test SUITE=trixie: the tests whose outcome depends on the release's own bus, portal and sandbox tools,
+# run inside its root as make interop runs the servers there: file descriptors on the wire and callers identified by
+# the pidfd the bus gives (trixie's dbus-daemon 1.16 sends ProcessFD, which the tests then require), the real
+# xdg-desktop-portal with its GTK backend, the bwrap sandboxes, and doctor.
+SUITE_TESTS := FileDescriptorTests|PidfdPeerTests|SandboxedPeerTests|SandboxedIdentityTests|DoctorTests|RealPortalTests|SandboxedPortalTests|DaemonFromSandboxTests
+
+.PHONY: suite-test
+
+suite-test: interop-root
+	$(SWIFT) build --build-tests
+	tools/in-suite-root.sh $(SUITE_ROOT) --bind $(CURDIR) --ro-bind $(SWIFT_PREFIX) \
+	    $(if $(filter trixie,$(SUITE)),--env NB_EXPECT_PROCESS_FD=1) \
+	    -- $$($(SWIFT) build --show-bin-path)/NotificationBridgePackageTests.xctest --testing-library swift-testing \
+	    --filter '$(SUITE_TESTS)'
 
 BASELINE_SOURCES := $(wildcard Benchmarks/raw-baseline/*.c)
 

@@ -5,7 +5,8 @@
 #   - the installed programs load (no missing libraries, no Swift runtime) and the CLI answers --help and --version;
 #   - a session dbus-daemon started in the root finds the activation file, starts notification-bridged (Exec=, as
 #     there is no systemd there), and a notification posted with the CLI reaches a notification server (a small
-#     dbus-python server that records every Notify); the server then clicks the first action and `--wait` prints it.
+#     dbus-python server that records every Notify); the server then clicks the first action and `--wait` prints it;
+#   - `notification-bridge doctor` finds no problem, and says the daemon identified the shell it runs in.
 #
 #   packaging/test-install.sh [PACKAGE.deb]        (default: the one in .build/deb)
 #
@@ -205,6 +206,15 @@ if ! answer=$(on_bus timeout 30 notification-bridge send "Package test" "Pick on
 fi
 [ "$answer" = ok ] || { show_logs; die "send --wait printed '$answer', expected the action the server chose (ok)"; }
 say "the server's choice came back: $answer"
+
+# doctor proves the path from this shell: the daemon identifies it (on trixie through the bus's ProcessFD) and finds
+# the server; it exits 0 only when it found no problem.
+if ! report=$(on_bus timeout 30 notification-bridge doctor 2>&1); then
+    show_logs
+    die "notification-bridge doctor found a problem: $report"
+fi
+grep -q 'caller: a host process' <<<"$report" || { show_logs; die "doctor does not say the daemon identified this shell: $report"; }
+say "doctor: no problems found"
 
 if [ -n "${DEB_TEST_VERBOSE:-}" ]; then show_logs; fi
 say "passed"

@@ -26,9 +26,11 @@ run_bounded() {
 }
 
 # The kernel's file systems, so that the root's programs see processes, devices and terminals: /proc, /sys, and the
-# host's /dev, /dev/pts and /dev/shm (shared memory, which X and Wayland clients use).
+# host's /dev, /dev/pts and /dev/shm (shared memory, which X and Wayland clients use). The root is first bound onto
+# itself, so that its / is a mount point, as bwrap needs to build a sandbox inside it.
 chroot_mount_kernel() {
     local root=$1
+    mount --bind "$root" "$root"
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"
     mount --bind /dev "$root/dev"

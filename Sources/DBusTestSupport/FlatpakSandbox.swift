@@ -16,11 +16,16 @@ public final class FlatpakSandbox: Sendable {
     /// The folder of the sandbox's files (its `/.flatpak-info`, the proxy's socket).
     public let directory: URL
     private let proxy: ChildProcess
+    /// The instance's folders that Flatpak keeps for the portal (``instanceFolders(instanceID:environment:)``).
+    private let instanceFolders: [URL]
 
     /// Where the proxied bus's socket appears inside the sandbox.
     static let insideSocketFolder = "/run/flatpak/bus-proxy"
 
-    private init(appID: String, outsideAddress: String, directory: URL, proxy: ChildProcess) {
+    private init(
+        appID: String, outsideAddress: String, directory: URL, proxy: ChildProcess, instanceFolders: [URL] = []
+    ) {
+        self.instanceFolders = instanceFolders
         self.appID = appID
         self.outsideAddress = outsideAddress
         self.directory = directory
@@ -62,6 +67,7 @@ public final class FlatpakSandbox: Sendable {
         let proxyFolder = directory.appendingPathComponent("proxy")
         try FileManager.default.createDirectory(at: proxyFolder, withIntermediateDirectories: true)
         let info = directory.appendingPathComponent("flatpak-info")
+        let instanceID = UInt32.random(in: 1...UInt32.max)
         try
             (flatpakInfo ?? """
                 [Application]
@@ -69,7 +75,7 @@ public final class FlatpakSandbox: Sendable {
                 runtime=runtime/org.freedesktop.Platform/x86_64/23.08
 
                 [Instance]
-                instance-id=\(UInt32.random(in: 1...UInt32.max))
+                instance-id=\(instanceID)
 
                 """).write(to: info, atomically: true, encoding: .utf8)
         let socket = proxyFolder.appendingPathComponent("bus")
@@ -81,8 +87,17 @@ public final class FlatpakSandbox: Sendable {
                 "--", "xdg-dbus-proxy", bus.address, socket.path,
             ] + policy,
             standardOutput: open("/dev/null", O_WRONLY))
+        // What Flatpak keeps of a running instance for the portal: xdg-desktop-portal 1.20 (Debian 13) refuses an app
+        // whose instance has no bwrapinfo.json, where 1.16 did not look.
+        let folders =
+            flatpakInfo == nil ? Self.instanceFolders(instanceID: instanceID, environment: bus.environment) : []
+        for folder in folders {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("{\"child-pid\": \(proxy.pid)}\n".utf8).write(to: folder.appendingPathComponent("bwrapinfo.json"))
+        }
         let sandbox = FlatpakSandbox(
-            appID: appID, outsideAddress: "unix:path=\(socket.path)", directory: directory, proxy: proxy)
+            appID: appID, outsideAddress: "unix:path=\(socket.path)", directory: directory, proxy: proxy,
+            instanceFolders: folders)
         do {
             // The proxy makes its socket once it listens; it says nothing else when it is ready.
             try await withTimeout(.seconds(20), waitingFor: "xdg-dbus-proxy to listen in the sandbox of \(appID)") {
@@ -162,5 +177,15 @@ public final class FlatpakSandbox: Sendable {
     public func stop() {
         proxy.stop(grace: .milliseconds(200))
         try? FileManager.default.removeItem(at: directory)
+        for folder in instanceFolders { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Where Flatpak keeps a running instance's files, `.flatpak/INSTANCE` in the user's runtime folder, as the portal
+    /// run with `environment` looks for them: under `XDG_RUNTIME_DIR`, or `~/.cache` without one (GLib's fallback).
+    private static func instanceFolders(instanceID: UInt32, environment: [String: String]) -> [URL] {
+        let runtime =
+            environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
+        return [URL(fileURLWithPath: runtime).appendingPathComponent(".flatpak/\(instanceID)")]
     }
 }
