@@ -3,7 +3,9 @@
 
 Records every Notify call as one JSON line in the file named by the first argument, and answers a notification that
 has actions by invoking its first action (ActionInvoked, then NotificationClosed with reason 2), as a user clicking the
-first button would. Writes "ready" on standard output once it owns the name.
+first button would. It lists inline replies among its capabilities, as Plasma and SwayNotificationCenter do, so that a
+root without a prompt program (zenity, kdialog, yad) still offers typed replies and doctor finds nothing missing.
+Writes "ready" on standard output once it owns the name.
 """
 import json
 import sys
@@ -25,7 +27,7 @@ class Server(dbus.service.Object):
 
     @dbus.service.method(NAME, in_signature="", out_signature="as")
     def GetCapabilities(self):
-        return ["actions", "body"]
+        return ["actions", "body", "inline-reply"]
 
     @dbus.service.method(NAME, in_signature="", out_signature="ssss")
     def GetServerInformation(self):
