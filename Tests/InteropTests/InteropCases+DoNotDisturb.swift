@@ -7,7 +7,8 @@ import Testing
 
 /// The desktop's do-not-disturb, turned on and off the way its user does (`dunstctl set-paused`, `makoctl mode`, an
 /// app's inhibition on Plasma; GNOME's key where the daemon reads it): a notification posted meanwhile waits, a critical
-/// and a time-sensitive one go through, and the one that waited is shown once the switch is off.
+/// one goes through, a time-sensitive one goes through only for the app the user allowed it (`settings APP
+/// --time-sensitive on`) and waits for any other, and those that waited are shown once the switch is off.
 extension InteropRun {
     /// Whether the harness can turn this server's switch and the daemon can read it there.
     /// - SwayNotificationCenter 0.7.3 under the harness's headless sway turns its do-not-disturb back off at once
@@ -33,12 +34,21 @@ extension InteropRun {
             "send", "Hal", "Goes through", "--level", NotificationInterruptionLevel.critical.name, "--print-id",
         ])
         let urgentID = urgent.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let allowed = try await cli(["settings", "Doorbell", "--time-sensitive", "on"])
+        expectations.check(allowed.status == 0, "settings exited \(allowed.status): \(allowed.standardError)")
         let timely = try await cli([
-            "send", "Ivy", "At the door", "--level", NotificationInterruptionLevel.timeSensitive.name, "--print-id",
+            "send", "Ivy", "At the door", "--app-name", "Doorbell", "--level",
+            NotificationInterruptionLevel.timeSensitive.name, "--print-id",
         ])
         let timelyID = timely.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let unallowed = try await cli([
+            "send", "Jo", "Wants a word", "--level", NotificationInterruptionLevel.timeSensitive.name, "--print-id",
+        ])
+        let unallowedID = unallowed.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let pending = try await listed(BridgeMethod.listPending, connection)
         expectations.check(pending.contains(heldID), "'Gus' is not held while do-not-disturb is on: \(pending)")
+        expectations.check(
+            pending.contains(unallowedID), "the time-sensitive 'Jo' of an app not allowed it is not held: \(pending)")
         let delivered = try await listed(BridgeMethod.listDelivered, connection)
         expectations.check(delivered.contains(urgentID), "the critical 'Hal' was not shown: \(delivered)")
         expectations.check(delivered.contains(timelyID), "the time-sensitive 'Ivy' was not shown: \(delivered)")
@@ -55,7 +65,7 @@ extension InteropRun {
         if server.pointer == .makoctl {
             _ = try await awaitSwayShowing("Gus")
         }
-        for id in [heldID, urgentID, timelyID] { _ = try await cli(["withdraw", id]) }
+        for id in [heldID, urgentID, timelyID, unallowedID] { _ = try await cli(["withdraw", id]) }
     }
 
     /// Turns the server's switch the way its user does.
@@ -110,11 +120,17 @@ extension InteropRun {
     }
 
     /// The ids a listing of the default app's notifications gives.
+    /// The ids `method` lists of the apps this case posts under: the CLI's default app and the one allowed
+    /// time-sensitive notifications.
     private func listed(_ method: BridgeMethod, _ connection: DBusConnection) async throws -> [String] {
-        let reply = try await connection.call(
-            destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
-            method: method.name, arguments: [.vardict([FilterKeys.appName.name: .string("NotificationBridge")])])
-        guard case .array(_, let items)? = reply.first else { return [] }
-        return items.compactMap { WireEntries($0)?[ListedKeys.id] }
+        var ids: [String] = []
+        for app in ["NotificationBridge", "Doorbell"] {
+            let reply = try await connection.call(
+                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                method: method.name, arguments: [.vardict([FilterKeys.appName.name: .string(app)])])
+            guard case .array(_, let items)? = reply.first else { continue }
+            ids += items.compactMap { WireEntries($0)?[ListedKeys.id] }
+        }
+        return ids
     }
 }
