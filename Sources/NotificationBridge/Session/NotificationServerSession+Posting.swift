@@ -100,25 +100,27 @@ extension NotificationServerSession {
 
     /// Calls `Notify` and waits at most ``Configuration/serverTimeout`` for the answer; the call itself goes on as a
     /// job of the session. An answer that comes after the caller was told the call failed is not left on the screen:
-    /// its notification is closed on the server that took it. Until ``run()`` runs, the call is a plain one.
+    /// its notification is closed on the server that took it. Until ``run()`` runs, the call goes on in a task of its
+    /// own, under a timer of its own, and a late answer is closed the same way.
     func notify(
         _ request: NotifyRequest, destination: String = NotificationServerClient.busName
     ) async throws -> (id: UInt32, server: String) {
-        let client = self.client
-        guard isRunning else { return try await client.notify(request, destination: destination) }
         let answer = NotifyAnswerSlot()
-        let queued = work.yield { [weak self] in
-            let result: Result<(id: UInt32, server: String), any Error>
-            do {
-                // Long enough for any server that still runs; one that leaves makes the bus answer at once.
-                result = .success(try await client.notify(request, destination: destination, timeout: .seconds(3600)))
-            } catch {
-                result = .failure(error)
+        let call = notifyCall(request, destination: destination, answeredIn: answer)
+        guard isRunning else {
+            // Not a plain call bounded by the timeout: the bus would drop an answer that came after it, and the
+            // notification would stay on the screen with nobody following it. The daemon takes calls before the
+            // session's run() starts, and on a busy machine that start may come seconds later.
+            Task(operation: call)
+            let timeout = configuration.serverTimeout
+            let timer = Task {
+                try await Task.sleep(for: timeout)
+                answer.fulfil(.failure(Self.noAnswer(within: timeout)))
             }
-            if !answer.fulfil(result), case .success(let late) = result {
-                await self?.answeredLate(late)
-            }
+            defer { timer.cancel() }
+            return try await answer.value.get()
         }
+        let queued = work.yield(call)
         if case .terminated = queued {
             throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the notification session has stopped")
         }
@@ -143,11 +145,7 @@ extension NotificationServerSession {
             let settled = awaitedAnswers.prefix { $0.slot.isAnswered || $0.due <= now }
             awaitedAnswers.removeFirst(settled.count)
             for overdue in settled where !overdue.slot.isAnswered {
-                overdue.slot.fulfil(
-                    .failure(
-                        DBusFailure(
-                            name: DBusFailure.Name.noReply,
-                            message: "the notification server did not answer Notify within \(serverTimeout)")))
+                overdue.slot.fulfil(.failure(Self.noAnswer(within: serverTimeout)))
             }
             guard let next = awaitedAnswers.first else { return }
             do {
@@ -156,6 +154,32 @@ extension NotificationServerSession {
                 return
             }
         }
+    }
+
+    /// The call to `Notify` itself, which gives its answer in `answer`; an answer that comes after the caller was told
+    /// the call failed is closed (``answeredLate(_:)``).
+    private func notifyCall(
+        _ request: NotifyRequest, destination: String, answeredIn answer: NotifyAnswerSlot
+    ) -> @Sendable () async -> Void {
+        let client = self.client
+        return { [weak self] in
+            let result: Result<(id: UInt32, server: String), any Error>
+            do {
+                // Long enough for any server that still runs; one that leaves makes the bus answer at once.
+                result = .success(try await client.notify(request, destination: destination, timeout: .seconds(3600)))
+            } catch {
+                result = .failure(error)
+            }
+            if !answer.fulfil(result), case .success(let late) = result {
+                await self?.answeredLate(late)
+            }
+        }
+    }
+
+    /// The failure a caller is told when the server has not answered `Notify` within `timeout`.
+    private static func noAnswer(within timeout: Duration) -> DBusFailure {
+        DBusFailure(
+            name: DBusFailure.Name.noReply, message: "the notification server did not answer Notify within \(timeout)")
     }
 
     /// A `Notify` answered after its caller had given up: the notification is on the server, and nobody follows it.

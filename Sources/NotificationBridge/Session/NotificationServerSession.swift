@@ -113,7 +113,7 @@ package actor NotificationServerSession {
     var postingIDs: [String: Int] = [:]
     /// Prompts open, by notification id.
     var openPrompts: [String: Int] = [:]
-    /// Whether ``run()`` runs: until it does, a `Notify` is a plain call, bounded by the timeout.
+    /// Whether ``run()`` runs: until it does, a `Notify` goes on in a task of its own, not as a job.
     var isRunning = false
     /// Counts the servers that took the name, so that a re-posting for one stops when another arrives.
     var generation = 0
