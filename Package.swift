@@ -193,6 +193,17 @@ let package = Package(
             path: "Benchmarks/SendFloor"
         ),
 
+        // `make gates`: the hot paths' instructions and heap allocations per operation, counted under callgrind with
+        // the malloc counter of Benchmarks/malloc-count preloaded, against the thresholds of Benchmarks/gates.tsv.
+        .executableTarget(
+            name: "bench-gates",
+            dependencies: [
+                "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
+                "NotificationServerKit",
+            ],
+            path: "Benchmarks/CountGates"
+        ),
+
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
         .testTarget(

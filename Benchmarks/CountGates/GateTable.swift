@@ -1,0 +1,75 @@
+import Foundation
+
+/// The thresholds of the gates, as data: `Benchmarks/gates.tsv`, one line per path and metric, tab-separated:
+/// path, metric (`instructions` or `allocations`, per operation), threshold, the figure measured when the threshold
+/// was set, and a note. Lines starting with `#` are comments.
+struct GateTable {
+    struct Gate: Sendable {
+        var path: String
+        var metric: Metric
+        var threshold: Double
+        var measured: Double
+        var note: String
+    }
+
+    enum Metric: String, Sendable, CaseIterable {
+        case instructions
+        case allocations
+
+        func value(of counts: Counts) -> Double {
+            switch self {
+            case .instructions: counts.instructions
+            case .allocations: counts.allocations
+            }
+        }
+    }
+
+    var gates: [Gate]
+
+    init(contentsOf path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        gates = try text.split(separator: "\n").enumerated().compactMap { number, line in
+            if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) { return nil }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 4, let metric = Metric(rawValue: fields[1]), let threshold = Double(fields[2]),
+                let measured = Double(fields[3])
+            else {
+                throw GateError(
+                    "\(path):\(number + 1): expected path, metric (instructions or allocations), threshold, "
+                        + "measured and a note, separated by tabs")
+            }
+            return Gate(
+                path: fields[0], metric: metric, threshold: threshold, measured: measured,
+                note: fields.count > 4 ? fields[4] : "")
+        }
+    }
+
+    /// The paths the table names, in its order.
+    var paths: [String] {
+        var seen: Set<String> = []
+        return gates.map(\.path).filter { seen.insert($0).inserted }
+    }
+}
+
+/// The threshold a new measure suggests: 3% above for instructions, two above for allocations (rounded up); a
+/// whole-process path, whose allocations are thousands, gets 1% where that is more than two.
+func proposedThreshold(_ metric: GateTable.Metric, measured: Double) -> Double {
+    switch metric {
+    case .instructions: (measured * 1.03).rounded(.up)
+    case .allocations: max(measured + 2, measured * 1.01).rounded(.up)
+    }
+}
+
+/// Formats a count with thousands separators and at most one decimal.
+func formatted(_ value: Double) -> String {
+    let rounded = (value * 10).rounded() / 10
+    let whole = Int(rounded.rounded(.towardZero))
+    let digits = String(abs(whole))
+    var grouped = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+        grouped.append(digit)
+    }
+    let tenths = Int((abs(rounded) * 10).rounded()) % 10
+    return (rounded < 0 ? "-" : "") + grouped + (tenths == 0 ? "" : ".\(tenths)")
+}

@@ -1,0 +1,199 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationServerKit
+
+// `make gates`: the hot paths' costs as counts, not times — instructions (callgrind) and heap allocations (a
+// preloaded malloc counter) per operation — each checked against its threshold in Benchmarks/gates.tsv. A figure
+// past its threshold fails the run, with the path, the figure and the threshold. Counts do not move with the load of
+// the machine, so a gate that fails means the code does more work.
+
+/// What each path of the table is, as the report names it.
+let pathNames: [String: String] = [
+    "daemon-post": "daemon Post, answered once the server has it (per Post)",
+    "daemon-respond": "daemon Post, then the server's click reaching the client as Responded (per pair)",
+    "library-post": "library center.post (per post)",
+    "library-dispatch": "library center.post, then the server's click running the handler (per pair)",
+    "daemon-list": "daemon ListPending of 10,000 pending (per listing)",
+    "daemon-start": "daemon start with 10,000 pending, to its exit (whole process)",
+    "cli-send": "notification-bridge send (whole process)",
+]
+
+struct GateOptions {
+    var daemon = ""
+    var cli = ""
+    var shim = ""
+    var gates = "Benchmarks/gates.tsv"
+    var operations = 20
+    var only: Set<String> = []
+    var propose = false
+
+    static let usage = """
+        usage: bench-gates --daemon PATH --cli PATH --shim PATH [--gates PATH] [--operations N] \
+        [--only PATH,PATH] [--propose]
+               bench-gates library post|dispatch COUNT   (the counted app, started by the gates)
+        """
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            if argument == "--propose" {
+                propose = true
+                continue
+            }
+            guard let value = iterator.next() else { throw GateError("\(argument) needs a value\n\(Self.usage)") }
+            switch argument {
+            case "--daemon": daemon = value
+            case "--cli": cli = value
+            case "--shim": shim = value
+            case "--gates": gates = value
+            case "--operations":
+                guard let count = Int(value), count > 0 else { throw GateError("--operations needs a number") }
+                operations = count
+            case "--only": only = Set(value.split(separator: ",").map(String.init))
+            default: throw GateError("unknown option \(argument)\n\(Self.usage)")
+            }
+        }
+        for (name, path) in [("--daemon", daemon), ("--cli", cli), ("--shim", shim)]
+        where !FileManager.default.isReadableFile(atPath: path) {
+            throw GateError("\(name) \(path.isEmpty ? "is needed" : "\(path) does not exist")\n\(Self.usage)")
+        }
+    }
+}
+
+func measure(_ options: GateOptions, paths: [String]) async throws -> [String: Counts] {
+    guard let valgrind = ExecutableLookup.find("valgrind") else {
+        throw GateError("valgrind is not installed: run 'make test' (it installs it) or 'apt-get install valgrind'")
+    }
+    return try await withPrivateBus { bus in
+        let folder = bus.directory.appendingPathComponent("gates")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let counter = Counter(valgrind: valgrind.path, shim: options.shim, folder: folder)
+        let serverConnection = try await bus.connect()
+        let server = NotificationServer()
+        let events = server.events()
+        // Nothing expires by itself: under the counter, more than a server's default timeout may pass.
+        try await server.start(
+            on: serverConnection, profile: NotificationServerProfile.fullFeatured.withoutDefaultExpiry)
+        // The user's click, as soon as a notification of a clicking path shows.
+        let clicking = Task {
+            for await case .notified(let notification) in events {
+                switch notification.appName {
+                case DaemonGates.respondAppName: try? await server.invokeAction(id: notification.id, key: "default")
+                case LibraryClient.dispatchAppName:
+                    try? await server.invokeAction(id: notification.id, key: LibraryClient.actionID)
+                default: break
+                }
+            }
+        }
+        defer { clicking.cancel() }
+        let client = try await bus.connect()
+        let daemon = DaemonGates(
+            bus: bus, client: client, counter: counter, daemon: options.daemon, cli: options.cli, folder: folder,
+            operations: options.operations)
+        var measured: [String: Counts] = [:]
+        for path in paths where measured[path] == nil {
+            switch path {
+            case "daemon-post": measured[path] = try await daemon.post()
+            case "daemon-respond": measured[path] = try await daemon.respond()
+            case "daemon-list", "daemon-start":
+                let (listing, start) = try await daemon.listingAndStart()
+                measured["daemon-list"] = listing
+                measured["daemon-start"] = start
+            case "cli-send": measured[path] = try await daemon.send()
+            case "library-post", "library-dispatch":
+                measured[path] = try await libraryPath(
+                    path, dispatch: path == "library-dispatch", bus: bus, counter: counter, folder: folder,
+                    operations: options.operations)
+            default: throw GateError("\(options.gates) names a path the gates do not know: \(path)")
+            }
+        }
+        await server.stop()
+        await client.close()
+        await serverConnection.close()
+        return measured
+    }
+}
+
+/// Runs this program as the counted app (``LibraryClient``) with N and 2N posts; the cost of one.
+func libraryPath(
+    _ path: String, dispatch: Bool, bus: PrivateBus, counter: Counter, folder: URL, operations: Int
+) async throws -> Counts {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    var runs: [Counts] = []
+    for count in [operations, 2 * operations] {
+        progress("\(path): \(count) operations, counted")
+        let tag = "\(path)-\(count)"
+        let log = folder.appendingPathComponent("library.log").path
+        let child = try counter.spawn(
+            [executable, "library", dispatch ? "dispatch" : "post", String(count)], tag: tag,
+            environment: bus.environment, log: log)
+        guard let status = await child.wait(within: .seconds(600)) else {
+            child.stop()
+            throw GateError("the counted app (\(tag)) did not end within 600 s; its log: \(log)")
+        }
+        guard status == 0 else { throw GateError("the counted app (\(tag)) ended with \(status); its log: \(log)") }
+        runs.append(try counter.counts(of: tag))
+    }
+    return (runs[1] - runs[0]) / operations
+}
+
+/// Prints each gate with its figure, and returns the lines of those that failed.
+func judge(_ table: GateTable, _ measured: [String: Counts], options: GateOptions) -> [String] {
+    var failures: [String] = []
+    print("")
+    print("Count gates (\(options.gates)): per operation, from \(options.operations) and \(2 * options.operations)")
+    for gate in table.gates {
+        guard let counts = measured[gate.path] else { continue }
+        let figure = gate.metric.value(of: counts)
+        let passed = figure <= gate.threshold
+        let change = gate.measured > 0 ? (figure / gate.measured - 1) * 100 : 0
+        print(
+            "  \(passed ? "ok    " : "FAILED") \(gate.path) \(gate.metric.rawValue): \(formatted(figure)) "
+                + "(threshold \(formatted(gate.threshold)); \(String(format: "%+.1f%%", change)) on the "
+                + "\(formatted(gate.measured)) recorded) — \(pathNames[gate.path] ?? gate.path)")
+        if !passed {
+            failures.append(
+                "\(gate.path) \(gate.metric.rawValue) per operation: \(formatted(figure)) is past the threshold "
+                    + "\(formatted(gate.threshold)) (\(pathNames[gate.path] ?? gate.path))")
+        }
+    }
+    if options.propose {
+        print("\nProposed lines for \(options.gates) (threshold from the figure measured now):")
+        for gate in table.gates {
+            guard let counts = measured[gate.path] else { continue }
+            let figure = gate.metric.value(of: counts)
+            let threshold = proposedThreshold(gate.metric, measured: figure)
+            print(
+                "\(gate.path)\t\(gate.metric.rawValue)\t\(String(format: "%.0f", threshold))\t"
+                    + "\(String(format: "%.1f", figure))\t\(gate.note)")
+        }
+    }
+    return failures
+}
+
+do {
+    let arguments = CommandLine.arguments
+    if arguments.count == 4, arguments[1] == "library", let count = Int(arguments[3]) {
+        try await LibraryClient.run(count: count, dispatch: arguments[2] == "dispatch")
+        exit(0)
+    }
+    let options = try GateOptions(arguments)
+    let table = try GateTable(contentsOf: options.gates)
+    let paths = table.paths.filter { options.only.isEmpty || options.only.contains($0) }
+    let started = ContinuousClock.now
+    let measured = try await measure(options, paths: paths)
+    let failures = judge(table, measured, options: options)
+    print("\nmeasured in \(ContinuousClock.now - started)")
+    if !failures.isEmpty {
+        for failure in failures { print("gate failed: \(failure)") }
+        print(
+            "A gate fails when the code does more work than its threshold allows: find what added it; if the cost "
+                + "is wanted, raise the threshold in \(options.gates) in a commit of its own that says why "
+                + "(docs/performance.md).")
+        exit(1)
+    }
+} catch {
+    FileHandle.standardError.write(Data("bench-gates: \(error)\n".utf8))
+    exit(2)
+}
