@@ -198,8 +198,8 @@ let package = Package(
         .executableTarget(
             name: "bench-gates",
             dependencies: [
-                "DBusCore", "DBusTestSupport", "NotificationBridge", "NotificationBridgeAPI", "NotificationModel",
-                "NotificationServerKit",
+                "DBusCore", "DBusTestSupport", "EventLoopExecutor", "NotificationBridge", "NotificationBridgeAPI",
+                "NotificationModel", "NotificationServerKit",
             ],
             path: "Benchmarks/CountGates"
         ),

@@ -1,5 +1,6 @@
 import DBusCore
 import DBusTestSupport
+import EventLoopExecutor
 import Foundation
 import NotificationServerKit
 
@@ -27,10 +28,12 @@ struct GateOptions {
     var operations = 20
     var only: Set<String> = []
     var propose = false
+    /// Where each run's counts and logs are kept (emptied first): what to read when a gate fails.
+    var work = ".build/gates"
 
     static let usage = """
         usage: bench-gates --daemon PATH --cli PATH --shim PATH [--gates PATH] [--operations N] \
-        [--only PATH,PATH] [--propose]
+        [--only PATH,PATH] [--propose] [--work FOLDER]
                bench-gates library post|dispatch COUNT   (the counted app, started by the gates)
         """
 
@@ -47,6 +50,7 @@ struct GateOptions {
             case "--cli": cli = value
             case "--shim": shim = value
             case "--gates": gates = value
+            case "--work": work = value
             case "--operations":
                 guard let count = Int(value), count > 0 else { throw GateError("--operations needs a number") }
                 operations = count
@@ -66,7 +70,8 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
         throw GateError("valgrind is not installed: run 'make test' (it installs it) or 'apt-get install valgrind'")
     }
     return try await withPrivateBus { bus in
-        let folder = bus.directory.appendingPathComponent("gates")
+        let folder = URL(fileURLWithPath: options.work).standardizedFileURL
+        try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let counter = Counter(valgrind: valgrind.path, shim: options.shim, folder: folder)
         let serverConnection = try await bus.connect()
@@ -172,28 +177,43 @@ func judge(_ table: GateTable, _ measured: [String: Counts], options: GateOption
     return failures
 }
 
-do {
-    let arguments = CommandLine.arguments
-    if arguments.count == 4, arguments[1] == "library", let count = Int(arguments[3]) {
-        try await LibraryClient.run(count: count, dispatch: arguments[2] == "dispatch")
-        exit(0)
+/// The gates: measures, judges, and returns the exit status (1: a gate failed; 2: the gates could not measure).
+func runGates(_ arguments: [String]) async -> Int32 {
+    do {
+        let options = try GateOptions(arguments)
+        let table = try GateTable(contentsOf: options.gates)
+        let paths = table.paths.filter { options.only.isEmpty || options.only.contains($0) }
+        let started = ContinuousClock.now
+        let measured = try await measure(options, paths: paths)
+        let failures = judge(table, measured, options: options)
+        print("\nmeasured in \(ContinuousClock.now - started)")
+        guard failures.isEmpty else {
+            for failure in failures { print("gate failed: \(failure)") }
+            print(
+                "A gate fails when the code does more work than its threshold allows: find what added it; if the "
+                    + "cost is wanted, raise the threshold in \(options.gates) in a commit of its own that says why "
+                    + "(docs/performance.md).")
+            return 1
+        }
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("bench-gates: \(error)\n".utf8))
+        return 2
     }
-    let options = try GateOptions(arguments)
-    let table = try GateTable(contentsOf: options.gates)
-    let paths = table.paths.filter { options.only.isEmpty || options.only.contains($0) }
-    let started = ContinuousClock.now
-    let measured = try await measure(options, paths: paths)
-    let failures = judge(table, measured, options: options)
-    print("\nmeasured in \(ContinuousClock.now - started)")
-    if !failures.isEmpty {
-        for failure in failures { print("gate failed: \(failure)") }
-        print(
-            "A gate fails when the code does more work than its threshold allows: find what added it; if the cost "
-                + "is wanted, raise the threshold in \(options.gates) in a commit of its own that says why "
-                + "(docs/performance.md).")
-        exit(1)
-    }
-} catch {
-    FileHandle.standardError.write(Data("bench-gates: \(error)\n".utf8))
-    exit(2)
 }
+
+// Both the gates and the counted app run on EventLoopExecutor, as the daemon and the command line do: valgrind 3.19
+// cannot run a program on libdispatch's thread pool (it stops with an internal error as the pool starts threads).
+let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "library", let count = Int(arguments[3]) {
+    EventLoopExecutor.runMain {
+        do {
+            try await LibraryClient.run(count: count, dispatch: arguments[2] == "dispatch")
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("bench-gates library: \(error)\n".utf8))
+            return 2
+        }
+    }
+}
+EventLoopExecutor.runMain { await runGates(arguments) }
