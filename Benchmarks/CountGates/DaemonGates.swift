@@ -11,6 +11,8 @@ struct DaemonGates {
     static let respondAppName = "GateRespond"
     /// How many notifications the listing and start-up paths keep pending.
     static let pending = 10_000
+    /// The app they are posted as, which the listing names (a listing without one lists the caller's own).
+    static let pendingAppName = "GatePending"
 
     let bus: PrivateBus
     let client: DBusConnection
@@ -46,10 +48,14 @@ struct DaemonGates {
     ) async throws -> Counts? {
         let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
         let arguments = [daemon]
+        let output = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        defer { close(output) }
         let child =
             counted
             ? try counter.spawn(arguments, tag: tag, environment: environment(stateHome: stateHome), log: log)
-            : try ChildProcess.spawn(arguments, environment: environment(stateHome: stateHome))
+            : try ChildProcess.spawn(
+                arguments, environment: environment(stateHome: stateHome), standardOutput: output, standardError: output
+            )
         do {
             try await withTimeout(.seconds(300), waitingFor: "notification-bridged (\(tag)) to own its name") {
                 for await owner in owners where owner != nil { return }
@@ -125,14 +131,22 @@ struct DaemonGates {
             try? FileManager.default.removeItem(at: stateHome)
             try FileManager.default.copyItem(at: stored, to: stateHome)
             let client = self.client
+            var filter = WireEntries()
+            filter[FilterKeys.appName] = Self.pendingAppName
+            let arguments = [filter.value]
             let counts = try await withDaemon(tag: tag, stateHome: stateHome) {
                 for _ in 0..<listings {
                     let listed = try await client.call(
                         destination: BridgeAPI.busName, path: BridgeAPI.objectPath,
                         interface: BridgeAPI.interfaceName, method: BridgeMethod.listPending.name,
-                        arguments: [.vardict([:])], timeout: .seconds(300))
+                        arguments: arguments, timeout: .seconds(300))
                     guard case .array(_, let items)? = listed.first, items.count == Self.pending else {
-                        throw GateError("ListPending did not list the \(Self.pending) pending notifications")
+                        let count = listed.first.map { value -> String in
+                            guard case .array(_, let items) = value else { return "not a list" }
+                            return "\(items.count)"
+                        }
+                        throw GateError(
+                            "ListPending listed \(count ?? "nothing"), not the \(Self.pending) pending notifications")
                     }
                 }
             }
@@ -157,6 +171,7 @@ struct DaemonGates {
                         for number in stride(from: index, to: Self.pending, by: clients) {
                             var entries = WireEntries()
                             entries[PostKeys.title] = "Pending \(number)"
+                            entries[PostKeys.appName] = Self.pendingAppName
                             entries[PostKeys.body] = "a notification from the gates"
                             entries[PostKeys.delay] = 31_536_000
                             _ = try await proxy.post(entries)
