@@ -25,7 +25,7 @@ struct GateOptions {
     var cli = ""
     var shim = ""
     var gates = "Benchmarks/gates.tsv"
-    var operations = 20
+    var operations = 40
     var only: Set<String> = []
     var propose = false
     /// Where each run's counts and logs are kept (emptied first): what to read when a gate fails.
