@@ -20,6 +20,28 @@ struct Counts: Sendable {
     }
 }
 
+/// The cost of one operation of `path`: `run(count, tag)` counted with N and with 2N operations, each `repeats` times;
+/// the least of each count is kept, and the difference over N is returned. The timing of other processes can only add
+/// work to a run (a wake-up more, a message read alone rather than with the next), never take any away, so the least
+/// of a few runs is the steadiest figure.
+func costOfOne(
+    _ path: String, operations: Int, repeats: Int, _ run: (_ count: Int, _ tag: String) async throws -> Counts
+) async throws -> Counts {
+    var least: [Counts] = []
+    for count in [operations, 2 * operations] {
+        var best: Counts?
+        for attempt in 1...repeats {
+            progress("\(path): \(count) operations, counted (\(attempt) of \(repeats))")
+            let counts = try await run(count, "\(path)-\(count)-\(attempt)")
+            best = Counts(
+                instructions: min(best?.instructions ?? counts.instructions, counts.instructions),
+                allocations: min(best?.allocations ?? counts.allocations, counts.allocations))
+        }
+        if let best { least.append(best) }
+    }
+    return (least[1] - least[0]) / operations
+}
+
 /// Starts programs under `valgrind --tool=callgrind` with the malloc counter preloaded, and reads what each cost once
 /// it has ended. Each run is named by a tag; its files are `<tag>.callgrind` and `<tag>.mallocs` in `folder`.
 struct Counter: Sendable {

@@ -21,6 +21,8 @@ struct DaemonGates {
     let cli: String
     let folder: URL
     let operations: Int
+    /// How many times each counted run is made (the least is kept).
+    let repeats: Int
 
     private var log: String { folder.appendingPathComponent("daemon.log").path }
 
@@ -74,21 +76,18 @@ struct DaemonGates {
         return counted ? try counter.counts(of: tag) : nil
     }
 
-    /// Runs `path` with N and with 2N operations and returns the cost of one.
+    /// Runs `path` with N and with 2N operations (see ``costOfOne(_:operations:repeats:_:)``): the cost of one.
     private func perOperation(
         _ path: String, _ operation: @escaping @Sendable (BridgeProxy) async throws -> Void
     ) async throws -> Counts {
-        var runs: [Counts] = []
-        for count in [operations, 2 * operations] {
-            progress("\(path): \(count) operations, counted")
+        try await costOfOne(path, operations: operations, repeats: repeats) { count, tag in
             let proxy = BridgeProxy(connection: client, timeout: .seconds(300))
-            let tag = "\(path)-\(count)"
             let counts = try await withDaemon(tag: tag, stateHome: try freshStateHome(tag)) {
                 for _ in 0..<count { try await operation(proxy) }
             }
-            if let counts { runs.append(counts) }
+            guard let counts else { throw GateError("\(tag) was not counted") }
+            return counts
         }
-        return (runs[1] - runs[0]) / operations
     }
 
     /// `Post` of a notification shown at once, answered once the server has it.

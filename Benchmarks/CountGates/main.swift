@@ -26,13 +26,15 @@ struct GateOptions {
     var shim = ""
     var gates = "Benchmarks/gates.tsv"
     var operations = 40
+    /// How many times each run of a path counted per operation is made; the least count is kept.
+    var repeats = 2
     var only: Set<String> = []
     var propose = false
     /// Where each run's counts and logs are kept (emptied first): what to read when a gate fails.
     var work = ".build/gates"
 
     static let usage = """
-        usage: bench-gates --daemon PATH --cli PATH --shim PATH [--gates PATH] [--operations N] \
+        usage: bench-gates --daemon PATH --cli PATH --shim PATH [--gates PATH] [--operations N] [--repeats R] \
         [--only PATH,PATH] [--propose] [--work FOLDER]
                bench-gates library post|dispatch COUNT   (the counted app, started by the gates)
         """
@@ -54,6 +56,9 @@ struct GateOptions {
             case "--operations":
                 guard let count = Int(value), count > 0 else { throw GateError("--operations needs a number") }
                 operations = count
+            case "--repeats":
+                guard let count = Int(value), count > 0 else { throw GateError("--repeats needs a number") }
+                repeats = count
             case "--only": only = Set(value.split(separator: ",").map(String.init))
             default: throw GateError("unknown option \(argument)\n\(Self.usage)")
             }
@@ -95,7 +100,7 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
         let client = try await bus.connect()
         let daemon = DaemonGates(
             bus: bus, client: client, counter: counter, daemon: options.daemon, cli: options.cli, folder: folder,
-            operations: options.operations)
+            operations: options.operations, repeats: options.repeats)
         var measured: [String: Counts] = [:]
         for path in paths where measured[path] == nil {
             switch path {
@@ -109,7 +114,7 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
             case "library-post", "library-dispatch":
                 measured[path] = try await libraryPath(
                     path, dispatch: path == "library-dispatch", bus: bus, counter: counter, folder: folder,
-                    operations: options.operations)
+                    operations: options.operations, repeats: options.repeats)
             default: throw GateError("\(options.gates) names a path the gates do not know: \(path)")
             }
         }
@@ -120,15 +125,13 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
     }
 }
 
-/// Runs this program as the counted app (``LibraryClient``) with N and 2N posts; the cost of one.
+/// Runs this program as the counted app (``LibraryClient``) with N and 2N posts (see
+/// ``costOfOne(_:operations:repeats:_:)``): the cost of one.
 func libraryPath(
-    _ path: String, dispatch: Bool, bus: PrivateBus, counter: Counter, folder: URL, operations: Int
+    _ path: String, dispatch: Bool, bus: PrivateBus, counter: Counter, folder: URL, operations: Int, repeats: Int
 ) async throws -> Counts {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    var runs: [Counts] = []
-    for count in [operations, 2 * operations] {
-        progress("\(path): \(count) operations, counted")
-        let tag = "\(path)-\(count)"
+    return try await costOfOne(path, operations: operations, repeats: repeats) { count, tag in
         let log = folder.appendingPathComponent("library.log").path
         let child = try counter.spawn(
             [executable, "library", dispatch ? "dispatch" : "post", String(count)], tag: tag,
@@ -138,9 +141,8 @@ func libraryPath(
             throw GateError("the counted app (\(tag)) did not end within 600 s; its log: \(log)")
         }
         guard status == 0 else { throw GateError("the counted app (\(tag)) ended with \(status); its log: \(log)") }
-        runs.append(try counter.counts(of: tag))
+        return try counter.counts(of: tag)
     }
-    return (runs[1] - runs[0]) / operations
 }
 
 /// Prints each gate with its figure, and returns the lines of those that failed.
