@@ -166,11 +166,14 @@ func judge(_ table: GateTable, _ measured: [String: Counts], options: GateOption
         }
     }
     if options.propose {
-        print("\nProposed lines for \(options.gates) (threshold from the figure measured now):")
+        print(
+            "\nProposed lines for \(options.gates) (threshold from the figure measured now; take the highest of a "
+                + "few runs, and keep the note's range):")
         for gate in table.gates {
             guard let counts = measured[gate.path] else { continue }
             let figure = gate.metric.value(of: counts)
-            let threshold = proposedThreshold(gate.metric, measured: figure)
+            let threshold = proposedThreshold(
+                gate.metric, measured: figure, perOperation: perOperationPaths.contains(gate.path))
             print(
                 "\(gate.path)\t\(gate.metric.rawValue)\t\(String(format: "%.0f", threshold))\t"
                     + "\(String(format: "%.1f", figure))\t\(gate.note)")
