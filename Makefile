@@ -40,8 +40,8 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build test deps lint format bench gates gates-selftest demo docs docs-check man clean fuzz-build fuzz-smoke \
-    fuzz asan interop
+.PHONY: all build test deps lint format bench gates gates-selftest demo docs docs-check man clean fuzz-build \
+    fuzz-smoke fuzz asan interop
 
 all: build man
 
@@ -185,7 +185,8 @@ gates-selftest: deps $(MALLOC_COUNT)
 	@bin=$$($(SWIFT) build $(GATES_BUILD) --show-bin-path); \
 	planted=$$($(SWIFT) build $(GATES_BUILD) --scratch-path $(GATES_PLANTED_SCRATCH) --show-bin-path); \
 	status=0; $$bin/bench-gates --gates $(GATES) --only daemon-post --daemon $$planted/notification-bridged \
-	    --cli $$bin/notification-bridge --shim $(CURDIR)/$(MALLOC_COUNT) >$(GATES_PLANTED_SCRATCH)/gates.out || status=$$?; \
+	    --cli $$bin/notification-bridge --shim $(CURDIR)/$(MALLOC_COUNT) \
+	    >$(GATES_PLANTED_SCRATCH)/gates.out || status=$$?; \
 	cat $(GATES_PLANTED_SCRATCH)/gates.out; \
 	if [ $$status -eq 1 ] && grep -q '^gate failed: daemon-post' $(GATES_PLANTED_SCRATCH)/gates.out; then \
 	    echo "gates-selftest: the gates failed the planted regression, as they must"; \
