@@ -27,7 +27,11 @@ struct GateTable {
     var gates: [Gate]
 
     init(contentsOf path: String) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try self.init(text: try String(contentsOfFile: path, encoding: .utf8), path: path)
+    }
+
+    /// Reads the table from its text; `path` names it in errors.
+    init(text: String, path: String) throws {
         gates = try text.split(separator: "\n").enumerated().compactMap { number, line in
             if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) { return nil }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -48,6 +52,26 @@ struct GateTable {
     var paths: [String] {
         var seen: Set<String> = []
         return gates.map(\.path).filter { seen.insert($0).inserted }
+    }
+}
+
+/// What each path of the table is, as the report names it.
+let pathNames: [String: String] = [
+    "daemon-post": "daemon Post, answered once the server has it (per Post)",
+    "daemon-respond": "daemon Post, then the server's click reaching the client as Responded (per pair)",
+    "library-post": "library center.post (per post)",
+    "library-dispatch": "library center.post, then the server's click running the handler (per pair)",
+    "daemon-list": "daemon ListPending of 10,000 pending (per listing)",
+    "daemon-start": "daemon start with 10,000 pending, to its exit (whole process)",
+    "cli-send": "notification-bridge send (whole process)",
+]
+
+extension GateTable.Gate {
+    /// The line that says this gate failed for `figure`, or `nil` when the figure is within the threshold.
+    func failure(_ figure: Double) -> String? {
+        guard figure > threshold else { return nil }
+        return "\(path) \(metric.rawValue) per operation: \(formatted(figure)) is past the threshold "
+            + "\(formatted(threshold)) (\(pathNames[path] ?? path))"
     }
 }
 

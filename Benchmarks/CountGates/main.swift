@@ -9,17 +9,6 @@ import NotificationServerKit
 // past its threshold fails the run, with the path, the figure and the threshold. Counts do not move with the load of
 // the machine, so a gate that fails means the code does more work.
 
-/// What each path of the table is, as the report names it.
-let pathNames: [String: String] = [
-    "daemon-post": "daemon Post, answered once the server has it (per Post)",
-    "daemon-respond": "daemon Post, then the server's click reaching the client as Responded (per pair)",
-    "library-post": "library center.post (per post)",
-    "library-dispatch": "library center.post, then the server's click running the handler (per pair)",
-    "daemon-list": "daemon ListPending of 10,000 pending (per listing)",
-    "daemon-start": "daemon start with 10,000 pending, to its exit (whole process)",
-    "cli-send": "notification-bridge send (whole process)",
-]
-
 struct GateOptions {
     var daemon = ""
     var cli = ""
@@ -153,17 +142,13 @@ func judge(_ table: GateTable, _ measured: [String: Counts], options: GateOption
     for gate in table.gates {
         guard let counts = measured[gate.path] else { continue }
         let figure = gate.metric.value(of: counts)
-        let passed = figure <= gate.threshold
+        let passed = gate.failure(figure) == nil
         let change = gate.measured > 0 ? (figure / gate.measured - 1) * 100 : 0
         print(
             "  \(passed ? "ok    " : "FAILED") \(gate.path) \(gate.metric.rawValue): \(formatted(figure)) "
                 + "(threshold \(formatted(gate.threshold)); \(String(format: "%+.1f%%", change)) on the "
                 + "\(formatted(gate.measured)) recorded) — \(pathNames[gate.path] ?? gate.path)")
-        if !passed {
-            failures.append(
-                "\(gate.path) \(gate.metric.rawValue) per operation: \(formatted(figure)) is past the threshold "
-                    + "\(formatted(gate.threshold)) (\(pathNames[gate.path] ?? gate.path))")
-        }
+        if let failure = gate.failure(figure) { failures.append(failure) }
     }
     if options.propose {
         print(
