@@ -136,7 +136,8 @@ $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 # QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: built as the .deb ships the programs (the Swift
 # runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json
 # and the table in bench-results/bench.md; a full STATIC=1 run, the one docs/performance.md reads, writes its table to
-# docs/performance-table.md.
+# docs/performance-table.md. Each figure is compared with the last committed table (docs/performance-table.md at
+# HEAD; the file itself outside a git checkout): the column "vs last".
 BENCH_BUILD := -c release $(if $(STATIC),$(shell packaging/release-build-flags.sh))
 
 bench: deps $(BASELINE)
@@ -146,9 +147,11 @@ bench: deps $(BASELINE)
 	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
 	$(SWIFT) build $(BENCH_BUILD) --product bench-idle-floor
 	$(SWIFT) build $(BENCH_BUILD) --product bench-send-floor
+	@mkdir -p bench-results && { git show HEAD:docs/performance-table.md >bench-results/last-table.md 2>/dev/null \
+	    || cp docs/performance-table.md bench-results/last-table.md; }
 	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
 	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --floor $$bin/bench-idle-floor \
-	    --send-floor $$bin/bench-send-floor \
+	    --send-floor $$bin/bench-send-floor --compare bench-results/last-table.md \
 	    $(if $(QUICK),--quick) \
 	    $(if $(STATIC),--json bench-results/bench-static.json \
 	        --markdown $(if $(QUICK),bench-results/bench-static.md,docs/performance-table.md))
