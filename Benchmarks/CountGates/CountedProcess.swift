@@ -21,9 +21,9 @@ struct Counts: Sendable {
 }
 
 /// The cost of one operation of `path`: `run(count, tag)` counted with N and with 2N operations, each `repeats` times;
-/// the least of each count is kept, and the difference over N is returned. The timing of other processes can only add
-/// work to a run (a wake-up more, a message read alone rather than with the next), never take any away, so the least
-/// of a few runs is the steadiest figure.
+/// the least of each count is kept, and the difference over N is returned. The timing between processes moves a run's
+/// counts (a wake-up more or less, a message read alone or with the next); the least of a few runs trims the outliers
+/// it adds, though a loaded machine can move the whole range (see the margins in Benchmarks/gates.tsv).
 func costOfOne(
     _ path: String, operations: Int, repeats: Int, _ run: (_ count: Int, _ tag: String) async throws -> Counts
 ) async throws -> Counts {
