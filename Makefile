@@ -5,6 +5,9 @@
 #   make test    install what the tests need (Debian packages), check the formatting, build, run every test
 #   make format  format the sources as .swift-format says (make lint: only check, as make test does)
 #   make bench   release build; the bridge against raw libdbus and its peers on a private bus (QUICK=1: short)
+#   make gates   release build; instructions and heap allocations per operation of the hot paths, each against its
+#                threshold in Benchmarks/gates.tsv (make gates-selftest: a planted regression must fail them). Not
+#                yet part of make test: its two release builds do not fit CI's time with both releases' suites
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning,
 #                on a compiler warning in the library's modules and on a public declaration without a /// summary:
@@ -28,9 +31,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libdbus-1-dev libglib2.0-dev libsqlite3-dev pkg-config
 # groff-base renders the manual pages the tests check; systemd brings busctl, which their examples use; bubblewrap
 # and xdg-dbus-proxy build the sandboxes of the sandboxed-app tests; python3-dbusmock is the notification server and
-# the portal libnotify's own notify-send tests run against, as the notify-send tests do.
+# the portal libnotify's own notify-send tests run against, as the notify-send tests do; valgrind counts the
+# instructions of the gates.
 TEST_PACKAGES := dbus-daemon libglib2.0-bin libnotify-bin dunst xvfb tzdata xdg-desktop-portal xdg-desktop-portal-gtk \
-    gsettings-desktop-schemas groff-base systemd bubblewrap xdg-dbus-proxy python3-dbusmock
+    gsettings-desktop-schemas groff-base systemd bubblewrap xdg-dbus-proxy python3-dbusmock valgrind
 
 BASELINE := Benchmarks/bin/dbus-raw-baseline
 
@@ -41,7 +45,8 @@ FUZZ_BIN := $(FUZZ_SCRATCH)/debug/notification-bridge-fuzz
 FUZZ_SECONDS ?= 3600
 ASAN_SCRATCH := .build-asan
 
-.PHONY: all build build-deps release test deps lint format bench demo docs docs-check man clean fuzz-build \
+.PHONY: all build build-deps release test deps lint format bench gates gates-selftest demo docs docs-check man clean \
+    fuzz-build \
     fuzz-smoke fuzz asan interop
 
 all: release man
@@ -205,7 +210,8 @@ $(BASELINE): $(BASELINE_SOURCES) Benchmarks/raw-baseline/baseline.h
 # QUICK=1: fewer rounds and iterations, for a sanity run. STATIC=1: built as the .deb ships the programs (the Swift
 # runtime linked statically, in .build-static; packaging/release-build-flags.sh). Results: bench-results/bench.json
 # and the table in bench-results/bench.md; a full STATIC=1 run, the one docs/performance.md reads, writes its table to
-# docs/performance-table.md.
+# docs/performance-table.md. Each figure is compared with the last committed table (docs/performance-table.md at
+# HEAD; the file itself outside a git checkout): the column "vs last".
 BENCH_BUILD := -c release $(if $(STATIC),$(shell packaging/release-build-flags.sh))
 
 bench: deps $(BASELINE)
@@ -215,12 +221,55 @@ bench: deps $(BASELINE)
 	$(SWIFT) build $(BENCH_BUILD) --product dbus-bench
 	$(SWIFT) build $(BENCH_BUILD) --product bench-idle-floor
 	$(SWIFT) build $(BENCH_BUILD) --product bench-send-floor
+	@mkdir -p bench-results && { git show HEAD:docs/performance-table.md >bench-results/last-table.md 2>/dev/null \
+	    || cp docs/performance-table.md bench-results/last-table.md; }
 	bin=$$($(SWIFT) build $(BENCH_BUILD) --show-bin-path) && $$bin/dbus-bench --baseline $(BASELINE) \
 	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --floor $$bin/bench-idle-floor \
-	    --send-floor $$bin/bench-send-floor \
+	    --send-floor $$bin/bench-send-floor --compare bench-results/last-table.md \
 	    $(if $(QUICK),--quick) \
 	    $(if $(STATIC),--json bench-results/bench-static.json \
 	        --markdown $(if $(QUICK),bench-results/bench-static.md,docs/performance-table.md))
+
+# The gates: the hot paths' costs counted, not timed (docs/performance.md, "Gates on counts"). bench-gates runs the
+# daemon, the CLI and an app on the library under valgrind's callgrind with the malloc counter preloaded, N and 2N
+# operations each, and fails when a figure per operation is past its threshold in Benchmarks/gates.tsv.
+# PROPOSE=1 also prints the lines a new measure suggests; ONLY=daemon-post,cli-send measures those paths alone.
+MALLOC_COUNT := Benchmarks/bin/malloc-count.so
+GATES_BUILD := -c release
+GATES := Benchmarks/gates.tsv
+GATES_PLANTED_SCRATCH := .build-gates-planted
+
+$(MALLOC_COUNT): Benchmarks/malloc-count/malloc-count.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -shared -fPIC -o $@ $<
+
+gates: deps $(MALLOC_COUNT)
+	$(SWIFT) build $(GATES_BUILD) --product notification-bridged
+	$(SWIFT) build $(GATES_BUILD) --product notification-bridge
+	$(SWIFT) build $(GATES_BUILD) --product bench-gates
+	bin=$$($(SWIFT) build $(GATES_BUILD) --show-bin-path) && $$bin/bench-gates --gates $(GATES) \
+	    --daemon $$bin/notification-bridged --cli $$bin/notification-bridge --shim $(CURDIR)/$(MALLOC_COUNT) \
+	    $(if $(PROPOSE),--propose) $(if $(ONLY),--only $(ONLY))
+
+# The gates' own test: a daemon built with NB_PLANTED_REGRESSION (allocations added to every Post, in a build folder of
+# its own) must fail the daemon-post gates. A second release build of the daemon is too long for make test: CI runs
+# this target beside it.
+gates-selftest: deps $(MALLOC_COUNT)
+	$(SWIFT) build $(GATES_BUILD) --scratch-path $(GATES_PLANTED_SCRATCH) --product notification-bridged \
+	    -Xswiftc -DNB_PLANTED_REGRESSION
+	$(SWIFT) build $(GATES_BUILD) --product notification-bridge
+	$(SWIFT) build $(GATES_BUILD) --product bench-gates
+	@bin=$$($(SWIFT) build $(GATES_BUILD) --show-bin-path); \
+	planted=$$($(SWIFT) build $(GATES_BUILD) --scratch-path $(GATES_PLANTED_SCRATCH) --show-bin-path); \
+	status=0; $$bin/bench-gates --gates $(GATES) --only daemon-post --daemon $$planted/notification-bridged \
+	    --cli $$bin/notification-bridge --shim $(CURDIR)/$(MALLOC_COUNT) \
+	    >$(GATES_PLANTED_SCRATCH)/gates.out || status=$$?; \
+	cat $(GATES_PLANTED_SCRATCH)/gates.out; \
+	if [ $$status -eq 1 ] && grep -q '^gate failed: daemon-post' $(GATES_PLANTED_SCRATCH)/gates.out; then \
+	    echo "gates-selftest: the gates failed the planted regression, as they must"; \
+	else \
+	    echo "gates-selftest: the planted regression was not caught (bench-gates exit status $$status)"; exit 1; \
+	fi
 
 # A private bus, notification-terminal-server and notification-bridged, with the demo playing a mail app.
 # AUTO=1 plays the user by script instead of asking (also the default without a terminal); it fails unless every
@@ -302,7 +351,8 @@ deb-test: deb
 	DEB_TEST_SUITE=$(or $(SUITE),$(HOST_SUITE)) packaging/test-install.sh
 
 clean:
-	rm -rf .build .build-docs .build-static $(FUZZ_SCRATCH) $(ASAN_SCRATCH) Benchmarks/bin bench-results
+	rm -rf .build .build-docs .build-static $(FUZZ_SCRATCH) $(ASAN_SCRATCH) $(GATES_PLANTED_SCRATCH) Benchmarks/bin \
+	    bench-results
 
 # Installed without a package. The programs are built as the .deb ships them (the Swift runtime linked statically),
 # so they run without a Swift toolchain. PREFIX is where they run from; DESTDIR (for staging) is prepended only when

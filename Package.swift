@@ -193,6 +193,19 @@ let package = Package(
             path: "Benchmarks/SendFloor"
         ),
 
+        // `make gates`: the hot paths' instructions and heap allocations per operation, counted under callgrind with
+        // the malloc counter of Benchmarks/malloc-count preloaded, against the thresholds of Benchmarks/gates.tsv.
+        .executableTarget(
+            name: "bench-gates",
+            dependencies: [
+                "DBusCore", "DBusTestSupport", "EventLoopExecutor", "NotificationBridge", "NotificationBridgeAPI",
+                "NotificationModel", "NotificationServerKit",
+            ],
+            path: "Benchmarks/CountGates"
+        ),
+
+        // The gates' table as bench-gates reads it: checked in seconds, without valgrind.
+        .testTarget(name: "CountGatesTests", dependencies: ["bench-gates", "DBusTestSupport"]),
         .testTarget(name: "DBusCoreTests", dependencies: ["DBusCore", "DBusTestSupport"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
         .testTarget(

@@ -1,8 +1,11 @@
 import Foundation
 
 /// Writes the rows as a Markdown table to `path`: the file the documentation links as the latest results. It is
-/// written whole by each run, never edited by hand, and says how it was made.
-func writeMarkdown(_ rows: [ResultRow], to path: String, quick: Bool, rounds: Int, load: String) throws {
+/// written whole by each run, never edited by hand, and says how it was made; with `last`, the column "vs last" says
+/// how each figure moved since that table.
+func writeMarkdown(
+    _ rows: [ResultRow], to path: String, quick: Bool, rounds: Int, load: String, last: LastTable? = nil
+) throws {
     func figure(_ value: Double?, _ unit: ResultRow.Unit) -> String {
         guard let value, value.isFinite else { return "" }
         switch unit {
@@ -29,18 +32,28 @@ func writeMarkdown(_ rows: [ResultRow], to path: String, quick: Bool, rounds: In
             + "\(rounds) rounds, median of rounds; \(ProcessInfo.processInfo.activeProcessorCount) processors, "
             + "load \(load). How to read it: [performance.md](performance.md).",
     ]
+    if let last {
+        lines += [
+            "",
+            "\"vs last\" is the change since the table written \(last.written), ▲ up or ▼ down; \"worse\" marks a time "
+                + "or a size that grew, or a rate that fell, by more than 5%.",
+        ]
+    }
     var group = ""
     for row in rows {
         if row.group != group {
             group = row.group
-            lines += ["", "## \(cell(group))", "", "| path | median | p99 | × raw | target |", "|---|---|---|---|---|"]
+            lines += [
+                "", "## \(cell(group))", "", "| path | median | p99 | × raw | vs last | target |",
+                "|---|---|---|---|---|---|",
+            ]
         }
         let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? ""
         let target = row.target.map { $0.text + ($0.met ? " — met" : " — missed") } ?? ""
         let name = row.note.map { "\(row.name) (\($0))" } ?? row.name
         lines.append(
             "| \(cell(name)) | \(figure(row.median, row.unit)) | \(figure(row.p99, row.unit)) | \(ratio) | "
-                + "\(cell(target)) |")
+                + "\(last?.change(of: row) ?? "") | \(cell(target)) |")
     }
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

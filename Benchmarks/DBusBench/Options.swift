@@ -11,6 +11,8 @@ struct Options: Sendable {
     /// Where the table goes as Markdown, for the documentation to link (`docs/performance-table.md` for the run the
     /// package's build is measured by); empty: not written.
     var markdownPath = "bench-results/bench.md"
+    /// The last committed table, which each figure is compared with ("vs last"); missing: no comparison.
+    var comparePath = "docs/performance-table.md"
     var quick = false
     var rounds = 5
     var warmUp = 200
@@ -28,7 +30,7 @@ struct Options: Sendable {
 
     static let usage = """
         usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] \
-        [--json PATH] [--markdown PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        [--json PATH] [--markdown PATH] [--compare PATH] [--quick] [--rounds N] [--pending N] [--churn N]
         """
 
     init(_ arguments: [String]) throws {
@@ -49,6 +51,7 @@ struct Options: Sendable {
             case "--send-floor": sendFloor = value
             case "--json": jsonPath = value
             case "--markdown": markdownPath = value
+            case "--compare": comparePath = value
             case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
             case "--churn": overrides.append((\.churn, try Self.count(argument, value)))
             case "--rounds": overrides.append((\.rounds, try Self.count(argument, value)))

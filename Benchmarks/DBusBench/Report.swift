@@ -64,8 +64,8 @@ struct ResultRow: Sendable {
     }
 }
 
-/// Prints the rows as a table, grouped in the order they came.
-func printTable(_ rows: [ResultRow], header: String) {
+/// Prints the rows as a table, grouped in the order they came; with `last`, each figure's move since that table.
+func printTable(_ rows: [ResultRow], header: String, last: LastTable? = nil) {
     func figure(_ value: Double?, _ unit: ResultRow.Unit) -> String {
         guard let value, value.isFinite else { return "—" }
         switch unit {
@@ -92,14 +92,17 @@ func printTable(_ rows: [ResultRow], header: String) {
         if row.group != group {
             group = row.group
             print("")
-            print(pad(group, 46, left: true) + pad("median", 12) + pad("p99", 12) + pad("× raw", 9) + "   target")
+            print(
+                pad(group, 46, left: true) + pad("median", 12) + pad("p99", 12) + pad("× raw", 9)
+                    + pad("vs last", 15) + "   target")
         }
         let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? ""
         var target = ""
         if let t = row.target { target = t.text + (t.met ? "  met" : "  MISSED") }
         print(
             pad("  " + row.name, 46, left: true) + pad(figure(row.median, row.unit), 12)
-                + pad(row.p99 == nil ? "" : figure(row.p99, row.unit), 12) + pad(ratio, 9) + "   " + target)
+                + pad(row.p99 == nil ? "" : figure(row.p99, row.unit), 12) + pad(ratio, 9)
+                + pad(last?.change(of: row) ?? "", 15) + "   " + target)
         if let note = row.note { print("      " + note) }
     }
 }

@@ -14,6 +14,8 @@ func run() async throws {
     where !FileManager.default.isExecutableFile(atPath: path) {
         throw BenchError("\(what) is missing at \(path): run 'make bench', which builds it")
     }
+    // Read before the run, which may replace it.
+    let last = LastTable(path: options.comparePath)
     let rows = try await withPrivateBus { bus in
         let baseline = Baseline(path: options.baseline, environment: bus.environment)
         var rows = try await CoreSuite(options: options, bus: bus, baseline: baseline).run()
@@ -48,11 +50,14 @@ func run() async throws {
     printTable(
         rows,
         header: "NotificationBridge benchmarks\(options.quick ? " (QUICK)" : "") — \(options.rounds) rounds, "
-            + "median of rounds; \(ProcessInfo.processInfo.activeProcessorCount) processors, load \(load)")
+            + "median of rounds; \(ProcessInfo.processInfo.activeProcessorCount) processors, load \(load)"
+            + (last.map { "; vs last: the table of \($0.written) (\(options.comparePath))" } ?? ""),
+        last: last)
     try writeJSON(rows, to: options.jsonPath, settings: options.settings)
     print("\nwritten to \(options.jsonPath)")
     if !options.markdownPath.isEmpty {
-        try writeMarkdown(rows, to: options.markdownPath, quick: options.quick, rounds: options.rounds, load: load)
+        try writeMarkdown(
+            rows, to: options.markdownPath, quick: options.quick, rounds: options.rounds, load: load, last: last)
         print("written to \(options.markdownPath)")
     }
 }
