@@ -11,7 +11,7 @@
 #   make demo    the daemon and a notification server in the terminal, on a private bus (AUTO=1: scripted)
 #   make docs    the library's DocC documentation, as a static site in .build-docs/site (fails on a DocC warning,
 #                on a compiler warning in the library's modules and on a public declaration without a /// summary:
-#                make docs-check)
+#                make docs-check); and the Getting Started page's app, built in a package of its own
 #   make man     the manual pages of man/, checked by groff and compressed in .build/man
 #   make fuzz    libFuzzer over the decoding of incoming messages (FUZZ_SECONDS=3600 by default)
 #   make asan    the reliability tests against an AddressSanitizer/LeakSanitizer build of the daemon
@@ -60,9 +60,13 @@ deps:
 	done; \
 	if [ -n "$$missing" ]; then \
 	    echo "Installing Debian packages:$$missing"; \
-	    $(SUDO) apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	    flock $(APT_LOCK) $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive flock $(APT_LOCK) $(SUDO) apt-get install -y -qq --no-install-recommends \
+	        -o DPkg::Lock::Timeout=300 $$missing; \
 	fi
+
+# CI makes the trixie root while make test runs, and each may install packages: one apt-get at a time.
+APT_LOCK := /tmp/notification-bridge-apt.lock
 
 # Only what building needs, for `make` and `make install`.
 build-deps:
@@ -303,6 +307,8 @@ DOCS_SCRATCH := .build-docs
 LIBRARY_MODULES := DBusCore FreedesktopNotifications NotificationModel NotificationBridgeAPI ProcessSupport \
     NotificationBridge
 docs: deps docs-check
+	$(SWIFT) build --build-tests
+	NB_DOCS_TESTS=1 $(SWIFT) test --skip-build --filter GettingStartedSnippetTests
 	rm -rf $(DOCS_SCRATCH)/symbol-graphs $(foreach module,$(LIBRARY_MODULES),$(DOCS_SCRATCH)/debug/$(module).build/*.o)
 	mkdir -p $(DOCS_SCRATCH)/symbol-graphs/all $(DOCS_SCRATCH)/symbol-graphs/library
 	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target NotificationBridge \

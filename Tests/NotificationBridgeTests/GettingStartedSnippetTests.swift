@@ -5,7 +5,12 @@ import Testing
 /// The app the Getting Started page tells a new user to write compiles where the page says to put it: in the file
 /// `swift package init --type executable` makes, in a package that depends on this one as the page's `Package.swift`
 /// does. The test reads both files out of the page, so that the page cannot drift from what compiles.
-@Suite("the Getting Started app compiles")
+///
+/// It builds a package of its own, a minute and a half of both cores, so it runs in `make docs` (`NB_DOCS_TESTS=1`),
+/// which CI runs after `make test`, rather than beside the timing-sensitive tests of `make test`.
+@Suite(
+    "the Getting Started app compiles",
+    .enabled(if: ProcessInfo.processInfo.environment["NB_DOCS_TESTS"] == "1", "make docs runs it (NB_DOCS_TESTS=1)"))
 struct GettingStartedSnippetTests {
     static let page = "Sources/NotificationBridge/NotificationBridge.docc/GettingStarted.md"
 
