@@ -26,7 +26,8 @@ import Testing
 
     @Test func runsAtOnceWhenTheSessionIsUnlocked() async throws {
         try await withPrivateBus { sessionBus in
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout)
             let gate = LockGate(monitor: monitor)
             let deliveries = Deliveries()
             await gate.deliver(notificationID: "n1", requiresAuthentication: true, deliveries.handler("reply"))
@@ -38,7 +39,8 @@ import Testing
     @Test func holdsAuthenticatedResponsesUntilUnlockThenDeliversThemInOrder() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout)
             let gate = LockGate(monitor: monitor)
             let deliveries = Deliveries()
 
@@ -60,7 +62,8 @@ import Testing
     @Test func dropsHeldResponsesOfWithdrawnNotifications() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout)
             let gate = LockGate(monitor: monitor)
             let deliveries = Deliveries()
 
@@ -81,7 +84,8 @@ import Testing
     @Test func responsesArrivingWhileTheLockReturnsWaitForTheNextUnlock() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout)
             let gate = LockGate(monitor: monitor)
             let deliveries = Deliveries()
 

@@ -6,6 +6,10 @@ import Testing
 @testable import NotificationBridge
 
 @Suite struct SessionLockMonitorTests {
+    /// How long each source may take to answer the monitor's probe: the tests are about which source is found, not
+    /// about the daemon's 3-second bound, which a loaded machine can pass before a private bus answers.
+    static let probeTimeout: Duration = .seconds(30)
+
     /// Two private buses: one stands in for the system bus, one for the session bus.
     private func withBuses(_ body: (_ system: PrivateBus, _ session: PrivateBus) async throws -> Void) async throws {
         try await withPrivateBus { system in
@@ -17,7 +21,8 @@ import Testing
         try await withBuses { systemBus, sessionBus in
             let logind = try await DesktopFixtures.Logind.start(on: systemBus, locked: true)
             let monitor = await SessionLockMonitor.start(
-                system: try await systemBus.connect(), session: try await sessionBus.connect())
+                system: try await systemBus.connect(), session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(monitor.source == .logind)
             #expect(await monitor.isLocked)
 
@@ -35,7 +40,8 @@ import Testing
         try await withBuses { systemBus, sessionBus in
             let logind = try await DesktopFixtures.Logind.start(on: systemBus, locked: true, resolution: .byPID)
             let monitor = await SessionLockMonitor.start(
-                system: try await systemBus.connect(), session: try await sessionBus.connect())
+                system: try await systemBus.connect(), session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(monitor.source == .logind)
             #expect(await monitor.isLocked)
             #expect(logind.askedPIDs.withLock { $0 } == [UInt32(getpid())])
@@ -47,7 +53,8 @@ import Testing
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: false)
             // The "system bus" runs, but nobody owns org.freedesktop.login1 on it.
             let monitor = await SessionLockMonitor.start(
-                system: try await systemBus.connect(), session: try await sessionBus.connect())
+                system: try await systemBus.connect(), session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(monitor.source == .screenSaver)
             #expect(await !monitor.isLocked)
 
@@ -62,7 +69,9 @@ import Testing
     @Test func findsAScreenSaverAtTheShortPath() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true, path: "/ScreenSaver")
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(monitor.source == .screenSaver)
             #expect(await monitor.isLocked)
             try saver.setActive(false)
@@ -72,7 +81,9 @@ import Testing
 
     @Test func withNoSourceTheSessionIsNeverLocked() async throws {
         try await withPrivateBus { sessionBus in
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(monitor.source == .none)
             #expect(monitor.source.description == "none")
             #expect(await !monitor.isLocked)
@@ -85,7 +96,9 @@ import Testing
     @Test func aScreenSaverThatQuitsWhileLockedCountsAsUnlocked() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(await monitor.isLocked)
             await saver.connection.close()
             try await withTimeout(waitingFor: "the departure to count as an unlock") {
@@ -97,7 +110,9 @@ import Testing
     @Test func waitingForAnUnlockCanBeCancelled() async throws {
         try await withPrivateBus { sessionBus in
             _ = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(system: nil, session: try await sessionBus.connect())
+            let monitor = await SessionLockMonitor.start(
+                system: nil, session: try await sessionBus.connect(),
+                timeout: Self.probeTimeout)
             #expect(await monitor.isLocked)
             let waiter = Task { await monitor.waitUntilUnlocked() }
             waiter.cancel()
