@@ -35,6 +35,16 @@ extension NotificationServerInfo {
         if reportsCloseButtonAsExpiry {
             notes.append("reports its close button as an expiry: an early one counts as a dismissal")
         }
+        if let refusesRepeatsWithin {
+            notes.append(
+                "refuses a notification identical to one shown less than \(refusesRepeatsWithin) before: the bridge "
+                    + "sends it again, unchanged, once that time has passed")
+        }
+        if sendsActivationTokenOnlyForInstalledApps {
+            notes.append(
+                "gives a foreground action an activation token only when the notification's desktop entry names an "
+                    + "installed app: post with --desktop-entry of an installed app to let it take the focus")
+        }
         if let defaultTimeout {
             notes.append("expires notifications after \(defaultTimeout) by default")
         }

@@ -73,6 +73,24 @@ extension NotificationServerInfo {
         nameIs("notification daemon") ? .seconds(7) : nil
     }
 
+    /// How long the server refuses a `Notify` identical to one it took (the same app name, summary and body) with
+    /// `org.freedesktop.Notifications.Error.ExcessNotificationGeneration`, where it does: Plasma refuses for a second
+    /// (6.3.6 on Debian 13 was seen doing so, and the refused call used up an id). The session sends such a
+    /// notification again, unchanged, once that time has passed: the user still gets what the app posted, a second
+    /// late at most, with the text the app wrote, rather than an error or a text changed to slip past the server's
+    /// guard against floods. `nil` for every other server.
+    public var refusesRepeatsWithin: Duration? {
+        nameIs("plasma") ? .seconds(1) : nil
+    }
+
+    /// Whether the server sends `ActivationToken` only for a notification whose `desktop-entry` hint names an
+    /// installed application: GNOME Shell makes the token through the app's launch context (48.7 on Debian 13 sent one
+    /// for `org.gnome.Settings` and none for an entry it could not find). There a foreground action of a notification
+    /// without such an entry reaches the app with no token, and a Wayland compositor may then refuse it the focus.
+    public var sendsActivationTokenOnlyForInstalledApps: Bool {
+        nameIs("gnome-shell")
+    }
+
     /// How long a notification posted with `timeout` stays before the server expires it, or `nil` when it never
     /// expires or the bridge cannot know.
     public func lifetime(of timeout: NotificationTimeout) -> Duration? {

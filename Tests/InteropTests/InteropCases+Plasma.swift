@@ -40,4 +40,31 @@ extension InteropRun {
         try await desktop.click(send)
         checkReplied(try await answer.value)
     }
+
+    /// The same notification posted twice at once, as an app with two identical messages does: Plasma 6 refuses the
+    /// second within a second of the first (`ExcessNotificationGeneration`), and the bridge sends it again once the
+    /// second has passed. Both posts succeed, and two popups with the same text are on the screen.
+    func identicalNotifications(on desktop: DesktopSession) async throws {
+        let started = ContinuousClock.now
+        let posts = ["first", "second"].map { _ in
+            Task { try await self.cli(["send", "Twice", "The same text", "--timeout", "0"]) }
+        }
+        var ids: [String] = []
+        for post in posts {
+            let result = try await post.value
+            expectations.check(
+                result.status == 0, "send of an identical notification exited \(result.status): \(result.standardError)")
+            ids.append(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let elapsed = ContinuousClock.now - started
+        let summaries = try await withTimeout(.seconds(20), waitingFor: "Plasma to show two popups 'Twice'") {
+            while true {
+                let shown = try await desktop.widgets().filter { $0.name == "Twice" && $0.width > 0 }
+                if shown.count >= 2 { return shown }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        print("interop: two identical posts took \(elapsed); Plasma shows \(summaries.count) popups 'Twice'")
+        for id in ids where !id.isEmpty { _ = try? await cli(["withdraw", id]) }
+    }
 }

@@ -29,6 +29,9 @@ extension InteropRun {
             expectations.notRun("a thread of twenty", because: "run on dunst and GNOME Shell, the two kinds of server")
         }
         await expectations.run("snooze button") { try await snooze() }
+        if PlasmaSession.isPlasma(server), let desktop {
+            await expectations.run("identical notifications") { try await identicalNotifications(on: desktop) }
+        }
         if turnsDoNotDisturb {
             await expectations.run("desktop do-not-disturb") { try await doNotDisturb() }
         } else {

@@ -111,6 +111,57 @@ import Testing
         }
     }
 
+    /// Plasma refuses a notification identical to one it took less than a second before: an app that posts the
+    /// same text three times at once (three messages "Ann: ok") still has all three shown, unchanged, each a second
+    /// after the one before, and every post succeeds.
+    @Test func plasmaShowsEveryIdenticalNotificationOfABurst() async throws {
+        try await BridgeFixture.with(.plasma) { fixture in
+            let started = ContinuousClock.now
+            let ids = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<3 { group.addTask { try await fixture.center.post(BridgeFixture.content(body: "ok")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(Set(ids).count == 3, "three posts, three ids: \(ids)")
+            let shown = await fixture.server.notifications
+            #expect(shown.count == 3, "the server shows \(shown.count) of the three")
+            #expect(shown.allSatisfy { $0.summary == "Ann" && $0.body == "ok" }, "the text was changed: \(shown)")
+            #expect(elapsed >= .seconds(2), "the server took all three within \(elapsed), so refused none")
+            let delivered = await fixture.center.deliveredNotifications().map(\.id)
+            #expect(Set(delivered) == Set(ids))
+        }
+    }
+
+    /// A server not known to refuse repeats is not second-guessed: its refusal reaches the poster as the server
+    /// gave it, with nothing shown.
+    @Test func anUnknownServersRefusalReachesThePoster() async throws {
+        var strict = NotificationServerProfile.dunst
+        strict.refusesRepeatsWithin = .seconds(60)
+        try await BridgeFixture.with(strict) { fixture in
+            _ = try await fixture.post(BridgeFixture.content())
+            let error = await #expect(throws: DBusFailure.self) {
+                try await fixture.center.post(BridgeFixture.content())
+            }
+            #expect(error?.name == NotificationServer.excessNotificationGenerationErrorName)
+            #expect(await fixture.server.notifications.count == 1)
+        }
+    }
+
+    /// Each known server's refusal of repeats and its activation tokens are read from its name, as the profile of
+    /// each describes the server it mirrors; `doctor` names both quirks where they apply.
+    @Test(arguments: NotificationServerProfile.presets.map(\.name))
+    func repeatsAndTokensAreReadFromTheServersName(_ preset: String) throws {
+        let profile = try #require(NotificationServerProfile.preset(named: preset))
+        let info = NotificationServerInfo(
+            name: profile.serverName, vendor: profile.vendor, version: profile.version,
+            specVersion: profile.specVersion, capabilities: Set(profile.capabilities))
+        #expect(info.refusesRepeatsWithin == profile.refusesRepeatsWithin)
+        #expect(info.quirkNotes.contains { $0.contains("refuses a notification identical") } == (preset == "plasma"))
+        let gnome = preset.hasPrefix("gnome-shell")
+        #expect(info.sendsActivationTokenOnlyForInstalledApps == gnome)
+        #expect(info.quirkNotes.contains { $0.contains("activation token only when") } == gnome)
+    }
+
     /// The bridge knows which servers group notifications by app (and so leaves a thread's notifications to them) from
     /// the server's name, as each profile describes the server it mirrors.
     @Test(arguments: NotificationServerProfile.presets.map(\.name))

@@ -98,12 +98,12 @@ extension NotificationServerSession {
         }
     }
 
-    /// Calls `Notify` and waits at most ``Configuration/serverTimeout`` for the answer; the call itself goes on as a
-    /// job of the session. An answer that comes after the caller was told the call failed is not left on the screen:
+    /// Calls `Notify` once and waits at most ``Configuration/serverTimeout`` for the answer; the call itself goes on
+    /// as a job of the session. An answer that comes after the caller was told the call failed is not left on the screen:
     /// its notification is closed on the server that took it. Until ``run()`` runs, the call goes on in a task of its
     /// own, under a timer of its own, and a late answer is closed the same way.
-    func notify(
-        _ request: NotifyRequest, destination: String = NotificationServerClient.busName
+    func notifyOnce(
+        _ request: NotifyRequest, destination: String
     ) async throws -> (id: UInt32, server: String) {
         let answer = NotifyAnswerSlot()
         let call = notifyCall(request, destination: destination, answeredIn: answer)
