@@ -169,7 +169,7 @@ interop: interop-root
 	@rm -rf $(SUITE_ARTIFACTS) && mkdir -p $(SUITE_ARTIFACTS)
 	@echo "Debian $(SUITE): servers and tools of $(SUITE_ROOT)" >$(SUITE_ARTIFACTS)/summary.txt
 	tools/in-suite-root.sh $(SUITE_ROOT) --bind $(CURDIR) --ro-bind $(SWIFT_PREFIX) --env NB_INTEROP=1 \
-	    --env NB_INTEROP_ARTIFACTS=$(SUITE_ARTIFACTS) $(if $(NB_INTEROP_SERVERS),--env NB_INTEROP_SERVERS=$(NB_INTEROP_SERVERS)) \
+	    --env NB_INTEROP_ARTIFACTS=$(SUITE_ARTIFACTS) $(if $(NB_INTEROP_SERVERS),--env 'NB_INTEROP_SERVERS=$(NB_INTEROP_SERVERS)') \
 	    -- $$($(SWIFT) build --show-bin-path)/NotificationBridgePackageTests.xctest --testing-library swift-testing \
 	    --filter 'InteropTests\.InteropTests'; \
 	    status=$$?; echo "Real servers:"; cat $(SUITE_ARTIFACTS)/summary.txt; \

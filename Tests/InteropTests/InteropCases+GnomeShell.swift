@@ -65,4 +65,29 @@ extension InteropRun {
         // A copy left behind would keep the banner for the cases after this one.
         for _ in 1..<max(copies, 1) { try? await gnome.closeBanner("Eve") }
     }
+
+    /// A foreground action (Open) answers `send --wait` with GNOME Shell's activation token when the notification's
+    /// desktop entry names an installed app, and without one when it names none: the shell makes the token through
+    /// the app it finds.
+    func activationToken(on gnome: GnomeShellSession) async throws {
+        let installed = ["org.gnome.Settings", "org.gnome.Shell.Extensions", "org.gnome.Shell"].first {
+            FileManager.default.fileExists(atPath: "/usr/share/applications/\($0).desktop")
+        }
+        guard let installed else { throw TestSupportError("no GNOME desktop entry is installed to name") }
+        for (entry, summary, expectsToken) in [(installed, "Token", true), ("no.such.app", "No token", false)] {
+            let answer = waiting([summary, "Open me", "--category", "mail", "--desktop-entry", entry])
+            try await gnome.press("Open", on: summary)
+            let result = try await withTimeout(.seconds(20), waitingFor: "send --wait to end after Open") {
+                try await answer.value
+            }
+            let fields = response(result)
+            expectations.check(
+                fields?[ResponseKeys.action.name] as? String == "open", "the answer is not open: \(result.output)")
+            let token = fields?[ResponseKeys.activationToken.name] as? String ?? ""
+            expectations.check(
+                token.isEmpty != expectsToken,
+                "desktop entry \(entry): " + (expectsToken ? "no activation token" : "an activation token '\(token)'")
+                    + " in \(result.output)")
+        }
+    }
 }

@@ -19,6 +19,7 @@ extension InteropRun {
         } else {
             expectations.notRun("expiry", because: "GNOME Shell ignores expire_timeout: the notification stays")
         }
+        if let gnome { await expectations.run("activation token") { try await activationToken(on: gnome) } }
         await expectations.run("cancelled prompt") { try await cancelledPrompt() }
         await expectations.run("typed text") { try await typedText() }
         await expectations.run("server restart") { try await serverRestart() }
