@@ -193,7 +193,7 @@ endif
 # run inside its root as make interop runs the servers there: file descriptors on the wire and callers identified by
 # the pidfd the bus gives (trixie's dbus-daemon 1.16 sends ProcessFD, which the tests then require), the real
 # xdg-desktop-portal with its GTK backend, the bwrap sandboxes, and doctor.
-SUITE_TESTS := FileDescriptorTests|PidfdPeerTests|SandboxedPeerTests|SandboxedIdentityTests|DoctorTests|RealPortalTests|SandboxedPortalTests|DaemonFromSandboxTests
+SUITE_TESTS := FileDescriptorTests|PidfdPeerTests|SandboxedPeerTests|SandboxedIdentityTests|DoctorTests|SandboxedDoctorTests|RealPortalTests|SandboxedPortalTests|DaemonFromSandboxTests
 
 .PHONY: suite-test
 

@@ -1,4 +1,5 @@
 import DBusCore
+import FreedesktopNotifications
 import NotificationBridgeAPI
 import NotificationModel
 
@@ -31,6 +32,7 @@ struct DoctorProbe {
                     + "service file (make install, or the package), or start notification-bridged in the session")
         }
         report.portal = await portal()
+        report.problems += Self.portalProblems(report.portal)
 
         let proxy = BridgeProxy(connection: connection)
         // Asking starts the daemon when D-Bus can: what a notification would do too.
@@ -176,17 +178,55 @@ struct DoctorProbe {
         return pid
     }
 
+    /// The notification portal as a sandboxed app meets it: what it advertises, what reaches the desktop (the
+    /// backend's own version where the bus shows it), and whether typed text can be asked for here.
     private func portal() async -> DoctorReport.Portal {
         var portal = DoctorReport.Portal()
         portal.sandboxed = access("/.flatpak-info", F_OK) == 0 || getenv("SNAP") != nil
         guard portal.sandboxed else { return portal }
-        portal.available = await hasOwner("org.freedesktop.portal.Desktop")
-        let reply = try? await connection.call(
-            destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
-            interface: "org.freedesktop.DBus.Properties", method: "Get",
-            arguments: [.string("org.freedesktop.portal.Notification"), .string("version")], timeout: .seconds(5))
-        if case .uint32(let version)? = reply?.first?.unwrappedVariant { portal.version = version }
+        portal.available = await hasOwner(PortalInfo.busName)
+        portal.promptProgram = ["zenity", "kdialog", "yad"].first { ExecRule.resolve($0) != nil }
+        portal.display = ["WAYLAND_DISPLAY", "DISPLAY"].lazy.compactMap(Self.variable).first
+        guard let info = try? await PortalInfo.read(on: connection, timeout: .seconds(5)) else { return portal }
+        portal.version = info.version
+        portal.deliveredVersion = info.deliveredVersion
+        portal.backendVersion = info.backendVersion
+        portal.listsOptions = !info.supportedOptions.isEmpty
+        portal.notDelivered = info.notDelivered
+        portal.repliesWithText = info.repliesWithText
         return portal
+    }
+
+    /// What is wrong with the portal path: no portal, or typed text that cannot be asked for.
+    static func portalProblems(_ portal: DoctorReport.Portal) -> [String] {
+        guard portal.sandboxed else { return [] }
+        guard portal.available, portal.version != nil else {
+            return [
+                "no notification portal answers in this sandbox, so its notifications go nowhere: install "
+                    + "xdg-desktop-portal and the desktop's backend (xdg-desktop-portal-gtk, -gnome or -kde) on the host"
+            ]
+        }
+        if portal.repliesWithText { return [] }
+        let delivered = portal.deliveredVersion ?? 1
+        let desktop =
+            delivered < portal.version ?? 0
+            ? "the portal advertises reply fields, but this desktop's backend takes version \(delivered)'s keys, "
+                + "which have none"
+            : "this desktop shows no reply field"
+        guard let program = portal.promptProgram else {
+            return [
+                "typed replies cannot be asked for in this sandbox: \(desktop), and no zenity, kdialog or yad is "
+                    + "in the sandbox; ship one with the app or set its promptCommand, or text-input actions follow "
+                    + "their fallback"
+            ]
+        }
+        guard portal.display != nil else {
+            return [
+                "typed replies cannot be asked for in this sandbox: \(desktop), and \(program) has no display; "
+                    + "give the sandbox --socket=wayland or --socket=fallback-x11"
+            ]
+        }
+        return []
     }
 
     // MARK: The daemon's process

@@ -40,7 +40,23 @@ struct DoctorReport {
     struct Portal {
         var sandboxed = false
         var available = false
+        /// The version the portal advertises.
         var version: UInt32?
+        /// The version whose keys reach the desktop (``PortalInfo/deliveredVersion``).
+        var deliveredVersion: UInt32?
+        /// The desktop backend's own version, where the bus shows it (not from inside a sandbox).
+        var backendVersion: UInt32?
+        /// Whether `SupportedOptions` lists anything, which only a version-2 backend does.
+        var listsOptions = false
+        /// What an app may ask for that does not reach this desktop (``PortalInfo/notDelivered``).
+        var notDelivered: [String] = []
+        /// Whether the desktop shows a reply field for a text-input action.
+        var repliesWithText = false
+        /// The prompt program found inside the sandbox (zenity, kdialog or yad), for typed text where the desktop
+        /// has no reply field.
+        var promptProgram: String?
+        /// The sandbox's display (`WAYLAND_DISPLAY` or `DISPLAY`), which the prompt needs.
+        var display: String?
     }
 
     var daemon = Daemon()
@@ -83,6 +99,11 @@ struct DoctorReport {
             lines.append(
                 "server: \(server.name) \(server.version) (\(server.vendor)), specification \(server.specVersion)")
             lines.append("  capabilities: " + server.capabilities.joined(separator: ", "))
+            lines.append(
+                "  sounds: "
+                    + (server.capabilities.contains("sound")
+                        ? "played by the server"
+                        : "not played by the server (no 'sound' capability): the desktop's own settings decide"))
             if server.quirks.isEmpty {
                 lines.append("  quirks: none")
             } else {
@@ -115,10 +136,7 @@ struct DoctorReport {
             }
         }
         if portal.sandboxed {
-            lines.append(
-                "portal: sandboxed; notification portal "
-                    + (portal.available
-                        ? "version \(portal.version.map(String.init) ?? "unknown")" : "not available"))
+            lines += portalLines
         } else {
             lines.append("portal: not sandboxed (the daemon posts to the server itself)")
         }
@@ -143,6 +161,42 @@ struct DoctorReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The portal's lines, for a sandboxed program: what it advertises, what reaches the desktop, and how typed text
+    /// is asked for.
+    private var portalLines: [String] {
+        guard portal.available, let version = portal.version else {
+            return ["portal: sandboxed; notification portal not available"]
+        }
+        guard let delivered = portal.deliveredVersion, delivered < version else {
+            return ["portal: sandboxed; notification portal version \(version)"] + portalDelivery
+        }
+        let why =
+            if let backend = portal.backendVersion {
+                "its backend implements version \(backend)"
+            } else {
+                "its backend lists no supported options, and its own version is not visible from the sandbox"
+            }
+        let line = "portal: sandboxed; notification portal version \(version), delivering version \(delivered)'s keys"
+        return ["\(line) (\(why))"] + portalDelivery
+    }
+
+    private var portalDelivery: [String] {
+        var lines: [String] = []
+        if !portal.notDelivered.isEmpty {
+            lines.append("  not delivered to this desktop: " + portal.notDelivered.joined(separator: ", "))
+        }
+        if portal.repliesWithText {
+            lines.append("  typed replies: in the notification (the desktop's reply field)")
+        } else if let program = portal.promptProgram {
+            lines.append(
+                "  typed replies: in the bridge's prompt, \(program) in the sandbox, "
+                    + (portal.display.map { "display \($0)" } ?? "but no display to show it on"))
+        } else {
+            lines.append("  typed replies: no way to type (no reply field, no prompt program in the sandbox)")
+        }
+        return lines
+    }
+
     private func typedReplies(_ actions: Actions) -> String {
         if actions.inlineReply { return "in the notification (inline reply)" }
         if actions.textInput.values.contains("prompt") { return "in the bridge's prompt" }
@@ -163,6 +217,11 @@ struct DoctorReport {
             "portal": .object([
                 "sandboxed": .bool(portal.sandboxed), "available": .bool(portal.available),
                 "version": portal.version.map { .number(Double($0)) } ?? .null,
+                "delivered-version": portal.deliveredVersion.map { .number(Double($0)) } ?? .null,
+                "backend-version": portal.backendVersion.map { .number(Double($0)) } ?? .null,
+                "not-delivered": .array(portal.notDelivered.map(JSONValue.string)),
+                "replies-with-text": .bool(portal.repliesWithText),
+                "prompt-program": string(portal.promptProgram), "display": string(portal.display),
             ]),
             "service-file": string(serviceFile), "systemd-unit": string(systemdUnit),
             "notify-send": notifySend.map { .object(["path": .string($0.path), "is-bridge": .bool($0.isBridge)]) }

@@ -16,21 +16,10 @@ package struct PortalNotifications: Sendable {
         self.timeout = timeout
     }
 
-    private static let path: DBusObjectPath = "/org/freedesktop/portal/desktop"
-
     private func call(_ interface: String, _ method: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
         try await connection.call(
-            destination: PortalWire.busName, path: Self.path, interface: interface, method: method,
+            destination: PortalWire.busName, path: PortalInfo.path, interface: interface, method: method,
             arguments: arguments, timeout: timeout)
-    }
-
-    private func property(_ name: String) async throws -> DBusValue {
-        let reply = try await call(
-            "org.freedesktop.DBus.Properties", "Get", [.string(PortalWire.interface), .string(name)])
-        guard let value = reply.first else {
-            throw DBusFailure(name: DBusFailure.Name.invalidArgs, message: "the portal's \(name) is empty")
-        }
-        return value.unwrappedVariant
     }
 
     /// Shows a notification, or replaces the one with the same `id`.
@@ -43,48 +32,18 @@ package struct PortalNotifications: Sendable {
         _ = try await call(PortalWire.interface, "RemoveNotification", [.string(id)])
     }
 
-    /// Reads the interface's `version` and, from version 2, its `SupportedOptions`.
+    /// Reads the interface's `version`, from version 2 its `SupportedOptions`, and the backend's version where the
+    /// bus shows it (``PortalInfo/read(on:timeout:)``).
     ///
     /// - Throws: `DBusFailure` when no portal answers or it has no notification interface.
     package func info() async throws -> PortalInfo {
-        guard case .uint32(let version) = try await property("version") else {
-            throw DBusFailure(
-                name: DBusFailure.Name.invalidArgs,
-                message: "the portal's version is not a uint32; is org.freedesktop.portal.Desktop a real portal?")
-        }
-        var options: [String: DBusValue] = [:]
-        if version >= 2, let supported = try? await property("SupportedOptions").stringKeyedEntries {
-            options = supported.mapValues(\.unwrappedVariant)
-        }
-        return PortalInfo(
-            version: version, supportedOptions: options, backendVersion: version >= 2 ? await backendVersion() : nil)
-    }
-
-    /// The lowest `version` of the desktop's portal backends that run (`org.freedesktop.impl.portal.desktop.NAME`)
-    /// and answer for notifications; `nil` when none can be seen, as from inside a sandbox, whose bus lists only what
-    /// it may talk to.
-    package func backendVersion() async -> UInt32? {
-        guard
-            case .array(_, let names)? = try? await connection.call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                method: "ListNames", timeout: timeout
-            ).first
-        else { return nil }
-        var lowest: UInt32?
-        for name in names.compactMap(\.stringValue) where name.hasPrefix(PortalWire.backendNamePrefix) {
-            let reply = try? await connection.call(
-                destination: name, path: Self.path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-                arguments: [.string(PortalWire.backendInterface), .string("version")], timeout: timeout)
-            guard case .uint32(let version)? = reply?.first?.unwrappedVariant else { continue }
-            lowest = min(lowest ?? version, version)
-        }
-        return lowest
+        try await PortalInfo.read(on: connection, timeout: timeout)
     }
 
     /// The portal's `ActionInvoked` signals, in order, from its current owner only.
     func signals() async throws -> AsyncStream<PortalSignal> {
         try await connection.signals(
-            matching: DBusMatchRule(sender: PortalWire.busName, path: Self.path, interface: PortalWire.interface)
+            matching: DBusMatchRule(sender: PortalWire.busName, path: PortalInfo.path, interface: PortalWire.interface)
         ) { PortalSignal($0) }
     }
 }

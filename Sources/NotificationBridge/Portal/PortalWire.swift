@@ -3,13 +3,9 @@
 /// here once, and not the keys of the bridge's own interface.
 enum PortalWire {
     /// The portal's bus name.
-    static let busName = "org.freedesktop.portal.Desktop"
+    static let busName = PortalInfo.busName
     /// The notification interface.
-    static let interface = "org.freedesktop.portal.Notification"
-    /// The bus names of the desktops' backends start with this (`…desktop.gtk`, `…desktop.gnome`, `…desktop.kde`).
-    static let backendNamePrefix = "org.freedesktop.impl.portal.desktop."
-    /// The backends' notification interface, whose `version` says which keys reach the desktop.
-    static let backendInterface = "org.freedesktop.impl.portal.Notification"
+    static let interface = PortalInfo.interface
 
     /// Keys of the notification dictionary.
     enum Key {
@@ -54,8 +50,8 @@ enum PortalWire {
 
     /// Keys of `SupportedOptions` (version 2).
     enum Option {
-        static let category = "category"
-        static let buttonPurpose = "button-purpose"
+        static let category = PortalInfo.categoryOption
+        static let buttonPurpose = PortalInfo.buttonPurposeOption
     }
 
     /// The freedesktop hint whose value becomes the portal's `category` (version 2).
@@ -63,7 +59,7 @@ enum PortalWire {
     /// The key of the platform data (version 2) that holds the activation token.
     static let activationToken = "activation-token"
     /// The button purpose that asks the desktop for a text field; the typed text comes back in the parameter.
-    static let replyWithText = "im.reply-with-text"
+    static let replyWithText = PortalInfo.replyWithText
     /// Names of sounds (version 2).
     static let defaultSound = "default"
     static let silentSound = "silent"

@@ -79,9 +79,9 @@ final class PortalStandIn: Sendable {
     /// its notification interface: what the portal's host side reads to learn which keys reach the desktop.
     static func startBackend(on connection: DBusConnection, name: String, version: UInt32) async throws {
         let interface = DBusInterface(
-            PortalWire.backendInterface, properties: [.readOnly("version", "u") { .uint32(version) }])
+            PortalInfo.backendInterface, properties: [.readOnly("version", "u") { .uint32(version) }])
         try await connection.export([interface], at: path)
-        _ = try await connection.requestName(PortalWire.backendNamePrefix + name)
+        _ = try await connection.requestName(PortalInfo.backendNamePrefix + name)
     }
 
     private func record(_ call: Call, sender: String) {
