@@ -45,6 +45,11 @@ extension NotificationServerInfo {
                 "gives a foreground action an activation token only when the notification's desktop entry names an "
                     + "installed app: post with --desktop-entry of an installed app to let it take the focus")
         }
+        if sendsNoActivationToken {
+            notes.append(
+                "gives a foreground action no activation token: the app raises its window without one, which a "
+                    + "Wayland compositor may refuse")
+        }
         if let defaultTimeout {
             notes.append("expires notifications after \(defaultTimeout) by default")
         }

@@ -84,11 +84,23 @@ extension NotificationServerInfo {
     }
 
     /// Whether the server sends `ActivationToken` only for a notification whose `desktop-entry` hint names an
-    /// installed application: GNOME Shell makes the token through the app's launch context (48.7 on Debian 13 sent one
-    /// for `org.gnome.Settings` and none for an entry it could not find). There a foreground action of a notification
-    /// without such an entry reaches the app with no token, and a Wayland compositor may then refuse it the focus.
+    /// installed application: GNOME Shell from 44 makes the token through the app's launch context (48.7 on Debian 13
+    /// sent one for `org.gnome.Settings` and none for an entry it could not find). There a foreground action of a
+    /// notification without such an entry reaches the app with no token, and a Wayland compositor may then refuse it
+    /// the focus.
     public var sendsActivationTokenOnlyForInstalledApps: Bool {
-        nameIs("gnome-shell")
+        nameIs("gnome-shell") && (majorVersion ?? 0) >= 44
+    }
+
+    /// Whether the server sends no `ActivationToken` at all: GNOME Shell 43 (Debian 12) sent none, also for the
+    /// desktop entry of an installed app.
+    public var sendsNoActivationToken: Bool {
+        nameIs("gnome-shell") && (majorVersion ?? 0) < 44
+    }
+
+    /// The first number of the server's version (`43` of `43.9`), or `nil` when it does not start with one.
+    private var majorVersion: Int? {
+        Int(version.prefix { $0.isNumber })
     }
 
     /// How long a notification posted with `timeout` stays before the server expires it, or `nil` when it never

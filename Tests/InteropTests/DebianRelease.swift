@@ -21,6 +21,9 @@ struct DebianRelease: Sendable {
     var notRun: [String: [String: String]] = [:]
     /// Servers of this release the harness cannot drive at all, and why: by server name.
     var notDriven: [String: String] = [:]
+    /// Whether GNOME Shell sends `ActivationToken` for a notification whose desktop entry names an installed app:
+    /// 48 does, 43 sends none at all.
+    var gnomeShellSendsActivationTokens = false
 
     /// Debian 12.
     static let bookworm = DebianRelease(codename: "bookworm")
@@ -36,7 +39,8 @@ struct DebianRelease: Sendable {
             "SwayNotificationCenter":
                 "SwayNotificationCenter 0.11 (GTK 4) shows no window in the accessibility tree under the harness's "
                 + "headless sway (its application 'swaync' has no child), so the harness finds no button to press"
-        ])
+        ],
+        gnomeShellSendsActivationTokens: true)
 
     /// The release the tests run in; bookworm's table where `/etc/os-release` names a release the table lacks.
     static let current: DebianRelease = {

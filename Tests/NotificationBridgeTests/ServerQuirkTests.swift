@@ -147,8 +147,8 @@ import Testing
         }
     }
 
-    /// Each known server's refusal of repeats and its activation tokens are read from its name, as the profile of
-    /// each describes the server it mirrors; `doctor` names both quirks where they apply.
+    /// Each known server's refusal of repeats and its activation tokens are read from its name and version, as the
+    /// profile of each describes the server it mirrors; `doctor` names both quirks where they apply.
     @Test(arguments: NotificationServerProfile.presets.map(\.name))
     func repeatsAndTokensAreReadFromTheServersName(_ preset: String) throws {
         let profile = try #require(NotificationServerProfile.preset(named: preset))
@@ -157,9 +157,12 @@ import Testing
             specVersion: profile.specVersion, capabilities: Set(profile.capabilities))
         #expect(info.refusesRepeatsWithin == profile.refusesRepeatsWithin)
         #expect(info.quirkNotes.contains { $0.contains("refuses a notification identical") } == (preset == "plasma"))
-        let gnome = preset.hasPrefix("gnome-shell")
+        // GNOME Shell 43 (Debian 12) sent no token at all; 46 and 48 only for an installed app's desktop entry.
+        let gnome = preset == "gnome-shell"
         #expect(info.sendsActivationTokenOnlyForInstalledApps == gnome)
         #expect(info.quirkNotes.contains { $0.contains("activation token only when") } == gnome)
+        #expect(info.sendsNoActivationToken == (preset == "gnome-shell-43"))
+        #expect(info.quirkNotes.contains { $0.contains("no activation token") } == (preset == "gnome-shell-43"))
     }
 
     /// The bridge knows which servers group notifications by app (and so leaves a thread's notifications to them) from
