@@ -38,7 +38,10 @@ struct DebianRelease: Sendable {
         notDriven: [
             "SwayNotificationCenter":
                 "SwayNotificationCenter 0.11 (GTK 4) shows no window in the accessibility tree under the harness's "
-                + "headless sway (its application 'swaync' has no child), so the harness finds no button to press"
+                + "headless sway (its application 'swaync' has no child), so the harness finds no button to press; "
+                + "its own control (swaync-client --action INDEX and --close-latest, LatestInvokeAction and "
+                + "CloseLatestNotification of org.erikreider.swaync.cc) reaches only the newest notification, and its "
+                + "actions by position, not by label, which the cases do not know"
         ],
         gnomeShellSendsActivationTokens: true)
 
