@@ -53,6 +53,20 @@ import Testing
         #expect(portal.serverInfo.version == "\(delivered)")
     }
 
+    /// What `doctor` tells a sandboxed app its notifications lose: version 2's keys wherever only version 1's are
+    /// delivered (Debian 12's portal, Debian 13's with its version-0 backend), the reply field wherever the desktop
+    /// lists no `im.reply-with-text`, nothing where a version-2 backend lists it.
+    @Test("what does not reach the desktop: version 2's keys below a delivered version 2, the reply field without it")
+    func notDelivered() {
+        let version2Keys = ["sound", "display hints (transient, persistent)", "categories", "markup in the body"]
+        let replyField = "a reply field in the notification"
+        for portal in [PortalInfo(version: 1), PortalInfo(version: 2, backendVersion: 0), PortalInfo(version: 2)] {
+            #expect(portal.notDelivered == version2Keys + [replyField], "\(portal)")
+        }
+        #expect(Self.v2.notDelivered == [])
+        #expect(PortalInfo(version: 2, backendVersion: 2).notDelivered == [replyField])
+    }
+
     @Test("an advertised version 2 that the backend does not take gets no version-2 key, and no reply purpose")
     func advertisedVersion2WithoutBackend() {
         var content = Self.content()
