@@ -3,7 +3,7 @@ import Foundation
 
 extension RealServer {
     /// Whether the server is a Wayland one, run under headless sway.
-    var runsUnderSway: Bool { pointer == .makoctl || pointer == .swayncButtons }
+    var runsUnderSway: Bool { [.makoctl, .swayncButtons, .swayncControl].contains(pointer) }
 
     /// The command that starts the server: under sway, as sway's unprivileged user.
     var launchCommand: [String] { runsUnderSway ? SwaySession.asUser(command) : command }
@@ -27,6 +27,10 @@ extension InteropRun {
     /// (0 where the server does not say).
     @discardableResult
     func awaitSwayShowing(_ summary: String) async throws -> UInt32 {
+        if server.pointer == .swayncControl {
+            _ = try await notifyWatch?.buttons(of: summary)
+            return 0
+        }
         guard server.pointer == .makoctl else {
             // In SwayNotificationCenter a notification's summary is a button of its own.
             try await sway?.awaitButton(summary, of: "swaync")
@@ -82,9 +86,25 @@ extension InteropRun {
             guard result.status == 0 else {
                 throw TestSupportError("makoctl menu found no '\(label)': \(result.output) \(result.standardError)")
             }
+        } else if server.pointer == .swayncControl {
+            let buttons = try await notifyWatch?.buttons(of: summary) ?? []
+            guard let index = buttons.firstIndex(of: label) else {
+                throw TestSupportError("the notification '\(summary)' has no action '\(label)': it has \(buttons)")
+            }
+            try await swayncControl("LatestInvokeAction", "u", String(index))
         } else {
             try await sway?.press(label, in: "swaync", summary: summary)
         }
+    }
+
+    /// Calls a method of SwayNotificationCenter's control interface, as `swaync-client` does.
+    private func swayncControl(_ method: String, _ signature: String, _ arguments: String...) async throws {
+        let result = try await ProcessRunner.run(
+            [
+                "busctl", "--user", "call", "org.erikreider.swaync.cc", "/org/erikreider/swaync/cc",
+                "org.erikreider.swaync.cc", method, signature,
+            ] + arguments, environment: environment)
+        guard result.status == 0 else { throw TestSupportError("\(method): \(result.output) \(result.standardError)") }
     }
 
     /// Closes the notification whose summary is `summary` as its user would: `makoctl dismiss`, or the close button.
@@ -94,6 +114,9 @@ extension InteropRun {
             let result = try await ProcessRunner.run(
                 ["makoctl", "dismiss", "-n", String(id)], environment: environment)
             guard result.status == 0 else { throw TestSupportError("makoctl dismiss: \(result.standardError)") }
+        } else if server.pointer == .swayncControl {
+            // What swaync-client --close-latest calls.
+            try await swayncControl("HideLatestNotifications", "b", "true")
         } else {
             // The close button has no name.
             try await sway?.press("", in: "swaync", summary: summary)

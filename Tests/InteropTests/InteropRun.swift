@@ -11,6 +11,8 @@ final class InteropRun: Sendable {
     let gnome: GnomeShellSession?
     let plasma: PlasmaSession?
     let sway: SwaySession?
+    /// The `Notify` calls, where the server takes actions by position (``RealServer/Pointer/swayncControl``).
+    let notifyWatch: NotifyWatch?
     let expectations: InteropExpectations
     /// The server's process, replaced when a case restarts it; `nil` for dunst, which ``Dunst`` runs.
     private let process: Mutex<ChildProcess?>
@@ -70,16 +72,19 @@ final class InteropRun: Sendable {
             [ -f '\(promptAnswer.path)' ] || exit 1
             cat '\(promptAnswer.path)'
             """, to: bus.directory.appendingPathComponent("prompt").path)
+        let notifyWatch =
+            server.pointer == .swayncControl ? try NotifyWatch.start(in: bus.directory, environment: environment) : nil
         let daemon = try await startDaemon(on: bus, environment: environment, prompt: prompt)
         return InteropRun(
             server: server, bus: bus, desktop: desktop, dunst: dunst, gnome: gnome, plasma: plasma, sway: sway,
-            expectations: expectations,
+            notifyWatch: notifyWatch, expectations: expectations,
             process: process, daemon: daemon, environment: environment, promptAnswer: promptAnswer)
     }
 
     private init(
         server: RealServer, bus: PrivateBus, desktop: DesktopSession?, dunst: Dunst?, gnome: GnomeShellSession?,
-        plasma: PlasmaSession?, sway: SwaySession?, expectations: InteropExpectations, process: ChildProcess?,
+        plasma: PlasmaSession?, sway: SwaySession?, notifyWatch: NotifyWatch?, expectations: InteropExpectations,
+        process: ChildProcess?,
         daemon: ChildProcess,
         environment: [String: String], promptAnswer: URL
     ) {
@@ -90,6 +95,7 @@ final class InteropRun: Sendable {
         self.gnome = gnome
         self.plasma = plasma
         self.sway = sway
+        self.notifyWatch = notifyWatch
         self.expectations = expectations
         self.process = Mutex(process)
         self.daemon = Mutex(daemon)
@@ -174,6 +180,7 @@ final class InteropRun: Sendable {
         gnome?.stop()
         plasma?.stop()
         sway?.stop()
+        notifyWatch?.stop()
         desktop?.stop()
     }
 

@@ -16,6 +16,11 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         case makoctl
         /// SwayNotificationCenter: its buttons pressed through the accessibility tree, under sway.
         case swayncButtons
+        /// SwayNotificationCenter 0.11, whose GTK 4 windows are not in the accessibility tree under headless sway: its
+        /// own control (`LatestInvokeAction`, `HideLatestNotifications` of `org.erikreider.swaync.cc`, what
+        /// `swaync-client --action` and `--close-latest` call) on the newest notification, the action found by its
+        /// position in the `Notify` call (``NotifyWatch``).
+        case swayncControl
     }
 
     var name: String
@@ -51,7 +56,7 @@ struct RealServer: Sendable, CustomTestStringConvertible {
         RealServer(name: "mako", package: "mako-notifier", command: ["mako"], pointer: .makoctl),
         RealServer(
             name: "SwayNotificationCenter", package: "sway-notification-center", command: ["swaync"],
-            pointer: .swayncButtons),
+            pointer: DebianRelease.current.swayncPointer),
         RealServer(name: "GNOME Shell", package: "gnome-shell", command: [], pointer: .gnomeShell),
         RealServer(name: "Plasma", package: "plasma-workspace", command: ["plasmashell"], pointer: .buttons),
     ]
