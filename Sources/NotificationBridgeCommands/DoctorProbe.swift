@@ -203,7 +203,8 @@ struct DoctorProbe {
         guard portal.available, portal.version != nil else {
             return [
                 "no notification portal answers in this sandbox, so its notifications go nowhere: install "
-                    + "xdg-desktop-portal and the desktop's backend (xdg-desktop-portal-gtk, -gnome or -kde) on the host"
+                    + "xdg-desktop-portal and the desktop's backend (xdg-desktop-portal-gtk, -gnome or -kde) on the "
+                    + "host"
             ]
         }
         if portal.repliesWithText { return [] }

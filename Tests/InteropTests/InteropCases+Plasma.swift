@@ -53,7 +53,8 @@ extension InteropRun {
         for post in posts {
             let result = try await post.value
             expectations.check(
-                result.status == 0, "send of an identical notification exited \(result.status): \(result.standardError)")
+                result.status == 0,
+                "send of an identical notification exited \(result.status): \(result.standardError)")
             ids.append(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let elapsed = ContinuousClock.now - started

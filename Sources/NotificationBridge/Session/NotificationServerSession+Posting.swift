@@ -99,9 +99,9 @@ extension NotificationServerSession {
     }
 
     /// Calls `Notify` once and waits at most ``Configuration/serverTimeout`` for the answer; the call itself goes on
-    /// as a job of the session. An answer that comes after the caller was told the call failed is not left on the screen:
-    /// its notification is closed on the server that took it. Until ``run()`` runs, the call goes on in a task of its
-    /// own, under a timer of its own, and a late answer is closed the same way.
+    /// as a job of the session. An answer that comes after the caller was told the call failed is not left on the
+    /// screen: its notification is closed on the server that took it. Until ``run()`` runs, the call goes on in a
+    /// task of its own, under a timer of its own, and a late answer is closed the same way.
     func notifyOnce(
         _ request: NotifyRequest, destination: String
     ) async throws -> (id: UInt32, server: String) {
