@@ -80,7 +80,7 @@ struct CategoryCommand: AsyncParsableCommand {
             if let summaryFormat { options[CategoryOptionKeys.summaryFormat] = summaryFormat }
             if let snooze { options[CategoryOptionKeys.snooze] = try SnoozeSpec.parse(snooze) }
             if reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
-            let actions = try ActionSpec.list(actions)
+            let actions = try ActionSpec.dictionaries(actions)
             try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)
             }
