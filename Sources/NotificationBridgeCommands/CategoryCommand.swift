@@ -73,7 +73,6 @@ struct CategoryCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let client = try await BridgeClient.connect()
             var options = WireEntries()
             if !minimal.isEmpty { options[CategoryOptionKeys.minimalActions] = minimal }
             if reportsDismissal { options[CategoryOptionKeys.reportsDismissal] = true }
@@ -81,6 +80,8 @@ struct CategoryCommand: AsyncParsableCommand {
             if let snooze { options[CategoryOptionKeys.snooze] = try SnoozeSpec.parse(snooze) }
             if reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
             let actions = try ActionSpec.dictionaries(actions)
+            try ValidationOptions.check(categoryID: id, actions: actions, options: options)
+            let client = try await BridgeClient.connect()
             try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)
             }
