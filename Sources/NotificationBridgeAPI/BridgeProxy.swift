@@ -51,9 +51,13 @@ public struct BridgeProxy: Sendable {
         try await call(.removeCategory(id: id))
     }
 
-    /// `ListCategories() -> aa{sv}`, each as it came (see ``CategoryWire/decode(listed:)``).
-    public func listCategories() async throws -> [DBusValue] {
-        try dictionaries(try await call(BridgeRequest.listCategories), of: .listCategories)
+    /// `ListCategories() -> aa{sv}`: the categories registered, each read by ``CategoryWire/decode(listed:)``.
+    ///
+    /// - Throws: the daemon's `DBusFailure`, or `InvalidArgument` for a category this version cannot read.
+    public func listCategories() async throws -> [NotificationCategory] {
+        try dictionaries(try await call(BridgeRequest.listCategories), of: .listCategories).map { value in
+            try CategoryWire.decode(listed: value)
+        }
     }
 
     // MARK: Notifications
@@ -128,10 +132,12 @@ public struct BridgeProxy: Sendable {
         try await call(.present(id: id))
     }
 
-    /// `GetServerInformation() -> a{sv}`.
-    public func serverInformation() async throws -> DBusValue {
+    /// `GetServerInformation() -> a{sv}`: read key by key through ``ServerInformationKeys``.
+    public func serverInformation() async throws -> WireEntries {
         let reply = try await call(BridgeRequest.getServerInformation)
-        guard let information = reply.first else { throw Self.unexpected(reply, from: .getServerInformation) }
+        guard let information = reply.first.flatMap(WireEntries.init) else {
+            throw Self.unexpected(reply, from: .getServerInformation)
+        }
         return information
     }
 

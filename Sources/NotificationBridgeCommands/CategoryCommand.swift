@@ -116,13 +116,12 @@ struct CategoryCommand: AsyncParsableCommand {
             let client = try await BridgeClient.connect()
             let categories = try await client.call { try await $0.listCategories() }
             if output.json {
-                Output.printJSON(.array(categories.map(Output.json)))
+                Output.printJSON(.array(categories.map { Output.json(CategoryWire.entries(of: $0).value) }))
                 return
             }
             for category in categories {
-                let entries = WireEntries(category)
-                let actions = (entries?[CategoryKeys.actions] ?? []).map { "\($0.id)=\($0.title)" }
-                print("\(entries?[CategoryKeys.id] ?? "?")\t\(actions.joined(separator: ", "))")
+                let actions = category.actions.map { "\($0.id)=\($0.title)" }
+                print("\(category.id)\t\(actions.joined(separator: ", "))")
             }
         }
     }
