@@ -61,7 +61,7 @@ struct MonitorCommand: AsyncParsableCommand {
                 continue
             }
             // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
-            fflush(nil)
+            Terminal.current.flush()
         }
         throw CLIFailure(
             "notification-bridge: the connection to the session bus closed; monitor stopped (start it "

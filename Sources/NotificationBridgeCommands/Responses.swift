@@ -32,8 +32,8 @@ struct Response {
         if asJSON {
             Output.printJSON(json)
         } else {
-            Swift.print(action)
-            if let text { Swift.print(text) }
+            Terminal.current.print(action)
+            if let text { Terminal.current.print(text) }
         }
     }
 }

@@ -131,8 +131,15 @@ struct CLIFixture: Sendable {
         return environment
     }
 
-    /// Runs the built `notification-bridge` on this bus.
+    /// Runs `notification-bridge` with `arguments` on this bus: in the test's own process (``InProcessCommandLine``),
+    /// unless the fixture gives a time zone, which only a process of its own can have; then the built program.
     func cli(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        guard timeZone == nil else { return try await Self.cli(arguments, environment: environment, timeout: timeout) }
+        return try await InProcessCommandLine.run(arguments, bus: .address(bus.address), timeout: timeout)
+    }
+
+    /// Runs the built `notification-bridge` on this bus, in a process of its own: for what only the program does.
+    func program(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
         try await Self.cli(arguments, environment: environment, timeout: timeout)
     }
 
