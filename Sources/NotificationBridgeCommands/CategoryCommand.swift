@@ -80,7 +80,7 @@ struct CategoryCommand: AsyncParsableCommand {
             if let snooze { options[CategoryOptionKeys.snooze] = try SnoozeSpec.parse(snooze) }
             if reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
             let actions = try ActionSpec.dictionaries(actions)
-            try ValidationOptions.check(categoryID: id, actions: actions, options: options)
+            try LocalValidation.check(categoryID: id, actions: actions, options: options)
             let client = try await BridgeClient.connect()
             try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)

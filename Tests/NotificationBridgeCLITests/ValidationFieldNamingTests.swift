@@ -133,7 +133,7 @@ struct ValidationFieldNamingTests {
         #expect(fields.contains { $0.key == rule.key }, "\(paths) are not carried by \(rule.key.name)")
 
         let message = error.wireMessage
-        let commandLine = error.message(naming: ValidationOptions.name(ofModelPath:))
+        let commandLine = error.message(naming: KeyOptions.name(ofModelPath:))
         for text in [message, commandLine] {
             #expect(!text.contains("content.") && !text.contains("category."), "\(text)")
         }
@@ -141,9 +141,9 @@ struct ValidationFieldNamingTests {
             #expect(message.contains(field.wireName), "\(message)")
             if field.key == PostKeys.badge.info {
                 // No option sets a badge: were one added, it would have to be named here.
-                #expect(ValidationOptions.name(of: field) == nil)
+                #expect(KeyOptions.name(of: field) == nil)
             } else {
-                let option = try #require(ValidationOptions.name(of: field), "no option named for \(field.wireName)")
+                let option = try #require(KeyOptions.name(of: field), "no option named for \(field.wireName)")
                 #expect(commandLine.contains(option), "\(commandLine)")
             }
         }
@@ -155,14 +155,14 @@ struct ValidationFieldNamingTests {
         let error = try Self.content("", PostKeys.title.info, second).error()
         #expect(error.wireMessage.hasPrefix("actions[1].title is empty"))
         #expect(
-            error.message(naming: ValidationOptions.name(ofModelPath:)).hasPrefix("the title of --action 2 is empty"))
+            error.message(naming: KeyOptions.name(ofModelPath:)).hasPrefix("the title of --action 2 is empty"))
         let minimal = try Self.category(
             "", CategoryOptionKeys.minimalActions.info,
             NotificationCategory(id: "c", actions: [Self.open], minimalActions: Self.actions(1))
         ).error()
         #expect(minimal.wireMessage.hasPrefix("minimal-actions[0]:"), "\(minimal.wireMessage)")
         #expect(minimal.wireMessage.hasSuffix("remove it from minimal-actions"), "\(minimal.wireMessage)")
-        let minimalOnCommandLine = minimal.message(naming: ValidationOptions.name(ofModelPath:))
+        let minimalOnCommandLine = minimal.message(naming: KeyOptions.name(ofModelPath:))
         #expect(minimalOnCommandLine.hasPrefix("item 1 of --minimal:"), "\(minimalOnCommandLine)")
         #expect(minimalOnCommandLine.hasSuffix("remove it from --minimal"), "\(minimalOnCommandLine)")
     }

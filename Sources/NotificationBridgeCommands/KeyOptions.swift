@@ -2,11 +2,11 @@ import DBusCore
 import NotificationBridgeAPI
 import NotificationModel
 
-/// What the command line calls each field a validation error can name: the option that sets the key carrying it
-/// (``ValidationField``), so that a rule the model checks is reported in the words the user typed.
-enum ValidationOptions {
-    /// The options that set the keys of `Post` and `RegisterCategory`, by key name. The keys `send` has no option for
-    /// are absent (``PostKeys/badge``).
+/// The option that sets each key of the interface: what the command line calls a key, and so a field a validation
+/// error names (``ValidationField``) or a daemon's message about a key, in the words the user typed.
+enum KeyOptions {
+    /// The options that set the keys of `Post`, `RegisterCategory` and `Act`, by key name. The keys no command has an
+    /// option for are absent (``PostKeys/badge``).
     static let options: [String: String] = [
         PostKeys.title.name: "the title", PostKeys.body.name: "the body", PostKeys.appName.name: "--app-name",
         PostKeys.desktopEntry.name: "--desktop-entry", PostKeys.icon.name: "--icon", PostKeys.image.name: "--image",
@@ -15,7 +15,12 @@ enum ValidationOptions {
         PostKeys.summaryArgumentCount.name: "--summary-count", PostKeys.category.name: "--category",
         PostKeys.actions.name: "--action", PostKeys.userInfo.name: "--user-info", PostKeys.timeout.name: "--timeout",
         PostKeys.urgency.name: "--urgency", PostKeys.snooze.name: "--snooze",
+        PostKeys.replaces.name: "--replace", PostKeys.interruptionLevel.name: "--level",
+        PostKeys.exec.name: "the command after '--'", PostKeys.hints.name: "--hint", PostKeys.fireDate.name: "--at",
+        PostKeys.delay.name: "--in", PostKeys.repeat.name: "--repeat", PostKeys.calendar.name: "--every/--next",
+        PostKeys.timeZone.name: "--time-zone", PostKeys.ifDoNotDisturb.name: "--if-do-not-disturb",
         CategoryOptionKeys.minimalActions.name: "--minimal", CategoryOptionKeys.summaryFormat.name: "--summary-format",
+        CategoryOptionKeys.reportsDismissal.name: "--reports-dismissal",
     ]
 
     /// The parts of an `--action` value (``ActionSpec``) that set the keys of an action's dictionary.
@@ -45,38 +50,5 @@ enum ValidationOptions {
     static func name(ofModelPath path: String) -> String {
         guard let field = ValidationField(modelPath: path) else { return path }
         return name(of: field) ?? field.wireName
-    }
-
-    /// Checks a notification as the daemon will, before it is sent, so that a rule it breaks is reported with the
-    /// option that broke it. A dictionary the daemon cannot read is left for the daemon, whose message names the key.
-    ///
-    /// - Throws: ``CLIFailure`` with status 2 (usage).
-    static func check(post entries: WireEntries) throws {
-        guard let post = try? NotificationPost(decoding: entries.value) else { return }
-        do throws(NotificationValidationError) {
-            // Whether the category is registered is the daemon's to say.
-            try post.content.validate(isCategoryRegistered: { _ in true })
-        } catch {
-            throw failure(error)
-        }
-    }
-
-    /// Checks a category as the daemon will, before it is registered (see ``check(post:)``).
-    ///
-    /// - Throws: ``CLIFailure`` with status 2 (usage).
-    static func check(categoryID id: String, actions: [DBusValue], options: WireEntries) throws {
-        guard
-            let category = try? CategoryWire.decode(
-                id: id, actions: .array(element: "a{sv}", actions), options: options.value)
-        else { return }
-        do throws(NotificationValidationError) {
-            try category.validate()
-        } catch {
-            throw failure(error)
-        }
-    }
-
-    private static func failure(_ error: NotificationValidationError) -> CLIFailure {
-        CLIFailure("notification-bridge: " + error.message(naming: name(ofModelPath:)), status: ExitStatus.usage)
     }
 }
