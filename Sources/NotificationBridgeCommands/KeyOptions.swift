@@ -5,7 +5,7 @@ import NotificationModel
 /// The option that sets each key of the interface: what the command line calls a key, and so a field a validation
 /// error names (``ValidationField``) or a daemon's message about a key, in the words the user typed.
 enum KeyOptions {
-    /// The options that set the keys of `Post`, `RegisterCategory` and `Act`, by key name. The keys no command has an
+    /// The options that set the keys of `Post` and of a category's options, by key name. The keys no command has an
     /// option for are absent (``PostKeys/badge``).
     static let options: [String: String] = [
         PostKeys.title.name: "the title", PostKeys.body.name: "the body", PostKeys.appName.name: "--app-name",
