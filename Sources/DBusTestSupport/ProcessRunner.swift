@@ -10,6 +10,13 @@ public struct ProcessResult: Sendable {
     /// Everything it wrote to standard error.
     public var standardError: String
 
+    /// A result with the given status and output, e.g. of a command run in the test's own process.
+    public init(status: Int32, standardOutput: String, standardError: String) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
     /// Standard output without the final newline.
     public var output: String {
         standardOutput.hasSuffix("\n") ? String(standardOutput.dropLast()) : standardOutput

@@ -11,11 +11,10 @@ public enum BridgeEvent: Sendable, Hashable {
     /// `Responded(s id, s action, a{sv} response)`: the user responded; the id and action are those of the response.
     case responded(BridgeResponse)
     /// `Fired(s id, a{sv} notification)`: a scheduled notification of the app came due while it was frontmost, and
-    /// was not shown; `notification` has the keys `ListDelivered` gives (``ListedNotification/init(_:)`` reads it).
-    case fired(id: String, notification: DBusValue)
-    /// `SettingsChanged(s app_id, a{sv} settings)`: an app's settings changed; an empty `appID` for the global
-    /// do-not-disturb.
-    case settingsChanged(appID: String, settings: DBusValue)
+    /// was not shown; the notification as `ListDelivered` lists it.
+    case fired(ListedNotification)
+    /// `SettingsChanged(s app_id, a{sv} settings)`: an app's settings changed, or the global do-not-disturb.
+    case settingsChanged(SettingsAnnouncement)
     /// `Closed(s id, u reason)`: a notification this connection posted closed.
     case closed(id: String, reason: BridgeCloseReason)
     /// `DesktopDoNotDisturbChanged(a{sv} state)`: the desktop's do-not-disturb changed.
@@ -35,20 +34,19 @@ public enum BridgeEvent: Sendable, Hashable {
         switch (member, arguments.count) {
         case (.responded, 3):
             guard let id = arguments[0].stringValue, let action = arguments[1].stringValue,
-                let entries = WireEntries(arguments[2])
+                let response = BridgeResponse(notificationID: id, actionID: action, dictionary: arguments[2])
             else { return nil }
-            // The arguments name the notification and the action; the dictionary's copies of them are not needed.
-            self = .responded(
-                BridgeResponse(
-                    notificationID: id, actionID: action, text: entries[ResponseKeys.text],
-                    activationToken: entries[ResponseKeys.activationToken],
-                    userInfo: entries[ResponseKeys.userInfo] ?? [:]))
+            self = .responded(response)
         case (.fired, 2):
-            guard let id = arguments[0].stringValue, arguments[1].stringKeyedEntries != nil else { return nil }
-            self = .fired(id: id, notification: arguments[1])
+            guard let id = arguments[0].stringValue, var listed = ListedNotification(arguments[1]) else { return nil }
+            // The argument names the notification, whatever the dictionary says.
+            listed.id = id
+            self = .fired(listed)
         case (.settingsChanged, 2):
-            guard let app = arguments[0].stringValue, arguments[1].stringKeyedEntries != nil else { return nil }
-            self = .settingsChanged(appID: app, settings: arguments[1])
+            guard let app = arguments[0].stringValue,
+                let announcement = SettingsAnnouncement(appID: app, settings: arguments[1])
+            else { return nil }
+            self = .settingsChanged(announcement)
         case (.closed, 2):
             guard let id = arguments[0].stringValue, case .uint32(let reason) = arguments[1] else { return nil }
             self = .closed(id: id, reason: BridgeCloseReason(rawValue: reason))
@@ -76,10 +74,10 @@ public enum BridgeEvent: Sendable, Hashable {
         switch self {
         case .responded(let response):
             [.string(response.notificationID), .string(response.actionID), response.dictionary]
-        case .fired(let id, let notification):
-            [.string(id), notification]
-        case .settingsChanged(let app, let settings):
-            [.string(app), settings]
+        case .fired(let notification):
+            [.string(notification.id), .vardict(notification.entries)]
+        case .settingsChanged(let announcement):
+            [.string(announcement.appID), announcement.entries.value]
         case .closed(let id, let reason):
             [.string(id), .uint32(reason.rawValue)]
         case .desktopDoNotDisturbChanged(let state):

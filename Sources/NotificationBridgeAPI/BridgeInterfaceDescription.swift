@@ -2,42 +2,41 @@ import DBusCore
 
 /// `io.github.NotificationBridge1` as one `DBusInterface`: the methods of ``BridgeMethod``, the signals of
 /// ``BridgeSignal`` and the properties of ``BridgeProperty``, each with its reference text as an
-/// `org.gtk.GDBus.DocString` annotation, bound to the handlers the daemon gives.
+/// `org.gtk.GDBus.DocString` annotation, served by the function the daemon gives, which receives each call decoded
+/// once into a typed ``BridgeRequest``: no handler reads an argument by its position.
 ///
 /// The same value routes calls, checks their signatures and answers `Introspect`, so that what `gdbus introspect`
 /// shows is what is served; the file `dbus/io.github.NotificationBridge1.xml` is checked against it.
 public enum BridgeInterfaceDescription {
-    /// How a method is answered.
-    public enum MethodHandler: Sendable {
-        /// The reply is what the closure returns; a thrown `DBusFailure` is the error.
-        case returning(@Sendable (DBusMethodCall) async throws -> [DBusValue])
-        /// The closure keeps the call and answers it later (``DBusMethodCall/reply(_:)``).
-        case deferred(@Sendable (DBusMethodCall) async -> Void)
-    }
+    /// What serves the methods: each call decoded once into a ``BridgeRequest``, with the call itself to answer (now,
+    /// or later from anywhere, with ``DBusMethodCall/reply(_:)`` or ``DBusMethodCall/fail(_:)``).
+    public typealias Server = @Sendable (BridgeRequest, DBusMethodCall) async -> Void
 
-    /// The interface, with `handler` answering each method and `property` reading each property.
+    /// The interface, with `serve` answering each method and `property` reading each property.
     ///
     /// - Parameters:
     ///   - limits: the limits the reference text states.
-    ///   - handler: the handler of each method; asked once per method.
+    ///   - serve: answers each call, given as a typed request; calls of one connection reach it one at a time, in
+    ///     the order they arrived.
     ///   - property: the getter of each property; asked once per property. It runs on the connection's thread.
     public static func interface(
-        limits: BridgeInterfaceLimits, handler: (BridgeMethod) -> MethodHandler,
+        limits: BridgeInterfaceLimits, serve: @escaping Server,
         property: (BridgeProperty) -> @Sendable () -> DBusValue
     ) -> DBusInterface {
         DBusInterface(
             BridgeAPI.interfaceName,
             methods: BridgeMethod.allCases.map { method in
-                let annotations = doc(method.documentation(limits))
-                return switch handler(method) {
-                case .returning(let body):
-                    DBusMethod(
-                        method.name, inputs: method.inputs, outputs: method.outputs, annotations: annotations,
-                        handler: body)
-                case .deferred(let body):
-                    .deferred(
-                        method.name, inputs: method.inputs, outputs: method.outputs, annotations: annotations,
-                        handler: body)
+                .deferred(
+                    method.name, inputs: method.inputs, outputs: method.outputs,
+                    annotations: doc(method.documentation(limits))
+                ) { call in
+                    let request: BridgeRequest
+                    do throws(DBusFailure) {
+                        request = try BridgeRequest(method, arguments: call.arguments)
+                    } catch {
+                        return call.fail(error)
+                    }
+                    await serve(request, call)
                 }
             },
             signals: BridgeSignal.allCases.map { signal in

@@ -3,7 +3,8 @@ import DBusCore
 extension BridgeProxy {
     /// `ListHistory(a{sv} filter) -> aa{sv}`: the notifications that ended, newest first.
     public func listHistory(_ filter: NotificationFilter) async throws -> [HistoryEntry] {
-        try dictionaries(try await call(.listHistory, [filter.value]), of: .listHistory).compactMap(HistoryEntry.init)
+        try dictionaries(try await call(.listHistory(filter: filter.value)), of: .listHistory).compactMap(
+            HistoryEntry.init)
     }
 
     /// `Act(s id, s action, a{sv} options)`: answers a notification of the history as a click on `action` would.
@@ -19,6 +20,6 @@ extension BridgeProxy {
     public func act(id: String, action: String, text: String? = nil) async throws {
         var options = WireEntries()
         options[ActOptionKeys.text] = text
-        try await call(.act, [.string(id), .string(action), options.value])
+        try await call(.act(id: id, action: action, options: options.value))
     }
 }

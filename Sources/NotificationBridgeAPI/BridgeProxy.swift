@@ -7,7 +7,7 @@ import NotificationModel
 /// ```swift
 /// let proxy = BridgeProxy(connection: try await DBusConnection.connect(to: .session))
 /// let id = try await proxy.post(NotificationPost(content: NotificationContent(title: "Tea is ready")))
-/// let (action, response) = try await proxy.waitForResponse(id: id)
+/// let response = try await proxy.waitForResponse(id: id)
 /// for await event in try await proxy.events([.responded, .closed]) { print(event) }
 /// ```
 ///
@@ -37,23 +37,27 @@ public struct BridgeProxy: Sendable {
     /// `RegisterCategory(s id, aa{sv} actions, a{sv} options)`.
     public func registerCategory(_ category: NotificationCategory) async throws {
         try await registerCategory(
-            id: category.id, actions: ActionWire.value(of: category.actions),
+            id: category.id, actions: category.actions.map(ActionWire.value(of:)),
             options: CategoryWire.options(of: category))
     }
 
     /// `RegisterCategory` with actions and options as given: for clients that write only some keys.
-    public func registerCategory(id: String, actions: DBusValue, options: WireEntries) async throws {
-        try await call(.registerCategory, [.string(id), actions, options.value])
+    public func registerCategory(id: String, actions: [DBusValue], options: WireEntries) async throws {
+        try await call(.registerCategory(id: id, actions: actions, options: options.value))
     }
 
     /// `RemoveCategory(s id)`.
     public func removeCategory(id: String) async throws {
-        try await call(.removeCategory, [.string(id)])
+        try await call(.removeCategory(id: id))
     }
 
-    /// `ListCategories() -> aa{sv}`, each as it came (see ``CategoryWire/decode(listed:)``).
-    public func listCategories() async throws -> [DBusValue] {
-        try dictionaries(try await call(.listCategories), of: .listCategories)
+    /// `ListCategories() -> aa{sv}`: the categories registered, each read by ``CategoryWire/decode(listed:)``.
+    ///
+    /// - Throws: the daemon's `DBusFailure`, or `InvalidArgument` for a category this version cannot read.
+    public func listCategories() async throws -> [NotificationCategory] {
+        try dictionaries(try await call(BridgeRequest.listCategories), of: .listCategories).map { value in
+            try CategoryWire.decode(listed: value)
+        }
     }
 
     // MARK: Notifications
@@ -67,44 +71,46 @@ public struct BridgeProxy: Sendable {
     /// `Post` with the keys as given: for clients that write only some keys.
     @discardableResult
     public func post(_ entries: WireEntries) async throws -> String {
-        try await string(call(.post, [entries.value]), of: .post)
+        try await string(call(.post(notification: entries.value)), of: .post)
     }
 
     /// `Withdraw(s id)`.
     public func withdraw(id: String) async throws {
-        try await call(.withdraw, [.string(id)])
+        try await call(.withdraw(id: id))
     }
 
     /// `WithdrawAll(a{sv} filter) -> as ids`.
     @discardableResult
     public func withdrawAll(_ filter: NotificationFilter) async throws -> [String] {
-        let reply = try await call(.withdrawAll, [filter.value])
+        let reply = try await call(.withdrawAll(filter: filter.value))
         guard case .array(_, let ids)? = reply.first else { throw Self.unexpected(reply, from: .withdrawAll) }
         return ids.compactMap(\.stringValue)
     }
 
     /// `ListPending(a{sv} filter) -> aa{sv}`.
     public func listPending(_ filter: NotificationFilter) async throws -> [ListedNotification] {
-        try dictionaries(try await call(.listPending, [filter.value]), of: .listPending)
+        try dictionaries(try await call(.listPending(filter: filter.value)), of: .listPending)
             .compactMap(ListedNotification.init)
     }
 
     /// `ListDelivered(a{sv} filter) -> aa{sv}`.
     public func listDelivered(_ filter: NotificationFilter) async throws -> [ListedNotification] {
-        try dictionaries(try await call(.listDelivered, [filter.value]), of: .listDelivered)
+        try dictionaries(try await call(.listDelivered(filter: filter.value)), of: .listDelivered)
             .compactMap(ListedNotification.init)
     }
 
     /// `WaitForResponse(s id) -> (s action, a{sv} response)`: returns when the user responds, without a time bound.
     ///
-    /// - Returns: the action, and the response dictionary as it came (``BridgeResponse/init(_:)`` reads it).
+    /// - Returns: the response: the action chosen, the typed text, the activation token and the user info.
     /// - Throws: ``BridgeError/closed`` when the notification closes without a response.
-    public func waitForResponse(id: String) async throws -> (action: String, response: DBusValue) {
-        let reply = try await call(.waitForResponse, [.string(id)], timeout: .seconds(Int64.max))
-        guard reply.count == 2, let action = reply[0].stringValue else {
+    public func waitForResponse(id: String) async throws -> BridgeResponse {
+        let reply = try await call(.waitForResponse(id: id), timeout: .seconds(Int64.max))
+        guard reply.count == 2, let action = reply[0].stringValue,
+            let response = BridgeResponse(notificationID: id, actionID: action, dictionary: reply[1])
+        else {
             throw Self.unexpected(reply, from: .waitForResponse)
         }
-        return (action, reply[1])
+        return response
     }
 
     // MARK: Apps
@@ -113,23 +119,25 @@ public struct BridgeProxy: Sendable {
     public func attach(appName: String, foreground: Bool) async throws {
         var options = WireEntries()
         options[AttachOptionKeys.foreground] = foreground
-        try await call(.attach, [.string(appName), options.value])
+        try await call(.attach(appName: appName, options: options.value))
     }
 
     /// `Detach(s app_name)`.
     public func detach(appName: String) async throws {
-        try await call(.detach, [.string(appName)])
+        try await call(.detach(appName: appName))
     }
 
     /// `Present(s id)`.
     public func present(id: String) async throws {
-        try await call(.present, [.string(id)])
+        try await call(.present(id: id))
     }
 
-    /// `GetServerInformation() -> a{sv}`.
-    public func serverInformation() async throws -> DBusValue {
-        let reply = try await call(.getServerInformation)
-        guard let information = reply.first else { throw Self.unexpected(reply, from: .getServerInformation) }
+    /// `GetServerInformation() -> a{sv}`: read key by key through ``ServerInformationKeys``.
+    public func serverInformation() async throws -> WireEntries {
+        let reply = try await call(BridgeRequest.getServerInformation)
+        guard let information = reply.first.flatMap(WireEntries.init) else {
+            throw Self.unexpected(reply, from: .getServerInformation)
+        }
         return information
     }
 
@@ -157,6 +165,15 @@ public struct BridgeProxy: Sendable {
     }
 
     // MARK: Calls
+
+    /// Makes the call `request` describes; returns the reply's values.
+    ///
+    /// - Parameter timeout: how long the call may take; ``timeout`` when `nil`.
+    /// - Throws: the `DBusFailure` the daemon answered with.
+    @discardableResult
+    public func call(_ request: BridgeRequest, timeout: Duration? = nil) async throws -> [DBusValue] {
+        try await call(request.method, request.arguments, timeout: timeout)
+    }
 
     /// Calls `method` with `arguments` as given, for clients that build the arguments themselves (and for tests that
     /// send what the typed methods would not); returns the reply's values.

@@ -48,6 +48,16 @@ public struct BridgeResponse: Sendable, Hashable {
             activationToken: entries[ResponseKeys.activationToken], userInfo: entries[ResponseKeys.userInfo] ?? [:])
     }
 
+    /// Reads a response whose notification and action are given apart from its dictionary (as `Responded` and
+    /// `WaitForResponse` give them); the dictionary's own copies of them, if any, are not needed. `nil` when
+    /// `dictionary` is not an `a{sv}`.
+    public init?(notificationID: String, actionID: String, dictionary: DBusValue) {
+        guard let entries = WireEntries(dictionary) else { return nil }
+        self.init(
+            notificationID: notificationID, actionID: actionID, text: entries[ResponseKeys.text],
+            activationToken: entries[ResponseKeys.activationToken], userInfo: entries[ResponseKeys.userInfo] ?? [:])
+    }
+
     /// The response as the model has it.
     public var notificationResponse: NotificationResponse {
         NotificationResponse(

@@ -129,12 +129,19 @@ struct ActionSpec: Sendable, Equatable {
     /// The actions as an `aa{sv}`, after giving those without an id their position as id and checking the ids are
     /// distinct.
     static func list(_ actions: [ActionSpec], option: String = "--action") throws -> DBusValue {
+        .array(element: "a{sv}", try dictionaries(actions, option: option))
+    }
+
+    /// The actions' dictionaries, each numbered by its place when it has no id of its own.
+    ///
+    /// - Throws: `ValidationError` when two actions have the same id.
+    static func dictionaries(_ actions: [ActionSpec], option: String = "--action") throws -> [DBusValue] {
         var actions = actions
         for index in actions.indices where actions[index].id.isEmpty { actions[index].id = String(index) }
         var seen: Set<String> = []
         for action in actions where !seen.insert(action.id).inserted {
             throw ValidationError("\(option): the id '\(action.id)' is given twice; give each action its own id")
         }
-        return .array(element: "a{sv}", actions.map(\.dictionary))
+        return actions.map(\.dictionary)
     }
 }

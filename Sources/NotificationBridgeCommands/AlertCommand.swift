@@ -116,6 +116,7 @@ struct AlertCommand: AsyncParsableCommand {
         entries[PostKeys.title] = title
         entries[PostKeys.body] = message
         entries.setUnchecked(PostKeys.actions, try ActionSpec.list(buttons.map(\.action)))
+        try LocalValidation.check(post: entries)
 
         let client = try await BridgeClient.connect()
         let id = try await client.call { try await $0.post(entries) }

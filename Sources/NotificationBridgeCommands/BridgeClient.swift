@@ -8,10 +8,14 @@ struct BridgeClient {
 
     var connection: DBusConnection { proxy.connection }
 
-    /// Connects to the session bus.
+    /// The bus the commands of this task talk on: the session bus unless one is given with `$bus.withValue` (a
+    /// command run in-process by a test, on a bus of its own).
+    @TaskLocal package static var bus: DBusConnection.Bus = .session
+
+    /// Connects to ``bus``.
     static func connect() async throws -> BridgeClient {
         do {
-            return BridgeClient(proxy: BridgeProxy(connection: try await DBusConnection.connect(to: .session)))
+            return BridgeClient(proxy: BridgeProxy(connection: try await DBusConnection.connect(to: bus)))
         } catch {
             throw cannotConnect(error)
         }

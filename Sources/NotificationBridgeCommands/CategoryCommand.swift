@@ -73,14 +73,15 @@ struct CategoryCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let client = try await BridgeClient.connect()
             var options = WireEntries()
             if !minimal.isEmpty { options[CategoryOptionKeys.minimalActions] = minimal }
             if reportsDismissal { options[CategoryOptionKeys.reportsDismissal] = true }
             if let summaryFormat { options[CategoryOptionKeys.summaryFormat] = summaryFormat }
             if let snooze { options[CategoryOptionKeys.snooze] = try SnoozeSpec.parse(snooze) }
             if reportsSnooze { options[CategoryOptionKeys.reportsSnooze] = true }
-            let actions = try ActionSpec.list(actions)
+            let actions = try ActionSpec.dictionaries(actions)
+            try LocalValidation.check(categoryID: id, actions: actions, options: options)
+            let client = try await BridgeClient.connect()
             try await client.call {
                 try await $0.registerCategory(id: id, actions: actions, options: options)
             }
@@ -115,13 +116,12 @@ struct CategoryCommand: AsyncParsableCommand {
             let client = try await BridgeClient.connect()
             let categories = try await client.call { try await $0.listCategories() }
             if output.json {
-                Output.printJSON(.array(categories.map(Output.json)))
+                Output.printJSON(.array(categories.map { Output.json(CategoryWire.entries(of: $0).value) }))
                 return
             }
             for category in categories {
-                let entries = WireEntries(category)
-                let actions = (entries?[CategoryKeys.actions] ?? []).map { "\($0.id)=\($0.title)" }
-                print("\(entries?[CategoryKeys.id] ?? "?")\t\(actions.joined(separator: ", "))")
+                let actions = category.actions.map { "\($0.id)=\($0.title)" }
+                print("\(category.id)\t\(actions.joined(separator: ", "))")
             }
         }
     }

@@ -41,19 +41,3 @@ func runToEnd(
         }
     }
 }
-
-/// Writes a line to standard error (unbuffered, so that it comes out before the process exits).
-func printError(_ text: String) {
-    var line = text.hasSuffix("\n") ? text : text + "\n"
-    line.withUTF8 { bytes in
-        var rest = UnsafeRawBufferPointer(bytes)
-        while !rest.isEmpty {
-            let written = write(2, rest.baseAddress, rest.count)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-        }
-    }
-}

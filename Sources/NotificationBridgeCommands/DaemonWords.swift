@@ -16,22 +16,18 @@ enum DaemonWords {
         (.listHistory, "'notification-bridge history'"), (.act, "'notification-bridge act'"),
     ]
 
-    /// Dictionary keys (as the daemon names them in messages), and the options that set them.
-    static let keys: [(key: String, option: String)] = [
-        ("options key 'minimal-actions'", "--minimal"), ("options key 'reports-dismissal'", "--reports-dismissal"),
-        ("notification key 'replaces'", "--replace"), ("notification key 'category'", "--category"),
-        ("notification key 'fire-date'", "--at"), ("notification key 'in'", "--in"),
-        ("notification key 'repeat'", "--repeat"), ("notification key 'calendar'", "--every/--next"),
-        ("notification key 'time-zone'", "--time-zone"), ("notification key 'sound'", "--sound"),
-        ("notification key 'timeout'", "--timeout"), ("notification key 'urgency'", "--urgency"),
-        ("notification key 'interruption-level'", "--level"),
-        ("notification key 'exec'", "the command after '--'"), ("notification key 'hints'", "--hint"),
-        ("notification key 'user-info'", "--user-info"), ("notification key 'actions'", "--action"),
-        ("notification key 'image'", "--image"), ("notification key 'icon'", "--icon"),
-        ("notification key 'desktop-entry'", "--desktop-entry"), ("notification key 'app-name'", "--app-name"),
-        ("notification key 'default-action'", "--default-action"), ("key 'minimal-actions'", "--minimal"),
-        ("'replaces'", "--replace"), ("option 'text'", "--text"),
-    ]
+    /// Dictionary keys (as the daemon names them in messages), and the options that set them (``KeyOptions``): every
+    /// key of `Post` and of a category's options that an option sets, then the shorter forms some messages use.
+    static let keys: [(key: String, option: String)] = {
+        func named(_ place: String, _ table: [BridgeKeyInfo]) -> [(key: String, option: String)] {
+            table.compactMap { info in KeyOptions.options[info.name].map { ("\(place) key '\(info.name)'", $0) } }
+        }
+        return named("options", CategoryOptionKeys.all) + named("notification", PostKeys.all) + [
+            ("key '\(CategoryOptionKeys.minimalActions.name)'", "--minimal"),
+            ("'\(PostKeys.replaces.name)'", "--replace"),
+            ("option '\(ActOptionKeys.text.name)'", "--text"),
+        ]
+    }()
 
     /// `message` with the daemon's method and key names replaced by the commands and options a user types.
     static func inCommandLineTerms(_ message: String) -> String {

@@ -36,8 +36,7 @@ struct DoctorProbe {
 
         let proxy = BridgeProxy(connection: connection)
         // Asking starts the daemon when D-Bus can: what a notification would do too.
-        guard let information = try? await proxy.serverInformation(), let entries = WireEntries(information)
-        else {
+        guard let entries = try? await proxy.serverInformation() else {
             if report.daemon.running || report.daemon.activatable {
                 report.problems.append(
                     "notification-bridged does not answer: see its log (journalctl --user -u "

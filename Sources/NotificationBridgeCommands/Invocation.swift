@@ -54,6 +54,38 @@ enum Invocation {
         return "'\(word)' is a command; to post a notification titled '\(word)', use notification-bridge send '\(word)'"
     }
 
+    /// Runs what the command line asks for in this process, as a test does: writes through ``Terminal/current``, talks
+    /// on ``BridgeClient/bus``, and returns the exit status. `nil` for the forms that only the program runs:
+    /// notify-send's command line and the exec filter, whose runs end the process.
+    func execute() async -> Int32? {
+        switch self {
+        case .execFilter, .notifySend:
+            return nil
+        case .plainSend(let plain):
+            do {
+                // One blocking call, bounded by the proxy's timeout: what the program makes on its main thread.
+                try plain.post()
+                return ExitStatus.success
+            } catch {
+                return CommandOutcome(error).emit()
+            }
+        case .command(let command, let hint):
+            do {
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    var command = command
+                    try command.run()
+                }
+                return ExitStatus.success
+            } catch {
+                return CommandOutcome(error, hint: hint).emit()
+            }
+        case .finished(let outcome):
+            return outcome.emit()
+        }
+    }
+
     /// Runs what the command line asks for and returns the exit status; a command that waits runs to its end on the
     /// main thread and exits the process itself.
     func run() -> Int32 {

@@ -150,6 +150,10 @@ struct ServerInfoCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await BridgeClient.connect()
         let information = try await client.call { try await $0.serverInformation() }
-        if output.json { Output.printJSON(Output.json(information)) } else { Output.printDictionary(information) }
+        if output.json {
+            Output.printJSON(Output.json(information.value))
+        } else {
+            Output.printDictionary(information.value)
+        }
     }
 }

@@ -49,20 +49,19 @@ struct MonitorCommand: AsyncParsableCommand {
                     let text = response.text.map { [Self.escaped($0)] } ?? []
                     print(([response.notificationID, response.actionID] + text).joined(separator: "\t"))
                 }
-            case .fired(let id, let notification):
+            case .fired(let notification):
                 if output.json {
-                    guard case .object(var members) = Output.json(notification) else { continue }
+                    guard case .object(var members) = Output.json(.vardict(notification.entries)) else { continue }
                     members["fired"] = .bool(true)
                     Output.printJSON(.object(members))
                 } else {
-                    let title = ListedNotification(notification)?.title ?? ""
-                    print("fired\t\(id)\t\(Self.escaped(title))")
+                    print("fired\t\(notification.id)\t\(Self.escaped(notification.title))")
                 }
             case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
                 continue
             }
             // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
-            fflush(nil)
+            Terminal.current.flush()
         }
         throw CLIFailure(
             "notification-bridge: the connection to the session bus closed; monitor stopped (start it "

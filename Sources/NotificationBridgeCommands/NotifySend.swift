@@ -91,7 +91,7 @@ enum NotifySend {
             throw failure(error.message)
         }
         if options.printID {
-            print(shown.printedID)
+            print(String(shown.printedID))
             fflush(nil)
         }
         if let fd = options.idFD { writeText("\(shown.printedID)\n", to: fd) }

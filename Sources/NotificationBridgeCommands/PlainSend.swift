@@ -42,7 +42,8 @@ struct PlainSend: Equatable {
     func post() throws {
         do {
             _ = try DBusConnection.callOnce(
-                destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                on: BridgeClient.bus, destination: BridgeAPI.busName, path: BridgeAPI.objectPath,
+                interface: BridgeAPI.interfaceName,
                 method: BridgeMethod.post.name, arguments: [request.value], timeout: BridgeProxy.defaultTimeout)
         } catch .cannotConnect(let failure) {
             throw BridgeClient.cannotConnect(failure)

@@ -15,8 +15,8 @@ struct Response {
     ///
     /// - Throws: ``CLIFailure`` with status 3 when the notification closes without a response, 1 for other failures.
     static func wait(for id: String, client: BridgeClient) async throws -> Response {
-        let (action, dictionary) = try await client.call { try await $0.waitForResponse(id: id) }
-        return Response(id: id, action: action, dictionary: dictionary)
+        let response = try await client.call { try await $0.waitForResponse(id: id) }
+        return Response(id: id, action: response.actionID, dictionary: response.dictionary)
     }
 
     /// The response as one JSON object: `id`, `action`, `text`, `activation-token`, `user-info` (an object).
@@ -32,8 +32,8 @@ struct Response {
         if asJSON {
             Output.printJSON(json)
         } else {
-            Swift.print(action)
-            if let text { Swift.print(text) }
+            Terminal.current.print(action)
+            if let text { Terminal.current.print(text) }
         }
     }
 }

@@ -151,6 +151,7 @@ struct SendCommand: AsyncParsableCommand {
             if output.json { Output.printJSON(Output.json(request.value)) } else { print(request.value.description) }
             return
         }
+        try LocalValidation.check(post: request)
         if let warning = try schedule.pastWarning() { printError(warning) }
         if wait { WaitCancellation.shared.posting() }
         let (client, id) = try await Self.post(request)

@@ -12,7 +12,7 @@ enum BridgeInterface {
         BridgeInterfaceDescription.interface(
             limits: BridgeInterfaceLimits(
                 scheduledPerApp: ScheduledLimit.perApp, keptEnded: NotificationTable.finishedCapacity),
-            handler: { method in handler(of: method, core: core) },
+            serve: { request, call in await serve(request, call, core: core) },
             property: { property in
                 switch property {
                 case .version: { .string(BridgeAPI.version) }
@@ -22,97 +22,75 @@ enum BridgeInterface {
             })
     }
 
-    /// What answers `method`: a switch without a default, so that a method added to the contract cannot go unserved.
-    private static func handler(of method: BridgeMethod, core: DaemonCore) -> BridgeInterfaceDescription.MethodHandler {
-        switch method {
-        case .registerCategory:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.registerCategory(call) }
+    /// Answers one call, its arguments typed: a switch without a default, so that a method added to the contract
+    /// cannot go unserved.
+    private static func serve(_ request: BridgeRequest, _ call: DBusMethodCall, core: DaemonCore) async {
+        let sender = call.sender
+        switch request {
+        case .registerCategory(let id, let actions, let options):
+            await answer(call, core) { () async throws(DBusFailure) in
+                try await core.registerCategory(id: id, actions: actions, options: options, call: call)
             }
-        case .removeCategory:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.removeCategory(call) }
+        case .removeCategory(let id):
+            await answer(call, core) { () async throws(DBusFailure) in try await core.removeCategory(id: id, call: call)
             }
         case .listCategories:
-            .returning { call in
-                await core.restored()
-                return try await core.listCategories(caller: call.sender)
+            await reply(call, core) { () async throws(DBusFailure) in try await core.listCategories(caller: sender) }
+        case .post(let notification):
+            await answer(call, core) { () async throws(DBusFailure) in try await core.post(notification, call: call) }
+        case .withdraw(let id):
+            await answer(call, core) { () async throws(DBusFailure) in try await core.withdraw(id: id, call: call) }
+        case .withdrawAll(let filter):
+            await answer(call, core) { () async throws(DBusFailure) in try await core.withdrawAll(filter, call: call) }
+        case .listPending(let filter):
+            await answerListing(call, core) { (inWireForm) async throws(DBusFailure) in
+                try await core.listPending(filter, caller: sender, inWireForm: inWireForm)
             }
-        case .post:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.post(call) }
+        case .listDelivered(let filter):
+            await answerListing(call, core) { _ async throws(DBusFailure) in
+                try await core.listDelivered(filter, caller: sender)
             }
-        case .withdraw:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.withdraw(call) }
+        case .waitForResponse(let id):
+            await answer(call, core) { () async throws(DBusFailure) in
+                try await core.waitForResponse(id: id, call: call)
             }
-        case .withdrawAll:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.withdrawAll(call) }
+        case .attach(let appName, let options):
+            await reply(call, core) { () async throws(DBusFailure) in
+                try await core.attach(appName: appName, options: options, sender: sender)
             }
-        case .listPending:
-            .deferred { call in
-                await answerListing(call, core) { (inWireForm) async throws(DBusFailure) in
-                    try await core.listPending(call.arguments[0], caller: call.sender, inWireForm: inWireForm)
-                }
+        case .detach(let appName):
+            await reply(call, core) { () async throws(DBusFailure) in
+                try await core.detach(appName: appName, sender: sender)
             }
-        case .listDelivered:
-            .deferred { call in
-                await answerListing(call, core) { _ async throws(DBusFailure) in
-                    try await core.listDelivered(call.arguments[0], caller: call.sender)
-                }
-            }
-        case .waitForResponse:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.waitForResponse(call) }
-            }
-        case .attach:
-            .returning { call in
-                await core.restored()
-                return try await core.attach(
-                    appName: call.arguments[0].stringValue ?? "", options: call.arguments[1], sender: call.sender)
-            }
-        case .detach:
-            .returning { call in
-                await core.restored()
-                return try await core.detach(appName: try call.arguments.decode(String.self), sender: call.sender)
-            }
-        case .present:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.present(call) }
-            }
-        case .getSettings:
-            .returning { call in
-                await core.restored()
-                return try await core.getSettings(call.arguments[0].stringValue ?? "", caller: call.sender)
-            }
-        case .setSettings:
-            .returning { call in
-                await core.restored()
-                try await core.setSettings(call.arguments[0].stringValue ?? "", call.arguments[1], caller: call.sender)
+        case .present(let id):
+            await answer(call, core) { () async throws(DBusFailure) in try await core.present(id: id, call: call) }
+        case .getSettings(let app):
+            await reply(call, core) { () async throws(DBusFailure) in try await core.getSettings(app, caller: sender) }
+        case .setSettings(let app, let settings):
+            await reply(call, core) { () async throws(DBusFailure) in
+                try await core.setSettings(app, settings, caller: sender)
                 return []
             }
         case .listSettings:
-            .returning { call in
-                await core.restored()
-                return try await core.listSettings(caller: call.sender)
+            await reply(call, core) { () async throws(DBusFailure) in try await core.listSettings(caller: sender) }
+        case .listHistory(let filter):
+            await answerListing(call, core) { _ async throws(DBusFailure) in
+                try await core.listHistory(filter, caller: sender)
             }
-        case .listHistory:
-            .deferred { call in
-                await answerListing(call, core) { _ async throws(DBusFailure) in
-                    try await core.listHistory(call.arguments[0], caller: call.sender)
-                }
-            }
-        case .act:
-            .deferred { call in
-                await answer(call, core) { () async throws(DBusFailure) in try await core.act(call) }
+        case .act(let id, let action, let options):
+            await answer(call, core) { () async throws(DBusFailure) in
+                try await core.act(id: id, action: action, options: options, call: call)
             }
         case .getServerInformation:
-            .returning { call in
-                await core.restored()
-                return try await core.serverInformation(caller: call.sender)
-            }
+            await reply(call, core) { () async throws(DBusFailure) in try await core.serverInformation(caller: sender) }
         }
+    }
+
+    /// Answers a method whose reply is ready when `body` returns, once the state is restored.
+    private static func reply(
+        _ call: DBusMethodCall, _ core: DaemonCore, _ body: () async throws(DBusFailure) -> [DBusValue]
+    ) async {
+        await answer(call, core) { () async throws(DBusFailure) in call.reply(try await body()) }
     }
 
     /// Runs a deferred method once the state is restored: `body` changes the state at once and answers `call`, now or

@@ -46,9 +46,8 @@ extension DaemonCore {
 
     /// `Present(s id)`: shows a scheduled notification that was handed to its frontmost app, as if the app were not
     /// running; only that app's attached connection may ask. Answered when the server has it.
-    func present(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func present(id: String, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let id = call.arguments.first?.stringValue ?? ""
         try NotificationID.check(id)
         guard case .handedToApp(let handed)? = table[id]?.phase else {
             if table[id]?.isOnServer != true, (try? await storedEnded(id)) != nil {
@@ -87,10 +86,10 @@ extension DaemonCore {
         let appName = post.content.appName ?? defaultAppName
         guard let attachment = attachments.current(for: appName), attachment.foreground else { return false }
         let route: ResponseRoute? = if case .poster = post.route { nil } else { post.route }
+        guard let listed = ListedNotification(NotificationCoding.encode(id: id, content: post.content, route: route))
+        else { return false }
         do {
-            try connection.emit(
-                .fired(id: id, notification: NotificationCoding.encode(id: id, content: post.content, route: route)),
-                to: attachment.connection)
+            try connection.emit(.fired(listed), to: attachment.connection)
         } catch {
             return false
         }

@@ -194,9 +194,8 @@ extension DaemonCore {
     /// Answers `WaitForResponse` now with a kept response, or later when the user acts; fails it when the
     /// notification ends without a response. A call from another connection than the poster's, while the poster is
     /// connected, gets the response without its typed text.
-    func waitForResponse(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func waitForResponse(id: String, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        guard case .string(let id)? = call.arguments.first else { return }
         try NotificationID.check(id)
         let peer = await peer(of: call.sender)
         guard let entry = table[id] else { throw table.missing(id) }

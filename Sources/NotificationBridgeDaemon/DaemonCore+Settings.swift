@@ -15,7 +15,9 @@ extension DaemonCore {
     func getSettings(_ app: String, caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         if !app.isEmpty { try checkAccess(toApp: app, by: await peer(of: caller), "read the settings of") }
-        return [app.isEmpty ? await globalSettings().value : await settings.store.record(for: app).entries.value]
+        return [
+            app.isEmpty ? await globalSettings().entries.value : await settings.store.record(for: app).entries.value
+        ]
     }
 
     /// The settings of every app; a sandboxed app sees only its own.
@@ -67,11 +69,17 @@ extension DaemonCore {
     /// Announces the settings of `app` (`nil`: the global ones) with `SettingsChanged`, unless they are what was
     /// announced last.
     func settingsChanged(app: String?) async {
-        let entries = app == nil ? await globalSettings() : await settings.store.record(for: app ?? "").entries
-        let key = app ?? ""
+        let announcement: SettingsAnnouncement =
+            if let app {
+                .app(await settings.store.record(for: app))
+            } else {
+                await globalSettings()
+            }
+        let key = announcement.appID
+        let entries = announcement.entries
         guard announcedSettings[key] != entries else { return }
         announcedSettings[key] = entries
-        try? connection.emit(.settingsChanged(appID: key, settings: entries.value), to: nil)
+        try? connection.emit(.settingsChanged(announcement), to: nil)
     }
 
     /// What the user's settings make of `content` (of `category`) on its way to the server, with the snooze buttons
@@ -97,11 +105,8 @@ extension DaemonCore {
     }
 
     /// The settings of no app in particular: do-not-disturb, and where the settings are kept.
-    private func globalSettings() async -> WireEntries {
+    private func globalSettings() async -> SettingsAnnouncement {
         let record = await settings.store.record(for: "")
-        var global = WireEntries()
-        global[SettingsKeys.doNotDisturb] = record.doNotDisturb
-        global[SettingsKeys.source] = record.source
-        return global
+        return .global(doNotDisturb: record.doNotDisturb, source: record.source)
     }
 }

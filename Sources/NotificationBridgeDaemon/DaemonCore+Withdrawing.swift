@@ -9,9 +9,8 @@ import NotificationStore
 extension DaemonCore {
     /// `Withdraw(s id)`: cancels a scheduled notification and closes a showing one. The call is answered once the
     /// cancellation is on disk; the server is asked to close it meanwhile.
-    func withdraw(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func withdraw(id: String, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let id = call.arguments.first?.stringValue ?? ""
         try NotificationID.check(id)
         guard let entry = table[id] else {
             // Ended so long ago that it was let go of: already gone is what was asked for.
@@ -24,9 +23,9 @@ extension DaemonCore {
     }
 
     /// `WithdrawAll(a{sv} filter)`: returns the ids it withdrew.
-    func withdrawAll(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func withdrawAll(_ filterValue: DBusValue, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        var filter = try NotificationFilter(call.arguments[0])
+        var filter = try NotificationFilter(filterValue)
         try confine(&filter, to: await peer(of: call.sender))
         let selection = selected(filter, caller: call.sender) { $0.isDelivered || $0.isScheduled || $0.isHeld }
         // The earlier notifications of a thread first, and its summary updated once for them all: withdrawing the

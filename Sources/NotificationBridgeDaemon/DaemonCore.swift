@@ -183,13 +183,13 @@ actor DaemonCore {
 
     // MARK: Categories
 
-    func registerCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func registerCategory(
+        id givenID: String, actions: [DBusValue], options: DBusValue, call: DBusMethodCall
+    ) async throws(DBusFailure) {
         try checkRunning()
         let peer = await peer(of: call.sender)
-        // DBusCore has checked the signature, so the three values are there, with these types.
-        let arguments = call.arguments
-        let id = try CategoryNamespace.registeredID(arguments[0].stringValue ?? "", for: peer)
-        let category = try CategoryCoding.decode(id: id, actions: arguments[1], options: arguments[2])
+        let id = try CategoryNamespace.registeredID(givenID, for: peer)
+        let category = try CategoryCoding.decode(id: id, actions: .array(element: "a{sv}", actions), options: options)
         if categories[id] == nil {
             try checkCategoryLimits(registered: Array(categories.values), peer: peer, sender: call.sender)
         }
@@ -229,14 +229,14 @@ actor DaemonCore {
         }
     }
 
-    func removeCategory(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func removeCategory(id givenID: String, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         let peer = await peer(of: call.sender)
-        let id = try CategoryNamespace.registeredID(call.arguments[0].stringValue ?? "", for: peer)
+        let id = try CategoryNamespace.registeredID(givenID, for: peer)
         guard categories[id] != nil else {
             throw DBusFailure(
                 name: BridgeError.unknownCategory,
-                message: "category \(quotedForMessage(call.arguments[0].stringValue ?? "")) is not registered; "
+                message: "category \(quotedForMessage(givenID)) is not registered; "
                     + "ListCategories shows the registered ones")
         }
         // A scheduled notification shows its category's actions when it fires: removing the category under it would
@@ -265,14 +265,14 @@ actor DaemonCore {
 
     /// `Post`: checks the notification and takes it at once; the call is answered when the server has it (or, for a
     /// scheduled one, when it is on disk).
-    func post(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func post(_ notification: DBusValue, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         #if NB_PLANTED_REGRESSION
             PlantedRegression.run()
         #endif
         let sender = call.sender
         let peer = await peer(of: sender)
-        var request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
+        var request = try PostRequest(notification, defaultAppName: defaultAppName)
         try confine(&request, givenAppName: request.givenAppName, to: peer)
         let content = request.content
         let category = await category(of: content)

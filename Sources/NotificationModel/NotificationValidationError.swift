@@ -2,7 +2,8 @@
 ///
 /// Every case carries the path of the offending field (``field``), such as `category.actions[1].id` or
 /// `content.title`, written with the Swift property names. ``description`` says what was wrong and what to change;
-/// it is meant to be shown to the user as it is (the daemon returns it as the D-Bus error message).
+/// it is meant to be shown to the user as it is. ``message(naming:)`` says the same with each field named as its
+/// reader knows it (the daemon's D-Bus error names the key, the command line the option).
 public enum NotificationValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An identifier is empty.
     case emptyIdentifier(field: String)
@@ -83,78 +84,84 @@ public enum NotificationValidationError: Error, Sendable, Hashable, CustomString
         }
     }
 
-    /// What was wrong, in which field, and what to change.
-    public var description: String {
-        switch self {
-        case .emptyIdentifier(let field):
-            "\(field) is empty; give it an id made of ASCII letters, digits and - _ . :"
-        case .identifierTooLong(let field, let byteCount, let limit):
-            "\(field) is \(byteCount) bytes long; ids may be at most \(limit) bytes, shorten it"
-        case .invalidIdentifierCharacter(let field, let id, let character):
-            "\(field) \(quoted(id)) contains \(character.displayName); ids may contain only ASCII letters, digits "
+    /// What was wrong, in which field, and what to change; fields named by their model paths (`content.appName`).
+    public var description: String { message(naming: { $0 }) }
+
+    /// What was wrong, in which field, and what to change, each field named as the reader knows it: the interface
+    /// names `content.appName` by its key (`app-name`), the command line by its option (`--app-name`).
+    ///
+    /// - Parameter name: the name of a model path: ``field``, or a field next to it that the message mentions.
+    public func message(naming name: (_ path: String) -> String) -> String {
+        return switch self {
+        case .emptyIdentifier:
+            "\(name(field)) is empty; give it an id made of ASCII letters, digits and - _ . :"
+        case .identifierTooLong(_, let byteCount, let limit):
+            "\(name(field)) is \(byteCount) bytes long; ids may be at most \(limit) bytes, shorten it"
+        case .invalidIdentifierCharacter(_, let id, let character):
+            "\(name(field)) \(quoted(id)) contains \(character.displayName); ids may contain only ASCII letters, digits "
                 + "and - _ . : so remove or replace it"
-        case .reservedActionID(let field, let id):
-            "\(field): action id \(quoted(id)) is reserved (\(reservedList) are used by the bridge, as are ids "
+        case .reservedActionID(_, let id):
+            "\(name(field)): action id \(quoted(id)) is reserved (\(reservedList) are used by the bridge, as are ids "
                 + "that start with \(ReservedActionID.snoozeKeyPrefix)); choose another id"
-        case .duplicateActionID(let field, let id):
-            "\(field): action id \(quoted(id)) is used more than once; give each action its own id"
-        case .duplicateCategoryID(let field, let id):
-            "\(field): category id \(quoted(id)) is used more than once; give each category its own id"
-        case .unknownCategory(let field, let id):
-            "\(field): category \(quoted(id)) is not registered; register the category first, or fix the id"
-        case .categoryWithInlineActions(let field, let categoryID):
-            "\(field) lists actions, but the notification also uses category \(quoted(categoryID)); "
+        case .duplicateActionID(_, let id):
+            "\(name(field)): action id \(quoted(id)) is used more than once; give each action its own id"
+        case .duplicateCategoryID(_, let id):
+            "\(name(field)): category id \(quoted(id)) is used more than once; give each category its own id"
+        case .unknownCategory(_, let id):
+            "\(name(field)): category \(quoted(id)) is not registered; register the category first, or fix the id"
+        case .categoryWithInlineActions(_, let categoryID):
+            "\(name(field)) lists actions, but the notification also uses category \(quoted(categoryID)); "
                 + "use either the category's actions or inline actions without a category"
-        case .multipleTextInputActions(let field, let ids):
-            "\(field): actions \(ids.map(quoted).joined(separator: ", ")) all ask for text, but a notification can "
-                + "show only one text field; keep behavior .textInput on one of them"
-        case .tooManyActions(let field, let count, let limit):
-            "\(field) has \(count) actions; at most \(limit) are allowed, remove some"
-        case .tooManyMinimalActions(let field, let count, let limit):
-            "\(field) has \(count) actions; at most \(limit) are allowed, keep the most important "
+        case .multipleTextInputActions(_, let ids):
+            "\(name(field)): actions \(ids.map(quoted).joined(separator: ", ")) all ask for text, but a notification can "
+                + "show only one text field; keep text input on one of them"
+        case .tooManyActions(_, let count, let limit):
+            "\(name(field)) has \(count) actions; at most \(limit) are allowed, remove some"
+        case .tooManyMinimalActions(_, let count, let limit):
+            "\(name(field)) has \(count) actions; at most \(limit) are allowed, keep the most important "
                 + "(leave it empty to use the first \(limit) actions)"
-        case .minimalActionNotInActions(let field, let id):
-            "\(field): action \(quoted(id)) is not one of the category's actions; add it to actions, "
-                + "or remove it from minimalActions"
-        case .tooManyCategories(let field, let count, let limit):
-            "\(field) has \(count) categories; at most \(limit) may be registered, remove unused ones"
-        case .emptyTitle(let field):
-            "\(field) is empty; give the action a title, it is the button's label"
-        case .missingTitleAndBody(let field):
-            "\(field).title and \(field).body are both empty; set at least one of them"
-        case .emptyValue(let field):
-            "\(field) is set but empty; give it a value, or leave it unset"
-        case .textTooLong(let field, let byteCount, let limit):
-            "\(field) is \(byteCount) bytes long (UTF-8); at most \(limit) are allowed, shorten it"
-        case .containsNUL(let field):
-            "\(field) contains a NUL character (U+0000), which D-Bus cannot carry; remove it"
-        case .userInfoTooLarge(let field, let byteCount, let limit):
-            "\(field) is \(byteCount) bytes as JSON; at most \(limit) are allowed, keep large data elsewhere "
-                + "and put a reference to it in userInfo"
-        case .nonFiniteNumber(let field):
-            "\(field) is NaN or infinite, which JSON cannot carry; use a finite number, a string or null"
-        case .invalidTimeout(let field, let milliseconds):
-            "\(field) is \(milliseconds) milliseconds; use a positive number of milliseconds, "
+        case .minimalActionNotInActions(_, let id):
+            "\(name(field)): action \(quoted(id)) is not one of the category's actions; add it to actions, "
+                + "or remove it from \(name(String(field.prefix { $0 != "[" })))"
+        case .tooManyCategories(_, let count, let limit):
+            "\(name(field)) has \(count) categories; at most \(limit) may be registered, remove unused ones"
+        case .emptyTitle:
+            "\(name(field)) is empty; give the action a title, it is the button's label"
+        case .missingTitleAndBody:
+            "\(name(field + ".title")) and \(name(field + ".body")) are both empty; set at least one of them"
+        case .emptyValue:
+            "\(name(field)) is set but empty; give it a value, or leave it unset"
+        case .textTooLong(_, let byteCount, let limit):
+            "\(name(field)) is \(byteCount) bytes long (UTF-8); at most \(limit) are allowed, shorten it"
+        case .containsNUL:
+            "\(name(field)) contains a NUL character (U+0000), which D-Bus cannot carry; remove it"
+        case .userInfoTooLarge(_, let byteCount, let limit):
+            "\(name(field)) is \(byteCount) bytes as JSON; at most \(limit) are allowed, keep large data elsewhere "
+                + "and put a reference to it in \(name(field))"
+        case .nonFiniteNumber:
+            "\(name(field)) is NaN or infinite, which JSON cannot carry; use a finite number, a string or null"
+        case .invalidTimeout(_, let milliseconds):
+            "\(name(field)) is \(milliseconds) milliseconds; use a positive number of milliseconds, "
                 + "or .never or .serverDefault"
-        case .desktopEntryHasSuffix(let field, let value):
-            "\(field) \(quoted(value)) ends in .desktop; give the desktop id without the suffix "
+        case .desktopEntryHasSuffix(_, let value):
+            "\(name(field)) \(quoted(value)) ends in .desktop; give the desktop id without the suffix "
                 + "(\(quoted(String(value.dropLast(desktopSuffix.count)))))"
-        case .negativeBadge(let field, let value):
-            "\(field) is \(value); use 0 or more (0 hides the badge), or nil to leave the badge alone"
-        case .lowUrgencyForCriticalLevel(let field):
-            "\(field) is low for a critical notification, which is always sent with urgency critical; leave the "
+        case .negativeBadge(_, let value):
+            "\(name(field)) is \(value); use 0 or more (0 hides the badge), or nil to leave the badge alone"
+        case .lowUrgencyForCriticalLevel:
+            "\(name(field)) is low for a critical notification, which is always sent with urgency critical; leave the "
                 + "urgency out or make it critical, or choose a lower interruption level"
-        case .invalidSummary(let field, let problem):
-            "\(field) \(problem)"
-        case .tooManySnoozeIntervals(let field, let count, let limit):
-            "\(field) lists \(count) snooze intervals; at most \(limit) are allowed, keep the most useful"
-        case .invalidSnoozeInterval(let field, let seconds, let limit):
-            "\(field) is \(seconds) seconds; a snooze interval must be at least 1 second and at most \(limit) "
+        case .invalidSummary(_, let problem):
+            "\(name(field)) \(problem)"
+        case .tooManySnoozeIntervals(_, let count, let limit):
+            "\(name(field)) lists \(count) snooze intervals; at most \(limit) are allowed, keep the most useful"
+        case .invalidSnoozeInterval(_, let seconds, let limit):
+            "\(name(field)) is \(seconds) seconds; a snooze interval must be at least 1 second and at most \(limit) "
                 + "seconds (7 days), schedule a notification for later ones"
-        case .duplicateSnoozeInterval(let field, let seconds):
-            "\(field): the snooze interval of \(seconds) seconds is listed more than once; list each once"
-        case .snoozeActionIDTaken(let field):
-            "\(field): the category reports snoozes as action \(quoted(NotificationResponse.snoozeActionID)), so "
+        case .duplicateSnoozeInterval(_, let seconds):
+            "\(name(field)): the snooze interval of \(seconds) seconds is listed more than once; list each once"
+        case .snoozeActionIDTaken:
+            "\(name(field)): the category reports snoozes as action \(quoted(NotificationResponse.snoozeActionID)), so "
                 + "none of its actions may have that id; rename the action, or do not report snoozes"
         }
     }

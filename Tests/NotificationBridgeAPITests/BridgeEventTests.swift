@@ -13,8 +13,15 @@ struct BridgeEventTests {
                 notificationID: "3f9c2a7e1b4d5c6a", actionID: "reply", text: "On my way", activationToken: "token-1",
                 userInfo: ["mailbox": .string("inbox"), "unread": .number(2)])),
         .responded(BridgeResponse(notificationID: "a", actionID: "default")),
-        .fired(id: "b", notification: WireEntries().value),
-        .settingsChanged(appID: "", settings: WireEntries().value),
+        .fired(
+            ListedNotification(
+                id: "b", post: NotificationPost(content: NotificationContent(title: "Stand-up", appName: "Calendar")))),
+        .settingsChanged(.global(doNotDisturb: true, source: .file)),
+        .settingsChanged(
+            .app(
+                AppSettingsRecord(
+                    app: "org.example.Mail", settings: AppNotificationSettings(isAllowed: false),
+                    requested: [.alert, .sound], doNotDisturb: false, source: .gnome))),
         .closed(id: "c", reason: .dismissed),
         .closed(id: "d", reason: BridgeCloseReason(rawValue: 9)),
     ]
@@ -48,6 +55,11 @@ struct BridgeEventTests {
         #expect(BridgeEvent(signal(member: BridgeSignal.closed.name, [.string("c"), .int32(2)])) == nil)
         #expect(
             BridgeEvent(signal(member: BridgeSignal.fired.name, [.string("b"), .string("not a dictionary")])) == nil)
+        var wrongType = WireEntries()
+        wrongType.setUnchecked(SettingsKeys.allowed, .string("yes"))
+        #expect(
+            BridgeEvent(signal(member: BridgeSignal.settingsChanged.name, [.string("a"), wrongType.value])) == nil,
+            "settings whose values are not of their keys' types are not read as settings")
     }
 
     @Test("the arguments of Responded name the notification and the action, whatever the dictionary says")

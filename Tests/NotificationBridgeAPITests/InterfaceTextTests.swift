@@ -10,7 +10,7 @@ struct InterfaceTextTests {
 
     /// The interface as the daemon serves it, with handlers that are never called.
     static let interface = BridgeInterfaceDescription.interface(
-        limits: limits, handler: { _ in .returning { _ in [] } }, property: { _ in { .string("") } })
+        limits: limits, serve: { _, call in call.reply([]) }, property: { _ in { .string("") } })
 
     /// One table of keys a method's description covers: by naming each key, or by naming its manual page section.
     struct Table: Sendable, CustomStringConvertible {

@@ -28,12 +28,23 @@ enum BuiltPrograms {
         throw TestSupportError("\(name) is not built (looked in \(candidates.map(\.path))); run 'swift build' first")
     }
 
-    /// Runs `notification-bridge` with no bus at all: for what must fail, or work, before any D-Bus call.
+    /// A bus address where no bus is.
+    static let noBus = "unix:path=/nonexistent/notification-bridge-test"
+
+    /// Runs `notification-bridge` with no bus at all: for what must fail, or work, before any D-Bus call. It runs in
+    /// the test's own process (``InProcessCommandLine``), unless `columns` is given: the built program, with help
+    /// text wrapped to that terminal width (`COLUMNS`), which only a process of its own can have.
+    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
+        guard let columns else { return try await InProcessCommandLine.run(arguments, bus: .address(noBus)) }
+        return try await program(arguments, columns: columns)
+    }
+
+    /// Runs the built `notification-bridge` with no bus at all, in a process of its own.
     ///
     /// - Parameter columns: the terminal width help text is wrapped to (`COLUMNS`).
-    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
+    static func program(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/notification-bridge-test"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = noBus
         if let columns { environment["COLUMNS"] = String(columns) } else { environment["COLUMNS"] = nil }
         return try await ProcessRunner.run(
             [try await path(of: "notification-bridge")] + arguments, environment: environment, timeout: .seconds(20))
@@ -131,8 +142,15 @@ struct CLIFixture: Sendable {
         return environment
     }
 
-    /// Runs the built `notification-bridge` on this bus.
+    /// Runs `notification-bridge` with `arguments` on this bus: in the test's own process (``InProcessCommandLine``),
+    /// unless the fixture gives a time zone, which only a process of its own can have; then the built program.
     func cli(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        guard timeZone == nil else { return try await Self.cli(arguments, environment: environment, timeout: timeout) }
+        return try await InProcessCommandLine.run(arguments, bus: .address(bus.address), timeout: timeout)
+    }
+
+    /// Runs the built `notification-bridge` on this bus, in a process of its own: for what only the program does.
+    func program(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
         try await Self.cli(arguments, environment: environment, timeout: timeout)
     }
 

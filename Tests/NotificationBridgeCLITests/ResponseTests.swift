@@ -166,7 +166,9 @@ struct ResponseTests {
                 "#!/bin/sh\nread -r text\nprintf '%s %s %s\\n' \"$NOTIFICATION_ACTION\" \"$1\" \"$text\" >> '\(log.path)'\n",
                 to: fixture.home.appendingPathComponent("record").path)
             func post(_ title: String) async throws -> ServedNotification {
-                let sent = try await fixture.cli([
+                // --exec-on gives the daemon a command that starts this program again, by its own path: only the
+                // built program can be that program.
+                let sent = try await fixture.program([
                     "send", title, "-A", "later=Later", "-A", "reply=Reply,text-input", "--exec-on", "reply", "--",
                     script, "--from-bridge",
                 ])

@@ -54,7 +54,8 @@ extension LocalNotificationClient {
         let follower = Task {
             var last: AppNotificationSettings?
             for await event in events {
-                guard case .settingsChanged(let changed, _) = event, changed == app || changed.isEmpty,
+                guard case .settingsChanged(let announcement) = event,
+                    announcement.appID == app || announcement.appID.isEmpty,
                     let record = try? await proxy.settings(app: app)
                 else { continue }
                 let allowed = record.allowedNow

@@ -103,8 +103,8 @@ public actor LocalNotificationClient {
                 switch event {
                 case .responded(let response):
                     responseSink.yield(response.notificationResponse)
-                case .fired(_, let notification):
-                    if let listed = ListedNotification(notification) { firingSink.yield(listed) }
+                case .fired(let notification):
+                    firingSink.yield(notification)
                 case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
                     continue
                 }

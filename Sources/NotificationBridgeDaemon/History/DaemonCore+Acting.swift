@@ -9,13 +9,10 @@ import NotificationStore
 extension DaemonCore {
     /// `Act(s id, s action, a{sv} options)`: routes the response as a click on `action` would have, through the same
     /// lock gate, once its history entry says it was answered (so that it is answered once).
-    func act(_ call: DBusMethodCall) async throws(DBusFailure) {
+    func act(id: String, action actionID: String, options: DBusValue, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        let arguments = call.arguments
-        let id = arguments[0].stringValue ?? ""
-        let actionID = arguments[1].stringValue ?? ""
         try NotificationID.check(id)
-        let text = try VariantDictionary(arguments[2], place: "options", keys: ActOptionKeys.all)
+        let text = try VariantDictionary(options, place: "options", keys: ActOptionKeys.all)
             .decode(ActOptionKeys.text)
         let peer = await peer(of: call.sender)
         guard let ended = try await storedEnded(id) else { throw Self.notInHistory(id) }
