@@ -31,8 +31,12 @@ extension DaemonCore {
             if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
         case .reposted(let id, let serverID, let server):
             repost(id, serverID: serverID, server: server)
-        case .serverChanged(let owner):
-            if owner != nil { await serverAppeared() }
+        case .serverChanged:
+            // A server that took the name may not answer yet: what waits for one is shown once it is ready.
+            break
+        case .serverReady:
+            serverArrivals.serverReady()
+            await serverAppeared()
         }
     }
 
@@ -182,6 +186,8 @@ extension DaemonCore {
                 takeOffServer(id)
             case .keepDelivered:
                 break
+            case .keepStacked:
+                keepStacked(id)
             case .recordHistory(let ending):
                 recordHistory(id, entry, ending)
             }

@@ -178,15 +178,19 @@ extension DaemonCore {
             recordFired(firing)
             return false
         }
+        let sent = serverArrivals.stamp
         show(id, content: content, category: category, hints: post.hints) { [weak self] result, wasOut in
-            await self?.firingAnswered(firing, result, wasOut: wasOut)
+            await self?.firingAnswered(firing, result, wasOut: wasOut, sent: sent)
             answered?()
         }
         return true
     }
 
+    /// A firing's `Notify` was answered (`sent`: when it was sent, in the order servers became ready): it is recorded
+    /// as shown, or waits for a server, or is shown again at once where a server became ready since it was sent.
     private func firingAnswered(
-        _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool
+        _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool,
+        sent: ServerArrivals.Stamp
     ) async {
         let id = firing.notification.id
         // Withdrawn (or posted anew) while its Notify was out: the withdrawal took it off the schedule, and whatever
@@ -194,13 +198,18 @@ extension DaemonCore {
         guard wasOut else { return }
         if case .failure(let failure) = result {
             if failure.name == BridgeError.noServer {
-                // Its progress is not recorded, so that a restart before a server appears shows it too.
+                // Its progress is not recorded, so that a restart before a server appears shows it too. Decided in this
+                // turn of the actor, as an arrival is: a server that became ready while the show was out found nothing
+                // waiting, and this tries again now.
                 table.update(id) { $0.phase = .awaitingServer(firing) }
-                logger.notice(
-                    "a scheduled notification came due with no notification server; it is shown once one appears",
-                    metadata: ["notification.id": "\(id)"])
-                // A server that appeared while the show was out found nothing waiting: try again now.
-                if await session.isServerAvailable { await showAwaiting(id) }
+                switch serverArrivals.decision(sentAt: sent) {
+                case .awaitServer:
+                    logger.notice(
+                        "a scheduled notification came due with no notification server; it is shown once one appears",
+                        metadata: ["notification.id": "\(id)"])
+                case .showAgain:
+                    await showAwaiting(id)
+                }
                 return
             }
             if failure.name == BridgeError.serverTimeout {

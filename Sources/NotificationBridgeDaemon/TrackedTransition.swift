@@ -44,6 +44,9 @@ enum TrackedTransition {
         case end(why: String, waitsMessage: String?)
         /// Keeps its route on disk, so that a response after a restart of the daemon still reaches its handler.
         case keepDelivered
+        /// Keeps it on disk as delivered behind the newest of its thread, so that a restart of the daemon lists it, and
+        /// brings it back, as before.
+        case keepStacked
         /// Puts back the notification it replaced, as it was.
         case restoreReplaced
         /// Asks the server to close it (once the server has given it an id, if its `Notify` is still out).
@@ -139,7 +142,7 @@ enum TrackedTransition {
         case .stacked:
             guard isOnServer(state.phase) else { return (state, []) }
             state.phase = .stacked
-            return (state, [.forgetDelivered])
+            return (state, [.keepStacked])
         case .broughtBack:
             guard case .stacked = state.phase else { return (state, []) }
             state.phase = .posting
@@ -153,7 +156,7 @@ enum TrackedTransition {
             return (
                 state,
                 [
-                    .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
+                    .forgetDelivered, .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
                     .recordHistory(ending(closeReason, dismissed: dismissed)),
                 ]
             )
@@ -194,7 +197,7 @@ enum TrackedTransition {
             // Delivered, though not on the server: its poster learns that it closed.
             state.phase = .ended(why)
             state.isAnswered = false
-            return (state, [end, .emitClosed(reason: 3), .recordHistory(.withdrawn)])
+            return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .recordHistory(.withdrawn)])
         case .responding(_, let reason):
             // It left the server already; `Closed`, held for the response, says how.
             state.phase = .ended(why)

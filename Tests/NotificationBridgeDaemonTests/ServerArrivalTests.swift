@@ -25,6 +25,40 @@ struct ServerArrivalTests {
         }
     }
 
+    @Test("a firing that finds a server which has taken the name but does not answer yet is shown once it answers")
+    func firingDuringArrival() async throws {
+        try await withPrivateBus { bus in
+            let (events, sink) = AsyncStream.makeStream(of: NotificationServerEvent.self)
+            let log = RecordingLogHandler.Entries()
+            try await DaemonFixture.run(bus: bus, server: nil, events: events, log: log) { fixture in
+                // The server takes the name before it exports its object, as GNOME Shell's service does at login:
+                // the session hears of it at once, but its GetServerInformation fails until the export.
+                let connection = try await bus.connect()
+                let taken = try await connection.requestName(NotificationServer.busName, flags: [.doNotQueue])
+                try #require(taken == .primaryOwner)
+                let id = try await fixture.post([
+                    PostKeys.title.name: .string("Stand up"), PostKeys.delay.name: .double(0.05),
+                ])
+                // It came due in between: its Notify found no server answering, and it waits for one.
+                try await withTimeout(waitingFor: "the firing to find no server") {
+                    while !log.all.contains(where: { $0.1.contains("came due with no notification server") }) {
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
+                }
+                let server = NotificationServer()
+                let served = server.events()
+                let forward = Task { for await event in served { sink.yield(event) } }
+                try await server.start(on: connection, profile: .fullFeatured)
+                let shown = try await fixture.summaries(until: { $0.contains("Stand up") }, round: 0)
+                #expect(shown == ["Stand up"], "shown once, as soon as the server answers")
+                try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
+                await server.stop()
+                await connection.close()
+                forward.cancel()
+            }
+        }
+    }
+
     /// Schedules notifications that come due with no server, starts a server, checks what it was sent, and stops it.
     private static func round(
         _ round: Int, fixture: DaemonFixture, bus: PrivateBus, sink: AsyncStream<NotificationServerEvent>.Continuation
