@@ -164,14 +164,8 @@ extension DaemonCore {
         deferringStoreChanges: Bool = false
     ) -> [TrackedTransition.Effect] {
         guard let entry = table[id] else { return [] }
-        let before = TrackedTransition.State(
-            phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal,
-            respondedAction: entry.respondedAction)
-        let (after, effects) = TrackedTransition.next(before, on: event, id: id)
-        table.update(id) { entry in
-            entry.phase = after.phase
-            entry.isAnswered = after.isAnswered
-        }
+        var effects: [TrackedTransition.Effect] = []
+        table.update(id) { effects = $0.handle(event, id: id) }
         for effect in effects {
             switch effect {
             case .forgetDelivered:

@@ -535,9 +535,8 @@ actor DaemonCore {
         let message = waitsMessage ?? "notification '\(id)' \(why) without a response"
         for call in entry.waits { call.fail(name: BridgeError.closed, message: message) }
         table.update(id) { entry in
-            entry.phase = .ended(why)
+            _ = entry.handle(.ended(why), id: id)
             entry.waits = []
-            entry.isAnswered = false
         }
         // Whatever ended it, it is no longer in its thread (the thread's own endings took it out already).
         threads.leave(id)
