@@ -9,9 +9,9 @@ import Testing
 /// A seeded random run of the daemon, in this process on a private bus, against the scripted server as dunst: posts,
 /// thread posts, replacements, withdrawals, clicks and dismissals on the server, and restarts of the daemon on the
 /// same state, checked after every step against a model of what a client was told. A failure names its seed and
-/// step; `NB_SIMULATION_SEED=<seed>` replays its choices (the daemon's own timing may still differ), and
+/// step; `NB_SIMULATION_SEED=<seed>` replays its choices (the daemon's own timing may still differ),
 /// `NB_SIMULATION_STEPS=<n>` sets the length (each step is a few round trips on the bus: about 5 ms on an idle
-/// machine).
+/// machine), and `NB_SIMULATION_TRACE=1` prints each step with the model before it.
 @Suite("Daemon simulation")
 struct DaemonSimulationTests {
     static let threads = ["ann", "bob"]
@@ -87,6 +87,7 @@ struct DaemonSimulationTests {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["NB_SIMULATION_SEED"].flatMap { UInt64($0) } ?? Self.defaultSeed
         let steps = environment["NB_SIMULATION_STEPS"].flatMap { Int($0) } ?? Self.defaultSteps
+        let traces = environment["NB_SIMULATION_TRACE"] != nil
         var random = SeededGenerator(seed: seed)
         var model = Model()
         var done = 0
@@ -121,6 +122,10 @@ struct DaemonSimulationTests {
                             let step = Self.drawStep(&random, model: model)
                             done += 1
                             let context = "seed \(seed), step \(done) (\(step))"
+                            if traces {
+                                print(
+                                    "\(context): \(model.delivered.map { "\($0.id) \($0.label) \($0.thread ?? "-")" })")
+                            }
                             switch step {
                             case .post, .postToThread:
                                 var thread = step == .postToThread ? Self.threads.randomElement(using: &random) : nil
