@@ -27,10 +27,18 @@ struct ServerArrivalTests {
 
     @Test("a firing that finds a server which has taken the name but does not answer yet is shown once it answers")
     func firingDuringArrival() async throws {
+        // The session asks a server that took the name for its information for 5 s at most: on a machine too loaded
+        // for the test to export the server within that, the scenario proves nothing, and is run again.
+        for _ in 1...3 where try await Self.firingDuringArrivalAttempt() { return }
+        Issue.record("three times over, the server could not be exported within the session's 5 s on this machine")
+    }
+
+    /// One run of ``firingDuringArrival()``; returns `false` when the session gave up on the server before its export.
+    private static func firingDuringArrivalAttempt() async throws -> Bool {
         try await withPrivateBus { bus in
-            let (events, sink) = AsyncStream.makeStream(of: NotificationServerEvent.self)
+            let (events, _) = AsyncStream.makeStream(of: NotificationServerEvent.self)
             let log = RecordingLogHandler.Entries()
-            try await DaemonFixture.run(bus: bus, server: nil, events: events, log: log) { fixture in
+            return try await DaemonFixture.run(bus: bus, server: nil, events: events, log: log) { fixture in
                 // The server takes the name before it exports its object, as GNOME Shell's service does at login:
                 // the session hears of it at once, but its GetServerInformation fails until the export.
                 let connection = try await bus.connect()
@@ -46,15 +54,28 @@ struct ServerArrivalTests {
                     }
                 }
                 let server = NotificationServer()
-                let served = server.events()
-                let forward = Task { for await event in served { sink.yield(event) } }
                 try await server.start(on: connection, profile: .fullFeatured)
-                let shown = try await fixture.summaries(until: { $0.contains("Stand up") }, round: 0)
-                #expect(shown == ["Stand up"], "shown once, as soon as the server answers")
-                try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
+                let gaveUp: @Sendable () -> Bool = {
+                    log.all.contains { $0.1.contains("the new notification server does not answer") }
+                }
+                let shown = try await withTimeout(waitingFor: "the firing to be shown once the server answers") {
+                    while !gaveUp() {
+                        let shown = await server.shownNotifications.filter { $0.summary == "Stand up" }
+                        if !shown.isEmpty { return shown.count }
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
+                    return 0
+                }
+                if shown > 0 {
+                    // After a call's round trip, a second copy, had one been sent, is there too.
+                    try await fixture.call(BridgeMethod.listDelivered.name, [.vardict([:])])
+                    let copies = await server.shownNotifications.filter { $0.summary == "Stand up" }.count
+                    #expect(copies == 1, "shown once, as soon as the server answers")
+                    try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
+                }
                 await server.stop()
                 await connection.close()
-                forward.cancel()
+                return shown > 0
             }
         }
     }
