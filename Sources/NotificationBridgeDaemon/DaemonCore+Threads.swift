@@ -130,7 +130,8 @@ extension DaemonCore {
             var shown = shown
             if let shaped = try? await self?.allowedBySettings(shown, category: category) { shown = shaped }
             do {
-                try await session.post(shown, category: category, id: newest, turn: turn)
+                // Only while it is on the server still: the user may have closed it meanwhile.
+                try await session.refresh(shown, category: category, id: newest, turn: turn)
             } catch {
                 logger.debug(
                     "cannot update the summary of a thread",

@@ -22,7 +22,7 @@ struct DaemonSimulationTests {
     static let mostDelivered = 24
     /// The seed and the length of a run unless the environment gives them.
     static let defaultSeed: UInt64 = 45
-    static let defaultSteps = 2_000
+    static let defaultSteps = 1_000
 
     /// What a client was told: each delivered notification's label (its body as posted) and thread, oldest first.
     struct Model {
