@@ -440,7 +440,7 @@ public actor DesktopNotificationCenter {
             if !dismissalFollows { notificationHandlers[id] = nil }
         case .promptEnded(let ending):
             promptHandlers[ending.notification.id] = nil
-        case .reposted, .serverChanged:
+        case .reposted, .serverChanged, .serverReady:
             break
         }
     }

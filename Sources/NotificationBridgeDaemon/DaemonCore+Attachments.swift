@@ -66,11 +66,8 @@ extension DaemonCore {
                     + "connection attached as that app may present it")
         }
         let category = await category(of: handed.content)
-        table.update(id) { entry in
-            entry.reportsDismissal = category?.reportsDismissal ?? false
-            entry.phase = .posting
-            entry.respondedAction = nil
-        }
+        table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
+        apply(.sent, to: id)
         show(id, content: handed.content, category: category, hints: handed.hints) { result, _ in
             switch result {
             case .success: call.reply([])

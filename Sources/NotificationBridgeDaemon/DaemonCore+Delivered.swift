@@ -13,13 +13,28 @@ extension DaemonCore {
     ) async -> DurableCommits.Commit? {
         guard serverID != 0 else { return nil }
         let server = await instance(owner)
-        return commits.submit([
-            .deliver(
-                id: id,
-                DeliveredPost(
-                    serverID: serverID, server: server, content: entry.content, route: entry.route,
-                    poster: entry.poster, reportsDismissal: entry.reportsDismissal, shownAt: Date()))
-        ])
+        return commits.submit([.deliver(id: id, kept(id, entry, serverID: serverID, server: server))])
+    }
+
+    /// What is kept on disk of notification `id`, shown by `server` under `serverID`, or waiting behind the newest of
+    /// its thread (`stacked`), with its place in its thread.
+    private func kept(
+        _ id: String, _ entry: TrackedNotification, serverID: UInt32, server: ServerInstance?, stacked: Bool = false
+    ) -> DeliveredPost {
+        let letGo = threads.key(of: id).map { threads.countLetGo(of: $0) } ?? 0
+        return DeliveredPost(
+            serverID: serverID, server: server, content: entry.content, route: entry.route, poster: entry.poster,
+            reportsDismissal: entry.reportsDismissal, shownAt: Date(), isStacked: stacked ? true : nil,
+            threadPlace: threads.place(of: id), threadLetGo: letGo > 0 ? letGo : nil)
+    }
+
+    /// Records a notification that now waits behind the newest of its thread (or was replaced where it waits), so
+    /// that a restart of the daemon lists it and can bring it back, with its route. Its server id is not kept: the
+    /// newest's is the one on the server.
+    @discardableResult
+    func keepStacked(_ id: String) -> DurableCommits.Commit? {
+        guard let entry = table[id], entry.isStacked else { return nil }
+        return commits.submit([.deliver(id: id, kept(id, entry, serverID: 0, server: knownServer, stacked: true))])
     }
 
     /// Follows a notification posted again to a restarted server: its new server id is what a later restart of the
@@ -33,13 +48,7 @@ extension DaemonCore {
         let server = await instance(owner)
         // Checked after identifying the server: a notification that closed meanwhile is not kept again.
         guard let entry = table[id], entry.isOnServer else { return }
-        commits.submit([
-            .deliver(
-                id: id,
-                DeliveredPost(
-                    serverID: serverID, server: server, content: entry.content, route: entry.route,
-                    poster: entry.poster, reportsDismissal: entry.reportsDismissal, shownAt: Date()))
-        ])
+        commits.submit([.deliver(id: id, kept(id, entry, serverID: serverID, server: server))])
     }
 
     /// The server instance that owns the notification name now, `nil` when none does.
@@ -64,15 +73,25 @@ extension DaemonCore {
     /// Takes back the notifications the last run showed, if the server instance that shows them still runs: their
     /// responses are routed as before the restart. Those of another instance (the server restarted, or this is
     /// another session) are forgotten: their ids may now name another program's notifications.
+    ///
+    /// The earlier notifications of a thread, which waited behind the one shown, come back with it, in their order,
+    /// and the one shown is shown again with its thread's summary; without it they are forgotten too.
     func restoreDelivered() async {
         // Identified now even with nothing to restore, so that keeping the first notification shown needs no
         // round trip to the bus.
         let server = await currentServer()
         let all = commits.state.delivered.sorted { $0.value.shownAt < $1.value.shownAt }
         guard !all.isEmpty else { return }
-        let delivered = all.filter { server != nil && $0.value.server == server }
+        let shown = all.filter { $0.value.isStacked != true && server != nil && $0.value.server == server }
+        let shownIDs = Set(shown.map(\.key))
+        let shownThreads = Set(shown.compactMap { threadKey(of: $0.value.content) })
+        let delivered = all.filter { id, kept in
+            guard kept.isStacked == true else { return shownIDs.contains(id) }
+            return threadKey(of: kept.content).map(shownThreads.contains) ?? false
+        }
         if delivered.count < all.count {
-            let stale = all.filter { server == nil || $0.value.server != server }
+            let kept = Set(delivered.map(\.key))
+            let stale = all.filter { !kept.contains($0.key) }
             let message =
                 "forgot the routes of notifications shown by a notification server that has since "
                 + "restarted or gone; responses to them are lost"
@@ -91,13 +110,17 @@ extension DaemonCore {
             commits.submit(stale.map { .forgetDelivered(id: $0.key) } + (historyChanges(gone) ?? []))
         }
         guard !delivered.isEmpty else { return }
-        rejoinThreads(delivered.map { ($0.key, $0.value.content) })
+        rejoinThreads(delivered.map { ($0.key, $0.value) })
         for (id, kept) in delivered {
             table[id] = TrackedNotification(
                 appName: kept.content.appName ?? defaultAppName, poster: kept.poster, route: kept.route,
-                content: kept.content, reportsDismissal: kept.reportsDismissal, phase: .showing)
+                content: kept.content, reportsDismissal: kept.reportsDismissal,
+                phase: kept.isStacked == true ? .stacked : .showing)
+        }
+        for (id, kept) in delivered where kept.isStacked != true {
             let category = kept.content.categoryID.flatMap { categories[$0] }
-            let shown = await offeringSnoozeAllowed(kept.content, category: category)
+            var shown = await offeringSnoozeAllowed(kept.content, category: category)
+            if let key = threadKey(of: shown) { shown = summarized(shown, in: key, category: category) }
             await session.adopt(id: id, serverID: kept.serverID, content: shown, category: category)
             await takeOver(id, kept, showing: shown)
         }

@@ -133,7 +133,7 @@ extension DaemonCore {
         // A held notification replaced keeps its place.
         let order: UInt64
         if case .held(_, let kept)? = previous?.phase { order = kept } else { order = takeHeldOrder() }
-        entry.phase = .held(firing, order: order)
+        _ = entry.handle(.held(firing, order: order), id: id)
         table[id] = entry
         changes.append(.schedule(notification))
         logger.debug("held while do-not-disturb is on", metadata: ["notification.id": "\(id)"])
@@ -157,9 +157,8 @@ extension DaemonCore {
             if !entry.isOnServer {
                 (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
             }
-            entry.phase = .held(firing, order: place)
-            entry.isAnswered = false
         }
+        apply(.held(firing, order: place), to: id)
         logger.debug("held while do-not-disturb is on", metadata: ["notification.id": "\(id)"])
         heldPolls.yield()
     }

@@ -31,8 +31,12 @@ extension DaemonCore {
             if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
         case .reposted(let id, let serverID, let server):
             repost(id, serverID: serverID, server: server)
-        case .serverChanged(let owner):
-            if owner != nil { await serverAppeared() }
+        case .serverChanged:
+            // A server that took the name may not answer yet: what waits for one is shown once it is ready.
+            break
+        case .serverReady:
+            serverArrivals.serverReady()
+            await serverAppeared()
         }
     }
 
@@ -160,14 +164,8 @@ extension DaemonCore {
         deferringStoreChanges: Bool = false
     ) -> [TrackedTransition.Effect] {
         guard let entry = table[id] else { return [] }
-        let before = TrackedTransition.State(
-            phase: entry.phase, isAnswered: entry.isAnswered, reportsDismissal: entry.reportsDismissal,
-            respondedAction: entry.respondedAction)
-        let (after, effects) = TrackedTransition.next(before, on: event, id: id)
-        table.update(id) { entry in
-            entry.phase = after.phase
-            entry.isAnswered = after.isAnswered
-        }
+        var effects: [TrackedTransition.Effect] = []
+        table.update(id) { effects = $0.handle(event, id: id) }
         for effect in effects {
             switch effect {
             case .forgetDelivered:
@@ -182,6 +180,8 @@ extension DaemonCore {
                 takeOffServer(id)
             case .keepDelivered:
                 break
+            case .keepStacked:
+                keepStacked(id)
             case .recordHistory(let ending):
                 recordHistory(id, entry, ending)
             }

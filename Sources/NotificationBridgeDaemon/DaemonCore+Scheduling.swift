@@ -46,7 +46,7 @@ extension DaemonCore {
             ?? TrackedNotification(
                 appName: appName, poster: poster, route: route, sharing: notification.payload.selection,
                 reportsDismissal: false, phase: .pending)
-        if case .ended = entry.phase { entry.phase = .pending }
+        _ = entry.handle(.scheduled, id: id)
         entry.isScheduled = true
         // In the table before the scheduler has it: a fire date that has passed fires while this waits on the
         // scheduler, and the firing must find it.
@@ -95,7 +95,7 @@ extension DaemonCore {
         let firing = pending.replacingPayload(with: post)
         if firing.nextFireDate == nil { table.update(id) { $0.isScheduled = false } }
         if handToForegroundApp(id, post) {
-            table.update(id) { $0.phase = .handedToApp(post) }
+            apply(.handedToApp(post), to: id)
             recordFired(firing)
             return
         }
@@ -150,10 +150,8 @@ extension DaemonCore {
         }
         table.update(id) { entry in
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
-            entry.phase = .posting
-            entry.isAnswered = false
-            entry.respondedAction = nil
         }
+        apply(.sent, to: id)
         var content = post.content
         let category = await category(of: content)
         if let missing = content.categoryID, category == nil {
@@ -178,15 +176,19 @@ extension DaemonCore {
             recordFired(firing)
             return false
         }
+        let sent = serverArrivals.stamp
         show(id, content: content, category: category, hints: post.hints) { [weak self] result, wasOut in
-            await self?.firingAnswered(firing, result, wasOut: wasOut)
+            await self?.firingAnswered(firing, result, wasOut: wasOut, sent: sent)
             answered?()
         }
         return true
     }
 
+    /// A firing's `Notify` was answered (`sent`: when it was sent, in the order servers became ready): it is recorded
+    /// as shown, or waits for a server, or is shown again at once where a server became ready since it was sent.
     private func firingAnswered(
-        _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool
+        _ firing: ScheduledFiring<ScheduledPost>, _ result: Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool,
+        sent: ServerArrivals.Stamp
     ) async {
         let id = firing.notification.id
         // Withdrawn (or posted anew) while its Notify was out: the withdrawal took it off the schedule, and whatever
@@ -194,19 +196,24 @@ extension DaemonCore {
         guard wasOut else { return }
         if case .failure(let failure) = result {
             if failure.name == BridgeError.noServer {
-                // Its progress is not recorded, so that a restart before a server appears shows it too.
-                table.update(id) { $0.phase = .awaitingServer(firing) }
-                logger.notice(
-                    "a scheduled notification came due with no notification server; it is shown once one appears",
-                    metadata: ["notification.id": "\(id)"])
-                // A server that appeared while the show was out found nothing waiting: try again now.
-                if await session.isServerAvailable { await showAwaiting(id) }
+                // Its progress is not recorded, so that a restart before a server appears shows it too. Decided in this
+                // turn of the actor, as an arrival is: a server that became ready while the show was out found nothing
+                // waiting, and this tries again now.
+                apply(.awaitingServer(firing), to: id)
+                switch serverArrivals.decision(sentAt: sent) {
+                case .awaitServer:
+                    logger.notice(
+                        "a scheduled notification came due with no notification server; it is shown once one appears",
+                        metadata: ["notification.id": "\(id)"])
+                case .showAgain:
+                    await showAwaiting(id)
+                }
                 return
             }
             if failure.name == BridgeError.serverTimeout {
                 // The server hangs: kept, and shown by the server that replaces it, or by this one once it answers
                 // again (asked again after a pause; an answer to the call that timed out is closed by the session).
-                table.update(id) { $0.phase = .awaitingServer(firing) }
+                apply(.awaitingServer(firing), to: id)
                 logger.notice(
                     "a scheduled notification came due while the server does not answer; shown once one answers",
                     metadata: ["notification.id": "\(id)"])

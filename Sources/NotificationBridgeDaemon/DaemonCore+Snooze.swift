@@ -42,10 +42,7 @@ extension DaemonCore {
         }
         // Waiting again before anything is awaited: the server's close that follows the click finds it off the screen
         // already, so it neither ends it nor tells the poster.
-        table.update(id) { entry in
-            entry.phase = .pending
-            entry.isAnswered = false
-        }
+        apply(.snoozed, to: id)
         let metadata: Logger.Metadata = ["notification.id": "\(id)", "snooze.seconds": "\(interval.seconds)"]
         do {
             _ = try await schedule(

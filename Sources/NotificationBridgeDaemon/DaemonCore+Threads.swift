@@ -130,7 +130,8 @@ extension DaemonCore {
             var shown = shown
             if let shaped = try? await self?.allowedBySettings(shown, category: category) { shown = shaped }
             do {
-                try await session.post(shown, category: category, id: newest, turn: turn)
+                // Only while it is on the server still: the user may have closed it meanwhile.
+                try await session.refresh(shown, category: category, id: newest, turn: turn)
             } catch {
                 logger.debug(
                     "cannot update the summary of a thread",
@@ -152,10 +153,17 @@ extension DaemonCore {
         }
     }
 
-    /// Puts the notifications restored after a restart of the daemon back in their threads, oldest first.
-    func rejoinThreads(_ restored: [(id: String, content: NotificationContent)]) {
-        for (id, content) in restored {
-            if let key = threadKey(of: content) { _ = threads.join(id, key).previous }
+    /// Puts the notifications restored after a restart of the daemon back in their threads, in the order they had,
+    /// with what the notifications their threads let go of counted for.
+    func rejoinThreads(_ restored: [(id: String, kept: DeliveredPost)]) {
+        // Those an older version kept, with no place, after the others, in the order they were shown.
+        let ordered = restored.enumerated().sorted {
+            ($0.element.kept.threadPlace ?? .max, $0.offset) < ($1.element.kept.threadPlace ?? .max, $1.offset)
+        }
+        for (id, kept) in ordered.map(\.element) {
+            guard let key = threadKey(of: kept.content) else { continue }
+            _ = threads.join(id, key, at: kept.threadPlace)
+            if let letGo = kept.threadLetGo { threads.restoreLetGo(letGo, of: key) }
         }
     }
 }

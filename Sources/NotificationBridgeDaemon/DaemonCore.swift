@@ -66,6 +66,8 @@ actor DaemonCore {
     var announcedSettings: [String: WireEntries] = [:]
     /// The notification server instance last identified (``currentServer()``).
     var knownServer: ServerInstance?
+    /// The servers that became ready, in the session's order: whether a firing that found none waits for the next.
+    var serverArrivals = ServerArrivals()
     /// How much of the history is kept.
     var historyBounds = HistoryBounds()
     /// The time a notification ends at, for its history entry and the history's bound by age.
@@ -284,7 +286,7 @@ actor DaemonCore {
         // A fixed id replaces the notification that has it while that one shows or waits, and is new otherwise; a
         // sandboxed app may not take one of another app's ids, even one that ended.
         if let fixedID = request.fixedID, let previous = table[fixedID] {
-            if previous.isOnServer || previous.isScheduled || previous.isHeld {
+            if previous.isDelivered || previous.isScheduled || previous.isHeld {
                 try checkReplacement(of: fixedID, appName: content.appName, by: peer)
             } else {
                 try checkAccess(to: fixedID, previous, by: peer, "reuse the id of")
@@ -328,8 +330,10 @@ actor DaemonCore {
             // An earlier notification of a thread, updated behind the one shown: it stays there, and the thread's
             // summary counts it anew.
             table.update(id) { $0.content = content }
+            let commit = keepStacked(id)
             if let key = threads.key(of: id) { refreshThread(key) }
-            return call.reply([.string(id)])
+            guard let commit else { return call.reply([.string(id)]) }
+            return reply(call, after: commit, with: [.string(id)])
         }
         if let previous, previous.isOnServer { recordHistory(id, previous, .replaced) }
         var entry = TrackedNotification(
@@ -507,7 +511,7 @@ actor DaemonCore {
     /// A replacement must name a notification that is showing or scheduled, and be posted under the same app name.
     private func checkReplacement(of id: String, appName: String?, by peer: Peer) throws(DBusFailure) {
         if let previous = table[id] { try checkAccess(to: id, previous, by: peer, "replace") }
-        guard let previous = table[id], previous.isOnServer || previous.isScheduled || previous.isHeld else {
+        guard let previous = table[id], previous.isDelivered || previous.isScheduled || previous.isHeld else {
             throw DBusFailure(
                 name: BridgeError.unknownNotification,
                 message: table[id] != nil
@@ -531,9 +535,8 @@ actor DaemonCore {
         let message = waitsMessage ?? "notification '\(id)' \(why) without a response"
         for call in entry.waits { call.fail(name: BridgeError.closed, message: message) }
         table.update(id) { entry in
-            entry.phase = .ended(why)
+            _ = entry.handle(.ended(why), id: id)
             entry.waits = []
-            entry.isAnswered = false
         }
         // Whatever ended it, it is no longer in its thread (the thread's own endings took it out already).
         threads.leave(id)

@@ -20,4 +20,14 @@ struct DeliveredPost: Codable, Sendable {
     var reportsDismissal: Bool
     /// When it was shown: what is left of its timeout after a restart is counted from it.
     var shownAt: Date
+    /// Whether it waits behind the newest notification of its thread, which the server shows in its place
+    /// (``TrackedNotification/Phase/stacked``): delivered and listed, not on the server, and taken back after a restart
+    /// when the one shown in its place is. `nil` for one on the server.
+    var isStacked: Bool?
+    /// Its place in its thread (``ThreadBook/place(of:)``): a restart rebuilds the thread in this order. `nil` for one
+    /// in no thread, and in what older versions kept.
+    var threadPlace: UInt64?
+    /// What the notifications its thread let go of count for in the thread's summary (``ThreadBook/countLetGo(of:)``),
+    /// kept with the one on the server; `nil` for none.
+    var threadLetGo: Int?
 }

@@ -27,6 +27,11 @@ struct ThreadBook: Sendable {
     private var keys: [String: Key] = [:]
     /// What the notifications a thread let go of beyond ``maximumMembers`` counted for in its summary.
     private var letGo: [Key: Int] = [:]
+    /// Each notification's place in the order of joining: kept on disk with it, so that a restart of the daemon
+    /// rebuilds its thread in the same order.
+    private var places: [String: UInt64] = [:]
+    /// The place the next notification to join takes.
+    private var nextPlace: UInt64 = 0
 
     /// The thread notification `id` belongs to, or `nil`.
     func key(of id: String) -> Key? { keys[id] }
@@ -40,6 +45,10 @@ struct ThreadBook: Sendable {
     /// How many threads there are.
     var count: Int { members.count }
 
+    /// The place of notification `id` in the order of joining (later joins have higher places), or `nil` when it is
+    /// in no thread.
+    func place(of id: String) -> UInt64? { places[id] }
+
     /// What the notifications thread `key` let go of count for in its summary.
     func countLetGo(of key: Key) -> Int { letGo[key] ?? 0 }
 
@@ -47,21 +56,35 @@ struct ThreadBook: Sendable {
     /// when the thread had ``maximumMembers`` already: that one is out of the thread, for the caller to end. A
     /// notification already in a thread keeps its place (a replacement updates it where it is).
     ///
-    /// - Parameter countOfOldest: what the oldest notification counts for in the summary, kept if it goes.
-    mutating func join(_ id: String, _ key: Key, countOfOldest: (String) -> Int = { _ in 1 })
-        -> (previous: String?, letGo: String?)
-    {
+    /// - Parameters:
+    ///   - place: the place it had before a restart of the daemon (``place(of:)``); a new one when `nil`. Those
+    ///     brought back join in the order of their places.
+    ///   - countOfOldest: what the oldest notification counts for in the summary, kept if it goes.
+    mutating func join(
+        _ id: String, _ key: Key, at place: UInt64? = nil, countOfOldest: (String) -> Int = { _ in 1 }
+    ) -> (previous: String?, letGo: String?) {
         guard keys[id] == nil else { return (nil, nil) }
         let previous = members[key]?.last
         members[key, default: []].append(id)
         keys[id] = key
+        let place = place ?? nextPlace
+        places[id] = place
+        nextPlace = max(nextPlace, place + 1)
         guard let ids = members[key], ids.count > Self.maximumMembers, let oldest = ids.first else {
             return (previous, nil)
         }
         letGo[key, default: 0] += countOfOldest(oldest)
         members[key]?.removeFirst()
         keys[oldest] = nil
+        places[oldest] = nil
         return (previous, oldest)
+    }
+
+    /// Sets what the notifications thread `key` let go of count for in its summary, as it was before a restart of the
+    /// daemon (``countLetGo(of:)``); for a thread with members only.
+    mutating func restoreLetGo(_ count: Int, of key: Key) {
+        guard members[key] != nil, count > 0 else { return }
+        letGo[key] = count
     }
 
     /// Takes notification `id` out of its thread; returns the thread and whether `id` was its newest, or `nil` when it
@@ -69,6 +92,7 @@ struct ThreadBook: Sendable {
     @discardableResult
     mutating func leave(_ id: String) -> (key: Key, wasNewest: Bool)? {
         guard let key = keys.removeValue(forKey: id), var ids = members[key] else { return nil }
+        places[id] = nil
         let wasNewest = ids.last == id
         ids.removeAll { $0 == id }
         members[key] = ids.isEmpty ? nil : ids
@@ -80,7 +104,10 @@ struct ThreadBook: Sendable {
     mutating func removeAll(_ key: Key) -> [String] {
         let ids = members.removeValue(forKey: key) ?? []
         letGo[key] = nil
-        for id in ids { keys[id] = nil }
+        for id in ids {
+            keys[id] = nil
+            places[id] = nil
+        }
         return ids
     }
 }

@@ -56,12 +56,13 @@ struct TrackedNotification: Sendable {
     private var storedContent: ImmutableBox<NotificationContent>
     /// Whether a dismissal is reported as a `dismiss` response (its category asks for it).
     var reportsDismissal: Bool
-    var phase: Phase
+    /// Where it is in its life: changed only by ``handle(_:id:)``.
+    private(set) var phase: Phase
     /// Whether the scheduler holds a firing of it still to come (a repeating one is scheduled while it shows, too).
     var isScheduled = false
     /// Whether the response to what the server shows now has come, or will not come (its prompt ended without
-    /// text): either way a close that follows ends the notification.
-    var isAnswered = false
+    /// text): either way a close that follows ends the notification. Changed only by ``handle(_:id:)``.
+    private(set) var isAnswered = false
     /// The action id of the response delivered to what the server shows, if one was: how its history says it ended.
     var respondedAction: String?
     /// `WaitForResponse` calls for it, not answered yet.
@@ -92,6 +93,18 @@ struct TrackedNotification: Sendable {
         storedContent = content
         self.reportsDismissal = reportsDismissal
         self.phase = phase
+    }
+
+    /// Moves it on by `event`, as ``TrackedTransition`` says: the one place its phase changes. Returns the effects for
+    /// the daemon to perform (``DaemonCore/apply(_:to:replaced:deferringStoreChanges:)`` performs them).
+    mutating func handle(_ event: TrackedTransition.Event, id: String) -> [TrackedTransition.Effect] {
+        let before = TrackedTransition.State(
+            phase: phase, isAnswered: isAnswered, reportsDismissal: reportsDismissal, respondedAction: respondedAction)
+        let (after, effects) = TrackedTransition.next(before, on: event, id: id)
+        phase = after.phase
+        isAnswered = after.isAnswered
+        respondedAction = after.respondedAction
+        return effects
     }
 
     /// Takes a content boxed elsewhere, shared rather than copied.

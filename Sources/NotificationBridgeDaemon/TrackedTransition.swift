@@ -1,13 +1,29 @@
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
 
 /// How a tracked notification moves on when the server session reports on it, or a call acts on it: a pure function
-/// from its phase and the event to its next phase and the effects, which ``DaemonCore`` performs. Spec-tested as a
-/// table, with no bus.
+/// from its phase and the event to its next phase and the effects, which ``DaemonCore`` performs. It is the one way a
+/// phase changes (``TrackedNotification/handle(_:id:)``). Spec-tested as a table, with no bus.
 enum TrackedTransition {
     /// What happened to the notification.
-    enum Event: Sendable, Equatable {
+    enum Event: Sendable {
+        /// It was scheduled, or scheduled again (a replacement, a repeat): one that ended waits for its firing.
+        case scheduled
+        /// It came due while its app was attached in the foreground, and was handed to the app with `Fired`.
+        case handedToApp(ScheduledPost)
+        /// Its `Notify` goes out: it came due, was released from hold, or its app presents it.
+        case sent
+        /// Its `Notify` found no server, or the server did not answer in time: it waits for one to show it.
+        case awaitingServer(ScheduledFiring<ScheduledPost>)
+        /// The do-not-disturb gate holds it back, at `order` among the held ones.
+        case held(ScheduledFiring<ScheduledPost>, order: UInt64)
+        /// The user put it off with a snooze button: it waits for its snooze to end, as a scheduled one.
+        case snoozed
+        /// It ends for the reason `why` gives, where no event above says how (it was dropped, could not be shown,
+        /// saved or snoozed); the daemon fails its waiting calls and tells its poster itself.
+        case ended(String)
         /// It left the server; `acted` says whether the user acted on it first, `dismissed` whether the close counts
         /// as the user dismissing it.
         case closed(NotificationCloseReason, acted: Bool, dismissed: Bool)
@@ -44,6 +60,9 @@ enum TrackedTransition {
         case end(why: String, waitsMessage: String?)
         /// Keeps its route on disk, so that a response after a restart of the daemon still reaches its handler.
         case keepDelivered
+        /// Keeps it on disk as delivered behind the newest of its thread, so that a restart of the daemon lists it, and
+        /// brings it back, as before.
+        case keepStacked
         /// Puts back the notification it replaced, as it was.
         case restoreReplaced
         /// Asks the server to close it (once the server has given it an id, if its `Notify` is still out).
@@ -73,6 +92,32 @@ enum TrackedTransition {
     static func next(_ state: State, on event: Event, id: String) -> (State, [Effect]) {
         var state = state
         switch event {
+        case .scheduled:
+            if case .ended = state.phase { state.phase = .pending }
+            return (state, [])
+        case .handedToApp(let post):
+            state.phase = .handedToApp(post)
+            return (state, [])
+        case .sent:
+            state.phase = .posting
+            state.isAnswered = false
+            state.respondedAction = nil
+            return (state, [])
+        case .awaitingServer(let firing):
+            state.phase = .awaitingServer(firing)
+            return (state, [])
+        case .held(let firing, let order):
+            state.phase = .held(firing, order: order)
+            state.isAnswered = false
+            return (state, [])
+        case .snoozed:
+            state.phase = .pending
+            state.isAnswered = false
+            return (state, [])
+        case .ended(let why):
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (state, [])
         case .closed(let closeReason, let acted, let dismissed):
             guard isOnServer(state.phase) else { return (state, []) }
             let (reason, why) = wire(closeReason, dismissed: dismissed)
@@ -139,7 +184,7 @@ enum TrackedTransition {
         case .stacked:
             guard isOnServer(state.phase) else { return (state, []) }
             state.phase = .stacked
-            return (state, [.forgetDelivered])
+            return (state, [.keepStacked])
         case .broughtBack:
             guard case .stacked = state.phase else { return (state, []) }
             state.phase = .posting
@@ -153,7 +198,7 @@ enum TrackedTransition {
             return (
                 state,
                 [
-                    .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
+                    .forgetDelivered, .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
                     .recordHistory(ending(closeReason, dismissed: dismissed)),
                 ]
             )
@@ -170,10 +215,17 @@ enum TrackedTransition {
             // Withdrawn while the server took it: the withdrawal, queued behind this Notify, takes it off the screen.
             // Or a newer notification of its thread took its place meanwhile, whose route is the one kept.
             return (state, [])
-        default:
+        case .responding:
             // Closed on the server before its Notify was answered, with a response to come: its route is kept all
             // the same, for that response.
             break
+        case .showing:
+            // Shown again in place (a refresh, a take-over): its route is kept under the id the server gave.
+            break
+        case .pending, .awaitingServer, .handedToApp, .held:
+            // Put off (snoozed, held) while its Notify was out: it is not delivered, and keeping its route would have
+            // a restart take it for one on the screen.
+            return (state, [])
         }
         return (state, [.keepDelivered])
     }
@@ -194,7 +246,7 @@ enum TrackedTransition {
             // Delivered, though not on the server: its poster learns that it closed.
             state.phase = .ended(why)
             state.isAnswered = false
-            return (state, [end, .emitClosed(reason: 3), .recordHistory(.withdrawn)])
+            return (state, [end, .emitClosed(reason: 3), .forgetDelivered, .recordHistory(.withdrawn)])
         case .responding(_, let reason):
             // It left the server already; `Closed`, held for the response, says how.
             state.phase = .ended(why)

@@ -62,13 +62,15 @@ struct DaemonFixture: Sendable {
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
         historyClock: (@Sendable () -> Date)? = nil, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
-        _ body: (DaemonFixture) async throws -> T
+        log: RecordingLogHandler.Entries? = nil, _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var logger = Logger(label: "notification-bridged-test")
         let level = ProcessInfo.processInfo.environment["NB_TEST_LOG_LEVEL"]
         logger.logLevel = level.flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        // A test that reads the log gets every entry.
+        if let log { logger = Logger(label: "notification-bridged-test") { _ in RecordingLogHandler(entries: log) } }
         var configuration = DaemonConfiguration(
             bus: .address(bus.address), systemBus: nil, promptCommand: promptCommand,
             applicationDirectories: [directory.path], logger: logger,

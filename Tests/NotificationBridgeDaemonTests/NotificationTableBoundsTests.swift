@@ -35,11 +35,11 @@ struct NotificationTableBoundsTests {
         var table = NotificationTable()
         let first = "ffffffffffffff01"
         table[first] = Self.entry(app: "Mail", scheduled: false)
-        table.update(first) { $0.phase = .ended("was dismissed by the user") }
+        table.update(first) { _ = $0.handle(.ended("was dismissed by the user"), id: first) }
         for index in 0..<NotificationTable.finishedCapacity {
             let id = String(index, radix: 16).leftPadded(to: 16)
             table[id] = Self.entry(app: "Mail", scheduled: false)
-            table.update(id) { $0.phase = .ended("was withdrawn") }
+            table.update(id) { _ = $0.handle(.ended("was withdrawn"), id: id) }
         }
         #expect(table[first] == nil, "the oldest ended one was let go of")
         #expect(table.isForgotten(first))
@@ -62,12 +62,12 @@ struct NotificationTableBoundsTests {
                     response: BridgeResponse(notificationID: kept, actionID: "reply", text: "123456"),
                     textRecipient: .firstCall)
             ]
-            entry.phase = .ended("was closed")
+            _ = entry.handle(.ended("was closed"), id: kept)
         }
         for index in 0..<NotificationTable.finishedCapacity {
             let id = String(index, radix: 16).leftPadded(to: 16)
             table[id] = Self.entry(app: "Mail", scheduled: false)
-            table.update(id) { $0.phase = .ended("was withdrawn") }
+            table.update(id) { _ = $0.handle(.ended("was withdrawn"), id: id) }
         }
         let notices = entries.all.filter { $0.0 == .notice }.map(\.1)
         #expect(notices.count == 1, "\(entries.all)")

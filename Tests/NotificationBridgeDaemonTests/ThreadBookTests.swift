@@ -41,6 +41,28 @@ struct ThreadBookTests {
         _ = book.removeAll(Self.ann)
         #expect(book.countLetGo(of: Self.ann) == 0)
     }
+
+    @Test("a book rebuilt from the places its members had is the book it was, and later joins come after them")
+    func rebuiltFromPlaces() {
+        var before = ThreadBook()
+        for id in ["a", "b", "c", "d"] { _ = before.join(id, Self.ann) }
+        _ = before.join("x", Self.bob)
+        before.leave("b")
+        let kept = ["d", "x", "a", "c"].map { ($0, before.place(of: $0)!, before.key(of: $0)!) }
+        #expect(before.place(of: "b") == nil, "one that left has no place")
+
+        // Brought back in any order: sorted by their places, as a restart does.
+        var after = ThreadBook()
+        for (id, place, key) in kept.sorted(by: { $0.1 < $1.1 }) { _ = after.join(id, key, at: place) }
+        after.restoreLetGo(3, of: Self.ann)
+        #expect(after.members(of: Self.ann) == ["a", "c", "d"])
+        #expect(after.members(of: Self.bob) == ["x"])
+        #expect(after.countLetGo(of: Self.ann) == 3)
+        #expect(after.join("e", Self.ann).previous == "d")
+        #expect(after.place(of: "e")! > after.place(of: "x")!, "a new one comes after every restored one")
+        after.restoreLetGo(5, of: ThreadBook.Key(app: "org.example.Chat", thread: "gone"))
+        #expect(after.countLetGo(of: ThreadBook.Key(app: "org.example.Chat", thread: "gone")) == 0)
+    }
 }
 
 extension ThreadBookTests {

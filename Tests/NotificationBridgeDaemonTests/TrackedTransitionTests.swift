@@ -150,21 +150,22 @@ struct TrackedTransitionTests {
             ]),
         // Withdrawing one that ended does nothing.
         Row(phase: .ended, event: .withdrawn, next: .ended, effects: []),
-        // Threads: a newer notification of its thread takes its place on the server; it waits behind it, listed but
-        // no longer kept on disk (the newer one's route is, under the same server id).
-        Row(phase: .showing, event: .stacked, next: .stacked, effects: [.forgetDelivered]),
-        Row(phase: .posting, event: .stacked, next: .stacked, effects: [.forgetDelivered]),
+        // Threads: a newer notification of its thread takes its place on the server; it waits behind it, listed, and
+        // kept on disk as waiting there, so that a restart of the daemon lists it and can bring it back.
+        Row(phase: .showing, event: .stacked, next: .stacked, effects: [.keepStacked]),
+        Row(phase: .posting, event: .stacked, next: .stacked, effects: [.keepStacked]),
         Row(phase: .ended, event: .stacked, next: .ended, effects: []),
         // Its Notify answered after a newer one took its place: the newer one's route is the one kept.
         Row(phase: .stacked, event: .shown, next: .stacked, effects: []),
         // A close from the server names the one shown, never one waiting behind it.
         Row(phase: .stacked, event: .closed(.expired, acted: false, dismissed: false), next: .stacked, effects: []),
-        // Withdrawn while it waits: it ends and its poster gets Closed(3); nothing is on the server to take off.
+        // Withdrawn while it waits: it ends, its poster gets Closed(3), and it leaves the disk; nothing is on the
+        // server to take off.
         Row(
             phase: .stacked, event: .withdrawn, next: .ended,
             effects: [
                 .end(why: "was withdrawn", waitsMessage: "notification 'n' was withdrawn before the user responded"),
-                .emitClosed(reason: 3), .recordHistory(.withdrawn),
+                .emitClosed(reason: 3), .forgetDelivered, .recordHistory(.withdrawn),
             ]),
         // The newest withdrawn while the one before comes back in its place: it ends, but stays on the server.
         Row(
@@ -176,16 +177,19 @@ struct TrackedTransitionTests {
         // The one before comes back: its Notify goes out again.
         Row(phase: .stacked, event: .broughtBack, next: .posting, effects: []),
         Row(phase: .ended, event: .broughtBack, next: .ended, effects: []),
-        // The one shown closed: each one waiting behind it ends with the same reason.
+        // The one shown closed: each one waiting behind it ends with the same reason, and leaves the disk.
         Row(
             phase: .stacked, event: .threadClosed(.dismissed, dismissed: true), next: .ended,
             effects: [
-                .emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil),
+                .forgetDelivered, .emitClosed(reason: 2), .end(why: "was dismissed by the user", waitsMessage: nil),
                 .recordHistory(.dismissed),
             ]),
         Row(
             phase: .stacked, event: .threadClosed(.expired, dismissed: false), next: .ended,
-            effects: [.emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil), .recordHistory(.expired)]),
+            effects: [
+                .forgetDelivered, .emitClosed(reason: 1), .end(why: "expired", waitsMessage: nil),
+                .recordHistory(.expired),
+            ]),
         Row(phase: .showing, event: .threadClosed(.expired, dismissed: false), next: .showing, effects: []),
     ]
 

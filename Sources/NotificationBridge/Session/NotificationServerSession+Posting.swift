@@ -43,6 +43,24 @@ extension NotificationServerSession {
         return try await place(content, category: category, id: id, hints: hints, inPlaceOf: inPlaceOf?.id)
     }
 
+    /// Shows notification `id` again in its place with `content` (a thread's count brought up to date), during `turn`,
+    /// if the session still follows it: one the server has closed meanwhile is left closed, where replacing it would
+    /// have the server show it anew.
+    ///
+    /// - Returns: whether it was shown again.
+    /// - Throws: as ``post(_:category:id:hints:turn:inPlaceOf:)``.
+    @discardableResult
+    package func refresh(
+        _ content: NotificationContent, category: NotificationCategory?, id: String, turn: Turn
+    ) async throws -> Bool {
+        await turns.wait(for: turn)
+        defer { turns.end(turn) }
+        guard router.notification(id: id) != nil else { return false }
+        try await ensureServer()
+        _ = try await place(content, category: category, id: id, hints: [:])
+        return true
+    }
+
     /// Posts during a turn: the previous notification of the id, if any, is replaced on its own server; else the one
     /// it takes the place of, which is then no longer followed.
     private func place(

@@ -59,6 +59,7 @@ extension NotificationServerSession {
         encoder.server = info
         router.server = info
         isServerAvailable = true
+        eventSink.yield(.serverReady(owner: owner, info: info))
         let closesShownCopies = await displayKeptNotifications()
         // A notification posted to this very server (its Notify answered by it before the news of its arrival came)
         // is on it already: posting it again would show it twice. One whose Notify is out may be answered by the

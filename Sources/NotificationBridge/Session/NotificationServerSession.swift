@@ -246,6 +246,7 @@ package actor NotificationServerSession {
             encoder.server = info
             router.server = info
             isServerAvailable = true
+            if let owner { eventSink.yield(.serverReady(owner: owner, info: info)) }
         } catch let failure as DBusFailure {
             throw Self.noServerFailure(failure)
         }

@@ -12,8 +12,13 @@ package enum SessionEvent: Sendable {
     case promptEnded(SessionPromptEnd)
     /// A notification was posted again to a server that took the name, under a new server id.
     case reposted(id: String, serverID: UInt32, server: String)
-    /// Another server took the name (`owner` is its unique name), or nobody owns it now (`nil`).
+    /// Another server took the name (`owner` is its unique name), or nobody owns it now (`nil`). A server that took
+    /// the name may not answer yet: ``serverReady(owner:info:)`` follows once it does.
     case serverChanged(owner: String?)
+    /// The server `owner` answered with its information (`info`): from now on a `Notify` goes to it. Comes once per
+    /// server that takes the name, after the session has it, and after any ``serverChanged(owner:)`` that named it,
+    /// so that what waits for a server and the server's arrival are decided in one order.
+    case serverReady(owner: String, info: NotificationServerInfo)
 }
 
 /// The user's answer to a notification, as a ``NotificationServerSession`` reports it: what its owner needs to choose
