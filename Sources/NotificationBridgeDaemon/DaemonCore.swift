@@ -267,9 +267,6 @@ actor DaemonCore {
     /// scheduled one, when it is on disk).
     func post(_ call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        #if NB_PLANTED_REGRESSION
-            PlantedRegression.run()
-        #endif
         let sender = call.sender
         let peer = await peer(of: sender)
         var request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
