@@ -312,6 +312,7 @@ actor DaemonCore {
         } catch {
             throw error.bridgeFailure
         }
+        try checkShowingLimit(appName: content.appName ?? defaultAppName, id: id)
         let shown = try await allowedBySettings(content, category: category)
         if await holdsBackPost(content, replacing: table[id]) {
             return await holdPost(call, id: id, request: request, route: route, category: category)
