@@ -49,6 +49,9 @@ struct Counter: Sendable {
     let valgrind: String
     /// The malloc-counting library (`Benchmarks/malloc-count`, built by `make gates`).
     let shim: String
+    /// A library loaded before the counter into every counted process, if any: the planted regression of
+    /// `make gates-selftest`.
+    var preload: String? = nil
     /// Where the runs' files go.
     let folder: URL
 
@@ -64,7 +67,8 @@ struct Counter: Sendable {
         return (
             counted + arguments,
             [
-                "LD_PRELOAD": shim, "NB_MALLOC_COUNT_FILE": file(tag, "mallocs").path,
+                "LD_PRELOAD": [preload, shim].compactMap { $0 }.joined(separator: ":"),
+                "NB_MALLOC_COUNT_FILE": file(tag, "mallocs").path,
                 "SWIFT_DETERMINISTIC_HASHING": "1",
             ]
         )

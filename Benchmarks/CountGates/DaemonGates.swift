@@ -60,7 +60,22 @@ struct DaemonGates {
             )
         do {
             try await withTimeout(.seconds(300), waitingFor: "notification-bridged (\(tag)) to own its name") {
-                for await owner in owners where owner != nil { return }
+                // A daemon that ends first (it could not start, or what was preloaded into it stopped it) fails the
+                // run at once, rather than at the end of the wait.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { for await owner in owners where owner != nil { return } }
+                    group.addTask {
+                        while true {
+                            if let status = child.poll() {
+                                throw GateError(
+                                    "notification-bridged (\(tag)) ended with \(status) before it owned its name")
+                            }
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
             }
             try await withTimeout(.seconds(600), waitingFor: "the operations of \(tag)", body)
         } catch {

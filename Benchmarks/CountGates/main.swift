@@ -13,6 +13,9 @@ struct GateOptions {
     var daemon = ""
     var cli = ""
     var shim = ""
+    /// A library preloaded before the counter into the counted processes: the planted regression of
+    /// `make gates-selftest`, which the gates must fail.
+    var preload: String?
     var gates = "Benchmarks/gates.tsv"
     var operations = 40
     /// How many times each run of a path counted per operation is made; the least count is kept.
@@ -24,7 +27,7 @@ struct GateOptions {
 
     static let usage = """
         usage: bench-gates --daemon PATH --cli PATH --shim PATH [--gates PATH] [--operations N] [--repeats R] \
-        [--only PATH,PATH] [--propose] [--work FOLDER]
+        [--only PATH,PATH] [--propose] [--work FOLDER] [--preload PATH]
                bench-gates library post|dispatch COUNT   (the counted app, started by the gates)
         """
 
@@ -40,6 +43,7 @@ struct GateOptions {
             case "--daemon": daemon = value
             case "--cli": cli = value
             case "--shim": shim = value
+            case "--preload": preload = value
             case "--gates": gates = value
             case "--work": work = value
             case "--operations":
@@ -52,7 +56,7 @@ struct GateOptions {
             default: throw GateError("unknown option \(argument)\n\(Self.usage)")
             }
         }
-        for (name, path) in [("--daemon", daemon), ("--cli", cli), ("--shim", shim)]
+        for (name, path) in [("--daemon", daemon), ("--cli", cli), ("--shim", shim), ("--preload", preload ?? shim)]
         where !FileManager.default.isReadableFile(atPath: path) {
             throw GateError("\(name) \(path.isEmpty ? "is needed" : "\(path) does not exist")\n\(Self.usage)")
         }
@@ -67,7 +71,8 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
         let folder = URL(fileURLWithPath: options.work).standardizedFileURL
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let counter = Counter(valgrind: valgrind.path, shim: options.shim, folder: folder)
+        let counter = Counter(
+            valgrind: valgrind.path, shim: options.shim, preload: options.preload, folder: folder)
         let serverConnection = try await bus.connect()
         let server = NotificationServer()
         let events = server.events()

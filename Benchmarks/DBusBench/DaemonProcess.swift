@@ -92,3 +92,14 @@ final class DaemonProcess: Sendable {
         return activity
     }
 }
+
+/// Withdraws what the benchmark's libdbus clients posted, between rounds and outside any measure. They post under the
+/// daemon's default app name, and the daemon lets one app have at most 10,000 notifications showing: rounds of
+/// thousands of posts would reach that bound.
+func withdrawBaselinePosts(from client: DBusConnection) async throws {
+    var filter = WireEntries()
+    filter[FilterKeys.appName] = "NotificationBridge"
+    _ = try await client.call(
+        destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+        method: BridgeMethod.withdrawAll.name, arguments: [filter.value], timeout: .seconds(300))
+}

@@ -54,6 +54,7 @@ struct DaemonSuite {
                 let each = max(1, options.throughputPosts / clients)
                 let object = try await baseline.run(["throughput", String(clients), String(each)])
                 rates[clients, default: []].append(number(object, "per_second"))
+                try await withdrawBaselinePosts(from: client)
             }
         }
         let one = medianOf(rates[1] ?? [])

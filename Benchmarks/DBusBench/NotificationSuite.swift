@@ -79,6 +79,7 @@ struct NotificationSuite {
                 })
             daemonPost.append(try await baseline.latency(["post", posts]))
             postFloorPost.append(try await baseline.latency(["post", posts, Self.postFloorName]))
+            try await withdrawBaselinePosts(from: connection)
             cliRuns.append(try await baseline.latency(["spawn", spawns] + cli))
             if let sendFloor { sendFloorRuns.append(try await baseline.latency(["spawn", spawns] + sendFloor)) }
             if let notifySend { notifySendRuns.append(try await baseline.latency(["spawn", spawns] + notifySend)) }

@@ -38,4 +38,12 @@ extension DaemonCore {
                 "\(all) WaitForResponse calls are already waiting, the most the daemon takes; " + howToFree)
         }
     }
+
+    /// Refuses a `Post` shown at once that would give the app `appName` one more showing notification than
+    /// ``ShowingLimit/perApp``. A post that takes the place of one the app has showing (the same id) adds none.
+    func checkShowingLimit(appName: String, id: String) throws(DBusFailure) {
+        if let previous = table[id], previous.appName == appName, ShowingLimit.counts(previous) { return }
+        let count = table.showingCount(of: appName)
+        if count >= ShowingLimit.perApp { throw ShowingLimit.failure(appName: appName, count: count) }
+    }
 }

@@ -269,9 +269,6 @@ actor DaemonCore {
     /// scheduled one, when it is on disk).
     func post(_ notification: DBusValue, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
-        #if NB_PLANTED_REGRESSION
-            PlantedRegression.run()
-        #endif
         let sender = call.sender
         let peer = await peer(of: sender)
         var request = try PostRequest(notification, defaultAppName: defaultAppName)
@@ -317,6 +314,7 @@ actor DaemonCore {
         } catch {
             throw error.bridgeFailure
         }
+        try checkShowingLimit(appName: content.appName ?? defaultAppName, id: id)
         let shown = try await allowedBySettings(content, category: category)
         if await holdsBackPost(content, replacing: table[id]) {
             return await holdPost(call, id: id, request: request, route: route, category: category)

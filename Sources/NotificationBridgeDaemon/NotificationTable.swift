@@ -24,6 +24,9 @@ struct NotificationTable: Sendable {
     /// How many entries are scheduled (``TrackedNotification/isScheduled``), by app name: what the bound of
     /// ``ScheduledLimit`` counts, without a walk over every entry.
     private var scheduledByApp: [String: Int] = [:]
+    /// How many entries show or wait to show (``ShowingLimit/counts(_:)``), by app name: what the bound of
+    /// ``ShowingLimit`` counts.
+    private var showingByApp: [String: Int] = [:]
     /// Ids of the finished entries let go of.
     private var forgotten = ForgottenIDs()
     /// Where letting go of a kept response is logged.
@@ -38,7 +41,8 @@ struct NotificationTable: Sendable {
             let old = entries[id]
             let wasFinished = old?.isFinished == true
             if newValue?.waits.isEmpty == false { awaited.insert(id) } else { awaited.remove(id) }
-            countScheduled(from: old, to: newValue)
+            Self.count(&scheduledByApp, from: old, to: newValue) { $0.isScheduled }
+            Self.count(&showingByApp, from: old, to: newValue, ShowingLimit.counts)
             if old == nil, newValue != nil { forgotten.remove(id) }
             entries[id] = newValue
             if newValue == nil { shrinkIfSparse() }
@@ -66,16 +70,25 @@ struct NotificationTable: Sendable {
         scheduledByApp[appName] ?? 0
     }
 
-    /// Keeps ``scheduledByApp`` in step with an entry that changes from `old` to `new`.
-    private mutating func countScheduled(from old: TrackedNotification?, to new: TrackedNotification?) {
-        let was = old.flatMap { $0.isScheduled ? $0.appName : nil }
-        let now = new.flatMap { $0.isScheduled ? $0.appName : nil }
+    /// How many notifications of the app `appName` show or wait to show (``ShowingLimit/counts(_:)``).
+    func showingCount(of appName: String) -> Int {
+        showingByApp[appName] ?? 0
+    }
+
+    /// Keeps `counts` (by app name, of the entries `isCounted` accepts) in step with an entry that changes from `old`
+    /// to `new`.
+    private static func count(
+        _ counts: inout [String: Int], from old: TrackedNotification?, to new: TrackedNotification?,
+        _ isCounted: (TrackedNotification) -> Bool
+    ) {
+        let was = old.flatMap { isCounted($0) ? $0.appName : nil }
+        let now = new.flatMap { isCounted($0) ? $0.appName : nil }
         guard was != now else { return }
         if let was {
-            let count = (scheduledByApp[was] ?? 0) - 1
-            scheduledByApp[was] = count > 0 ? count : nil
+            let count = (counts[was] ?? 0) - 1
+            counts[was] = count > 0 ? count : nil
         }
-        if let now { scheduledByApp[now, default: 0] += 1 }
+        if let now { counts[now, default: 0] += 1 }
     }
 
     /// Whether the entry `id` is scheduled (``TrackedNotification/isScheduled``), read without copying the entry.
