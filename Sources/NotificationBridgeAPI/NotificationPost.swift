@@ -8,7 +8,8 @@ public struct NotificationPost: Sendable, Hashable {
     public var content: NotificationContent
     /// Where responses go; `nil` for the posting connection.
     public var route: PostRoute?
-    /// The id of a showing notification of the same app to update in place.
+    /// The id of a delivered notification of the same app (showing, or an earlier one of its thread) to update in
+    /// place.
     public var replaces: String?
     /// An id of the caller's choosing (``PostKeys/fixedID``): shown under it, or updating the notification of the same
     /// app showing with it.

@@ -83,7 +83,7 @@ public enum PostKeys {
     /// `replaces` (s).
     public static let replaces = BridgeKey.string(
         "replaces", example: "<'3f9c2a7e1b4d5c6a'>",
-        summary: "id of a showing notification of the same app to update in place"
+        summary: "id of a delivered notification of the same app (one of its thread too) to update in place"
     ).map(
         decode: { id, place throws(DBusFailure) in
             try NotificationIDForm.check(id, argument: "\(place.place) key '\(place.key)'")
