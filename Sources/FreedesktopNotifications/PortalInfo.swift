@@ -118,7 +118,7 @@ package struct PortalInfo: Sendable, Hashable {
     package var notDelivered: [String] {
         var lost: [String] = []
         if deliveredVersion < 2 {
-            lost += ["sound", "display hints (transient, persistent)", "categories", "markup in the body"]
+            lost += ["sounds", "display hints (transient, persistent)", "categories", "markup in the body"]
         }
         if !repliesWithText { lost.append("a reply field in the notification") }
         return lost

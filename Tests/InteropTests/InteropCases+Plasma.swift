@@ -46,7 +46,7 @@ extension InteropRun {
     /// second has passed. Both posts succeed, and two popups with the same text are on the screen.
     func identicalNotifications(on desktop: DesktopSession) async throws {
         let started = ContinuousClock.now
-        let posts = ["first", "second"].map { _ in
+        let posts = (1...2).map { _ in
             Task { try await self.cli(["send", "Twice", "The same text", "--timeout", "0"]) }
         }
         var ids: [String] = []

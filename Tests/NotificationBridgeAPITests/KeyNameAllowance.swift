@@ -131,7 +131,10 @@ struct KeyNameAllowance {
             "Sources/NotificationBridge/Portal/PortalWire.swift", nil,
             "the XDG notification portal's keys and values (AddNotification, buttons, platform data, options)"),
         KeyNameAllowance(
-            "Sources/NotificationBridge/Portal/PortalInfo.swift",
+            "Sources/FreedesktopNotifications/PortalInfo.swift", [PostKeys.category.name],
+            "the portal's SupportedOptions key listing the desktop's categories"),
+        KeyNameAllowance(
+            "Sources/NotificationBridge/Portal/PortalInfo+ServerInfo.swift",
             [PostKeys.actions.name, PostKeys.body.name, PostKeys.sound.name],
             "freedesktop capabilities the portal's features correspond to"),
         KeyNameAllowance(
@@ -337,8 +340,8 @@ struct KeyNameAllowance {
             "Sources/NotificationBridgeCommands/DoctorProbe.swift", [PostKeys.actions.name],
             "the freedesktop capability"),
         KeyNameAllowance(
-            "Sources/NotificationBridgeCommands/DoctorReport.swift", [PostKeys.actions.name],
-            "a field of doctor's own JSON output"),
+            "Sources/NotificationBridgeCommands/DoctorReport.swift", [PostKeys.actions.name, PostKeys.sound.name],
+            "a field of doctor's own JSON output, and the freedesktop capability 'sound'"),
         KeyNameAllowance(
             "Tests/NotificationBridgeCLITests/DoctorTests.swift", [PostKeys.actions.name],
             "a field of doctor's JSON output, and the freedesktop capability"),

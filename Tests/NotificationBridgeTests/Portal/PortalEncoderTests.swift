@@ -58,7 +58,7 @@ import Testing
     /// lists no `im.reply-with-text`, nothing where a version-2 backend lists it.
     @Test("what does not reach the desktop: version 2's keys below a delivered version 2, the reply field without it")
     func notDelivered() {
-        let version2Keys = ["sound", "display hints (transient, persistent)", "categories", "markup in the body"]
+        let version2Keys = ["sounds", "display hints (transient, persistent)", "categories", "markup in the body"]
         let replyField = "a reply field in the notification"
         for portal in [PortalInfo(version: 1), PortalInfo(version: 2, backendVersion: 0), PortalInfo(version: 2)] {
             #expect(portal.notDelivered == version2Keys + [replyField], "\(portal)")

@@ -51,7 +51,7 @@ struct SandboxedDoctorTests {
             let notDelivered = seen["not-delivered"] as? [String] ?? []
             #expect(notDelivered == truth.notDelivered, "\(seen)")
             #expect(notDelivered.contains("a reply field in the notification"), "\(seen)")
-            if truth.deliveredVersion < 2 { #expect(notDelivered.contains("sound"), "\(seen)") }
+            if truth.deliveredVersion < 2 { #expect(notDelivered.contains("sounds"), "\(seen)") }
             let problems = report["problems"] as? [String] ?? []
             #expect(
                 problems.contains { $0.contains("typed replies cannot be asked for in this sandbox") },
