@@ -193,10 +193,11 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        let session = self.session
+        let (session, settings) = (self.session, self.settings)
         runner = Task {
             await withDiscardingTaskGroup { group in
                 if let session { group.addTask { await session.run() } }
+                if let settings { group.addTask { await settings.run() } }
                 for await job in jobs { group.addTask(operation: job) }
                 group.cancelAll()
             }

@@ -151,9 +151,19 @@ enum DaemonServices {
         Closing(description: "state writer") { await commits.close() }
     }
 
-    /// The settings watcher: closed once the jobs that read the settings are done.
-    static func settingsWatcher(_ settings: CachedSettings) -> Closing {
-        Closing(description: "settings watcher") { await settings.close() }
+    /// Follows the user's settings into their cache (``CachedSettings/run()``) until a graceful shutdown, then closes
+    /// them: listed before the jobs that read the settings, it closes them once those jobs are done.
+    struct SettingsWatcher: Service, CustomStringConvertible {
+        let settings: CachedSettings
+        var description: String { "settings watcher" }
+
+        func run() async {
+            await withDiscardingTaskGroup { group in
+                group.addTask { [settings] in await settings.run() }
+                _ = try? await gracefulShutdown()
+                await settings.close()
+            }
+        }
     }
 
     /// The scheduler: stopped before its firings are followed no more, so that no firing is left unhandled; then

@@ -106,10 +106,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
         // stop in its order. Only when serving never started (the name was taken, the state could not be read) are
         // they let go here.
-        let engine = [
-            DaemonServices.scheduler(scheduler, firings: firingSink), DaemonServices.settingsWatcher(settings),
-            DaemonServices.storeWriter(commits),
-        ]
+        let engine = [DaemonServices.scheduler(scheduler, firings: firingSink), DaemonServices.storeWriter(commits)]
         let ending: Result<Ending, any Error>
         let grouped = GroupStart()
         do {
@@ -127,6 +124,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         activations.finish()
         await core.beginShutdown()
         if !grouped.hasStarted {
+            await settings.close()
             for part in engine { await part.stop() }
         }
         // A round trip to the bus: the answers sent above have left once its reply is back.
@@ -211,9 +209,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let ending = DaemonServices.EndingCell()
         // The engine first, so that it stops last: the store's writer and the settings watcher after the jobs that use
         // them, the scheduler (listed after its firings' follower) before that follower.
-        let (scheduler, settingsWatcher, storeWriter) = (engine[0], engine[1], engine[2])
+        let (scheduler, storeWriter) = (engine[0], engine[1])
         var services: [any Service] = [
-            storeWriter, settingsWatcher,
+            storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
             // After the engine and before the jobs, so that it stops after the jobs under way, which may still be
             // waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),
