@@ -184,7 +184,7 @@ public actor DesktopNotificationCenter {
                     rendering: configuration.rendering, promptCommand: configuration.promptCommand,
                     serverTimeout: configuration.serverTimeout, logger: configuration.logger))
         }
-        self.lockMonitor = await SessionLockMonitor.start(system: systemConnection, session: connection)
+        self.lockMonitor = await SessionLockMonitor.find(system: systemConnection, session: connection)
         self.lockGate = LockGate(monitor: lockMonitor)
         self.activator = AppActivator(connection: connection)
         self.badges = BadgeEmitter(connection: connection)
@@ -193,9 +193,10 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        let (session, settings) = (self.session, self.settings)
+        let (session, settings, lockMonitor) = (self.session, self.settings, self.lockMonitor)
         runner = Task {
             await withDiscardingTaskGroup { group in
+                group.addTask { await lockMonitor.run() }
                 if let session { group.addTask { await session.run() } }
                 if let settings { group.addTask { await settings.run() } }
                 for await job in jobs { group.addTask(operation: job) }

@@ -102,6 +102,17 @@ enum DaemonServices {
         }
     }
 
+    /// Follows the session's lock (``SessionLockMonitor/run()``) until a graceful shutdown; a source that goes away
+    /// leaves the session unlocked and the shutdown still awaited.
+    struct LockFollower: Service, CustomStringConvertible {
+        let monitor: SessionLockMonitor
+        var description: String { "session lock" }
+
+        func run() async {
+            await DaemonServices.untilGracefulShutdown { [monitor] in await monitor.run() }
+        }
+    }
+
     /// Runs the server session (``NotificationServerSession/run()``): its news from the bus, its prompts and its calls
     /// that outlive their caller. A graceful shutdown lets the work under way end.
     struct Session: Service, CustomStringConvertible {

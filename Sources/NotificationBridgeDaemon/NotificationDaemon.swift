@@ -94,7 +94,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             await close(connection, system)
             throw DaemonError.cannotConnect("\(error)")
         }
-        let lockMonitor = await SessionLockMonitor.start(system: system, session: connection)
+        let lockMonitor = await SessionLockMonitor.find(system: system, session: connection)
         let doNotDisturb =
             configuration.desktopDoNotDisturb
             ?? DesktopDoNotDisturbWatcher(connection: connection, settings: settings.store, logger: logger)
@@ -212,6 +212,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let (scheduler, storeWriter) = (engine[0], engine[1])
         var services: [any Service] = [
             storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
+            // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
+            DaemonServices.LockFollower(monitor: core.lockMonitor),
             // After the engine and before the jobs, so that it stops after the jobs under way, which may still be
             // waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),
