@@ -86,9 +86,11 @@ enum DaemonServices {
 
         func run() async {
             let watcher = core.doNotDisturbWatcher
+            let states = watcher.states()
             await DaemonServices.untilGracefulShutdown(
+                { await watcher.run() },
                 { [core] in
-                    for await state in watcher.states() { await core.desktopDoNotDisturbChanged(state) }
+                    for await state in states { await core.desktopDoNotDisturbChanged(state) }
                 },
                 { [core, pollInterval] in
                     for await _ in core.heldPollRequests {
