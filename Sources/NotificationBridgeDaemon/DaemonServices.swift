@@ -179,15 +179,15 @@ enum DaemonServices {
         }
     }
 
-    /// The scheduler: stopped before its firings are followed no more, so that no firing is left unhandled; then
-    /// the stream of firings ends.
-    static func scheduler(
-        _ scheduler: Scheduler<PendingPost>, firings: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
-    )
-        -> Closing
-    {
-        Closing(description: "scheduler") {
-            await scheduler.stop()
+    /// Runs the scheduler (``Scheduler/run()``) until a graceful shutdown, then ends the stream of its firings: listed
+    /// after their follower, it stops first, so that no firing is left unhandled.
+    struct Scheduling: Service, CustomStringConvertible {
+        let scheduler: Scheduler<PendingPost>
+        let firings: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
+        var description: String { "scheduler" }
+
+        func run() async {
+            await DaemonServices.untilGracefulShutdown { [scheduler] in await scheduler.run() }
             firings.finish()
         }
     }

@@ -106,14 +106,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
         // stop in its order. Only when serving never started (the name was taken, the state could not be read) are
         // they let go here.
-        let engine = [DaemonServices.scheduler(scheduler, firings: firingSink), DaemonServices.storeWriter(commits)]
+        let storeWriter = DaemonServices.storeWriter(commits)
         let ending: Result<Ending, any Error>
         let grouped = GroupStart()
         do {
             ending = .success(
                 try await serve(
-                    core, firings: firings, jobs: jobs, engine: engine, grouped: grouped, on: connection,
-                    system: system))
+                    core, firings: (firings, firingSink), jobs: jobs, storeWriter: storeWriter, grouped: grouped,
+                    on: connection, system: system))
         } catch {
             ending = .failure(error)
         }
@@ -124,8 +124,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         activations.finish()
         await core.beginShutdown()
         if !grouped.hasStarted {
+            firingSink.finish()
             await settings.close()
-            for part in engine { await part.stop() }
+            await storeWriter.stop()
         }
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
@@ -144,13 +145,17 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     }
 
     /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the store's writer, the
-    /// settings watcher and the scheduler (`engine`), the server session and its events, the jobs that answer calls,
+    /// settings watcher and the scheduler, the server session and its events, the jobs that answer calls,
     /// the scheduler's firings, the bus's news, app activations, each a service of one `ServiceGroup` (see
     /// ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order. `grouped` records that
     /// the group started.
     private func serve(
-        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<PendingPost>>,
-        jobs: AsyncStream<@Sendable () async -> Void>, engine: [DaemonServices.Closing], grouped: GroupStart,
+        _ core: DaemonCore,
+        firings: (
+            stream: AsyncStream<ScheduledFiring<PendingPost>>,
+            sink: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
+        ),
+        jobs: AsyncStream<@Sendable () async -> Void>, storeWriter: DaemonServices.Closing, grouped: GroupStart,
         on connection: DBusConnection, system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger
@@ -207,21 +212,20 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         configuration.whenServing?()
 
         let ending = DaemonServices.EndingCell()
-        // The engine first, so that it stops last: the store's writer and the settings watcher after the jobs that use
+        // The store and the settings first, so that they stop last: the store's writer and the settings watcher after the jobs that use
         // them, the scheduler (listed after its firings' follower) before that follower.
-        let (scheduler, storeWriter) = (engine[0], engine[1])
         var services: [any Service] = [
             storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
             // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
             DaemonServices.LockFollower(monitor: core.lockMonitor),
-            // After the engine and before the jobs, so that it stops after the jobs under way, which may still be
+            // After the store and settings and before the jobs, so that it stops after the jobs under way, which may still be
             // waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),
             DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),
             DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
-            DaemonServices.Follower(description: "scheduled firings", stream: firings) { await core.fired($0) },
-            scheduler,
+            DaemonServices.Follower(description: "scheduled firings", stream: firings.stream) { await core.fired($0) },
+            DaemonServices.Scheduling(scheduler: core.scheduler, firings: firings.sink),
             DaemonServices.Follower(description: "notification settings", stream: core.settings.changes) {
                 await core.settingsChanged(app: $0)
             },
