@@ -193,10 +193,11 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        let (session, settings, lockMonitor) = (self.session, self.settings, self.lockMonitor)
+        let (session, settings, lockMonitor, lockGate) = (self.session, self.settings, self.lockMonitor, self.lockGate)
         runner = Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await lockMonitor.run() }
+                group.addTask { await lockGate.run() }
                 if let session { group.addTask { await session.run() } }
                 if let settings { group.addTask { await settings.run() } }
                 for await job in jobs { group.addTask(operation: job) }

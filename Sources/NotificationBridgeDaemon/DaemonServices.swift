@@ -104,14 +104,17 @@ enum DaemonServices {
         }
     }
 
-    /// Follows the session's lock (``SessionLockMonitor/run()``) until a graceful shutdown; a source that goes away
-    /// leaves the session unlocked and the shutdown still awaited.
+    /// Follows the session's lock (``SessionLockMonitor/run()``) and hands the responses held until an unlock over
+    /// (``LockGate/run()``) until a graceful shutdown; a source that goes away leaves the session unlocked and the
+    /// shutdown still awaited.
     struct LockFollower: Service, CustomStringConvertible {
         let monitor: SessionLockMonitor
+        let gate: LockGate
         var description: String { "session lock" }
 
         func run() async {
-            await DaemonServices.untilGracefulShutdown { [monitor] in await monitor.run() }
+            await DaemonServices.untilGracefulShutdown(
+                { [monitor] in await monitor.run() }, { [gate] in await gate.run() })
         }
     }
 

@@ -217,7 +217,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         var services: [any Service] = [
             storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
             // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
-            DaemonServices.LockFollower(monitor: core.lockMonitor),
+            DaemonServices.LockFollower(monitor: core.lockMonitor, gate: core.lockGate),
             // After the store and settings and before the jobs, so that it stops after the jobs under way, which may still be
             // waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),

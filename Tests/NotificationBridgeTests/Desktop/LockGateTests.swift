@@ -26,10 +26,9 @@ import Testing
 
     @Test func runsAtOnceWhenTheSessionIsUnlocked() async throws {
         try await withPrivateBus { sessionBus in
-            try await SessionLockMonitor.following(
+            try await LockGate.following(
                 system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout
-            ) { monitor in
-                let gate = LockGate(monitor: monitor)
+            ) { monitor, gate in
                 let deliveries = Deliveries()
                 await gate.deliver(notificationID: "n1", requiresAuthentication: true, deliveries.handler("reply"))
                 #expect(deliveries.log.withLock { $0 } == ["reply"])
@@ -41,10 +40,9 @@ import Testing
     @Test func holdsAuthenticatedResponsesUntilUnlockThenDeliversThemInOrder() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            try await SessionLockMonitor.following(
+            try await LockGate.following(
                 system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout
-            ) { monitor in
-                let gate = LockGate(monitor: monitor)
+            ) { monitor, gate in
                 let deliveries = Deliveries()
 
                 await gate.deliver(notificationID: "n1", requiresAuthentication: true, deliveries.handler("open-mail"))
@@ -66,10 +64,9 @@ import Testing
     @Test func dropsHeldResponsesOfWithdrawnNotifications() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            try await SessionLockMonitor.following(
+            try await LockGate.following(
                 system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout
-            ) { monitor in
-                let gate = LockGate(monitor: monitor)
+            ) { monitor, gate in
                 let deliveries = Deliveries()
 
                 await gate.deliver(
@@ -91,10 +88,9 @@ import Testing
     @Test func responsesArrivingWhileTheLockReturnsWaitForTheNextUnlock() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            try await SessionLockMonitor.following(
+            try await LockGate.following(
                 system: nil, session: try await sessionBus.connect(), timeout: SessionLockMonitorTests.probeTimeout
-            ) { monitor in
-                let gate = LockGate(monitor: monitor)
+            ) { monitor, gate in
                 let deliveries = Deliveries()
 
                 await gate.deliver(notificationID: "n1", requiresAuthentication: true, deliveries.handler("first"))
@@ -107,6 +103,24 @@ import Testing
                 #expect(await gate.heldCount == 1)
                 try saver.setActive(false)
                 #expect(try await deliveries.stream.first(waitingFor: "the second response") == "second")
+            }
+        }
+    }
+}
+
+extension LockGate {
+    /// Runs `body` with a gate on a monitor found as ``SessionLockMonitor/find(system:session:timeout:)`` does, while
+    /// both run (``SessionLockMonitor/run()``, ``LockGate/run()``) in child tasks that end with `body`.
+    static func following(
+        system: DBusConnection?, session: DBusConnection, timeout: Duration,
+        _ body: (SessionLockMonitor, LockGate) async throws -> Void
+    ) async throws {
+        try await SessionLockMonitor.following(system: system, session: session, timeout: timeout) { monitor in
+            let gate = LockGate(monitor: monitor)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await gate.run() }
+                defer { group.cancelAll() }
+                try await body(monitor, gate)
             }
         }
     }
