@@ -172,7 +172,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         }
         let nameEvents = try await connection.nameEvents()
         // Zone changes and resumes move wall-clock triggers; without a system bus the zone is read at start only.
-        var clockEvents: AsyncStream<SystemClockEvent>?
+        var clockEvents: [AsyncStream<SystemClockEvent>] = []
         if let system {
             do {
                 clockEvents = try await SystemClockEvents.follow(on: system)
@@ -234,15 +234,10 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             },
             DaemonServices.DoNotDisturbFollower(core: core, pollInterval: configuration.doNotDisturbPollInterval),
         ]
-        if let clockEvents {
+        for source in clockEvents {
             let scheduler = core.scheduler
             services.append(
-                DaemonServices.Follower(description: "clock changes", stream: clockEvents) { event in
-                    switch event {
-                    case .timeZoneChanged: await scheduler.timeZoneChanged()
-                    case .resumedFromSleep: await scheduler.resumedFromSleep()
-                    }
-                })
+                DaemonServices.Follower(description: "clock changes", stream: source) { await scheduler.apply($0) })
         }
         if let steps = WallClockSteps.follow() {
             let scheduler = core.scheduler
