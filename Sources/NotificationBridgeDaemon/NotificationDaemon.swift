@@ -212,14 +212,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         configuration.whenServing?()
 
         let ending = DaemonServices.EndingCell()
-        // The store and the settings first, so that they stop last: the store's writer and the settings watcher after the jobs that use
-        // them, the scheduler (listed after its firings' follower) before that follower.
+        // The store and the settings first, so that they stop last, after the jobs that use them; the scheduler (listed
+        // after its firings' follower) before that follower.
         var services: [any Service] = [
             storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
             // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
             DaemonServices.LockFollower(monitor: core.lockMonitor, gate: core.lockGate),
-            // After the store and settings and before the jobs, so that it stops after the jobs under way, which may still be
-            // waiting on the server, and before the store's writer, which its last news may still reach.
+            // After the store and the settings and before the jobs, so that it stops after the jobs under way, which may
+            // still be waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),
             DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),

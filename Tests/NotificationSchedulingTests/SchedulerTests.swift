@@ -266,7 +266,8 @@ struct SchedulerTests {
                     scheduledAt: F.instant("2025-06-01T00:00:00Z")),
                 ScheduledNotification(
                     id: "done", trigger: .date(.wallClock(F.wallClock(2025, 6, 2, 9))), payload: "",
-                    scheduledAt: F.instant("2025-06-01T00:00:00Z"), lastFiredAt: F.instant("2025-06-02T09:00:00+02:00")),
+                    scheduledAt: F.instant("2025-06-01T00:00:00Z"),
+                    lastFiredAt: F.instant("2025-06-02T09:00:00+02:00")),
                 ScheduledNotification(
                     id: "broken", trigger: .calendar(CalendarMatch()), payload: "",
                     scheduledAt: F.instant("2025-06-01T00:00:00Z")),
