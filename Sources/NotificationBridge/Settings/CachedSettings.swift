@@ -16,7 +16,7 @@ package final class CachedSettings: Sendable {
     private let state = Shared()
     private let sink: AsyncStream<String?>.Continuation
 
-    /// The state, in a box the follower task shares.
+    /// The state, in a box shared with the readers of the cache.
     private final class Shared: Sendable {
         let lock = Mutex(State())
 
