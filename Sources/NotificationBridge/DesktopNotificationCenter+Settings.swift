@@ -78,8 +78,13 @@ extension DesktopNotificationCenter {
             connection: connection, settings: settings?.store, logger: configuration.logger)
         let states = watcher.states()
         return AsyncStream { continuation in
+            // The stream's one task: the watcher and the forwarding, ended together with the stream.
             let task = Task {
-                for await state in states { continuation.yield(state.reported) }
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await watcher.run() }
+                    for await state in states { continuation.yield(state.reported) }
+                    group.cancelAll()
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -184,7 +184,7 @@ public actor DesktopNotificationCenter {
                     rendering: configuration.rendering, promptCommand: configuration.promptCommand,
                     serverTimeout: configuration.serverTimeout, logger: configuration.logger))
         }
-        self.lockMonitor = await SessionLockMonitor.start(system: systemConnection, session: connection)
+        self.lockMonitor = await SessionLockMonitor.find(system: systemConnection, session: connection)
         self.lockGate = LockGate(monitor: lockMonitor)
         self.activator = AppActivator(connection: connection)
         self.badges = BadgeEmitter(connection: connection)
@@ -193,10 +193,13 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        let session = self.session
+        let (session, settings, lockMonitor, lockGate) = (self.session, self.settings, self.lockMonitor, self.lockGate)
         runner = Task {
             await withDiscardingTaskGroup { group in
+                group.addTask { await lockMonitor.run() }
+                group.addTask { await lockGate.run() }
                 if let session { group.addTask { await session.run() } }
+                if let settings { group.addTask { await settings.run() } }
                 for await job in jobs { group.addTask(operation: job) }
                 group.cancelAll()
             }

@@ -86,9 +86,11 @@ enum DaemonServices {
 
         func run() async {
             let watcher = core.doNotDisturbWatcher
+            let states = watcher.states()
             await DaemonServices.untilGracefulShutdown(
+                { await watcher.run() },
                 { [core] in
-                    for await state in watcher.states() { await core.desktopDoNotDisturbChanged(state) }
+                    for await state in states { await core.desktopDoNotDisturbChanged(state) }
                 },
                 { [core, pollInterval] in
                     for await _ in core.heldPollRequests {
@@ -99,6 +101,20 @@ enum DaemonServices {
                         }
                     }
                 })
+        }
+    }
+
+    /// Follows the session's lock (``SessionLockMonitor/run()``) and hands the responses held until an unlock over
+    /// (``LockGate/run()``) until a graceful shutdown; a source that goes away leaves the session unlocked and the
+    /// shutdown still awaited.
+    struct LockFollower: Service, CustomStringConvertible {
+        let monitor: SessionLockMonitor
+        let gate: LockGate
+        var description: String { "session lock" }
+
+        func run() async {
+            await DaemonServices.untilGracefulShutdown(
+                { [monitor] in await monitor.run() }, { [gate] in await gate.run() })
         }
     }
 
@@ -151,20 +167,30 @@ enum DaemonServices {
         Closing(description: "state writer") { await commits.close() }
     }
 
-    /// The settings watcher: closed once the jobs that read the settings are done.
-    static func settingsWatcher(_ settings: CachedSettings) -> Closing {
-        Closing(description: "settings watcher") { await settings.close() }
+    /// Follows the user's settings into their cache (``CachedSettings/run()``) until a graceful shutdown, then closes
+    /// them: listed before the jobs that read the settings, it closes them once those jobs are done.
+    struct SettingsWatcher: Service, CustomStringConvertible {
+        let settings: CachedSettings
+        var description: String { "settings watcher" }
+
+        func run() async {
+            await withDiscardingTaskGroup { group in
+                group.addTask { [settings] in await settings.run() }
+                _ = try? await gracefulShutdown()
+                await settings.close()
+            }
+        }
     }
 
-    /// The scheduler: stopped before its firings are followed no more, so that no firing is left unhandled; then
-    /// the stream of firings ends.
-    static func scheduler(
-        _ scheduler: Scheduler<PendingPost>, firings: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
-    )
-        -> Closing
-    {
-        Closing(description: "scheduler") {
-            await scheduler.stop()
+    /// Runs the scheduler (``Scheduler/run()``) until a graceful shutdown, then ends the stream of its firings: listed
+    /// after their follower, it stops first, so that no firing is left unhandled.
+    struct Scheduling: Service, CustomStringConvertible {
+        let scheduler: Scheduler<PendingPost>
+        let firings: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
+        var description: String { "scheduler" }
+
+        func run() async {
+            await DaemonServices.untilGracefulShutdown { [scheduler] in await scheduler.run() }
             firings.finish()
         }
     }

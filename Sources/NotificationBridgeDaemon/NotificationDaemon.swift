@@ -94,7 +94,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             await close(connection, system)
             throw DaemonError.cannotConnect("\(error)")
         }
-        let lockMonitor = await SessionLockMonitor.start(system: system, session: connection)
+        let lockMonitor = await SessionLockMonitor.find(system: system, session: connection)
         let doNotDisturb =
             configuration.desktopDoNotDisturb
             ?? DesktopDoNotDisturbWatcher(connection: connection, settings: settings.store, logger: logger)
@@ -106,17 +106,14 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
         // stop in its order. Only when serving never started (the name was taken, the state could not be read) are
         // they let go here.
-        let engine = [
-            DaemonServices.scheduler(scheduler, firings: firingSink), DaemonServices.settingsWatcher(settings),
-            DaemonServices.storeWriter(commits),
-        ]
+        let storeWriter = DaemonServices.storeWriter(commits)
         let ending: Result<Ending, any Error>
         let grouped = GroupStart()
         do {
             ending = .success(
                 try await serve(
-                    core, firings: firings, jobs: jobs, engine: engine, grouped: grouped, on: connection,
-                    system: system))
+                    core, firings: (firings, firingSink), jobs: jobs, storeWriter: storeWriter, grouped: grouped,
+                    on: connection, system: system))
         } catch {
             ending = .failure(error)
         }
@@ -127,7 +124,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         activations.finish()
         await core.beginShutdown()
         if !grouped.hasStarted {
-            for part in engine { await part.stop() }
+            firingSink.finish()
+            await settings.close()
+            await storeWriter.stop()
         }
         // A round trip to the bus: the answers sent above have left once its reply is back.
         _ = try? await connection.nameHasOwner(BridgeAPI.busName)
@@ -146,13 +145,17 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     }
 
     /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the store's writer, the
-    /// settings watcher and the scheduler (`engine`), the server session and its events, the jobs that answer calls,
+    /// settings watcher and the scheduler, the server session and its events, the jobs that answer calls,
     /// the scheduler's firings, the bus's news, app activations, each a service of one `ServiceGroup` (see
     /// ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order. `grouped` records that
     /// the group started.
     private func serve(
-        _ core: DaemonCore, firings: AsyncStream<ScheduledFiring<PendingPost>>,
-        jobs: AsyncStream<@Sendable () async -> Void>, engine: [DaemonServices.Closing], grouped: GroupStart,
+        _ core: DaemonCore,
+        firings: (
+            stream: AsyncStream<ScheduledFiring<PendingPost>>,
+            sink: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
+        ),
+        jobs: AsyncStream<@Sendable () async -> Void>, storeWriter: DaemonServices.Closing, grouped: GroupStart,
         on connection: DBusConnection, system: DBusConnection?
     ) async throws -> Ending {
         let logger = configuration.logger
@@ -169,7 +172,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         }
         let nameEvents = try await connection.nameEvents()
         // Zone changes and resumes move wall-clock triggers; without a system bus the zone is read at start only.
-        var clockEvents: AsyncStream<SystemClockEvent>?
+        var clockEvents: [AsyncStream<SystemClockEvent>] = []
         if let system {
             do {
                 clockEvents = try await SystemClockEvents.follow(on: system)
@@ -209,19 +212,20 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         configuration.whenServing?()
 
         let ending = DaemonServices.EndingCell()
-        // The engine first, so that it stops last: the store's writer and the settings watcher after the jobs that use
-        // them, the scheduler (listed after its firings' follower) before that follower.
-        let (scheduler, settingsWatcher, storeWriter) = (engine[0], engine[1], engine[2])
+        // The store and the settings first, so that they stop last, after the jobs that use them; the scheduler (listed
+        // after its firings' follower) before that follower.
         var services: [any Service] = [
-            storeWriter, settingsWatcher,
-            // After the engine and before the jobs, so that it stops after the jobs under way, which may still be
-            // waiting on the server, and before the store's writer, which its last news may still reach.
+            storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
+            // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
+            DaemonServices.LockFollower(monitor: core.lockMonitor, gate: core.lockGate),
+            // After the store and the settings and before the jobs, so that it stops after the jobs under way, which may
+            // still be waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),
             DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),
             DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
-            DaemonServices.Follower(description: "scheduled firings", stream: firings) { await core.fired($0) },
-            scheduler,
+            DaemonServices.Follower(description: "scheduled firings", stream: firings.stream) { await core.fired($0) },
+            DaemonServices.Scheduling(scheduler: core.scheduler, firings: firings.sink),
             DaemonServices.Follower(description: "notification settings", stream: core.settings.changes) {
                 await core.settingsChanged(app: $0)
             },
@@ -230,15 +234,10 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             },
             DaemonServices.DoNotDisturbFollower(core: core, pollInterval: configuration.doNotDisturbPollInterval),
         ]
-        if let clockEvents {
+        for source in clockEvents {
             let scheduler = core.scheduler
             services.append(
-                DaemonServices.Follower(description: "clock changes", stream: clockEvents) { event in
-                    switch event {
-                    case .timeZoneChanged: await scheduler.timeZoneChanged()
-                    case .resumedFromSleep: await scheduler.resumedFromSleep()
-                    }
-                })
+                DaemonServices.Follower(description: "clock changes", stream: source) { await scheduler.apply($0) })
         }
         if let steps = WallClockSteps.follow() {
             let scheduler = core.scheduler

@@ -17,7 +17,8 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
     }
 
     private struct Waiter {
-        let count: Int
+        /// Whether the deadlines of the tasks asleep, earliest first, are what the waiter waits for.
+        let isSatisfied: @Sendable ([Date]) -> Bool
         let continuation: CheckedContinuation<Void, Never>
     }
 
@@ -29,9 +30,11 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
         var nextID: UInt64 = 0
         var sleepCount = 0
 
-        /// Takes the waiters whose count of sleepers has been reached.
+        /// Takes the waiters whose sleepers are as they wait for.
         mutating func takeSatisfiedWaiters() -> [Waiter] {
-            let satisfied = waiters.filter { $0.value.count <= sleepers.count }
+            guard !waiters.isEmpty else { return [] }
+            let deadlines = sleepers.values.map(\.deadline).sorted()
+            let satisfied = waiters.filter { $0.value.isSatisfied(deadlines) }
             for id in satisfied.keys { waiters[id] = nil }
             return Array(satisfied.values)
         }
@@ -89,13 +92,14 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
 
     /// Changes the state and wakes the sleepers that `change` returns a test for, earliest deadline first.
     private func wake(_ change: (inout State) -> (Sleeper) -> Bool) {
-        let woken = state.withLock { state -> [Sleeper] in
+        let (woken, waiters) = state.withLock { state -> ([Sleeper], [Waiter]) in
             let isDue = change(&state)
             let due = state.sleepers.filter { isDue($0.value) }
             for id in due.keys { state.sleepers[id] = nil }
-            return due.values.sorted { $0.deadline < $1.deadline }
+            return (due.values.sorted { $0.deadline < $1.deadline }, state.takeSatisfiedWaiters())
         }
         for sleeper in woken { sleeper.continuation.resume() }
+        for waiter in waiters { waiter.continuation.resume() }
     }
 
     /// Returns once at least `count` tasks are asleep on the clock.
@@ -103,6 +107,12 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
     /// Tests use it before advancing the clock, to be sure the scheduler has armed its timer; bound the wait with a
     /// timeout (cancelling the task ends the wait).
     package func waitForSleepers(count: Int = 1) async {
+        await waitForSleepDeadlines { $0.count >= count }
+    }
+
+    /// Returns once the deadlines of the tasks asleep on the clock, earliest first, satisfy `isSatisfied` (at once
+    /// when they do already); bound the wait with a timeout (cancelling the task ends the wait).
+    package func waitForSleepDeadlines(where isSatisfied: @escaping @Sendable ([Date]) -> Bool) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -110,8 +120,9 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Bool in
-                    guard state.sleepers.count < count, !Task.isCancelled else { return true }
-                    state.waiters[id] = Waiter(count: count, continuation: continuation)
+                    let deadlines = state.sleepers.values.map(\.deadline).sorted()
+                    guard !isSatisfied(deadlines), !Task.isCancelled else { return true }
+                    state.waiters[id] = Waiter(isSatisfied: isSatisfied, continuation: continuation)
                     return false
                 }
                 if ready { continuation.resume() }
@@ -146,7 +157,11 @@ package final class ManualSchedulerClock: SchedulerClock, Sendable {
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+            let (sleeper, waiters) = state.withLock { state in
+                (state.sleepers.removeValue(forKey: id), state.takeSatisfiedWaiters())
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+            for waiter in waiters { waiter.continuation.resume() }
         }
     }
 }

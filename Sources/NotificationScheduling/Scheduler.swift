@@ -4,9 +4,11 @@ import NotificationModel
 
 /// Holds scheduled notifications and delivers each when its trigger fires.
 ///
-/// One timer task sleeps until the earliest fire date, and no longer exists when nothing is scheduled: no polling,
-/// no wake-ups while idle. The timer is re-armed when the earliest date changes (schedule, withdraw, delivery,
-/// time-zone change) and on ``resumedFromSleep()``.
+/// ``run()`` sleeps until the earliest fire date, in a child task of its own, and waits for a change when nothing is
+/// scheduled: no polling, no wake-ups while idle. It is woken when the earliest date changes (schedule, withdraw,
+/// delivery, time-zone change) and on ``resumedFromSleep()``. Its owner runs it in its own task group (the daemon's
+/// service group), so the scheduler has no task of its own: nothing comes due by the clock once that group ends
+/// ``run()``.
 ///
 /// Delivery calls the `fire` closure on the actor, one notification at a time, earliest occurrence first (ties in
 /// scheduling order). A notification whose time has already passed (scheduled in the past, or missed while the
@@ -28,10 +30,11 @@ package actor Scheduler<Payload: Sendable> {
     private var evaluator: TriggerEvaluator
     private var queue = ScheduleQueue<ScheduledNotification<Payload>>()
 
-    private var timer: Task<Void, Never>?
+    /// The fire date ``run()`` sleeps until, as last told.
     private var armedDeadline: Date?
-    private var generation: UInt64 = 0
-    private var isStopped = false
+    /// Wakes ``run()`` to sleep until the earliest date anew (or to deliver, when its sleep ended).
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
     /// The wall clock's lead over elapsed time when last looked at: a change is a step of the wall clock.
     private var wallOffset: TimeInterval?
 
@@ -54,10 +57,32 @@ package actor Scheduler<Payload: Sendable> {
         self.logger = logger
         self.fire = fire
         self.evaluator = TriggerEvaluator(timeZone: timeZone())
+        (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    deinit {
-        timer?.cancel()
+    /// Delivers each notification when it comes due, until the task is cancelled. Run it once, from the task group
+    /// of whoever owns the scheduler; what is already due when a method is called is delivered by that method.
+    package func run() async {
+        var woken = wakes.makeAsyncIterator()
+        while !Task.isCancelled {
+            let deadline = queue.peek()?.fireDate
+            armedDeadline = deadline
+            let clock = clock
+            let wake = wake
+            let next: Void? = await withDiscardingTaskGroup { group in
+                if let deadline {
+                    group.addTask {
+                        // Cancelled when woken for a newer deadline; else the sleep's end is the wake.
+                        guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                        wake.yield()
+                    }
+                }
+                defer { group.cancelAll() }
+                return await woken.next(isolation: #isolation)
+            }
+            guard next != nil, !Task.isCancelled else { return }
+            fireDue()
+        }
     }
 
     /// The system's current time zone, read afresh.
@@ -222,14 +247,6 @@ package actor Scheduler<Payload: Sendable> {
         fireDueAndArm(forceRearm: true)
     }
 
-    /// Cancels the timer for good: nothing is delivered after this, though the queue can still be read.
-    package func stop() {
-        isStopped = true
-        timer?.cancel()
-        timer = nil
-        armedDeadline = nil
-    }
-
     // MARK: - Queue and timer
 
     /// How late a delivery must be to be logged as a missed one (after downtime, a suspend or a zone change).
@@ -263,7 +280,12 @@ package actor Scheduler<Payload: Sendable> {
     /// Delivers every notification that is due, queues each repeating one at its first occurrence after now, and
     /// arms the timer for the earliest remaining date.
     private func fireDueAndArm(forceRearm: Bool = false) {
-        guard !isStopped else { return }
+        fireDue()
+        arm(force: forceRearm)
+    }
+
+    /// Delivers every notification that is due and queues each repeating one at its first occurrence after now.
+    private func fireDue() {
         followWallClockSteps()
         let now = clock.now
         for entry in queue.popDue(now: now) {
@@ -287,7 +309,6 @@ package actor Scheduler<Payload: Sendable> {
             }
             fire(firing)
         }
-        arm(force: forceRearm)
     }
 
     /// Delays (time-interval triggers) count elapsed time, fire dates the wall clock: when the wall clock was
@@ -321,33 +342,12 @@ package actor Scheduler<Payload: Sendable> {
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
-    /// Makes sure exactly one timer task sleeps until the earliest fire date, or none when the queue is empty.
+    /// Wakes ``run()`` when the earliest fire date is not the one it sleeps until (or always, with `force`: the
+    /// clock moved under the sleep).
     private func arm(force: Bool = false) {
-        guard !isStopped else { return }
         let earliest = queue.peek()?.fireDate
-        if !force, timer != nil, armedDeadline == earliest { return }
-        timer?.cancel()
-        timer = nil
+        if !force, armedDeadline == earliest { return }
         armedDeadline = earliest
-        guard let earliest else { return }
-        generation &+= 1
-        let generation = generation
-        let clock = clock
-        timer = Task { [weak self] in
-            do {
-                try await clock.sleep(until: earliest)
-            } catch {
-                return  // cancelled: a newer timer took over
-            }
-            await self?.timerExpired(generation: generation)
-        }
-    }
-
-    private func timerExpired(generation: UInt64) {
-        // A timer cancelled just as it woke must not fire for its successor.
-        guard generation == self.generation else { return }
-        timer = nil
-        armedDeadline = nil
-        fireDueAndArm()
+        wake.yield()
     }
 }

@@ -23,11 +23,12 @@ package enum SystemClockEvents {
     static let logindPath: DBusObjectPath = "/org/freedesktop/login1"
     static let logindManager = "org.freedesktop.login1.Manager"
 
-    /// Subscribes on `system` and returns the events in the order they came; the stream ends when the connection
-    /// closes or the consumer stops iterating.
+    /// Subscribes on `system` and returns the events of each source (timedated's, then logind's), each stream in the
+    /// order its source sent them; the streams end when the connection closes. The two sources are unrelated, so no
+    /// order between them is kept: read each in a task of the reader's own group.
     ///
     /// - Throws: `DBusFailure` when the bus refuses the match rules.
-    package static func follow(on system: DBusConnection) async throws -> AsyncStream<SystemClockEvent> {
+    package static func follow(on system: DBusConnection) async throws -> [AsyncStream<SystemClockEvent>] {
         let zones = try await system.signals(
             matching: DBusMatchRule(
                 sender: timedateName, path: timedatePath, interface: "org.freedesktop.DBus.Properties",
@@ -36,17 +37,7 @@ package enum SystemClockEvents {
             matching: DBusMatchRule(
                 sender: logindName, path: logindPath, interface: logindManager, member: "PrepareForSleep"),
             transform: sleepEvent)
-        let (events, sink) = AsyncStream.makeStream(of: SystemClockEvent.self)
-        // One task per source keeps each source's order; the two sources are unrelated, so their interleaving is not
-        // an order anyone relies on.
-        let tasks = [zones, sleeps].map { source in
-            Task {
-                for await event in source { sink.yield(event) }
-                sink.finish()
-            }
-        }
-        sink.onTermination = { _ in tasks.forEach { $0.cancel() } }
-        return events
+        return [zones, sleeps]
     }
 
     /// `PropertiesChanged("org.freedesktop.timedate1", changed, invalidated)` naming `Timezone`.
@@ -67,19 +58,26 @@ package enum SystemClockEvents {
 }
 
 extension Scheduler {
-    /// Applies events from ``SystemClockEvents/follow(on:)`` until the stream ends: a zone change moves wall-clock
-    /// triggers; a resume delivers what came due during the sleep and re-reads the zone (it may have changed while
-    /// the lid was closed, with nobody to announce it).
-    package func follow(_ events: AsyncStream<SystemClockEvent>) async {
-        for await event in events {
-            switch event {
-            case .timeZoneChanged:
-                timeZoneChanged()
-            case .resumedFromSleep:
-                logger.debug("resumed from sleep; delivering what came due")
-                timeZoneChanged()
-                resumedFromSleep()
+    /// Applies events from ``SystemClockEvents/follow(on:)`` until the streams end, each source's in a child task:
+    /// a zone change moves wall-clock triggers; a resume delivers what came due during the sleep and re-reads the
+    /// zone (it may have changed while the lid was closed, with nobody to announce it).
+    package nonisolated func follow(_ sources: [AsyncStream<SystemClockEvent>]) async {
+        await withDiscardingTaskGroup { group in
+            for events in sources {
+                group.addTask { for await event in events { await self.apply(event) } }
             }
+        }
+    }
+
+    /// Applies one event of ``SystemClockEvents/follow(on:)``.
+    package func apply(_ event: SystemClockEvent) {
+        switch event {
+        case .timeZoneChanged:
+            timeZoneChanged()
+        case .resumedFromSleep:
+            logger.debug("resumed from sleep; delivering what came due")
+            timeZoneChanged()
+            resumedFromSleep()
         }
     }
 }

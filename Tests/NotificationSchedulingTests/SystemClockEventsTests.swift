@@ -18,19 +18,21 @@ struct SystemClockEventsTests {
         _ system: PrivateBus, _ body: (Harness, DBusConnection) async throws -> Void
     ) async throws {
         let harness = Harness()
-        try await harness.scheduler.schedule(
-            id: "wake", trigger: .date(.wallClock(LocalDateTime(year: 2025, month: 6, day: 3, hour: 9))),
-            payload: "wake")
-        let listener = try await system.connect()
-        let events = try await SystemClockEvents.follow(on: listener)
-        let following = Task { await harness.scheduler.follow(events) }
-        let announcer = try await system.connect()
-        _ = try await announcer.requestName("org.freedesktop.timedate1")
-        _ = try await announcer.requestName("org.freedesktop.login1")
-        defer { following.cancel() }
-        try await body(harness, announcer)
-        await listener.close()
-        await announcer.close()
+        try await harness.running {
+            try await harness.scheduler.schedule(
+                id: "wake", trigger: .date(.wallClock(LocalDateTime(year: 2025, month: 6, day: 3, hour: 9))),
+                payload: "wake")
+            let listener = try await system.connect()
+            let events = try await SystemClockEvents.follow(on: listener)
+            let following = Task { await harness.scheduler.follow(events) }
+            let announcer = try await system.connect()
+            _ = try await announcer.requestName("org.freedesktop.timedate1")
+            _ = try await announcer.requestName("org.freedesktop.login1")
+            defer { following.cancel() }
+            try await body(harness, announcer)
+            await listener.close()
+            await announcer.close()
+        }
     }
 
     /// Waits until the notification's next fire date is `expected`.

@@ -37,8 +37,12 @@ package struct DesktopDoNotDisturb: Sendable, Hashable {
 
 /// Follows the desktop's do-not-disturb.
 package protocol DesktopDoNotDisturbWatching: Sendable {
-    /// The state now, then each change, until the consuming task is cancelled.
+    /// The state now, then each change, until the consuming task is cancelled or ``run()`` returns.
     func states() -> AsyncStream<DesktopDoNotDisturb>
+
+    /// Follows the desktop's switch into the streams of ``states()`` until the task is cancelled (or the desktop can
+    /// no longer be followed). Whoever owns the watcher runs it, in a task of its own group.
+    func run() async
 
     /// Reads the switch again, for a desktop that announces no change of it (mako's modes): the state read, which
     /// ``states()`` reports too when it changed; `nil` when the desktop announces its changes, so that there is no
@@ -49,6 +53,9 @@ package protocol DesktopDoNotDisturbWatching: Sendable {
 extension DesktopDoNotDisturbWatching {
     /// A desktop that announces its changes: nothing to read again.
     package func refresh() async -> DesktopDoNotDisturb? { nil }
+
+    /// A switch fed from elsewhere: nothing to follow.
+    package func run() async {}
 }
 
 extension DesktopDoNotDisturb {

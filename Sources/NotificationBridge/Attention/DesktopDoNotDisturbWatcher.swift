@@ -16,6 +16,9 @@ import Synchronization
 /// | `mako` | a mode named do-not-disturb or dnd (`ListModes`) | none: read again when asked (``refresh()``) |
 ///
 /// Any other server, or none, reads as ``DesktopDoNotDisturb/unknown``: off.
+///
+/// ``run()`` does the following, in the task of whoever owns the watcher (a service of the daemon's group, the task
+/// behind a center's stream): the watcher has no task of its own.
 package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
     private let connection: DBusConnection
     private let settings: NotificationSettingsStore?
@@ -41,8 +44,8 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
         self.logger = logger
     }
 
-    /// The state once it is read (``DesktopDoNotDisturb/unknown`` when it cannot be), then each change, until the
-    /// consuming task is cancelled. Each call follows on its own; every stream is told of what ``refresh()`` reads.
+    /// The state once ``run()`` has read it (``DesktopDoNotDisturb/unknown`` when it cannot be), then each change,
+    /// until the consuming task is cancelled or ``run()`` returns. Every stream is told of what ``refresh()`` reads.
     package func states() -> AsyncStream<DesktopDoNotDisturb> {
         let (stream, sink) = AsyncStream.makeStream(
             of: DesktopDoNotDisturb.self, bufferingPolicy: .bufferingNewest(1))
@@ -53,16 +56,18 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
             if let last = state.last { sink.yield(last) }
             return state.nextSink
         }
-        // One task for the life of the stream, ended with it.
-        let task = Task { [self] in
-            await follow(into: sink)
-            sink.finish()
-        }
         sink.onTermination = { [weak self] _ in
-            task.cancel()
             self?.state.withLock { _ = $0.sinks.removeValue(forKey: key) }
         }
         return stream
+    }
+
+    /// Follows the owner of `org.freedesktop.Notifications`, reading the switch of each server that owns it, until
+    /// the task is cancelled or the connection closes; then ends every stream of ``states()``. Run it once.
+    package func run() async {
+        await follow()
+        let sinks = state.withLock { $0.sinks.values }
+        for sink in sinks { sink.finish() }
     }
 
     /// Reads mako's modes again (the only switch that announces no change); `nil` for every other server.
@@ -77,27 +82,28 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
         }
     }
 
-    /// Follows the owner of `org.freedesktop.Notifications`, with one reader at a time for the server that owns it.
-    private func follow(into sink: AsyncStream<DesktopDoNotDisturb>.Continuation) async {
+    /// Follows the owner of `org.freedesktop.Notifications`, with one reader at a time for the server that owns it:
+    /// each reads in a child task, cancelled when the name changes hands.
+    private func follow() async {
         let name = FreedesktopNames.busName
         let owners: AsyncStream<String?>
         do {
             // Followed before the owner is asked, so that no change in between is missed.
             owners = try await connection.nameOwnerChanges(of: name)
         } catch {
-            sink.yield(.unknown)
-            return
+            return tell(.unknown)
         }
-        var reading = start(owner: (try? await connection.nameOwner(of: name)) ?? nil)
-        for await owner in owners {
-            reading.cancel()
-            reading = start(owner: owner)
+        var changes = owners.makeAsyncIterator()
+        var owner = (try? await connection.nameOwner(of: name)) ?? nil
+        while !Task.isCancelled {
+            let next = await withDiscardingTaskGroup { group in
+                group.addTask { [self, owner] in await read(owner: owner) }
+                defer { group.cancelAll() }
+                return await changes.next()
+            }
+            guard let next else { return }
+            owner = next
         }
-        reading.cancel()
-    }
-
-    private func start(owner: String?) -> Task<Void, Never> {
-        Task { [self] in await read(owner: owner) }
     }
 
     /// Reads the switch of the server at `owner` until the task is cancelled.

@@ -6,7 +6,9 @@
 /// meanwhile is dropped (``drop(notificationID:)``). If the session locks again while held responses are being handed
 /// over, the rest wait for the next unlock.
 ///
-/// Calls may come from any task. Handlers never run inside the actor, so a handler may call back into the gate.
+/// Calls may come from any task. Handlers never run inside the actor, so a handler may call back into the gate. Held
+/// responses are handed over by ``run()``, which the gate's owner runs in its own task group: the gate has no task of
+/// its own.
 package actor LockGate {
     private struct HeldResponse {
         let notificationID: String
@@ -21,16 +23,32 @@ package actor LockGate {
 
     private let monitor: SessionLockMonitor
     private var held: [HeldResponse] = []
-    /// The task handing held responses over, one at a time; `nil` when none are held.
-    private var releaser: Task<Void, Never>?
+    /// Whether ``run()`` is handing held responses over, from the first held until none is left.
+    private var isReleasing = false
+    /// Tells ``run()`` that responses are held.
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
     /// Makes a gate that follows `monitor`.
     package init(monitor: SessionLockMonitor) {
         self.monitor = monitor
+        (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    deinit {
-        releaser?.cancel()
+    /// Hands held responses over, one at a time, each once the session is unlocked, until the task is cancelled
+    /// (responses still held then never run). Run it once.
+    package nonisolated func run() async {
+        for await _ in wakes {
+            release: while !Task.isCancelled {
+                await monitor.waitUntilUnlocked()
+                guard !Task.isCancelled else { return }
+                switch await nextStep() {
+                case .run(let handler): await handler()
+                case .waitForUnlock: continue
+                case .finished: break release
+                }
+            }
+        }
     }
 
     /// How many responses are held, waiting for an unlock.
@@ -49,24 +67,14 @@ package actor LockGate {
     package func deliver(
         notificationID: String, requiresAuthentication: Bool, _ handler: @escaping @Sendable () async -> Void
     ) async {
-        if !requiresAuthentication || (held.isEmpty && releaser == nil && !monitor.isLockedNow) {
+        if !requiresAuthentication || (held.isEmpty && !isReleasing && !monitor.isLockedNow) {
             await handler()
             return
         }
         held.append(HeldResponse(notificationID: notificationID, handler: handler))
-        if releaser == nil {
-            // Weak, so that a gate released while responses are held can go; its deinit cancels this task.
-            releaser = Task.detached { [weak self, monitor] in
-                while !Task.isCancelled {
-                    await monitor.waitUntilUnlocked()
-                    guard !Task.isCancelled, let step = await self?.nextStep() else { return }
-                    switch step {
-                    case .run(let handler): await handler()
-                    case .waitForUnlock: continue
-                    case .finished: return
-                    }
-                }
-            }
+        if !isReleasing {
+            isReleasing = true
+            wake.yield()
         }
     }
 
@@ -77,7 +85,7 @@ package actor LockGate {
 
     private func nextStep() -> Step {
         guard !held.isEmpty else {
-            releaser = nil
+            isReleasing = false
             return .finished
         }
         if monitor.isLockedNow { return .waitForUnlock }

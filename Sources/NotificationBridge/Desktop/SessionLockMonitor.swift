@@ -8,8 +8,9 @@ import DBusCore
 /// bus name loses its owner, or the connection closes), the session counts as unlocked until it answers again, so
 /// that nothing waits forever for an unlock nobody can report.
 ///
-/// All members may be used from any task; the state is updated by one task that follows the source's signals in
-/// order, and ends when the monitor is released.
+/// All members may be used from any task. The state is kept by ``run()``, which follows the source's signals in order:
+/// its owner runs it as a child of its own task group (the daemon's service group, the center's), so the monitor has no
+/// task of its own and follows the source exactly as long as that group runs it.
 package final class SessionLockMonitor: Sendable {
     /// Where the lock state comes from (shown by the daemon's `GetServerInformation`).
     package enum Source: String, Sendable, Hashable, CustomStringConvertible {
@@ -27,26 +28,22 @@ package final class SessionLockMonitor: Sendable {
     /// The source chosen when the monitor started.
     package let source: Source
     private let cell: LockStateCell
-    private let follower: Task<Void, Never>?
+    private let followed: LockSource?
 
-    private init(source: Source, cell: LockStateCell, follower: Task<Void, Never>?) {
+    private init(source: Source, cell: LockStateCell, followed: LockSource?) {
         self.source = source
         self.cell = cell
-        self.follower = follower
+        self.followed = followed
     }
 
-    deinit {
-        follower?.cancel()
-    }
-
-    /// Finds a source of the lock state and starts following it. Never fails: with no source, the monitor reports
-    /// an unlocked session.
+    /// Finds a source of the lock state and reads it; ``run()`` follows it from then on. Never fails: with no source,
+    /// the monitor reports an unlocked session.
     ///
     /// - Parameters:
     ///   - system: a system bus connection, or `nil` to skip logind (no system bus, or a test).
     ///   - session: a session bus connection, for the screen saver.
     ///   - timeout: how long each source may take to answer while probing.
-    package static func start(
+    package static func find(
         system: DBusConnection?, session: DBusConnection, timeout: Duration = .seconds(3)
     ) async -> SessionLockMonitor {
         let found: (Source, LockSource)?
@@ -58,11 +55,16 @@ package final class SessionLockMonitor: Sendable {
             found = nil
         }
         guard let (source, lockSource) = found else {
-            return SessionLockMonitor(source: .none, cell: LockStateCell(locked: false), follower: nil)
+            return SessionLockMonitor(source: .none, cell: LockStateCell(locked: false), followed: nil)
         }
-        let cell = LockStateCell(locked: lockSource.initial)
-        let follower = Task { await lockSource.follow(into: cell) }
-        return SessionLockMonitor(source: source, cell: cell, follower: follower)
+        return SessionLockMonitor(source: source, cell: LockStateCell(locked: lockSource.initial), followed: lockSource)
+    }
+
+    /// Follows the source's changes until its connection closes or the task is cancelled; returns at once when there
+    /// is no source. The signals that arrive before it runs are kept and read in order, so none is missed. Run it
+    /// once. Once it returns without being cancelled, the session counts as unlocked (nobody can report an unlock).
+    package func run() async {
+        await followed?.follow(into: cell)
     }
 
     /// Whether the session is locked now.

@@ -4,6 +4,9 @@ import Synchronization
 /// The user's settings as a center or the daemon reads them on every post: kept in memory once read, and read again
 /// from the ``NotificationSettingsStore`` when the store reports a change, so that a post in the steady state costs no
 /// hop to the store's thread.
+///
+/// Whoever owns the cache runs ``run()`` as a child of its own task group, next to the work that reads the settings:
+/// the cache has no task of its own, so it lives exactly as long as that group runs it.
 package final class CachedSettings: Sendable {
     /// The store behind the cache.
     package let store: NotificationSettingsStore
@@ -11,9 +14,9 @@ package final class CachedSettings: Sendable {
     /// settings of every app), so that whoever follows them reads the new settings.
     package let changes: AsyncStream<String?>
     private let state = Shared()
-    private let follower: Task<Void, Never>
+    private let sink: AsyncStream<String?>.Continuation
 
-    /// The state, in a box the follower task shares.
+    /// The state, in a box shared with the readers of the cache.
     private final class Shared: Sendable {
         let lock = Mutex(State())
 
@@ -27,26 +30,27 @@ package final class CachedSettings: Sendable {
         var generation = 0
     }
 
-    /// Follows `store`'s changes: read ``changes`` instead of the store's ``NotificationSettingsStore/changes``, which
-    /// has no other reader.
+    /// Keeps `store`'s settings once read: read ``changes`` instead of the store's
+    /// ``NotificationSettingsStore/changes``, which has no other reader. Changes are followed while ``run()`` runs.
     package init(_ store: NotificationSettingsStore) {
         self.store = store
-        let (changes, sink) = AsyncStream<String?>.makeStream()
-        self.changes = changes
-        let state = self.state
-        follower = Task {
-            for await app in store.changes {
-                state.withLock { state in
-                    state.generation += 1
-                    // A global change (do-not-disturb) is in every app's record; so is a change of which apps are
-                    // listed, which an edit of the file by hand may be.
-                    if let app { state.records[app] = nil } else { state.records.removeAll() }
-                    if app == nil { state.noted.removeAll() }
-                }
-                sink.yield(app)
+        (changes, sink) = AsyncStream<String?>.makeStream()
+    }
+
+    /// Follows the store's changes: forgets what each changed, then passes it on to ``changes``. Returns when the
+    /// store is closed (``close()``) or the task is cancelled, and ends ``changes`` then. Run it once.
+    package func run() async {
+        for await app in store.changes {
+            state.withLock { state in
+                state.generation += 1
+                // A global change (do-not-disturb) is in every app's record; so is a change of which apps are
+                // listed, which an edit of the file by hand may be.
+                if let app { state.records[app] = nil } else { state.records.removeAll() }
+                if app == nil { state.noted.removeAll() }
             }
-            sink.finish()
+            sink.yield(app)
         }
+        sink.finish()
     }
 
     /// Forgets what is kept of `app`'s settings (`nil`: every app's), for a change made through this process: the
@@ -78,9 +82,8 @@ package final class CachedSettings: Sendable {
         state.withLock { $0.records[app] }
     }
 
-    /// Stops following and closes the store.
+    /// Closes the store, which ends ``run()``.
     package func close() async {
         await store.close()
-        await follower.value
     }
 }

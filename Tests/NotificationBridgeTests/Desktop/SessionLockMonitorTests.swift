@@ -20,31 +20,35 @@ import Testing
     @Test func followsLogindLockedHintThroughPropertiesChanged() async throws {
         try await withBuses { systemBus, sessionBus in
             let logind = try await DesktopFixtures.Logind.start(on: systemBus, locked: true)
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: try await systemBus.connect(), session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(monitor.source == .logind)
-            #expect(await monitor.isLocked)
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(monitor.source == .logind)
+                #expect(await monitor.isLocked)
 
-            logind.setLocked(false)
-            try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
-            #expect(await !monitor.isLocked)
+                logind.setLocked(false)
+                try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+                #expect(await !monitor.isLocked)
 
-            logind.setLocked(true)
-            try await withTimeout(waitingFor: "the lock to be seen") { await monitor.wait(untilLocked: true) }
-            #expect(await monitor.isLocked)
+                logind.setLocked(true)
+                try await withTimeout(waitingFor: "the lock to be seen") { await monitor.wait(untilLocked: true) }
+                #expect(await monitor.isLocked)
+            }
         }
     }
 
     @Test func resolvesTheSessionByPIDWhenGetSessionIsMissing() async throws {
         try await withBuses { systemBus, sessionBus in
             let logind = try await DesktopFixtures.Logind.start(on: systemBus, locked: true, resolution: .byPID)
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: try await systemBus.connect(), session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(monitor.source == .logind)
-            #expect(await monitor.isLocked)
-            #expect(logind.askedPIDs.withLock { $0 } == [UInt32(getpid())])
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(monitor.source == .logind)
+                #expect(await monitor.isLocked)
+                #expect(logind.askedPIDs.withLock { $0 } == [UInt32(getpid())])
+            }
         }
     }
 
@@ -52,43 +56,49 @@ import Testing
         try await withBuses { systemBus, sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: false)
             // The "system bus" runs, but nobody owns org.freedesktop.login1 on it.
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: try await systemBus.connect(), session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(monitor.source == .screenSaver)
-            #expect(await !monitor.isLocked)
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(monitor.source == .screenSaver)
+                #expect(await !monitor.isLocked)
 
-            try saver.setActive(true)
-            try await withTimeout(waitingFor: "the lock to be seen") { await monitor.wait(untilLocked: true) }
-            try saver.setActive(false)
-            try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
-            #expect(await !monitor.isLocked)
+                try saver.setActive(true)
+                try await withTimeout(waitingFor: "the lock to be seen") { await monitor.wait(untilLocked: true) }
+                try saver.setActive(false)
+                try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+                #expect(await !monitor.isLocked)
+            }
         }
     }
 
     @Test func findsAScreenSaverAtTheShortPath() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true, path: "/ScreenSaver")
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: nil, session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(monitor.source == .screenSaver)
-            #expect(await monitor.isLocked)
-            try saver.setActive(false)
-            try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(monitor.source == .screenSaver)
+                #expect(await monitor.isLocked)
+                try saver.setActive(false)
+                try await withTimeout(waitingFor: "the unlock to be seen") { await monitor.waitUntilUnlocked() }
+            }
         }
     }
 
     @Test func withNoSourceTheSessionIsNeverLocked() async throws {
         try await withPrivateBus { sessionBus in
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: nil, session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(monitor.source == .none)
-            #expect(monitor.source.description == "none")
-            #expect(await !monitor.isLocked)
-            try await withTimeout(.seconds(1), waitingFor: "waitUntilUnlocked to return at once") {
-                await monitor.waitUntilUnlocked()
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(monitor.source == .none)
+                #expect(monitor.source.description == "none")
+                #expect(await !monitor.isLocked)
+                try await withTimeout(.seconds(1), waitingFor: "waitUntilUnlocked to return at once") {
+                    await monitor.waitUntilUnlocked()
+                }
             }
         }
     }
@@ -96,13 +106,15 @@ import Testing
     @Test func aScreenSaverThatQuitsWhileLockedCountsAsUnlocked() async throws {
         try await withPrivateBus { sessionBus in
             let saver = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: nil, session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(await monitor.isLocked)
-            await saver.connection.close()
-            try await withTimeout(waitingFor: "the departure to count as an unlock") {
-                await monitor.waitUntilUnlocked()
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(await monitor.isLocked)
+                await saver.connection.close()
+                try await withTimeout(waitingFor: "the departure to count as an unlock") {
+                    await monitor.waitUntilUnlocked()
+                }
             }
         }
     }
@@ -110,14 +122,32 @@ import Testing
     @Test func waitingForAnUnlockCanBeCancelled() async throws {
         try await withPrivateBus { sessionBus in
             _ = try await DesktopFixtures.ScreenSaver.start(on: sessionBus, active: true)
-            let monitor = await SessionLockMonitor.start(
+            try await SessionLockMonitor.following(
                 system: nil, session: try await sessionBus.connect(),
-                timeout: Self.probeTimeout)
-            #expect(await monitor.isLocked)
-            let waiter = Task { await monitor.waitUntilUnlocked() }
-            waiter.cancel()
-            try await withTimeout(waitingFor: "the cancelled wait to return") { await waiter.value }
-            #expect(await monitor.isLocked)
+                timeout: Self.probeTimeout
+            ) { monitor in
+                #expect(await monitor.isLocked)
+                let waiter = Task { await monitor.waitUntilUnlocked() }
+                waiter.cancel()
+                try await withTimeout(waitingFor: "the cancelled wait to return") { await waiter.value }
+                #expect(await monitor.isLocked)
+            }
+        }
+    }
+}
+
+extension SessionLockMonitor {
+    /// Finds a source (``find(system:session:timeout:)``) and runs `body` while ``run()`` follows it in a child task,
+    /// which ends with `body`.
+    static func following(
+        system: DBusConnection?, session: DBusConnection, timeout: Duration,
+        _ body: (SessionLockMonitor) async throws -> Void
+    ) async throws {
+        let monitor = await find(system: system, session: session, timeout: timeout)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await monitor.run() }
+            defer { group.cancelAll() }
+            try await body(monitor)
         }
     }
 }
