@@ -106,6 +106,7 @@ struct DoctorProbe {
                 (SettingsKeys.badge.name, settings.showsBadge ? "on" : "off"),
                 (SettingsKeys.lockScreen.name, settings.lockScreen.rawValue),
                 (SettingsKeys.timeSensitive.name, settings.allowsTimeSensitive ? "on" : "off"),
+                (SettingsKeys.critical.name, SettingsCommand.criticalText(settings.allowsCritical)),
                 (SettingsKeys.doNotDisturb.name, record.doNotDisturb ? "on" : "off"),
             ]
             if !settings.isAllowed {

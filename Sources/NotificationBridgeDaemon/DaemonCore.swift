@@ -274,6 +274,7 @@ actor DaemonCore {
         let peer = await peer(of: sender)
         var request = try PostRequest(call.arguments[0], defaultAppName: defaultAppName)
         try confine(&request, givenAppName: request.givenAppName, to: peer)
+        request.content = await permittingLevel(of: request.content, postedBy: peer)
         let content = request.content
         let category = await category(of: content)
         let route = request.route ?? .poster(sender)
