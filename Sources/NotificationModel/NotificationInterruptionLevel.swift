@@ -36,12 +36,6 @@ public enum NotificationInterruptionLevel: String, Sendable, Hashable, CaseItera
     public static let timeSensitiveRule =
         "through do-not-disturb, the bridge's and the desktop's, where the user allows it for the app"
 
-    /// What a critical notification of an app without the user's permission for critical ones becomes, in the words
-    /// every surface uses: one sentence for the rule ``permitted(criticalAllowed:)``.
-    public static let criticalRule =
-        "critical only for the apps the user allows it (host programs unless the user turns it off, sandboxed apps "
-        + "once the user turns it on); from any other app it is delivered as time-sensitive"
-
     /// The level a notification of this level is delivered at: ``critical`` only where the user allows the app
     /// critical notifications (`criticalAllowed`), ``timeSensitive`` in its place otherwise; every other level as
     /// it is.

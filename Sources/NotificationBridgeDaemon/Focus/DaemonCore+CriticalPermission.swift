@@ -6,7 +6,7 @@ import NotificationModel
 ///
 /// Settled once, when the post is taken: what is scheduled, held or listed is the notification as it is delivered,
 /// so the app reads what became of it in `ListDelivered` and `ListPending` (`interruption-level`), and its own
-/// permission in `GetSettings` (`critical`), as an iOS app reads its `criticalAlertSetting`.
+/// permission in `GetSettings` (`critical-alerts`, absent while the default holds), as an iOS app reads its `criticalAlertSetting`.
 extension DaemonCore {
     /// `content`, posted by `peer`, at the level the user permits its app.
     func permittingLevel(of content: NotificationContent, postedBy peer: Peer) async -> NotificationContent {
