@@ -2,6 +2,7 @@ import FoundationEssentials
 import NotificationBridgeAPI
 import NotificationModel
 import NotificationScheduling
+import NotificationStore
 
 /// Focus modes at the daemon's one do-not-disturb gate: a notification waits while the desktop's switch or the focus
 /// mode that is on holds it back (``FocusGate``), and what waited is shown, through the same release as when the
@@ -34,5 +35,22 @@ extension DaemonCore {
             metadata: ["focus.cause": "\(active?.cause.rawValue ?? "none")"])
         if before != nil { releaseHeld() }
         return true
+    }
+
+    /// The key of the focus modes' row in the store.
+    static let focusRowID = "state"
+
+    /// Takes back the modes, and what was said by hand, as the last run saved them, so that a mode turned on "for 1h"
+    /// is still on after a restart within that hour; then asks which mode is on now. Modes that cannot be read are
+    /// reported, and none is on.
+    func restoreFocus() async {
+        do {
+            if let saved = try await commits.storedFocus(FocusState.self, id: Self.focusRowID) { focus.state = saved }
+        } catch {
+            logger.error(
+                "the saved focus modes cannot be read; no focus mode is on until one is turned on again",
+                metadata: ["error": "\(error)", "state.directory": "\(commits.directory)"])
+        }
+        focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
     }
 }

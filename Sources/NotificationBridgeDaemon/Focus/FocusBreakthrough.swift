@@ -4,9 +4,9 @@ import NotificationModel
 /// one predicate, asked in turn, as dunst keeps its do-not-disturb in one predicate and mako's modes are criteria of
 /// one matcher; a notification that no rule lets through waits until the mode ends (or is dropped where its post
 /// says so).
-struct FocusBreakthrough: Sendable, Hashable {
+struct FocusBreakthrough: Sendable, Hashable, Codable {
     /// One conversation: a thread of one app.
-    struct Thread: Sendable, Hashable {
+    struct Thread: Sendable, Hashable, Codable {
         /// The app, by the name its settings go under.
         var app: String
         /// The thread's id, as the app posts it.

@@ -3,7 +3,7 @@ import NotificationScheduling
 
 /// A named way of not being disturbed ("work", "sleep"), as iOS's Focus: what it still lets through, and when it turns
 /// itself on.
-struct FocusMode: Sendable, Hashable {
+struct FocusMode: Sendable, Hashable, Codable {
     /// Its name, as the user gives it.
     var name: String
     /// What still reaches the user while it is on.

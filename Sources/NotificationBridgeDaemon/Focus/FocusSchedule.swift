@@ -10,9 +10,9 @@ import NotificationScheduling
 /// spring-forward night begins at the first instant after the gap, a time the clock shows twice counts once, and a
 /// period keeps its wall-clock end, so a night that loses or gains an hour is an hour shorter or longer. The value
 /// keeps no clock: it answers for any instant it is asked about, so a step of the wall clock only asks it again.
-struct FocusSchedule: Sendable, Hashable {
+struct FocusSchedule: Sendable, Hashable, Codable {
     /// A wall-clock time of day, to the minute.
-    struct TimeOfDay: Sendable, Hashable, CustomStringConvertible {
+    struct TimeOfDay: Sendable, Hashable, Codable, CustomStringConvertible {
         var hour: Int
         var minute: Int
 

@@ -9,9 +9,9 @@ import NotificationScheduling
 /// As on iOS: a mode turned on by hand ("for 1h", "until 18:00", or until turned off) wins over the schedules; turning
 /// off a mode that a schedule turned on keeps it off until that scheduled period ends; where two schedules overlap,
 /// the mode first by name is on.
-struct FocusState: Sendable, Hashable {
+struct FocusState: Sendable, Hashable, Codable {
     /// What the user said by hand.
-    enum Override: Sendable, Hashable {
+    enum Override: Sendable, Hashable, Codable {
         /// This mode is on until the date (`nil`: until turned off).
         case on(mode: String, until: Date?)
         /// No mode is on until the date, whatever the schedules say.
