@@ -229,6 +229,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 await core.connectionLeft($0)
             },
             DaemonServices.DoNotDisturbFollower(core: core, pollInterval: configuration.doNotDisturbPollInterval),
+            FocusTimer(core: core),
         ]
         if let clockEvents {
             let scheduler = core.scheduler

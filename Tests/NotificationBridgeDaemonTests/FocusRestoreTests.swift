@@ -26,13 +26,17 @@ struct FocusRestoreTests {
         [PostKeys.title.name: .string(title), PostKeys.appName.name: .string(app)]
     }
 
-    @Test("a mode on for 1h in the saved state is on after a start within that hour: it holds what it does not name")
-    func forAnHourAfterStart() async throws {
+    /// "work", letting the Doorbell through, on by hand until `until`.
+    static func work(until: Date) throws -> FocusState {
+        var state = FocusState()
+        state.save(try FocusMode(name: "work", breakthrough: FocusBreakthrough(apps: ["Doorbell"])))
+        try state.turnOn("work", until: until, now: Date())
+        return state
+    }
+
+    /// Runs `body` with the daemon started on a state directory in which the last run left `state`.
+    static func withSaved(_ state: FocusState, _ body: @escaping (DaemonFixture) async throws -> Void) async throws {
         try await withPrivateBus { bus in
-            // The state the last run left: "work", letting the Doorbell through, on by hand for an hour.
-            var state = FocusState()
-            state.save(try FocusMode(name: "work", breakthrough: FocusBreakthrough(apps: ["Doorbell"])))
-            try state.turnOn("work", until: Date().addingTimeInterval(3600), now: Date())
             let store = try DaemonStore(directory: bus.directory.appendingPathComponent("test/state").path)
             try store.apply(.saveFocus(try FocusRow(id: DaemonCore.focusRowID, state)))
             store.close()
@@ -44,19 +48,35 @@ struct FocusRestoreTests {
             let result = await outcome {
                 try await DaemonFixture.run(
                     bus: bus, server: server, events: events,
-                    doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)
-                ) { fixture in
-                    _ = try await fixture.post(Self.notification("New mail", app: "Mail"))
-                    #expect(try await Self.heldTitles(fixture, app: "Mail") == ["New mail"])
-                    _ = try await fixture.post(Self.notification("Someone at the door", app: "Doorbell"))
-                    #expect(
-                        try await fixture.nextNotification().summary == "Someone at the door",
-                        "the app the mode names passes, and the mail is not shown before it")
-                }
+                    doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false), body)
             }
             await server.stop()
             await serverConnection.close()
             try result.get()
+        }
+    }
+
+    @Test("a mode on for 1h in the saved state is on after a start within that hour: it holds what it does not name")
+    func forAnHourAfterStart() async throws {
+        try await Self.withSaved(try Self.work(until: Date().addingTimeInterval(3600))) { fixture in
+            _ = try await fixture.post(Self.notification("New mail", app: "Mail"))
+            #expect(try await Self.heldTitles(fixture, app: "Mail") == ["New mail"])
+            _ = try await fixture.post(Self.notification("Someone at the door", app: "Doorbell"))
+            #expect(
+                try await fixture.nextNotification().summary == "Someone at the door",
+                "the app the mode names passes, and the mail is not shown before it")
+        }
+    }
+
+    @Test("a mode on for a time ends by itself, and what it held is shown then")
+    func endsByItself() async throws {
+        let end = Date().addingTimeInterval(4)
+        try await Self.withSaved(try Self.work(until: end)) { fixture in
+            _ = try await fixture.post(Self.notification("New mail", app: "Mail"))
+            #expect(try await Self.heldTitles(fixture, app: "Mail") == ["New mail"], "held while the mode is on")
+            #expect(try await fixture.nextNotification().summary == "New mail")
+            #expect(Date() >= end, "shown once the mode ended, not before")
+            #expect(try await Self.heldTitles(fixture, app: "Mail").isEmpty)
         }
     }
 }

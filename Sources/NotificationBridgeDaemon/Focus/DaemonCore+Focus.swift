@@ -53,4 +53,18 @@ extension DaemonCore {
         }
         focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
     }
+
+    /// Asks which mode is on now, as ``focusChanged(at:in:)`` does.
+    ///
+    /// - Returns: how long to wait before asking again: until just after the next instant that may change it, and no
+    ///   longer than `longest`.
+    func reevaluateFocus(waitingAtMost longest: Duration) async -> Duration {
+        let evaluator = TriggerEvaluator(timeZone: await scheduler.timeZone)
+        let now = Date()
+        focusChanged(at: now, in: evaluator)
+        guard let next = focus.state.nextChange(after: now, in: evaluator) else { return longest }
+        // Just after it, so that the instant asked about is not before the change.
+        let seconds = next.timeIntervalSince(now) + 0.01
+        return min(longest, .milliseconds(Int64((seconds * 1000).rounded(.up))))
+    }
 }
