@@ -81,6 +81,8 @@ actor DaemonCore {
     nonisolated let reportedDoNotDisturb = Mutex(DesktopDoNotDisturb.unknown)
     /// The focus modes, and the one on, which the do-not-disturb gate consults (see `Focus/DaemonCore+Focus.swift`).
     var focus = DaemonFocus()
+    /// The mode on as the `ActiveFocus` property reads it, on the connection's thread.
+    nonisolated let reportedFocus = Mutex(ActiveFocusState.none)
     /// The place of the next notification held back in the order they are shown.
     var nextHeldOrder: UInt64 = 0
     /// Whether the held notifications are being shown, one after the other.

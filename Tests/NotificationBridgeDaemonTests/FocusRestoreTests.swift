@@ -22,6 +22,14 @@ struct FocusRestoreTests {
         }
     }
 
+    /// The daemon's `ActiveFocus` property.
+    static func activeFocus(_ fixture: DaemonFixture) async throws -> ActiveFocusState? {
+        let reply = try await fixture.client.call(
+            destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: "org.freedesktop.DBus.Properties",
+            method: "Get", arguments: [.string(BridgeAPI.interfaceName), .string(BridgeProperty.activeFocus.name)])
+        return reply.first.flatMap { ActiveFocusState($0.unwrappedVariant) }
+    }
+
     static func notification(_ title: String, app: String) -> [String: DBusValue] {
         [PostKeys.title.name: .string(title), PostKeys.appName.name: .string(app)]
     }
@@ -74,9 +82,14 @@ struct FocusRestoreTests {
         try await Self.withSaved(try Self.work(until: end)) { fixture in
             _ = try await fixture.post(Self.notification("New mail", app: "Mail"))
             #expect(try await Self.heldTitles(fixture, app: "Mail") == ["New mail"], "held while the mode is on")
+            #expect(
+                try await Self.activeFocus(fixture)
+                    == ActiveFocusState(
+                        name: "work", cause: "manual", until: Int64(end.timeIntervalSince1970.rounded(.up))))
             #expect(try await fixture.nextNotification().summary == "New mail")
             #expect(Date() >= end, "shown once the mode ended, not before")
             #expect(try await Self.heldTitles(fixture, app: "Mail").isEmpty)
+            #expect(try await Self.activeFocus(fixture) == ActiveFocusState.none, "the property says no mode is on")
         }
     }
 }

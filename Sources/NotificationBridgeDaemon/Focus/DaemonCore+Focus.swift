@@ -1,3 +1,4 @@
+import DBusCore
 import FoundationEssentials
 import NotificationBridgeAPI
 import NotificationModel
@@ -20,8 +21,8 @@ extension DaemonCore {
             timeSensitiveAllowed: timeSensitiveAllowed(content))
     }
 
-    /// Asks again which mode is on at `now`; when that changed, says so in the log and shows what no mode holds back
-    /// any more.
+    /// Asks again which mode is on at `now`; when that changed, says so in the log and to apps (`ActiveFocus`), and
+    /// shows what no mode holds back any more.
     ///
     /// - Returns: whether the mode on changed.
     @discardableResult
@@ -33,6 +34,9 @@ extension DaemonCore {
         logger.info(
             "focus: \(active.map { "\(quotedForMessage($0.mode.name)) is on" } ?? "no mode is on")",
             metadata: ["focus.cause": "\(active?.cause.rawValue ?? "none")"])
+        reportedFocus.withLock { $0 = active.map(\.reported) ?? .none }
+        connection.emitPropertiesChanged(
+            path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, changed: [BridgeProperty.activeFocus.name])
         if before != nil { releaseHeld() }
         return true
     }
@@ -66,5 +70,13 @@ extension DaemonCore {
         // Just after it, so that the instant asked about is not before the change.
         let seconds = next.timeIntervalSince(now) + 0.01
         return min(longest, .milliseconds(Int64((seconds * 1000).rounded(.up))))
+    }
+}
+
+extension FocusState.Active {
+    /// As the `ActiveFocus` property reports it.
+    var reported: ActiveFocusState {
+        ActiveFocusState(
+            name: mode.name, cause: cause.rawValue, until: until.map { Int64($0.timeIntervalSince1970.rounded(.up)) })
     }
 }
