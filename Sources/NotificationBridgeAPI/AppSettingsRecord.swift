@@ -43,6 +43,7 @@ public struct AppSettingsRecord: Sendable, Hashable {
         entries[SettingsKeys.badge] = settings.showsBadge
         entries[SettingsKeys.lockScreen] = settings.lockScreen
         entries[SettingsKeys.timeSensitive] = settings.allowsTimeSensitive
+        entries[SettingsKeys.critical] = settings.allowsCritical
         entries[SettingsKeys.snooze] = settings.allowsSnooze
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
@@ -64,7 +65,8 @@ public struct AppSettingsRecord: Sendable, Hashable {
             showsBadge: try dictionary.decode(SettingsKeys.badge) ?? defaults.showsBadge,
             lockScreen: try dictionary.decode(SettingsKeys.lockScreen) ?? defaults.lockScreen,
             allowsTimeSensitive: try dictionary.decode(SettingsKeys.timeSensitive) ?? defaults.allowsTimeSensitive,
-            allowsSnooze: try dictionary.decode(SettingsKeys.snooze) ?? defaults.allowsSnooze)
+            allowsSnooze: try dictionary.decode(SettingsKeys.snooze) ?? defaults.allowsSnooze,
+            allowsCritical: try dictionary.decode(SettingsKeys.critical))
         requested = try dictionary.decode(SettingsKeys.requested)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb) ?? false
         source = try dictionary.decode(SettingsKeys.source) ?? .file
@@ -85,6 +87,8 @@ public struct SettingsChange: Sendable, Hashable {
     public var lockScreen: LockScreenVisibility?
     /// `time-sensitive`.
     public var allowsTimeSensitive: Bool?
+    /// `critical-alerts`.
+    public var allowsCritical: Bool?
     /// `snooze`.
     public var allowsSnooze: Bool?
     /// `do-not-disturb`: global, whichever app is named.
@@ -107,6 +111,7 @@ public struct SettingsChange: Sendable, Hashable {
         entries[SettingsKeys.badge] = showsBadge
         entries[SettingsKeys.lockScreen] = lockScreen
         entries[SettingsKeys.timeSensitive] = allowsTimeSensitive
+        entries[SettingsKeys.critical] = allowsCritical
         entries[SettingsKeys.snooze] = allowsSnooze
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
@@ -124,6 +129,7 @@ public struct SettingsChange: Sendable, Hashable {
         showsBadge = try dictionary.decode(SettingsKeys.badge)
         lockScreen = try dictionary.decode(SettingsKeys.lockScreen)
         allowsTimeSensitive = try dictionary.decode(SettingsKeys.timeSensitive)
+        allowsCritical = try dictionary.decode(SettingsKeys.critical)
         allowsSnooze = try dictionary.decode(SettingsKeys.snooze)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb)
         requested = try dictionary.decode(SettingsKeys.requested)
@@ -139,6 +145,7 @@ public struct SettingsChange: Sendable, Hashable {
         if let lockScreen { changed.lockScreen = lockScreen }
         if let allowsTimeSensitive { changed.allowsTimeSensitive = allowsTimeSensitive }
         if let allowsSnooze { changed.allowsSnooze = allowsSnooze }
+        if let allowsCritical { changed.allowsCritical = allowsCritical }
         return changed
     }
 }

@@ -8,6 +8,8 @@ public enum BridgeProperty: String, CaseIterable, Sendable {
     case serverName = "ServerName"
     /// `DesktopDoNotDisturb` (a{sv}, keys in ``DoNotDisturbKeys``): the desktop's do-not-disturb.
     case desktopDoNotDisturb = "DesktopDoNotDisturb"
+    /// `ActiveFocus` (a{sv}, keys in ``FocusKeys``): the focus mode that is on.
+    case activeFocus = "ActiveFocus"
 
     /// The property's D-Bus name, e.g. `Version`.
     public var name: String { rawValue }
@@ -16,7 +18,7 @@ public enum BridgeProperty: String, CaseIterable, Sendable {
     public var signature: DBusSignature {
         switch self {
         case .version, .serverName: "s"
-        case .desktopDoNotDisturb: "a{sv}"
+        case .desktopDoNotDisturb, .activeFocus: "a{sv}"
         }
     }
 
@@ -32,7 +34,7 @@ public enum BridgeProperty: String, CaseIterable, Sendable {
     public var changeAnnouncement: ChangeAnnouncement {
         switch self {
         case .version: .constant
-        case .serverName, .desktopDoNotDisturb: .emitted
+        case .serverName, .desktopDoNotDisturb, .activeFocus: .emitted
         }
     }
 
@@ -50,6 +52,11 @@ public enum BridgeProperty: String, CaseIterable, Sendable {
                 + "SwayNotificationCenter's): keys " + InterfaceReference.names(DoNotDisturbKeys.all)
                 + ". While it is on, notifications below urgency critical wait, or are dropped when their post says "
                 + "so. PropertiesChanged and DesktopDoNotDisturbChanged announce each change."
+        case .activeFocus:
+            "The focus mode that is on, by hand or by its schedule: keys " + InterfaceReference.names(FocusKeys.all)
+                + ". While it is on, a notification that it does not let through (by its app, its thread or its "
+                + "level) waits, as under the desktop's do-not-disturb, and is shown when the mode ends. "
+                + "PropertiesChanged announces each change."
         }
     }
 }

@@ -24,6 +24,12 @@ public enum SettingsKeys {
     public static let timeSensitive = BridgeKey.boolean(
         "time-sensitive",
         summary: "whether its time-sensitive notifications go through do-not-disturb (off by default)")
+    /// `critical-alerts` (b).
+    public static let critical = BridgeKey.boolean(
+        "critical-alerts",
+        summary: "whether its critical notifications are taken as critical, through every do-not-disturb; without it "
+            + "they are delivered as time-sensitive (absent: the default, on for host programs, off for sandboxed apps)"
+    )
     /// `snooze` (b).
     public static let snooze = BridgeKey.boolean(
         "snooze", summary: "whether its notifications may offer snooze buttons")
@@ -52,7 +58,7 @@ public enum SettingsKeys {
     /// The keys `SetSettings` takes.
     public static let settable: [BridgeKeyInfo] = [
         allowed.info, style.info, sound.info, badge.info, lockScreen.info, snooze.info, doNotDisturb.info,
-        requested.info, timeSensitive.info,
+        requested.info, timeSensitive.info, critical.info,
     ]
 
     /// Every key.

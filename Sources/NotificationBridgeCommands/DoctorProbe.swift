@@ -63,6 +63,7 @@ struct DoctorProbe {
         }
         let server = Self.server(entries)
         report.server = server
+        report.activeFocus = try? await Self.activeFocus(proxy)
         if let state = try? await proxy.desktopDoNotDisturb() {
             report.desktopDoNotDisturb = state
             if state.isOn {
@@ -107,6 +108,7 @@ struct DoctorProbe {
                 (SettingsKeys.badge.name, settings.showsBadge ? "on" : "off"),
                 (SettingsKeys.lockScreen.name, settings.lockScreen.rawValue),
                 (SettingsKeys.timeSensitive.name, settings.allowsTimeSensitive ? "on" : "off"),
+                (SettingsKeys.critical.name, SettingsCommand.criticalText(settings.allowsCritical)),
                 (SettingsKeys.doNotDisturb.name, record.doNotDisturb ? "on" : "off"),
             ]
             if !settings.isAllowed {
@@ -301,5 +303,16 @@ struct DoctorProbe {
             "/usr/local/share/systemd/user", "/usr/share/systemd/user",
         ]
         return folders.map { $0 + "/notification-bridged.service" }.first { access($0, R_OK) == 0 }
+    }
+}
+
+extension DoctorProbe {
+    /// The daemon's `ActiveFocus` property; `nil` when it is not a dictionary.
+    static func activeFocus(_ proxy: BridgeProxy) async throws -> ActiveFocusState? {
+        let reply = try await proxy.connection.call(
+            destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: "org.freedesktop.DBus.Properties",
+            method: "Get", arguments: [.string(BridgeAPI.interfaceName), .string(BridgeProperty.activeFocus.name)],
+            timeout: proxy.timeout)
+        return reply.first.flatMap { ActiveFocusState($0.unwrappedVariant) }
     }
 }

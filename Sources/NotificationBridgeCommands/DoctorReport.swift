@@ -66,6 +66,9 @@ struct DoctorReport {
     var server: Server?
     /// The desktop's do-not-disturb as the daemon reads it; `nil` when the daemon did not say.
     var desktopDoNotDisturb: DesktopDoNotDisturbState?
+    /// The focus mode on, as the daemon's `ActiveFocus` property says it; `nil` when the daemon did not say (an older
+    /// daemon).
+    var activeFocus: ActiveFocusState?
     var actions: Actions?
     var portal = Portal()
     /// `settings APP`'s lines, when an app was named.
@@ -119,6 +122,9 @@ struct DoctorReport {
                     + (desktopDoNotDisturb.source.isEmpty
                         ? "none the bridge can read on this server (counts as off)"
                         : "\(desktopDoNotDisturb.isOn ? "on" : "off") (\(desktopDoNotDisturb.source))"))
+        }
+        if let activeFocus {
+            lines.append("focus mode: " + Self.describe(activeFocus))
         }
         if let actions {
             lines.append("actions on this server:")
@@ -242,6 +248,13 @@ struct DoctorReport {
                 DoNotDisturbKeys.source.name: .string(desktopDoNotDisturb.source),
             ])
         }
+        if let activeFocus {
+            var focus: [String: JSONValue] = [
+                FocusKeys.name.name: .string(activeFocus.name), FocusKeys.cause.name: .string(activeFocus.cause),
+            ]
+            if let until = activeFocus.until { focus[FocusKeys.until.name] = .string(ISO8601Text.utc(seconds: until)) }
+            members["focus"] = .object(focus)
+        }
         if let actions {
             members["actions"] = .object([
                 "buttons": .bool(actions.buttons), "inline-reply": .bool(actions.inlineReply),
@@ -256,5 +269,15 @@ struct DoctorReport {
             members["settings"] = .object(object)
         }
         return .object(members)
+    }
+}
+
+extension DoctorReport {
+    /// The `focus mode:` line: none, or the mode, how it came on, and until when (UTC).
+    static func describe(_ focus: ActiveFocusState) -> String {
+        guard !focus.name.isEmpty else { return "none" }
+        let how = focus.cause == "scheduled" ? "by its schedule" : "by hand"
+        return "\(focus.name), on \(how), "
+            + (focus.until.map { "until \(ISO8601Text.utc(seconds: $0))" } ?? "until turned off")
     }
 }

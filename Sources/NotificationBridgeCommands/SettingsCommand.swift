@@ -53,6 +53,14 @@ struct SettingsCommand: AsyncParsableCommand {
     var timeSensitive: String?
 
     @Option(
+        name: .customLong(SettingsKeys.critical.name),
+        help: ArgumentHelp(
+            "Whether its critical notifications are taken as critical, through every do-not-disturb; without it they "
+                + "are delivered as time-sensitive (on for host programs, off for sandboxed apps, until set).",
+            valueName: "on|off"))
+    var critical: String?
+
+    @Option(
         name: .customLong(SettingsKeys.snooze.name),
         help: ArgumentHelp("Whether its notifications may offer snooze buttons.", valueName: "on|off"))
     var snooze: String?
@@ -89,6 +97,7 @@ struct SettingsCommand: AsyncParsableCommand {
         change.showsBadge = try onOff(badge, "--badge")
         change.allowsTimeSensitive = try onOff(timeSensitive, "--time-sensitive")
         change.allowsSnooze = try onOff(snooze, "--snooze")
+        change.allowsCritical = try onOff(critical, "--critical")
         change.doNotDisturb = try onOff(doNotDisturb, "--do-not-disturb")
         return change
     }
@@ -150,6 +159,7 @@ struct SettingsCommand: AsyncParsableCommand {
         print("badge: \(onOffText(settings.showsBadge))")
         print("\(SettingsKeys.lockScreen.name): \(settings.lockScreen.rawValue)")
         print("\(SettingsKeys.timeSensitive.name): \(onOffText(settings.allowsTimeSensitive))")
+        print("\(SettingsKeys.critical.name): \(criticalText(settings.allowsCritical))")
         print("\(SettingsKeys.snooze.name): \(onOffText(settings.allowsSnooze))")
         if let requested = record.requested {
             print("requested: \(requested.names.isEmpty ? "nothing" : requested.names.joined(separator: ", "))")
@@ -159,6 +169,11 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     private static func onOffText(_ flag: Bool) -> String { flag ? "on" : "off" }
+
+    /// The critical permission, or what it is by default when the user has not set it.
+    static func criticalText(_ flag: Bool?) -> String {
+        flag.map(onOffText) ?? "default (on for a host program, off for a sandboxed app)"
+    }
 }
 
 private func onOff(_ text: String?, _ option: String) throws -> Bool? {

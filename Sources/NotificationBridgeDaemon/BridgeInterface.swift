@@ -18,6 +18,7 @@ enum BridgeInterface {
                 case .version: { .string(BridgeAPI.version) }
                 case .serverName: { [session = core.session] in .string(session.latestServerInformation.name) }
                 case .desktopDoNotDisturb: { [core] in core.reportedDoNotDisturb.withLock { $0 }.reported.value }
+                case .activeFocus: { [core] in core.reportedFocus.withLock { $0 }.value }
                 }
             })
     }

@@ -6,8 +6,8 @@ import NotificationModel
 import NotificationScheduling
 import NotificationStore
 
-/// The desktop's do-not-disturb: while it is on, a notification that does not pass it
-/// (``DesktopDoNotDisturb/passes(_:timeSensitiveAllowed:)``) waits, held in the table and kept in the store as a scheduled notification
+/// The desktop's do-not-disturb and the focus mode that is on: while either is on, a notification that does not pass
+/// it (``FocusGate``, of which the desktop's switch lets through by ``DesktopDoNotDisturb/passes(_:timeSensitiveAllowed:)``) waits, held in the table and kept in the store as a scheduled notification
 /// that came due, and is shown once the switch is off, in the order it came; or it is dropped when its post says
 /// `if-do-not-disturb` `drop`. Apps read the switch in the `DesktopDoNotDisturb` property.
 extension DaemonCore {
@@ -52,20 +52,19 @@ extension DaemonCore {
     /// was shown already.
     func holdsBackPost(_ content: NotificationContent, replacing previous: TrackedNotification?) async -> Bool {
         await readSettings(of: content)
-        let allowed = timeSensitiveAllowed(content)
-        guard previous?.isOnServer != true, !DesktopDoNotDisturb.passes(content, timeSensitiveAllowed: allowed)
+        // The switch is read again only where it could make a difference: not for what passes it anyway.
+        guard previous?.isOnServer != true,
+            FocusGate(desktopIsOn: true, focus: focus.active).holdsBack(focusCandidate(content))
         else { return false }
         await refreshDoNotDisturb()
-        return desktopDoNotDisturb?.holdsBack(content, timeSensitiveAllowed: timeSensitiveAllowed(content)) ?? false
+        return focusGate(desktopUnread: false).holdsBack(focusCandidate(content))
     }
 
     /// Whether a scheduled notification that came due with `content` waits: before the first reading of the switch
     /// it does, so that what a restart brings back is not shown in the moment before the switch is known. It does not
     /// wait for the app's settings: its caller reads them first (``readSettings(of:)``).
     func holdsBackFiring(_ content: NotificationContent) -> Bool {
-        let allowed = timeSensitiveAllowed(content)
-        return desktopDoNotDisturb?.holdsBack(content, timeSensitiveAllowed: allowed)
-            ?? !DesktopDoNotDisturb.passes(content, timeSensitiveAllowed: allowed)
+        focusGate(desktopUnread: true).holdsBack(focusCandidate(content))
     }
 
     /// Whether the user lets the time-sensitive notifications of `content`'s app through do-not-disturb, as the app's

@@ -274,6 +274,8 @@ extension DaemonCore {
             commits.releaseRestoredState()
             finishRestoring()
         }
+        // Before anything saved comes due: the gate holds back by the mode on.
+        await restoreFocus()
         let state = commits.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {

@@ -81,6 +81,10 @@ actor DaemonCore {
     var desktopDoNotDisturb: DesktopDoNotDisturb?
     /// The same as the `DesktopDoNotDisturb` property reads it, on the connection's thread.
     nonisolated let reportedDoNotDisturb = Mutex(DesktopDoNotDisturb.unknown)
+    /// The focus modes, and the one on, which the do-not-disturb gate consults (see `Focus/DaemonCore+Focus.swift`).
+    var focus = DaemonFocus()
+    /// The mode on as the `ActiveFocus` property reads it, on the connection's thread.
+    nonisolated let reportedFocus = Mutex(ActiveFocusState.none)
     /// The place of the next notification held back in the order they are shown.
     var nextHeldOrder: UInt64 = 0
     /// Whether the held notifications are being shown, one after the other.
@@ -273,6 +277,7 @@ actor DaemonCore {
         let peer = await peer(of: sender)
         var request = try PostRequest(notification, defaultAppName: defaultAppName)
         try confine(&request, givenAppName: request.givenAppName, to: peer)
+        request.content = await permittingLevel(of: request.content, postedBy: peer)
         let content = request.content
         let category = await category(of: content)
         let route = request.route ?? .poster(sender)

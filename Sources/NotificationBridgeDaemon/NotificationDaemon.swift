@@ -233,6 +233,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                 await core.connectionLeft($0)
             },
             DaemonServices.DoNotDisturbFollower(core: core, pollInterval: configuration.doNotDisturbPollInterval),
+            FocusTimer(core: core),
         ]
         for source in clockEvents {
             let scheduler = core.scheduler

@@ -19,20 +19,33 @@ public struct AppNotificationSettings: Sendable, Hashable {
     public var allowsTimeSensitive: Bool
     /// Whether its notifications may offer to be snoozed (their snooze buttons are shown).
     public var allowsSnooze: Bool
+    /// Whether its critical notifications are taken as critical (through every do-not-disturb, with sound even when
+    /// its sounds are off), as iOS asks the user's consent for an app's critical alerts; `nil` leaves it to the
+    /// default, ``allowsCritical(fromSandbox:)``. A critical notification of an app without it is delivered as
+    /// time-sensitive (``NotificationInterruptionLevel/permitted(criticalAllowed:)``).
+    public var allowsCritical: Bool?
 
     /// Settings with every field given; the defaults are what an app gets before the user chooses.
     public init(
         isAllowed: Bool = true, style: NotificationAlertStyle = .banner, playsSound: Bool = true,
         showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show, allowsTimeSensitive: Bool = false,
-        allowsSnooze: Bool = true
+        allowsSnooze: Bool = true, allowsCritical: Bool? = nil
     ) {
         self.allowsSnooze = allowsSnooze
+        self.allowsCritical = allowsCritical
         self.isAllowed = isAllowed
         self.style = style
         self.playsSound = playsSound
         self.showsBadge = showsBadge
         self.lockScreen = lockScreen
         self.allowsTimeSensitive = allowsTimeSensitive
+    }
+
+    /// Whether the app's critical notifications are taken as critical: as the user chose (``allowsCritical``), else
+    /// yes for a program of the host, which could as well run anything as the user, and no for an app in a sandbox
+    /// until the user allows it.
+    public func allowsCritical(fromSandbox: Bool) -> Bool {
+        allowsCritical ?? !fromSandbox
     }
 
     /// What the app may do when it asked for `requested`: a kind it did not ask for is off (no alert kind: style

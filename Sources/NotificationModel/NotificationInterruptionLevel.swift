@@ -9,6 +9,11 @@
 /// | ``timeSensitive`` | as ``active`` | passes when the user allows it for the app | passes when the user allows it for the app |
 /// | ``critical`` | urgency critical, sound even when the app's sounds are off, stays until acted on | passes | passes |
 ///
+/// Critical is the user's to give: an app may post at that level only where the user allows it
+/// (``AppNotificationSettings/allowsCritical(fromSandbox:)``: host programs by default, sandboxed apps once the user
+/// says so); from any other app a critical notification is delivered as time-sensitive
+/// (``permitted(criticalAllowed:)``), and then passes a do-not-disturb only as a time-sensitive one does.
+///
 /// Encoded as `"passive"`, `"active"`, `"time-sensitive"` and `"critical"`.
 public enum NotificationInterruptionLevel: String, Sendable, Hashable, CaseIterable, Codable {
     /// Information the user may read later: no sound, and no popup where the server keeps notifications in a list.
@@ -30,6 +35,18 @@ public enum NotificationInterruptionLevel: String, Sendable, Hashable, CaseItera
     /// ``passes(_:timeSensitiveAllowed:)``.
     public static let timeSensitiveRule =
         "through do-not-disturb, the bridge's and the desktop's, where the user allows it for the app"
+
+    /// The level a notification of this level is delivered at: ``critical`` only where the user allows the app
+    /// critical notifications (`criticalAllowed`), ``timeSensitive`` in its place otherwise; every other level as
+    /// it is.
+    ///
+    /// | level | allowed | not allowed |
+    /// |---|---|---|
+    /// | ``passive``, ``active``, ``timeSensitive`` | as it is | as it is |
+    /// | ``critical`` | ``critical`` | ``timeSensitive`` |
+    public func permitted(criticalAllowed: Bool) -> NotificationInterruptionLevel {
+        self == .critical && !criticalAllowed ? .timeSensitive : self
+    }
 
     /// The name used in encoded form, in the daemon's D-Bus API and on the command line.
     public var name: String { rawValue }
@@ -70,6 +87,20 @@ extension NotificationContent {
     /// critical counts as critical, as every critical notification did before levels were given.
     public var levelForDoNotDisturb: NotificationInterruptionLevel {
         interruptionLevel == .active && urgency == .critical ? .critical : interruptionLevel
+    }
+
+    /// This notification as it is delivered when the user does (`criticalAllowed`) or does not allow its app critical
+    /// notifications: one that counts as critical (``levelForDoNotDisturb``) without the permission becomes
+    /// time-sensitive, and an urgency critical it gave becomes normal, since a server lets urgency critical through
+    /// its own do-not-disturb; `nil` when it stays as it is.
+    public func permitted(criticalAllowed: Bool) -> NotificationContent? {
+        let level = levelForDoNotDisturb
+        let permitted = level.permitted(criticalAllowed: criticalAllowed)
+        guard permitted != level else { return nil }
+        var lowered = self
+        lowered.interruptionLevel = permitted
+        if lowered.urgency == .critical { lowered.urgency = .normal }
+        return lowered
     }
 
     /// Whether this notification is shown while the do-not-disturb `switch` is on; see

@@ -8,6 +8,7 @@ enum StoreRow {
     case delete(StoreDatabase.Table, id: String)
     case ended(id: String, endedAt: Double, body: [UInt8])
     case pruneEnded(endedBefore: Double, keeping: Int)
+    case focus(id: String, body: [UInt8])
 
     /// The rows of `changes`, in order.
     ///
@@ -39,6 +40,7 @@ enum StoreRow {
                 case .recordEnded(let row): .ended(id: row.id, endedAt: row.endedAt, body: row.body)
                 case .pruneEnded(let cutoff, let limit):
                     .pruneEnded(endedBefore: cutoff.timeIntervalSince1970, keeping: limit)
+                case .saveFocus(let row): .focus(id: row.id, body: row.body)
                 }
             }
         } catch {
@@ -55,6 +57,7 @@ enum StoreRow {
         case .delete(let table, let id): try database.delete(table, id: id)
         case .ended(let id, let endedAt, let body): try database.history?.put(id: id, endedAt: endedAt, body: body)
         case .pruneEnded(let cutoff, let limit): try database.history?.prune(endedBefore: cutoff, keeping: limit)
+        case .focus(let id, let body): try database.focus?.put(id: id, body: body)
         }
     }
 }

@@ -37,7 +37,7 @@ package struct StoredNotifications<Payload, Category, Route> {
         case .removeCategory(let id): categories[id] = nil
         case .deliver(let id, let route): delivered[id] = route
         case .forgetDelivered(let id): delivered[id] = nil
-        case .recordEnded, .pruneEnded:
+        case .recordEnded, .pruneEnded, .saveFocus:
             // Kept on disk only (``NotificationStore/readHistory(_:)``): the state read at the start holds none.
             break
         }
@@ -65,6 +65,8 @@ package enum StoreChange<Payload, Category, Route> {
     case recordEnded(EndedRow)
     /// Removes the history entries that ended before a time, then all but the newest ones.
     case pruneEnded(endedBefore: Date, keeping: Int)
+    /// Adds or replaces a row of the focus modes (see ``NotificationStore/readFocus(_:id:)``).
+    case saveFocus(FocusRow)
 }
 
 extension StoreChange: Sendable where Payload: Sendable, Category: Sendable, Route: Sendable {}
@@ -75,7 +77,7 @@ extension StoreChange {
     var deletesRow: Bool {
         switch self {
         case .unschedule, .removeCategory, .forgetDelivered, .pruneEnded: true
-        case .schedule, .registerCategory, .deliver, .recordEnded: false
+        case .schedule, .registerCategory, .deliver, .recordEnded, .saveFocus: false
         }
     }
 }

@@ -221,6 +221,9 @@ struct KeyNameAllowance {
             "Tests/NotificationBridgeDaemonTests/InterruptionLevelTests.swift", [PostKeys.urgency.name],
             "the freedesktop hint name"),
         KeyNameAllowance(
+            "Tests/NotificationBridgeDaemonTests/CriticalPermissionTests.swift", [PostKeys.urgency.name],
+            "the freedesktop hint name"),
+        KeyNameAllowance(
             "Tests/NotificationBridgeDaemonTests/HintsTests.swift",
             [PostKeys.category.name, PostKeys.transient.name, PostKeys.urgency.name], "freedesktop hint names"),
         KeyNameAllowance(

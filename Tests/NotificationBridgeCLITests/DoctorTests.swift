@@ -98,6 +98,8 @@ struct DoctorTests {
             #expect(plain.output.contains("no problems found"), "\(plain.output)")
             #expect(report[ServerInformationKeys.caller.name] as? String == "a host process", "\(report)")
             #expect(plain.output.contains("caller: a host process"), "\(plain.output)")
+            #expect(plain.output.contains("focus mode: none"), "\(plain.output)")
+            #expect((report["focus"] as? [String: Any])?["name"] as? String == "", "\(report)")
         }
     }
 

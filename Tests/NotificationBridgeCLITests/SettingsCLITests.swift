@@ -32,6 +32,32 @@ struct SettingsCLITests {
         }
     }
 
+    @Test("--critical-alerts: the default is said in words until set, then on or off, in text and --json")
+    func criticalAlerts() async throws {
+        try await CLIFixture.with { fixture in
+            let before = try await fixture.cli(["settings", "Pager"])
+            #expect(before.status == 0, "\(before.standardError)")
+            #expect(
+                before.output.contains(
+                    "\(SettingsKeys.critical.name): default (on for a host program, off for a sandboxed app)"),
+                "\(before.output)")
+            let json = try await fixture.cli(["settings", "Pager", "--json"])
+            let unset = try #require(try parsedJSON(json.output) as? [String: Any])
+            #expect(unset[SettingsKeys.critical.name] == nil, "absent while the default holds")
+
+            let off = try await fixture.cli(["settings", "Pager", "--\(SettingsKeys.critical.name)", "off"])
+            #expect(off.status == 0, "\(off.standardError)")
+            #expect(off.output.contains("\(SettingsKeys.critical.name): off"), "\(off.output)")
+            let set = try await fixture.cli(["settings", "Pager", "--json"])
+            let object = try #require(try parsedJSON(set.output) as? [String: Any])
+            #expect(object[SettingsKeys.critical.name] as? Bool == false)
+
+            let wrong = try await fixture.cli(["settings", "Pager", "--\(SettingsKeys.critical.name)", "yes"])
+            #expect(wrong.status != 0)
+            #expect(wrong.standardError.contains("takes on or off, not 'yes'"), "\(wrong.standardError)")
+        }
+    }
+
     @Test("without an app: every app that posted, in text and --json, after do-not-disturb")
     func listing() async throws {
         try await CLIFixture.with { fixture in

@@ -151,6 +151,7 @@ package final class NotificationSettingsStore: Sendable {
                 fileChange.showsBadge = change.showsBadge
                 fileChange.allowsTimeSensitive = change.allowsTimeSensitive
                 fileChange.allowsSnooze = change.allowsSnooze
+                fileChange.allowsCritical = change.allowsCritical
                 fileChange.requested = change.requested
             }
             return backends.file.write { contents in
@@ -253,6 +254,7 @@ package final class NotificationSettingsStore: Sendable {
                 settings.showsBadge = kept.showsBadge
                 settings.allowsTimeSensitive = kept.allowsTimeSensitive
                 settings.allowsSnooze = kept.allowsSnooze
+                settings.allowsCritical = kept.allowsCritical
                 doNotDisturb = gnome.doNotDisturb
             }
             var record = AppSettingsRecord(

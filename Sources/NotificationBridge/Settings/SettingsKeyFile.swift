@@ -99,6 +99,7 @@ final class SettingsKeyFile {
             set(SettingsKeys.lockScreen.name, stored.lockScreen?.rawValue)
             set(SettingsKeys.timeSensitive.name, stored.allowsTimeSensitive?.keyFileText)
             set(SettingsKeys.snooze.name, stored.allowsSnooze?.keyFileText)
+            set(SettingsKeys.critical.name, stored.allowsCritical?.keyFileText)
             set(SettingsKeys.requested.name, stored.requested.map { $0.names.joined(separator: ";") })
             // An app noted with nothing set still gets its group, so that listings show it.
             if stored == StoredAppSettings() {
@@ -143,6 +144,7 @@ final class SettingsKeyFile {
             entry.lockScreen = choice(keyFile, group, SettingsKeys.lockScreen.name)
             entry.allowsTimeSensitive = boolean(keyFile, group, SettingsKeys.timeSensitive.name)
             entry.allowsSnooze = boolean(keyFile, group, SettingsKeys.snooze.name)
+            entry.allowsCritical = boolean(keyFile, group, SettingsKeys.critical.name)
             if let text = string(keyFile, group, SettingsKeys.requested.name) {
                 let names = text.split(separator: ";").map { String($0).trimmed }.filter { !$0.isEmpty }
                 if let kinds = NotificationKinds(names: names) {

@@ -18,6 +18,7 @@ struct StoredAppSettings: Sendable, Hashable {
     var lockScreen: LockScreenVisibility?
     var allowsTimeSensitive: Bool?
     var allowsSnooze: Bool?
+    var allowsCritical: Bool?
     var requested: NotificationKinds?
 
     /// The settings, defaults where nothing is stored.
@@ -28,7 +29,7 @@ struct StoredAppSettings: Sendable, Hashable {
             playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
             lockScreen: lockScreen ?? defaults.lockScreen,
             allowsTimeSensitive: allowsTimeSensitive ?? defaults.allowsTimeSensitive,
-            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze)
+            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze, allowsCritical: allowsCritical)
     }
 
     /// Takes the fields `change` gives.
@@ -40,6 +41,7 @@ struct StoredAppSettings: Sendable, Hashable {
         if let value = change.lockScreen { lockScreen = value }
         if let value = change.allowsTimeSensitive { allowsTimeSensitive = value }
         if let value = change.allowsSnooze { allowsSnooze = value }
+        if let value = change.allowsCritical { allowsCritical = value }
         if let value = change.requested { requested = value }
     }
 }

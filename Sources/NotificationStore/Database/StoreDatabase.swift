@@ -44,6 +44,7 @@ final class StoreDatabase {
         CREATE TABLE categories (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
         CREATE TABLE delivered (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
         \(HistoryStatements.schema)
+        \(FocusStatements.schema)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(schemaVersion);
         \(counters)
@@ -63,6 +64,9 @@ final class StoreDatabase {
     /// The statements of the table of ended notifications; `nil` while the table is missing (a file of version 2 not
     /// yet written to, or one whose disk was too full to add it).
     private(set) var history: HistoryStatements?
+    /// The statements of the table of focus modes; `nil` while the table is missing (a file made before it, not yet
+    /// written to, or one whose disk was too full to add it).
+    private(set) var focus: FocusStatements?
 
     /// Opens the file at `path`, creating the tables in a new one.
     ///
@@ -120,6 +124,7 @@ final class StoreDatabase {
             pendingBody = try connection.prepare("SELECT body FROM pending WHERE id = ?1")
             countCommit = try? connection.prepare("UPDATE counters SET value = value + 1 WHERE name = 'commits'")
             history = try? HistoryStatements(connection)
+            focus = try? FocusStatements(connection)
         } catch let failure as SQLiteFailure where failure.code.meansDamagedFile {
             connection.close()
             throw Unreadable(reason: "\(failure.message) (\(failure.code))")
@@ -179,6 +184,12 @@ final class StoreDatabase {
             }
             history = try? HistoryStatements(connection)
         }
+        if focus == nil {
+            _ = try? connection.transaction { () throws(SQLiteFailure) in
+                try connection.execute(FocusStatements.schema)
+            }
+            focus = try? FocusStatements(connection)
+        }
         // 0: none, 1: full, 2: incremental.
         if (try? connection.integer("PRAGMA auto_vacuum")) != 2 {
             try? connection.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")
@@ -214,6 +225,18 @@ final class StoreDatabase {
         guard let history else { return nil }
         do throws(SQLiteFailure) {
             return try body(history)
+        } catch {
+            guard error.code.meansDamagedFile else { throw error }
+            throw Unreadable(reason: "\(error.message) (\(error.code))")
+        }
+    }
+
+    /// Runs `body` with the statements of the table of focus modes, as ``withHistory(_:)``; returns `nil` when the file
+    /// has no such table yet.
+    func withFocus<Answer>(_ body: (FocusStatements) throws(SQLiteFailure) -> Answer) throws -> Answer? {
+        guard let focus else { return nil }
+        do throws(SQLiteFailure) {
+            return try body(focus)
         } catch {
             guard error.code.meansDamagedFile else { throw error }
             throw Unreadable(reason: "\(error.message) (\(error.code))")

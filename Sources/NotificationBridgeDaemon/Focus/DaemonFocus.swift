@@ -1,0 +1,8 @@
+/// What the daemon knows of focus modes: the user's modes with what they said by hand, and the mode found on when
+/// they were last asked (``DaemonCore/focusChanged(at:in:)``), which the gate reads without waiting.
+struct DaemonFocus: Sendable, Hashable {
+    /// The modes and what was said by hand.
+    var state = FocusState()
+    /// The mode on when last asked; `nil` when none was.
+    var active: FocusState.Active?
+}

@@ -1,0 +1,24 @@
+import ServiceLifecycle
+
+/// Asks again which focus mode is on whenever that may have changed by itself: at the next start or end of a schedule,
+/// or the end of what the user said by hand (``FocusState/nextChange(after:in:)``), so that a mode on "for 1h" ends
+/// after the hour and what it held is shown.
+///
+/// It sleeps at most ``longestWait`` at a time: a sleep measures elapsed time, so a step of the wall clock or a change
+/// of time zone is seen at the latest when it wakes, and the mode on is then asked about at the new time.
+struct FocusTimer: Service, CustomStringConvertible {
+    /// The longest it sleeps before asking again.
+    static let longestWait: Duration = .seconds(60)
+
+    let core: DaemonCore
+    var description: String { "focus modes" }
+
+    func run() async {
+        await DaemonServices.untilGracefulShutdown { [core] in
+            while !Task.isCancelled {
+                let wait = await core.reevaluateFocus(waitingAtMost: Self.longestWait)
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+}
