@@ -49,14 +49,9 @@ let command: DaemonCommand
 do {
     // Once it serves, each time it has had nothing to do for a second after some work (start-up's first), the
     // daemon lets go of its code pages: the kernel maps back in what the next call runs, and the rest, most of what
-    // start-up mapped in, stays out. It gives the heap's free pages back too (malloc_trim, every arena): after a large
-    // withdrawal the blocks its notifications took are free, but the allocator keeps their pages resident, scattered
-    // among blocks still in use, for the life of the process.
+    // start-up mapped in, stays out.
     command = try buildDaemon(arguments: Array(CommandLine.arguments.dropFirst())) {
-        EventLoopExecutor.whenQuiet(for: .seconds(1)) {
-            _ = malloc_trim(0)
-            _ = nb_release_program_pages()
-        }
+        EventLoopExecutor.whenQuiet(for: .seconds(1)) { _ = nb_release_program_pages() }
     }
 } catch {
     // The argument parser's message: what was wrong, the usage line, where to read more.
