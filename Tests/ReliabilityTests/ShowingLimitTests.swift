@@ -15,7 +15,9 @@ extension Reliability {
         /// the daemon's connection reached the private bus's bound on the replies one connection may wait for.
         static let window = 8
 
-        @Test("an app with 10,000 showing is refused one more, with the limit and how to free it; others are not")
+        @Test(
+            "an app with 10,000 showing is refused one more, with the limit and how to free it; others are not; WithdrawAll takes all of them off the server"
+        )
         func appAtItsLimit() async throws {
             try await DaemonRig.with { rig in
                 let daemon = try await rig.startDaemon()
@@ -62,6 +64,21 @@ extension Reliability {
                 // Closing one makes room for one.
                 try await rig.call(BridgeMethod.withdraw.name, [.string(first)])
                 _ = try await rig.post(oneMore)
+
+                // Withdrawing all 10,000 takes every one off the server: the closes go out in turn, within the bus's
+                // bound on the replies a connection may wait for, instead of all at once and most of them refused.
+                _ = try await rig.call(
+                    BridgeMethod.withdrawAll.name, [.vardict([FilterKeys.appName.name: .string("Busy")])])
+                let deadline = ContinuousClock.now + .seconds(120)
+                var showing = await rig.server.shownNotifications.filter { $0.appName == "Busy" }.count
+                while showing > 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(200))
+                    showing = await rig.server.shownNotifications.filter { $0.appName == "Busy" }.count
+                }
+                #expect(showing == 0, "the server still shows \(showing) of the withdrawn app's notifications")
+                #expect(
+                    try await rig.listed(BridgeMethod.listDelivered.name, [FilterKeys.appName.name: .string("Busy")])
+                        .isEmpty)
                 #expect(daemon.poll() == nil)
             }
         }

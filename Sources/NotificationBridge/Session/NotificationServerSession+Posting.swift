@@ -248,7 +248,14 @@ extension NotificationServerSession {
         defer { turns.end(turn) }
         guard let notification = router.forget(id: id) else { return nil }
         // Addressed to the server that took it: the one that owns the name now may use the same id for another.
-        try? await client.closeNotification(notification.serverID, destination: notification.serverOwner)
+        if !closeSlots.take() { await withCheckedContinuation { closeSlots.wait($0) } }
+        do {
+            try await client.closeNotification(notification.serverID, destination: notification.serverOwner)
+        } catch {
+            // Closed already, or the server gone: either way it is off the screen, or will be with the server.
+            logger.debug("CloseNotification failed", metadata: ["error": "\(error)"])
+        }
+        closeSlots.release()
         eventSink.yield(
             .closed(
                 SessionClosure(

@@ -104,6 +104,9 @@ package actor NotificationServerSession {
     /// Signals about server ids not followed yet, held while a `Notify` sent before them is in flight: a server may act
     /// on a notification, or close it, before the session has read the id it returned.
     var earlySignals: [HeldSignal] = []
+    /// `CloseNotification` calls out at once: a withdrawal of thousands sends them in turn, within the bus's bound on
+    /// the replies one connection may wait for.
+    var closeSlots = CallSlots(limit: 32)
     /// `Notify` calls whose caller waits for the answer, oldest first, each with the time it is due.
     var awaitedAnswers: [AwaitedAnswer] = []
     /// Whether a task fails the awaited answers that come too late (see ``awaitedAnswers``).
