@@ -226,6 +226,13 @@ struct ExampleRunner: Sendable {
         "gdbus-post": ExampleRunner(showsNotification: true) { run in
             #expect(run.shown?.summary == "Backup finished")
         },
+        "gdbus-focus": ExampleRunner { run in
+            let lines = run.result.output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "()", "\(run.result.output)")
+            #expect(run.result.output.contains("'name': <'sleep'>"), "\(run.result.output)")
+            #expect(run.result.output.contains("'cause': <'manual'>"), "\(run.result.output)")
+            #expect(lines.last == "()", "turned off: \(run.result.output)")
+        },
         "gdbus-reply": ExampleRunner(user: .reply("Yes, 12:30"), waitsForPosterToLeave: true),
         "gdbus-later": ExampleRunner { run in
             let output = run.result.output

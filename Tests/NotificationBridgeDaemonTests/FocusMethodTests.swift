@@ -1,0 +1,77 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeAPI
+import Testing
+
+@testable import NotificationBridgeDaemon
+
+/// The user turns focus modes on and off over the bus: in force at once, and only from the host.
+@Suite("Focus modes turned on and off over the bus")
+struct FocusMethodTests {
+    @Test("a mode turned on holds an app it does not let through and passes one it does; turned off, it shows the held")
+    func onThenOff() async throws {
+        try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name,
+                [.string("work"), FocusRequest(name: "work", apps: ["Doorbell"], end: .after(seconds: 3600)).options])
+            let focus = try #require(try await FocusRestoreTests.activeFocus(fixture))
+            #expect(focus.name == "work" && focus.cause == "manual", "ActiveFocus says the mode is on, by hand")
+            #expect(focus.until != nil, "and that it ends by itself")
+
+            _ = try await fixture.post(FocusRestoreTests.notification("New mail", app: "Mail"))
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Mail") == ["New mail"])
+            _ = try await fixture.post(FocusRestoreTests.notification("Someone at the door", app: "Doorbell"))
+            #expect(
+                try await fixture.nextNotification().summary == "Someone at the door",
+                "the app the mode lets through is shown, and the held mail is not")
+
+            try await fixture.call(BridgeMethod.turnOffFocus.name)
+            #expect(try await fixture.nextNotification().summary == "New mail", "shown once the mode is off")
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Mail").isEmpty)
+            #expect(try await FocusRestoreTests.activeFocus(fixture) == ActiveFocusState.none)
+        }
+    }
+
+    @Test("an end that has passed, or both for and until, is refused with what to give instead")
+    func badEnds() async throws {
+        try await DaemonFixture.with { fixture in
+            let cases: [(DBusValue, String)] = [
+                (FocusRequest(name: "work", end: .at(seconds: 1_000)).options, "has passed"),
+                (.vardict([FocusOptionKeys.duration.name: .int64(60), FocusOptionKeys.until.name: .int64(2)]), "give one"),
+                (.vardict([FocusOptionKeys.allowThreads.name: .strings(["ann"])]), "APP/THREAD"),
+            ]
+            for (options, message) in cases {
+                let failure = await #expect(throws: DBusFailure.self) {
+                    try await fixture.call(BridgeMethod.turnOnFocus.name, [.string("work"), options])
+                }
+                #expect(failure?.name == BridgeError.invalidArgument.rawValue, "\(failure?.message ?? "")")
+                #expect(failure?.message.contains(message) == true, "\(failure?.message ?? "")")
+            }
+            let active = try await FocusRestoreTests.activeFocus(fixture)
+            #expect(active == ActiveFocusState.none, "no mode came on")
+        }
+    }
+}
+
+/// A sandboxed app reads which mode is on but cannot turn one on or off: only the user silences their apps.
+@Suite(
+    "Sandboxed apps cannot turn focus modes on or off",
+    .enabled(if: FlatpakSandbox.unavailableReason == nil, "\(FlatpakSandbox.unavailableReason ?? "")"))
+struct SandboxedFocusTests {
+    @Test("TurnOnFocus and TurnOffFocus from a Flatpak sandbox are refused with AccessDenied, and no mode comes on")
+    func refused() async throws {
+        try await DaemonFixture.with { fixture in
+            let sandbox = try await FlatpakSandbox.start(
+                appID: "org.example.Evil", on: fixture.bus, talk: [BridgeAPI.busName])
+            defer { sandbox.stop() }
+            let on = try await SandboxedPeerTests.gdbus(sandbox, BridgeMethod.turnOnFocus.name, "'work'", "{}")
+            #expect(on.status != 0)
+            #expect(on.standardError.contains(BridgeError.accessDenied.rawValue), "\(on.output)")
+            #expect(on.standardError.contains("cannot turn on a focus mode"), "\(on.output)")
+            let off = try await SandboxedPeerTests.gdbus(sandbox, BridgeMethod.turnOffFocus.name)
+            #expect(off.standardError.contains(BridgeError.accessDenied.rawValue), "\(off.output)")
+            #expect(try await FocusRestoreTests.activeFocus(fixture) == ActiveFocusState.none)
+        }
+    }
+}
