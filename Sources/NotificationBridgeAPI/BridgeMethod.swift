@@ -71,8 +71,8 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     /// The values the reply carries, in order.
     public var outputs: [DBusArgumentDescription] {
         switch self {
-        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings, .act, .turnOnFocus,
-            .turnOffFocus:
+        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings, .act,
+            .turnOnFocus, .turnOffFocus:
             []
         case .listCategories: [.init("categories", "aa{sv}")]
         case .post: [.init("id", "s")]

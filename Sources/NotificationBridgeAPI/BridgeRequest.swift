@@ -83,7 +83,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .getServerInformation: self = .getServerInformation
         case .listHistory: self = .listHistory(filter: try reader.dictionary())
         case .act: self = .act(id: try reader.string(), action: try reader.string(), options: try reader.dictionary())
-        case .turnOnFocus: self = .turnOnFocus(try FocusRequest(name: try reader.string(), options: try reader.dictionary()))
+        case .turnOnFocus:
+            self = .turnOnFocus(try FocusRequest(name: try reader.string(), options: try reader.dictionary()))
         case .turnOffFocus: self = .turnOffFocus
         }
         try reader.finish()

@@ -13,7 +13,8 @@ public enum FocusOptionKeys {
         summary: "the threads (one conversation) whose notifications still reach the user, each as APP/THREAD")
     /// `for` (x): seconds from now.
     public static let duration = BridgeKey.int64(
-        "for", summary: "it ends by itself after this many seconds; leave out for and until to keep it on until turned off")
+        "for",
+        summary: "it ends by itself after this many seconds; leave out for and until to keep it on until turned off")
     /// `until` (x): seconds since 1970 UTC.
     public static let until = BridgeKey.int64(
         "until", summary: "it ends by itself at this time, in seconds since 1970 UTC; not together with for")
@@ -46,6 +47,17 @@ public struct FocusRequest: Sendable, Hashable {
             self.app = app
             self.id = id
         }
+
+        /// Reads a thread written `APP/THREAD` (the app before the first slash); `nil` when either part is empty.
+        public init?(written text: String) {
+            guard let slash = text.firstIndex(of: "/"), slash != text.startIndex,
+                text.index(after: slash) != text.endIndex
+            else { return nil }
+            self.init(app: String(text[..<slash]), id: String(text[text.index(after: slash)...]))
+        }
+
+        /// As ``init(written:)`` reads it.
+        public var written: String { "\(app)/\(id)" }
     }
 
     /// The mode's name, such as `work` or `sleep`.
@@ -75,13 +87,12 @@ public struct FocusRequest: Sendable, Hashable {
         apps = try reader.decode(FocusOptionKeys.allowApps) ?? []
         threads = []
         for text in try reader.decode(FocusOptionKeys.allowThreads) ?? [] {
-            guard let slash = text.firstIndex(of: "/"), slash != text.startIndex, text.index(after: slash) != text.endIndex
-            else {
+            guard let thread = Thread(written: text) else {
                 throw BridgeError.invalid(
                     "options key '\(FocusOptionKeys.allowThreads.name)' holds \(quotedForMessage(text)); write each "
                         + "thread as APP/THREAD, e.g. org.example.Chat/ann")
             }
-            threads.append(Thread(app: String(text[..<slash]), id: String(text[text.index(after: slash)...])))
+            threads.append(thread)
         }
         switch (try reader.decode(FocusOptionKeys.duration), try reader.decode(FocusOptionKeys.until)) {
         case (nil, nil): end = .never
@@ -102,7 +113,7 @@ public struct FocusRequest: Sendable, Hashable {
     public var options: DBusValue {
         var entries = WireEntries()
         if !apps.isEmpty { entries[FocusOptionKeys.allowApps] = apps }
-        if !threads.isEmpty { entries[FocusOptionKeys.allowThreads] = threads.map { "\($0.app)/\($0.id)" } }
+        if !threads.isEmpty { entries[FocusOptionKeys.allowThreads] = threads.map(\.written) }
         switch end {
         case .never: break
         case .after(let seconds): entries[FocusOptionKeys.duration] = seconds

@@ -103,13 +103,11 @@ struct FocusCommand: AsyncParsableCommand {
         /// The threads of `--allow-thread`.
         static func threads(_ texts: [String]) throws -> [FocusRequest.Thread] {
             try texts.map { text in
-                guard let slash = text.firstIndex(of: "/"), slash != text.startIndex,
-                    text.index(after: slash) != text.endIndex
-                else {
+                guard let thread = FocusRequest.Thread(written: text) else {
                     throw ValidationError(
                         "--allow-thread '\(text)' names no app and thread; write APP/THREAD, e.g. org.example.Chat/ann")
                 }
-                return FocusRequest.Thread(app: String(text[..<slash]), id: String(text[text.index(after: slash)...]))
+                return thread
             }
         }
     }

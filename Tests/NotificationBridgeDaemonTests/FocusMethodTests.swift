@@ -33,12 +33,42 @@ struct FocusMethodTests {
         }
     }
 
+    @Test("a mode letting one conversation through holds the others; turned on again, its new rules count at once")
+    func threadThenApp() async throws {
+        try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in
+            let ann = FocusRequest.Thread(app: "Chat", id: "ann")
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep", threads: [ann]).options])
+            func message(_ title: String, thread: String) -> [String: DBusValue] {
+                FocusRestoreTests.notification(title, app: "Chat").merging([PostKeys.thread.name: .string(thread)]) {
+                    $1
+                }
+            }
+            _ = try await fixture.post(message("From Bob", thread: "bob"))
+            _ = try await fixture.post(message("From Ann", thread: "ann"))
+            #expect(try await fixture.nextNotification().summary == "From Ann", "Ann's conversation passes, Bob's not")
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Chat") == ["From Bob"])
+
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep", apps: ["Chat"]).options])
+            #expect(
+                try await fixture.nextNotification().summary == "From Bob",
+                "what the mode held and now lets through is shown at once")
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Chat").isEmpty)
+            let focus = try await FocusRestoreTests.activeFocus(fixture)
+            #expect(focus?.name == "sleep" && focus?.until == nil, "still on, until turned off")
+        }
+    }
+
     @Test("an end that has passed, or both for and until, is refused with what to give instead")
     func badEnds() async throws {
         try await DaemonFixture.with { fixture in
             let cases: [(DBusValue, String)] = [
                 (FocusRequest(name: "work", end: .at(seconds: 1_000)).options, "has passed"),
-                (.vardict([FocusOptionKeys.duration.name: .int64(60), FocusOptionKeys.until.name: .int64(2)]), "give one"),
+                (
+                    .vardict([FocusOptionKeys.duration.name: .int64(60), FocusOptionKeys.until.name: .int64(2)]),
+                    "give one"
+                ),
                 (.vardict([FocusOptionKeys.allowThreads.name: .strings(["ann"])]), "APP/THREAD"),
             ]
             for (options, message) in cases {
