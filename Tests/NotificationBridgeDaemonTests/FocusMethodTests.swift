@@ -60,6 +60,30 @@ struct FocusMethodTests {
         }
     }
 
+    @Test("a mode turned on for a few seconds ends after them, not at the timer's next minute")
+    func forSecondsEndsOnTime() async throws {
+        try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in
+            // First on for an hour, so that the daemon's timer, once running, waits its longest before asking again.
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name,
+                [.string("work"), FocusRequest(name: "work", apps: ["Doorbell"], end: .after(seconds: 3600)).options])
+            _ = try await fixture.post(FocusRestoreTests.notification("Someone at the door", app: "Doorbell"))
+            #expect(try await fixture.nextNotification().summary == "Someone at the door")
+            _ = try await fixture.post(FocusRestoreTests.notification("New mail", app: "Mail"))
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Mail") == ["New mail"])
+
+            let start = ContinuousClock.now
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name,
+                [.string("work"), FocusRequest(name: "work", end: .after(seconds: 3)).options])
+            #expect(try await fixture.nextNotification().summary == "New mail")
+            let waited = ContinuousClock.now - start
+            // The timer sleeps up to a minute when no change is due: this is shown after the 3 seconds, well before.
+            #expect(waited >= .seconds(3) && waited < .seconds(30), "shown \(waited) after the mode came on")
+            #expect(try await FocusRestoreTests.activeFocus(fixture) == ActiveFocusState.none)
+        }
+    }
+
     @Test("an end that has passed, or both for and until, is refused with what to give instead")
     func badEnds() async throws {
         try await DaemonFixture.with { fixture in
