@@ -51,8 +51,8 @@ public enum BridgeRequest: Sendable, Hashable {
     case listHistory(filter: DBusValue)
     /// `Act(s id, s action, a{sv} options)`.
     case act(id: String, action: String, options: DBusValue)
-    /// `TurnOnFocus(s name, a{sv} options)`: the options read by ``FocusRequest``.
-    case turnOnFocus(FocusRequest)
+    /// `TurnOnFocus(s name, a{sv} options)`: ``FocusRequest`` reads them.
+    case turnOnFocus(name: String, options: DBusValue)
     /// `TurnOffFocus()`.
     case turnOffFocus
 
@@ -84,7 +84,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case .listHistory: self = .listHistory(filter: try reader.dictionary())
         case .act: self = .act(id: try reader.string(), action: try reader.string(), options: try reader.dictionary())
         case .turnOnFocus:
-            self = .turnOnFocus(try FocusRequest(name: try reader.string(), options: try reader.dictionary()))
+            self = .turnOnFocus(name: try reader.string(), options: try reader.dictionary())
         case .turnOffFocus: self = .turnOffFocus
         }
         try reader.finish()
@@ -127,8 +127,8 @@ public enum BridgeRequest: Sendable, Hashable {
             [.string(name)]
         case .listCategories, .listSettings, .getServerInformation, .turnOffFocus:
             []
-        case .turnOnFocus(let focus):
-            [.string(focus.name), focus.options]
+        case .turnOnFocus(let name, let options):
+            [.string(name), options]
         case .post(let dictionary), .withdrawAll(let dictionary), .listPending(let dictionary),
             .listDelivered(let dictionary), .listHistory(let dictionary):
             [dictionary]

@@ -82,8 +82,10 @@ enum BridgeInterface {
             await answer(call, core) { () async throws(DBusFailure) in
                 try await core.act(id: id, action: action, options: options, call: call)
             }
-        case .turnOnFocus(let focus):
-            await answer(call, core) { () async throws(DBusFailure) in try await core.turnOnFocus(focus, call: call) }
+        case .turnOnFocus(let name, let options):
+            await answer(call, core) { () async throws(DBusFailure) in
+                try await core.turnOnFocus(try FocusRequest(name: name, options: options), call: call)
+            }
         case .turnOffFocus:
             await answer(call, core) { () async throws(DBusFailure) in try await core.turnOffFocus(call: call) }
         case .getServerInformation:
