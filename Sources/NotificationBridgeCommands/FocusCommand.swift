@@ -128,8 +128,8 @@ struct FocusCommand: AsyncParsableCommand {
             abstract: "Say which focus mode is on, how it came on, and until when.",
             discussion: """
                 One line: the mode, then 'by hand' or 'by its schedule' and when it ends; 'none' when no mode is \
-                on. JSON: {"name", "cause", "until"} (until in ISO 8601 UTC, absent while it is on until turned \
-                off; name empty when none is on).
+                on. JSON: an object with the keys of the ActiveFocus property (its end in ISO 8601 UTC, absent while \
+                it is on until turned off; the name empty when none is on).
                 """)
 
         @OptionGroup var output: OutputOptions

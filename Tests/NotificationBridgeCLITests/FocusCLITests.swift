@@ -18,8 +18,10 @@ struct FocusCLITests {
             #expect(status.output.hasPrefix("work, on by hand, until 20"), "\(status.output) \(status.standardError)")
             let printed = try await fixture.cli(["focus", "status", "--json"]).output
             let json = try #require(try parsedJSON(printed) as? [String: Any], "a JSON object: \(printed)")
-            #expect(json["name"] as? String == "work" && json["cause"] as? String == "manual", "\(json)")
-            let until = try #require(json["until"] as? String, "an end in \(json)")
+            #expect(
+                json[FocusKeys.name.name] as? String == "work" && json[FocusKeys.cause.name] as? String == "manual",
+                "\(json)")
+            let until = try #require(json[FocusKeys.until.name] as? String, "an end in \(json)")
             let end = try #require(ISO8601DateFormatter().date(from: until))
             #expect(abs(end.timeIntervalSinceNow - 3600) < 120, "ends an hour from now, not at \(until)")
 
