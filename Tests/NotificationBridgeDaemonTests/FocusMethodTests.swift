@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridgeAPI
+import NotificationServerKit
 import Testing
 
 @testable import NotificationBridgeDaemon
@@ -81,6 +82,44 @@ struct FocusMethodTests {
             // The timer sleeps up to a minute when no change is due: this is shown after the 3 seconds, well before.
             #expect(waited >= .seconds(3) && waited < .seconds(30), "shown \(waited) after the mode came on")
             #expect(try await FocusRestoreTests.activeFocus(fixture) == ActiveFocusState.none)
+        }
+    }
+
+    @Test("a mode turned on over the bus for an hour is still on after a restart of the daemon, with its rules")
+    func keptAcrossRestart() async throws {
+        try await withPrivateBus { bus in
+            let serverConnection = try await bus.connect()
+            let server = NotificationServer()
+            let events = server.events()
+            try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
+            let result = await outcome {
+                var until: Int64?
+                try await DaemonFixture.run(
+                    bus: bus, server: server, events: events,
+                    doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)
+                ) { fixture in
+                    let request = FocusRequest(name: "work", apps: ["Doorbell"], end: .after(seconds: 3600))
+                    try await fixture.call(BridgeMethod.turnOnFocus.name, [.string("work"), request.options])
+                    until = try await FocusRestoreTests.activeFocus(fixture)?.until
+                }
+                try await DaemonFixture.run(
+                    bus: bus, server: server, events: events,
+                    doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)
+                ) { fixture in
+                    _ = try await fixture.post(FocusRestoreTests.notification("New mail", app: "Mail"))
+                    #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Mail") == ["New mail"])
+                    _ = try await fixture.post(FocusRestoreTests.notification("Someone at the door", app: "Doorbell"))
+                    #expect(try await fixture.nextNotification().summary == "Someone at the door")
+                    let focus = try await FocusRestoreTests.activeFocus(fixture)
+                    #expect(
+                        focus == ActiveFocusState(name: "work", cause: "manual", until: until),
+                        "on by hand, with the same end: \(String(describing: focus)), until \(String(describing: until))"
+                    )
+                }
+            }
+            await server.stop()
+            await serverConnection.close()
+            try result.get()
         }
     }
 
