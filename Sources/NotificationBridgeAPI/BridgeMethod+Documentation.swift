@@ -71,6 +71,14 @@ extension BridgeMethod {
                 + "action would, once the session is unlocked if the action asks for it. Refused with "
                 + "Error.NotAnswerable, saying why, or Error.NotSupported when its poster has gone and no app is "
                 + "attached to take the response. Options: " + InterfaceReference.names(ActOptionKeys.all) + "."
+        case .turnOnFocus:
+            "Turns on the focus mode name (made, or its rules replaced, by the options): notifications it does not "
+                + "let through are held (ListPending: held) until it ends; critical and, from apps allowed them, "
+                + "time-sensitive ones pass. Kept across restarts; ActiveFocus says it is on. Host programs only "
+                + "(else Error.AccessDenied). Options: " + InterfaceReference.names(FocusOptionKeys.all) + "."
+        case .turnOffFocus:
+            "Turns off the focus mode that is on and shows what it held; one a schedule turned on stays off until "
+                + "its period ends. Host programs only (else Error.AccessDenied)."
         case .getServerInformation:
             "The notification server the daemon posts to, and the bridge's choices on it. Keys: "
                 + InterfaceReference.manual("SERVER INFORMATION KEYS") + "."

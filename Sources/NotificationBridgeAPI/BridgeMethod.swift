@@ -43,6 +43,10 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     case listHistory = "ListHistory"
     /// `Act(s id, s action, a{sv} options)`.
     case act = "Act"
+    /// `TurnOnFocus(s name, a{sv} options)`.
+    case turnOnFocus = "TurnOnFocus"
+    /// `TurnOffFocus()`.
+    case turnOffFocus = "TurnOffFocus"
 
     /// The method's D-Bus name, e.g. `Post`.
     public var name: String { rawValue }
@@ -52,7 +56,8 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
         switch self {
         case .registerCategory: [.init("id", "s"), .init("actions", "aa{sv}"), .init("options", "a{sv}")]
         case .removeCategory, .withdraw, .waitForResponse, .present: [.init("id", "s")]
-        case .listCategories, .listSettings, .getServerInformation: []
+        case .listCategories, .listSettings, .getServerInformation, .turnOffFocus: []
+        case .turnOnFocus: [.init("name", "s"), .init("options", "a{sv}")]
         case .post: [.init("notification", "a{sv}")]
         case .withdrawAll, .listPending, .listDelivered, .listHistory: [.init("filter", "a{sv}")]
         case .act: [.init("id", "s"), .init("action", "s"), .init("options", "a{sv}")]
@@ -66,7 +71,9 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     /// The values the reply carries, in order.
     public var outputs: [DBusArgumentDescription] {
         switch self {
-        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings, .act: []
+        case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings, .act,
+            .turnOnFocus, .turnOffFocus:
+            []
         case .listCategories: [.init("categories", "aa{sv}")]
         case .post: [.init("id", "s")]
         case .withdrawAll: [.init("ids", "as")]

@@ -51,6 +51,10 @@ public enum BridgeRequest: Sendable, Hashable {
     case listHistory(filter: DBusValue)
     /// `Act(s id, s action, a{sv} options)`.
     case act(id: String, action: String, options: DBusValue)
+    /// `TurnOnFocus(s name, a{sv} options)`: ``FocusRequest`` reads them.
+    case turnOnFocus(name: String, options: DBusValue)
+    /// `TurnOffFocus()`.
+    case turnOffFocus
 
     /// Reads the arguments of a call of `method`.
     ///
@@ -79,6 +83,9 @@ public enum BridgeRequest: Sendable, Hashable {
         case .getServerInformation: self = .getServerInformation
         case .listHistory: self = .listHistory(filter: try reader.dictionary())
         case .act: self = .act(id: try reader.string(), action: try reader.string(), options: try reader.dictionary())
+        case .turnOnFocus:
+            self = .turnOnFocus(name: try reader.string(), options: try reader.dictionary())
+        case .turnOffFocus: self = .turnOffFocus
         }
         try reader.finish()
     }
@@ -104,6 +111,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .getServerInformation: .getServerInformation
         case .listHistory: .listHistory
         case .act: .act
+        case .turnOnFocus: .turnOnFocus
+        case .turnOffFocus: .turnOffFocus
         }
     }
 
@@ -116,8 +125,10 @@ public enum BridgeRequest: Sendable, Hashable {
             [.string(id)]
         case .detach(let name), .getSettings(let name):
             [.string(name)]
-        case .listCategories, .listSettings, .getServerInformation:
+        case .listCategories, .listSettings, .getServerInformation, .turnOffFocus:
             []
+        case .turnOnFocus(let name, let options):
+            [.string(name), options]
         case .post(let dictionary), .withdrawAll(let dictionary), .listPending(let dictionary),
             .listDelivered(let dictionary), .listHistory(let dictionary):
             [dictionary]

@@ -47,6 +47,6 @@ public enum BridgeKeyTables {
         ("history entry", HistoryKeys.all), ("Act options", ActOptionKeys.all),
         ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
         ("server information", ServerInformationKeys.all), ("desktop do-not-disturb", DoNotDisturbKeys.all),
-        ("active focus", FocusKeys.all),
+        ("active focus", FocusKeys.all), ("TurnOnFocus options", FocusOptionKeys.all),
     ]
 }

@@ -14,6 +14,7 @@ enum DaemonWords {
         (.getSettings, "'notification-bridge settings'"), (.setSettings, "'notification-bridge settings'"),
         (.attach, "'notification-bridge monitor'"), (.post, "'notification-bridge send'"),
         (.listHistory, "'notification-bridge history'"), (.act, "'notification-bridge act'"),
+        (.turnOnFocus, "'notification-bridge focus on'"), (.turnOffFocus, "'notification-bridge focus off'"),
     ]
 
     /// Dictionary keys (as the daemon names them in messages), and the options that set them (``KeyOptions``): every

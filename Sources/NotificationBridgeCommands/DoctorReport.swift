@@ -248,13 +248,7 @@ struct DoctorReport {
                 DoNotDisturbKeys.source.name: .string(desktopDoNotDisturb.source),
             ])
         }
-        if let activeFocus {
-            var focus: [String: JSONValue] = [
-                FocusKeys.name.name: .string(activeFocus.name), FocusKeys.cause.name: .string(activeFocus.cause),
-            ]
-            if let until = activeFocus.until { focus[FocusKeys.until.name] = .string(ISO8601Text.utc(seconds: until)) }
-            members["focus"] = .object(focus)
-        }
+        if let activeFocus { members["focus"] = activeFocus.json }
         if let actions {
             members["actions"] = .object([
                 "buttons": .bool(actions.buttons), "inline-reply": .bool(actions.inlineReply),

@@ -35,6 +35,20 @@ enum LocalClock {
         return after
     }
 
+    /// The next instant, after now, at which the current zone's wall clock shows `hour`:`minute`:`second`: today, or
+    /// tomorrow when that time has passed today.
+    static func next(hour: Int, minute: Int, second: Int) throws -> Int64 {
+        let now = Int64(time(nil))
+        for dayAhead in [0, 1, 2] {
+            guard let day = wallClock(now + Int64(dayAhead) * 86_400) else { break }
+            let wanted = LocalDateTime(
+                year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, second: second)
+            let instant = try instant(of: wanted)
+            if instant > now { return instant }
+        }
+        throw ValidationError("the local clock cannot say when it next shows \(hour):\(minute); give --for instead")
+    }
+
     /// The wall-clock time the current zone shows at `seconds` since 1970.
     private static func wallClock(_ seconds: Int64) -> LocalDateTime? {
         var instant = time_t(seconds)

@@ -21,7 +21,7 @@ struct NotificationBridgeCommand: AsyncParsableCommand {
         subcommands: [
             SendCommand.self, AlertCommand.self, WaitCommand.self, ListCommand.self, WithdrawCommand.self,
             CategoryCommand.self, ServerInfoCommand.self, MonitorCommand.self, SettingsCommand.self,
-            DoctorCommand.self, HistoryCommand.self, ActCommand.self,
+            DoctorCommand.self, HistoryCommand.self, ActCommand.self, FocusCommand.self,
         ],
         defaultSubcommand: SendCommand.self
     )

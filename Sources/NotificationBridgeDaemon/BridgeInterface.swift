@@ -82,6 +82,12 @@ enum BridgeInterface {
             await answer(call, core) { () async throws(DBusFailure) in
                 try await core.act(id: id, action: action, options: options, call: call)
             }
+        case .turnOnFocus(let name, let options):
+            await answer(call, core) { () async throws(DBusFailure) in
+                try await core.turnOnFocus(try FocusRequest(name: name, options: options), call: call)
+            }
+        case .turnOffFocus:
+            await answer(call, core) { () async throws(DBusFailure) in try await core.turnOffFocus(call: call) }
         case .getServerInformation:
             await reply(call, core) { () async throws(DBusFailure) in try await core.serverInformation(caller: sender) }
         }

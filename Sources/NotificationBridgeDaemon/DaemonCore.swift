@@ -94,6 +94,10 @@ actor DaemonCore {
     let heldPolls: AsyncStream<Void>.Continuation
     /// What ``heldPolls`` asks.
     let heldPollRequests: AsyncStream<Void>
+    /// Asks the focus timer to ask again which mode is on, after the user changed the modes (``FocusTimer``).
+    let focusTimerWake: AsyncStream<Void>.Continuation
+    /// What ``focusTimerWake`` asks.
+    let focusTimerWakes: AsyncStream<Void>
     private var isRestored = false
     /// ``isRestored``, readable from any thread.
     private nonisolated let hasRestored = Atomic(false)
@@ -109,6 +113,7 @@ actor DaemonCore {
     ) {
         doNotDisturbWatcher = doNotDisturb
         (heldPollRequests, heldPolls) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        (focusTimerWakes, focusTimerWake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.commits = commits
         self.scheduler = scheduler
         self.connection = connection

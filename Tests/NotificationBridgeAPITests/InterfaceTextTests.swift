@@ -43,6 +43,7 @@ struct InterfaceTextTests {
         .listDelivered: [Table(keys: [ListedKeys.id.info, ListedKeys.onScreen.info], section: "LISTED KEYS")],
         .waitForResponse: [Table(keys: ResponseKeys.all, section: "RESPONSE KEYS")],
         .attach: [Table(keys: AttachOptionKeys.all, section: "ATTACH OPTION KEYS")],
+        .turnOnFocus: [Table(keys: FocusOptionKeys.all, section: "FOCUS OPTION KEYS")],
         .getSettings: [Table(keys: SettingsKeys.all, section: "SETTINGS KEYS")],
         .listHistory: [Table(keys: HistoryKeys.all, section: "HISTORY KEYS")],
         .act: [Table(keys: ActOptionKeys.all, section: "ACT OPTION KEYS")],

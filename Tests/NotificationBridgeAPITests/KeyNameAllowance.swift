@@ -273,6 +273,9 @@ struct KeyNameAllowance {
     /// Command-line words: option names, value names, subcommands, help text, the terminal server's commands.
     static let commandLine = [
         KeyNameAllowance(
+            "Sources/NotificationBridgeCommands/FocusCommand.swift", [FocusOptionKeys.duration.name],
+            "the focus on command's --for option"),
+        KeyNameAllowance(
             "Tests/InteropTests/InteropCases.swift", [PostKeys.category.name], "the CLI's category subcommand"),
         KeyNameAllowance(
             "Sources/NotificationBridgeDaemon/DaemonCommandLine.swift", [ResponseKeys.text.name],

@@ -172,6 +172,10 @@ struct ExampleRunner: Sendable {
             let fromNow = fireDate.timeIntervalSinceNow
             #expect(fromNow > 200 && fromNow <= 241, "fires \(fromNow) s from now; the example asks for 4 minutes")
         },
+        "cli-focus": ExampleRunner { run in
+            #expect(run.result.status == 0, "\(run.result.standardError)")
+            #expect(run.result.output.hasPrefix("sleep, on by hand, until 20"), "\(run.result.output)")
+        },
         "cli-exec": ExampleRunner(user: .reply("Yes, 12:30")) { run in
             let written = try await run.homeFile("lunch-answers.txt", toHold: "answer: Yes, 12:30\n")
             #expect(written == "answer: Yes, 12:30\n", "~/lunch-answers.txt holds '\(written)'")
@@ -225,6 +229,13 @@ struct ExampleRunner: Sendable {
         },
         "gdbus-post": ExampleRunner(showsNotification: true) { run in
             #expect(run.shown?.summary == "Backup finished")
+        },
+        "gdbus-focus": ExampleRunner { run in
+            let lines = run.result.output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "()", "\(run.result.output)")
+            #expect(run.result.output.contains("'name': <'sleep'>"), "\(run.result.output)")
+            #expect(run.result.output.contains("'cause': <'manual'>"), "\(run.result.output)")
+            #expect(lines.last == "()", "turned off: \(run.result.output)")
         },
         "gdbus-reply": ExampleRunner(user: .reply("Yes, 12:30"), waitsForPosterToLeave: true),
         "gdbus-later": ExampleRunner { run in

@@ -12,7 +12,7 @@ struct HelpSnapshotTests {
     static let commands: [[String]] = [
         [], ["send"], ["alert"], ["wait"], ["list"], ["withdraw"], ["category"], ["category", "add"],
         ["category", "remove"], ["category", "list"], ["server-info"], ["monitor"], ["settings"], ["doctor"],
-        ["history"], ["act"],
+        ["history"], ["act"], ["focus"], ["focus", "on"], ["focus", "off"], ["focus", "status"],
     ]
 
     @Test("--help prints the stored text and exits 0", arguments: commands)

@@ -2,7 +2,8 @@ import ServiceLifecycle
 
 /// Asks again which focus mode is on whenever that may have changed by itself: at the next start or end of a schedule,
 /// or the end of what the user said by hand (``FocusState/nextChange(after:in:)``), so that a mode on "for 1h" ends
-/// after the hour and what it held is shown.
+/// after the hour and what it held is shown; and at once when the user changes the modes
+/// (``DaemonCore/focusTimerWake``), so that the end they gave is the one waited for.
 ///
 /// It sleeps at most ``longestWait`` at a time: a sleep measures elapsed time, so a step of the wall clock or a change
 /// of time zone is seen at the latest when it wakes, and the mode on is then asked about at the new time.
@@ -15,9 +16,18 @@ struct FocusTimer: Service, CustomStringConvertible {
 
     func run() async {
         await DaemonServices.untilGracefulShutdown { [core] in
-            while !Task.isCancelled {
-                let wait = await core.reevaluateFocus(waitingAtMost: Self.longestWait)
-                try? await Task.sleep(for: wait)
+            core.focusTimerWake.yield()
+            // Each wait is a child that wakes the loop when it ends; one left from before a change of the modes only
+            // makes the loop ask once more, which changes nothing.
+            await withDiscardingTaskGroup { group in
+                for await _ in core.focusTimerWakes {
+                    let wait = await core.reevaluateFocus(waitingAtMost: Self.longestWait)
+                    group.addTask {
+                        guard (try? await Task.sleep(for: wait)) != nil else { return }
+                        core.focusTimerWake.yield()
+                    }
+                }
+                group.cancelAll()
             }
         }
     }

@@ -1,0 +1,78 @@
+import DBusCore
+import FoundationEssentials
+import NotificationBridgeAPI
+import NotificationScheduling
+import NotificationStore
+
+/// The user turns focus modes on and off (`TurnOnFocus`, `TurnOffFocus`): the change is saved, then in force at once,
+/// through the same ``DaemonCore/focusChanged(at:in:)`` as a schedule's start or end. Only host programs may: a
+/// sandboxed app reads which mode is on (`ActiveFocus`), as an iOS app does, but cannot silence the user's other apps.
+extension DaemonCore {
+    /// Saves the mode `request` describes (its rules replace those of a mode of the same name, its schedules are
+    /// kept) and turns it on by hand; answers `call` once the change is on disk.
+    func turnOnFocus(_ request: FocusRequest, call: DBusMethodCall) async throws(DBusFailure) {
+        try checkRunning()
+        try await checkMayChangeFocus(call.sender, "turn on a focus mode")
+        let now = Date()
+        var state = focus.state
+        do throws(FocusError) {
+            var mode: FocusMode
+            if let known = state.modes[request.name] { mode = known } else { mode = try FocusMode(name: request.name) }
+            mode.breakthrough.apps = Set(request.apps)
+            mode.breakthrough.threads = Set(request.threads.map { FocusBreakthrough.Thread(app: $0.app, id: $0.id) })
+            state.save(mode)
+            try state.turnOn(request.name, until: request.end.date(from: now), now: now)
+        } catch {
+            throw BridgeError.invalid(error.description)
+        }
+        try await saveAndApply(state, at: now, call: call)
+    }
+
+    /// Turns off the mode that is on (one a schedule turned on stays off until its period ends) and shows what it
+    /// held; answers `call` once the change is on disk. Nothing to turn off is no error.
+    func turnOffFocus(call: DBusMethodCall) async throws(DBusFailure) {
+        try checkRunning()
+        try await checkMayChangeFocus(call.sender, "turn off the focus mode")
+        let now = Date()
+        let evaluator = TriggerEvaluator(timeZone: await scheduler.timeZone)
+        var state = focus.state
+        state.turnOff(now: now, in: evaluator)
+        try await saveAndApply(state, at: now, call: call)
+    }
+
+    /// Refuses every peer but a host program.
+    private func checkMayChangeFocus(_ sender: String, _ what: String) async throws(DBusFailure) {
+        let peer = await peer(of: sender)
+        guard case .host = peer else {
+            throw Self.denied(
+                peer, "cannot \(what)",
+                instead: "only the user turns focus modes on and off (notification-bridge focus); read ActiveFocus")
+        }
+    }
+
+    /// Makes `state` the focus modes, saved for the next start, and asks which mode is on now.
+    private func saveAndApply(_ state: FocusState, at now: Date, call: DBusMethodCall) async throws(DBusFailure) {
+        let row: FocusRow
+        do {
+            row = try FocusRow(id: Self.focusRowID, state)
+        } catch {
+            throw DBusFailure(name: BridgeError.serverError, message: "the focus modes cannot be saved: \(error)")
+        }
+        focus.state = state
+        let commit = commits.submit([.saveFocus(row)])
+        focusChanged(at: now, in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        focusTimerWake.yield()
+        reply(call, after: commit)
+    }
+}
+
+extension FocusRequest.End {
+    /// The instant it ends at, for a mode turned on at `now`; `nil` when it ends only when turned off.
+    func date(from now: Date) -> Date? {
+        switch self {
+        case .never: nil
+        case .after(let seconds): now.addingTimeInterval(TimeInterval(seconds))
+        case .at(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
+    }
+}
