@@ -3,16 +3,16 @@ import DBusCore
 /// The keys of the focus mode that is on, as the daemon reports it in the `ActiveFocus` property.
 /// ``ActiveFocusState`` reads and writes them.
 public enum FocusKeys {
-    /// `name` (s).
+    /// `mode-name` (s).
     public static let name = BridgeKey.string(
-        "name", example: "<'sleep'>", summary: "the focus mode that is on; empty when none is")
+        "mode-name", example: "<'sleep'>", summary: "the focus mode that is on; empty when none is")
     /// `cause` (s).
     public static let cause = BridgeKey.string(
         "cause", example: "<'manual'>",
         summary: "why it is on: manual (turned on by hand) or scheduled (one of its schedules); empty when none is")
-    /// `until` (x).
+    /// `ends-at` (x).
     public static let until = BridgeKey.int64(
-        "until", summary: "when it ends by itself, in seconds since 1970 UTC; absent while it is on until turned off")
+        "ends-at", summary: "when it ends by itself, in seconds since 1970 UTC; absent while it is on until turned off")
 
     /// Every key.
     public static let all: [BridgeKeyInfo] = [name.info, cause.info, until.info]

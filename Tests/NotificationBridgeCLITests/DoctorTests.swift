@@ -99,7 +99,7 @@ struct DoctorTests {
             #expect(report[ServerInformationKeys.caller.name] as? String == "a host process", "\(report)")
             #expect(plain.output.contains("caller: a host process"), "\(plain.output)")
             #expect(plain.output.contains("focus mode: none"), "\(plain.output)")
-            #expect((report["focus"] as? [String: Any])?["name"] as? String == "", "\(report)")
+            #expect((report["focus"] as? [String: Any])?[FocusKeys.name.name] as? String == "", "\(report)")
         }
     }
 
