@@ -11,7 +11,7 @@ func roundTrip(_ arguments: [DBusValue]) throws -> (signature: String, arguments
 
 /// Runs `gdbus` with `arguments` as a client of `bus`, bounded in time.
 func gdbus(_ arguments: [String], on bus: PrivateBus) async throws -> ProcessResult {
-    try await ProcessRunner.run(["gdbus"] + arguments, environment: bus.environment, timeout: .seconds(10))
+    try await ProcessRunner.run(["gdbus"] + arguments, environment: bus.environment, timeout: .seconds(60))
 }
 
 /// Calls a method with `gdbus call`, passing each argument in GVariant text form, and returns what gdbus printed.

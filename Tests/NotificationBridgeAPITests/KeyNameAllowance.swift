@@ -424,6 +424,9 @@ struct KeyNameAllowance {
     /// Values that are also the name of a key: an activation, a repeat interval, user-info of the test's own.
     static let values = [
         KeyNameAllowance(
+            "Tests/NotificationStoreTests/RowFieldsTests.swift", [FocusOptionKeys.until.name],
+            "a field of the test's own row, which has nothing to do with a focus mode's end"),
+        KeyNameAllowance(
             "Sources/NotificationModel/NotificationInterruptionLevel.swift", [SettingsKeys.timeSensitive.name],
             "the name of the level, a value of interruption-level"),
         KeyNameAllowance(

@@ -233,7 +233,7 @@ struct ExampleRunner: Sendable {
         "gdbus-focus": ExampleRunner { run in
             let lines = run.result.output.split(separator: "\n").map(String.init)
             #expect(lines.first == "()", "\(run.result.output)")
-            #expect(run.result.output.contains("'name': <'sleep'>"), "\(run.result.output)")
+            #expect(run.result.output.contains("'mode-name': <'sleep'>"), "\(run.result.output)")
             #expect(run.result.output.contains("'cause': <'manual'>"), "\(run.result.output)")
             #expect(lines.last == "()", "turned off: \(run.result.output)")
         },

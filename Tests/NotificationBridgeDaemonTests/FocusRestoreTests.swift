@@ -83,11 +83,17 @@ struct FocusRestoreTests {
         let end = Date().addingTimeInterval(20)
         try await Self.withSaved(try Self.work(until: end)) { fixture in
             _ = try await fixture.post(Self.notification("New mail", app: "Mail"))
-            #expect(try await Self.heldTitles(fixture, app: "Mail") == ["New mail"], "held while the mode is on")
-            #expect(
-                try await Self.activeFocus(fixture)
-                    == ActiveFocusState(
-                        name: "work", cause: "manual", until: Int64(end.timeIntervalSince1970.rounded(.up))))
+            // What is read before the end is checked as the mode being on; a machine slow enough to reach the end
+            // first leaves the decisive check below: the mail is shown, and not before the end.
+            let held = try await Self.heldTitles(fixture, app: "Mail")
+            let active = try await Self.activeFocus(fixture)
+            if Date() < end {
+                #expect(held == ["New mail"], "held while the mode is on")
+                #expect(
+                    active
+                        == ActiveFocusState(
+                            name: "work", cause: "manual", until: Int64(end.timeIntervalSince1970.rounded(.up))))
+            }
             #expect(try await fixture.nextNotification().summary == "New mail")
             #expect(Date() >= end, "shown once the mode ended, not before")
             #expect(try await Self.heldTitles(fixture, app: "Mail").isEmpty)

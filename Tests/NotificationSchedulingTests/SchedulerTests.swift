@@ -40,7 +40,7 @@ struct SchedulerTests {
         /// deadline.
         func armedDeadline() async throws -> Date? {
             let earliest = await scheduler.pending().first?.nextFireDate
-            try await withTimeout(.seconds(10), waitingFor: "one sleep until \(String(describing: earliest))") {
+            try await withTimeout(waitingFor: "one sleep until \(String(describing: earliest))") {
                 [clock] in
                 await clock.waitForSleepDeadlines { $0.count == 1 && $0.first == earliest }
             }
@@ -49,7 +49,7 @@ struct SchedulerTests {
 
         /// Waits until nothing sleeps on the clock.
         func noTimer() async throws {
-            try await withTimeout(.seconds(10), waitingFor: "no sleep on the clock") { [clock] in
+            try await withTimeout(waitingFor: "no sleep on the clock") { [clock] in
                 await clock.waitForSleepDeadlines { $0.isEmpty }
             }
         }
@@ -341,7 +341,7 @@ struct SchedulerTests {
         try await clock.sleep(until: clock.now.addingTimeInterval(-1))
         let sleeper = Task { try await clock.sleep(until: clock.now.addingTimeInterval(365 * 86_400)) }
         sleeper.cancel()
-        let outcome = try await withTimeout(.seconds(10), waitingFor: "the cancelled sleep to end") {
+        let outcome = try await withTimeout(waitingFor: "the cancelled sleep to end") {
             await sleeper.result
         }
         #expect(throws: CancellationError.self) { try outcome.get() }

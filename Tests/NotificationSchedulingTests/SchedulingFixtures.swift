@@ -80,7 +80,7 @@ final class FiringRecorder: Sendable {
     }
 
     /// Returns once `count` deliveries have been recorded; fails the wait after `limit`.
-    func waitForFirings(_ count: Int, within limit: Duration = .seconds(10)) async throws {
+    func waitForFirings(_ count: Int, within limit: Duration = .seconds(60)) async throws {
         try await withTimeout(limit, waitingFor: "\(count) deliveries (have \(ids))") { [self] in
             let id = state.withLock { state -> UInt64 in
                 state.nextWaiter += 1

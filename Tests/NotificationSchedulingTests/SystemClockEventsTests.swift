@@ -37,7 +37,7 @@ struct SystemClockEventsTests {
 
     /// Waits until the notification's next fire date is `expected`.
     private static func waitForFireDate(_ expected: Date, _ harness: Harness, after what: String) async throws {
-        try await withTimeout(.seconds(10), waitingFor: "the fire date to move after \(what)") {
+        try await withTimeout(waitingFor: "the fire date to move after \(what)") {
             while await harness.scheduler.pending(id: "wake")?.nextFireDate != expected {
                 try await Task.sleep(for: .milliseconds(10))
             }
