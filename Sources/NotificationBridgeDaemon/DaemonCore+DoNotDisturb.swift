@@ -98,8 +98,8 @@ extension DaemonCore {
         let previous = table[id]
         if previous?.isHeld == true { changes.append(.unschedule(id: id)) }
         var entry = TrackedNotification(
-            appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
-            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+            .posted, appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false)
         entry.waits = previous?.waits ?? []
         if request.ifDoNotDisturb == .drop {
             table[id] = entry

@@ -317,42 +317,45 @@ actor DaemonCore {
             }
             return
         }
-        // Checked here, before any job: what the server is sent is valid, and a mistake is the caller's error.
-        let registered = categories
-        do throws(NotificationValidationError) {
-            try content.validate(isCategoryRegistered: { registered[$0] != nil })
-        } catch {
-            throw error.bridgeFailure
-        }
         try checkShowingLimit(appName: content.appName ?? defaultAppName, id: id)
-        let shown = try await allowedBySettings(content, category: category)
-        if await holdsBackPost(content, replacing: table[id]) {
-            return await holdPost(call, id: id, request: request, route: route, category: category)
+        let delivery = Delivery(.post, id: id, content: content, category: category, hints: request.hints)
+        let outcome: DeliveryOutcome
+        do {
+            outcome = try await deliver(delivery) {
+                await admitPost(call, id: id, content: content, route: route, category: category)
+            }
+        } catch {
+            switch error {
+            case .refused(let failure): throw failure
+            case .heldBack: return await holdPost(call, id: id, request: request, route: route, category: category)
+            }
         }
+        guard case .behindNewest(let commit) = outcome else { return }
+        guard let commit else { return call.reply([.string(id)]) }
+        reply(call, after: commit, with: [.string(id)])
+    }
+
+    /// A `Post` that passed the gate takes the place of what had its id: a scheduled or held one leaves the store, one
+    /// on the server goes into the history as replaced. The call is answered once the server has it and what must
+    /// survive a restart is on disk.
+    private func admitPost(
+        _ call: DBusMethodCall, id: String, content: NotificationContent, route: ResponseRoute,
+        category: NotificationCategory?
+    ) async -> DeliveryAdmission {
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
         // Held back until now: its post leaves the store, this one shows in its place.
         if table[id]?.isHeld == true { changes.append(.unschedule(id: id)) }
         let previous = table[id]
-        if let previous, previous.isStacked, changes.isEmpty {
-            // An earlier notification of a thread, updated behind the one shown: it stays there, and the thread's
-            // summary counts it anew.
-            table.update(id) { $0.content = content }
-            let commit = keepStacked(id)
-            if let key = threads.key(of: id) { refreshThread(key) }
-            guard let commit else { return call.reply([.string(id)]) }
-            return reply(call, after: commit, with: [.string(id)])
-        }
         if let previous, previous.isOnServer { recordHistory(id, previous, .replaced) }
         var entry = TrackedNotification(
-            appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
-            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+            .posted, appName: content.appName ?? defaultAppName, poster: call.sender, route: route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false)
         // What waits for the id goes on waiting for its replacement.
         entry.waits = previous?.waits ?? []
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
-        show(id, content: shown, category: category, hints: request.hints, previous: previous) {
-            [weak self] result, _ in
+        return DeliveryAdmission(replaced: previous) { [weak self] result, _ in
             // Nothing to wait for (a poster's notification): answered at once, without another turn on the actor.
             if commit == nil, case .success(nil) = result { return call.reply([.string(id)]) }
             await self?.answerPost(call, id: id, result: result, after: commit)
@@ -394,51 +397,9 @@ actor DaemonCore {
         return categories[categoryID]
     }
 
-    /// Hands a notification to the server: the entry is in phase `.posting` already; `answered` learns the outcome
-    /// (with the commit that saved its route, when the route must survive a restart).
-    ///
-    /// A notification of a thread joins it first (``placeInThread(_:content:category:)``): it may take the place of
-    /// the one of its thread on the server, or of `inPlaceOf` when given, and it is sent with the thread's summary.
-    func show(
-        _ id: String, content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
-        previous: TrackedNotification? = nil, inPlaceOf: String? = nil, reshaping: Bool = false,
-        answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>, _ wasOut: Bool) async -> Void
-    ) {
-        let session = self.session
-        let badges = self.badges
-        let placement = placeInThread(id, content: content, category: category)
-        let content = placement.content
-        // Reserved now, in the order of the calls: a withdrawal or replacement asked while this Notify is out acts on
-        // the id the server gives it; taking another's place waits for that one's Notify too.
-        let other = (inPlaceOf ?? placement.inPlaceOf).map { ($0, session.reserveTurn(for: $0)) }
-        let turn = session.reserveTurn(for: id)
-        jobs.yield { [weak self] in
-            let result: Result<(serverID: UInt32, server: String?), any Error>
-            var content = content
-            // Shown again (a thread's earlier one brought back): the user's settings shape it as they did the first
-            // time; settings that would now keep it off the screen leave it as it was, since it is on it already.
-            if reshaping, let shaped = try? await self?.allowedBySettings(content, category: category) {
-                content = shaped
-            }
-            do {
-                let placed = try await session.post(
-                    content, category: category, id: id, hints: hints, turn: turn, inPlaceOf: other)
-                result = .success((placed.serverID, placed.server))
-                if let badge = content.badge, let entry = content.desktopEntry {
-                    try? badges.setBadge(badge, desktopEntry: entry)
-                }
-            } catch {
-                result = .failure(error)
-            }
-            guard let self else { return }
-            let (answer, wasOut) = await self.notifyAnswered(id, result: result, previous: previous)
-            await answered(answer, wasOut)
-        }
-    }
-
     /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`. Says too whether the
     /// entry was still waiting for this answer (not withdrawn or replaced meanwhile).
-    private func notifyAnswered(
+    func notifyAnswered(
         _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?
     ) async -> (Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool) {
         guard case .success(let placed) = result else {
