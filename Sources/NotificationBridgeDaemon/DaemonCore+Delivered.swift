@@ -105,7 +105,7 @@ extension DaemonCore {
                 EndedPost(
                     id: id, appName: kept.content.appName ?? defaultAppName, poster: kept.poster, content: kept.content,
                     actions: offeredActions(of: kept.content), route: kept.route, ending: .serverGone,
-                    endedAt: historyClock())
+                    endedAt: history.now)
             }
             commits.submit(stale.map { .forgetDelivered(id: $0.key) } + (historyChanges(gone) ?? []))
         }

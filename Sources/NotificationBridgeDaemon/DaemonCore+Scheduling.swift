@@ -15,9 +15,9 @@ extension DaemonCore {
         poster: String, hints: [String: DBusValue] = [:], ifDoNotDisturb: DoNotDisturbChoice? = nil,
         alsoCommitting changes: [DaemonStore.Change] = []
     ) async throws(DBusFailure) -> DurableCommits.Commit {
-        let registered = Set(categories.keys)
+        let registered = categories
         do throws(NotificationValidationError) {
-            try content.validate(isCategoryRegistered: { registered.contains($0) })
+            try content.validate(isCategoryRegistered: { registered[$0] != nil })
         } catch {
             throw error.bridgeFailure
         }
@@ -276,7 +276,7 @@ extension DaemonCore {
         let state = commits.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {
-                try register(category)
+                try categories.register(category, by: nil)
             } catch {
                 logger.error(
                     "a saved category is not valid any more; it is not registered",
@@ -287,7 +287,7 @@ extension DaemonCore {
         }
         await restoreDelivered()
         // What the bounds no longer keep (they may have changed, or time passed while the daemon was stopped).
-        commits.submit([pruneHistory])
+        commits.submit([history.pruning])
         // By id where the times are equal, so that they fire in the same order after every restart. Sorted by the
         // times copied out beside each notification, the ids compared only where the times are equal: with
         // thousands pending, reading each comparison's two times through the notifications took most of the sort.

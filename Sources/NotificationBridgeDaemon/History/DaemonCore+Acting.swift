@@ -40,7 +40,7 @@ extension DaemonCore {
         answered.ending = .responded
         answered.responseAction = actionID
         let commit = commits.submit(historyChanges([answered]) ?? [])
-        answeredLater.insert(id)
+        history.answeredLater(id)
         logger.debug(
             "answered from the history",
             metadata: [
@@ -79,7 +79,7 @@ extension DaemonCore {
                 peer, "cannot answer or show again notification \(id), whose response runs a command of the host",
                 instead: "the user may answer it from the host (notification-bridge act)")
         }
-        if answeredLater.contains(ended.id) {
+        if history.wasAnsweredLater(ended.id) {
             return BridgeError.notAnswerable.failure(
                 "notification \(id) \(NotificationEnding.responded.refusal ?? "")")
         }
