@@ -11,9 +11,10 @@ import Synchronization
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.
 ///
 /// Every notification the daemon knows of is one entry of ``table``, a ``TrackedNotification`` whose phase says where
-/// it is in its life: this actor is the one owner of that state, and of the registered categories. One
+/// it is in its life: this actor is the one owner of that state, and of the policies beside it, each a plain value
+/// (the registered categories, the thread book, the history ledger, the do-not-disturb state, the focus modes). One
 /// ``NotificationServerSession`` talks to the notification server and reports what happens there as one ordered
-/// stream of events (``handle(_:)``).
+/// stream of events (``handle(_:)``). Every way to the server is one delivery path (``deliver(_:turns:admitted:)``).
 ///
 /// Nothing here waits on the notification server or the disk while a call is being handled: DBusCore hands calls
 /// over one at a time, so a handler that waited would hold up every client. A method changes the state at once, in
@@ -23,7 +24,8 @@ actor DaemonCore {
     static let maximumWaits = 4096
 
     /// What the core works with and never changes: the bus, the session, the services it asks
-    /// (``DaemonCollaborators``; each is read through a property of its own name, see `DaemonCore+Collaborators.swift`).
+    /// (``DaemonCollaborators``; each is read through a property of its own name, see
+    /// `DaemonCore+Collaborators.swift`).
     nonisolated let collaborators: DaemonCollaborators
     /// Every notification, by id.
     var table = NotificationTable()
