@@ -82,7 +82,7 @@ extension DaemonCore {
             "delivering",
             metadata: [
                 "notification.id": "\(delivery.id)", "delivery.origin": "\(delivery.origin.rawValue)",
-                "delivery.stages": "\(delivery.passed.map(\.rawValue).joined(separator: ","))",
+                "delivery.stages": "\(delivery.passed.map(\.name).joined(separator: ","))",
                 "delivery.snooze-buttons": "\(delivery.content.snoozeIntervals?.count ?? 0)",
             ])
         await send(delivery, inPlaceOf: inPlaceOf, turns: turns, admission: admission)

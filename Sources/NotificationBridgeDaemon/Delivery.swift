@@ -47,7 +47,7 @@ struct Delivery: Sendable {
     }
 
     /// A stage of the path, in the order every delivery passes them.
-    enum Stage: String, CaseIterable, Sendable {
+    enum Stage: UInt8, CaseIterable, Sendable {
         /// The content is valid, its category registered.
         case validation
         /// The user's settings for its app shape it, with the snooze buttons it offers.
@@ -58,6 +58,17 @@ struct Delivery: Sendable {
         case thread
         /// The server session shows it.
         case session
+
+        /// Its name, as the log gives it.
+        var name: String {
+            switch self {
+            case .validation: "validation"
+            case .settings: "settings"
+            case .gate: "gate"
+            case .thread: "thread"
+            case .session: "session"
+            }
+        }
     }
 
     /// Where it comes from.
@@ -79,8 +90,8 @@ struct Delivery: Sendable {
     var inPlaceOf: String?
     /// How the session stage shows it.
     var sending: Sending
-    /// The stages it passed, in order.
-    private(set) var passed: [Stage] = []
+    /// The stages it passed, one bit each (a delivery is on the hot path of every `Post`: no array to grow).
+    private var passedBits: UInt8 = 0
 
     init(
         _ origin: Origin, id: String, content: NotificationContent, category: NotificationCategory?,
@@ -99,6 +110,9 @@ struct Delivery: Sendable {
 
     /// Notes that it passed `stage`.
     mutating func pass(_ stage: Stage) {
-        passed.append(stage)
+        passedBits |= 1 << stage.rawValue
     }
+
+    /// The stages it passed, in the order they come.
+    var passed: [Stage] { Stage.allCases.filter { passedBits & (1 << $0.rawValue) != 0 } }
 }

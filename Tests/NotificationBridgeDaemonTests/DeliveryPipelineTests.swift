@@ -15,7 +15,7 @@ struct DeliveryPipelineTests {
     static let category = "org.example.reminder"
 
     /// The stages every delivery passes, as the log names them.
-    static let allStages = Delivery.Stage.allCases.map(\.rawValue).joined(separator: ",")
+    static let allStages = Delivery.Stage.allCases.map(\.name).joined(separator: ",")
 
     /// Registers a category that offers a 10-minute snooze and words its thread's summary.
     static func register(_ fixture: DaemonFixture) async throws {
