@@ -98,16 +98,20 @@ public actor LocalNotificationClient {
         to events: AsyncStream<BridgeEvent>, responseSink: AsyncStream<NotificationResponse>.Continuation,
         firingSink: AsyncStream<ListedNotification>.Continuation
     ) {
-        listener = Task {
-            for await event in events {
-                switch event {
-                case .responded(let response):
-                    responseSink.yield(response.notificationResponse)
-                case .fired(let notification):
-                    firingSink.yield(notification)
-                case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
-                    continue
+        listener = Task { [attachment] in
+            await withDiscardingTaskGroup { group in
+                group.addTask { await attachment.run() }
+                for await event in events {
+                    switch event {
+                    case .responded(let response):
+                        responseSink.yield(response.notificationResponse)
+                    case .fired(let notification):
+                        firingSink.yield(notification)
+                    case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
+                        continue
+                    }
                 }
+                group.cancelAll()
             }
             responseSink.finish()
             firingSink.finish()
