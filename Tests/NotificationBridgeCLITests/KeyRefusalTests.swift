@@ -41,7 +41,9 @@ struct KeyRefusalTests {
         Case(key: PostKeys.userInfo.name, value: .string("not json"), option: "--user-info"),
         Case(key: PostKeys.replaces.name, value: .string("abc"), option: "--replace"),
         Case(key: PostKeys.exec.name, value: .strings(["./handler"]), option: "the command after '--'"),
-        Case(key: PostKeys.hints.name, value: .vardict(["urgency": .byte(2)]), option: "--hint"),
+        Case(
+            key: PostKeys.hints.name, value: .vardict(["x-kde-reply-placeholder-text": .string("Reply")]),
+            option: "--hint"),
         Case(key: PostKeys.interruptionLevel.name, value: .string("loudest"), option: "--level"),
         Case(key: PostKeys.timeout.name, value: .string("soon"), option: "--timeout"),
         Case(key: PostKeys.snooze.name, value: .array(element: "i", [.int32(0)]), option: "--snooze"),
@@ -98,9 +100,10 @@ struct KeyRefusalTests {
         #expect(KeyFailure(unknown) == nil)
         #expect(BridgeClient.failure(unknown).message == "notification-bridge: \(unknown.message)")
         // A key inside a key's dictionary is the outer key's problem.
-        let nested = BridgeError.invalid("notification key 'calendar' key 'hour' is 25; use 0 to 23")
+        let calendar = PostKeys.calendar.name
+        let nested = BridgeError.invalid("notification key '\(calendar)' key 'hour' is 25; use 0 to 23")
         #expect(
             KeyFailure(nested)
-                == KeyFailure(place: "notification", key: "calendar", problem: "key 'hour' is 25; use 0 to 23"))
+                == KeyFailure(place: "notification", key: calendar, problem: "key 'hour' is 25; use 0 to 23"))
     }
 }
