@@ -15,9 +15,8 @@ import DBusCore
 /// ```
 ///
 /// The daemon forgets an attachment when it stops; while ``run()`` runs, when a daemon takes the bus name again, the
-/// attachment calls `Attach` again, with the foreground state it has then. (Before ``run()`` there was, the
-/// attachment did this in a task of its own; it now does it only in ``run()``, which the caller runs in its own task
-/// group, so that nothing of the attachment outlives the caller's scope.)
+/// attachment calls `Attach` again, with the foreground state it has then. It starts no task of its own: ``run()``
+/// runs in the caller's task group, so that nothing of the attachment outlives the caller's scope.
 public actor BridgeAttachment {
     /// The daemon's signals to this connection, in the order the bus delivered them: responses to the app's
     /// notifications, the app's scheduled notifications handed to it, closings, settings changes. The stream finishes
