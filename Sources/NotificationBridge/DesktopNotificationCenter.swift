@@ -11,12 +11,20 @@ import Synchronization
 ///
 /// ```swift
 /// let center = try await DesktopNotificationCenter.connect(.init(appName: "Mail", desktopEntry: "org.example.Mail"))
-/// try center.setNotificationCategories([messageCategory])
-/// await center.setHandler(forAction: "reply", inCategory: "message") { response in
-///     print("reply:", response.userText ?? "")
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await center.run() }
+///     try await center.setNotificationCategories([messageCategory])
+///     await center.setHandler(forAction: "reply", inCategory: "message") { response in
+///         print("reply:", response.userText ?? "")
+///     }
+///     let id = try await center.post(NotificationContent(title: "New mail", body: "From Ann", categoryID: "message"))
+///     …
+///     await center.stop()
 /// }
-/// let id = try await center.post(NotificationContent(title: "New mail", body: "From Ann", categoryID: "message"))
 /// ```
+///
+/// The center's work (the server's signals, the screen lock, the settings file, open prompts) runs in ``run()``, in a
+/// task group of the app's: nothing of the center outlives the scope that runs it. ``stop()`` ends ``run()``.
 ///
 /// One connection both posts and listens, since several servers send their signals only to the sender. Responses
 /// are delivered to exactly one place: the notification's own handler, else the action's, else the category's,
@@ -142,11 +150,13 @@ public actor DesktopNotificationCenter {
     public nonisolated let events: AsyncStream<NotificationEvent>
     let eventContinuation: AsyncStream<NotificationEvent>.Continuation
     /// Work that outlives the call that started it (open prompts of the portal's path, removals after an action), all
-    /// children of one task group with the session's own work, so that ``stop()`` ends every piece and nothing
-    /// accumulates.
+    /// children of the task group of ``run()`` with the session's own work, so that ``stop()`` ends every piece and
+    /// nothing accumulates.
     let work: AsyncStream<@Sendable () async -> Void>.Continuation
-    /// Runs the session and the center's work, in one task group.
-    private let runner: Task<Void, Never>
+    /// The work ``run()`` takes, in the order it came.
+    private let jobs: AsyncStream<@Sendable () async -> Void>
+    /// Whether ``run()`` has started, and finished once it has ended: what ``stop()`` waits for.
+    private var runState = RunState.notStarted
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
@@ -193,17 +203,7 @@ public actor DesktopNotificationCenter {
         (events, eventContinuation) = AsyncStream.makeStream(of: NotificationEvent.self)
         let (jobs, work) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.work = work
-        let (session, settings, lockMonitor, lockGate) = (self.session, self.settings, self.lockMonitor, self.lockGate)
-        runner = Task {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await lockMonitor.run() }
-                group.addTask { await lockGate.run() }
-                if let session { group.addTask { await session.run() } }
-                if let settings { group.addTask { await settings.run() } }
-                for await job in jobs { group.addTask(operation: job) }
-                group.cancelAll()
-            }
-        }
+        self.jobs = jobs
         if let session {
             let events = session.events
             work.yield { [weak self] in
@@ -229,18 +229,58 @@ public actor DesktopNotificationCenter {
     deinit {
         work.finish()
         session?.finish()
-        runner.cancel()
     }
 
-    /// Stops listening, ends open prompts and finishes the streams. The connection stays open.
-    public func stop() async {
-        work.finish()
-        session?.finish()
-        runner.cancel()
-        await runner.value
+    /// Runs the center's work until ``stop()``: the server's signals and the responses they bring, the screen lock,
+    /// the settings file, open prompts and what follows an action. Run it once, in a task group of the app's, for as
+    /// long as the center is used; until it runs, no response is delivered. Cancelling the task that runs it ends it as
+    /// ``stop()`` does.
+    public func run() async {
+        guard case .notStarted = runState else { return }
+        let (ended, end) = AsyncStream.makeStream(of: Never.self)
+        runState = .running(ended)
+        let (session, settings, lockMonitor, lockGate, jobs) = (
+            self.session, self.settings, self.lockMonitor, self.lockGate, self.jobs
+        )
+        await withDiscardingTaskGroup { group in
+            group.addTask { await lockMonitor.run() }
+            group.addTask { await lockGate.run() }
+            if let session { group.addTask { await session.run() } }
+            if let settings { group.addTask { await settings.run() } }
+            for await job in jobs { group.addTask(operation: job) }
+            group.cancelAll()
+        }
         await settings?.close()
         responseContinuation.finish()
         eventContinuation.finish()
+        runState = .ended
+        end.finish()
+    }
+
+    /// Stops listening, ends open prompts and finishes the streams, then waits for ``run()`` to end. The connection
+    /// stays open.
+    public func stop() async {
+        work.finish()
+        session?.finish()
+        switch runState {
+        case .notStarted:
+            runState = .ended
+            await settings?.close()
+            responseContinuation.finish()
+            eventContinuation.finish()
+        case .running(let ended):
+            for await _ in ended {}
+        case .ended:
+            break
+        }
+    }
+
+    /// Where the center is in its one ``run()``.
+    private enum RunState {
+        case notStarted
+        /// Finishes when ``run()`` has ended.
+        case running(AsyncStream<Never>)
+        case ended
     }
 
     // MARK: Server

@@ -5,13 +5,18 @@ import DBusCore
 ///
 /// ```swift
 /// let attachment = try await BridgeAttachment(proxy: proxy, appName: "Kettle", foreground: false)
-/// for await event in attachment.events {
-///     if case .responded(let response) = event { handle(response) }
+/// await withDiscardingTaskGroup { group in
+///     group.addTask { await attachment.run() }
+///     for await event in attachment.events {
+///         if case .responded(let response) = event { handle(response) }
+///     }
+///     group.cancelAll()
 /// }
 /// ```
 ///
-/// The daemon forgets an attachment when it stops; when a daemon takes the bus name again, the attachment calls
-/// `Attach` again, with the foreground state it has then.
+/// The daemon forgets an attachment when it stops; while ``run()`` runs, when a daemon takes the bus name again, the
+/// attachment calls `Attach` again, with the foreground state it has then. It starts no task of its own: ``run()``
+/// runs in the caller's task group, so that nothing of the attachment outlives the caller's scope.
 public actor BridgeAttachment {
     /// The daemon's signals to this connection, in the order the bus delivered them: responses to the app's
     /// notifications, the app's scheduled notifications handed to it, closings, settings changes. The stream finishes
@@ -24,7 +29,11 @@ public actor BridgeAttachment {
     public private(set) var foreground: Bool
 
     private let proxy: BridgeProxy
-    private var reattacher: Task<Void, Never>?
+    /// The daemon's name changing owner, followed by ``run()``.
+    private nonisolated let owners: AsyncStream<String?>
+    /// Finished by ``detach()``, which ends ``run()``.
+    private nonisolated let detaching: AsyncStream<Never>.Continuation
+    private nonisolated let detached: AsyncStream<Never>
 
     /// Subscribes to the daemon's signals, then attaches as `appName`.
     ///
@@ -36,16 +45,27 @@ public actor BridgeAttachment {
         self.foreground = foreground
         // Both subscriptions are active before Attach, so that no response and no restart of the daemon is missed.
         events = try await proxy.events()
-        let owners = try await proxy.connection.nameOwnerChanges(of: BridgeAPI.busName)
+        owners = try await proxy.connection.nameOwnerChanges(of: BridgeAPI.busName)
+        (detached, detaching) = AsyncStream.makeStream()
         try await proxy.attach(appName: appName, foreground: foreground)
-        reattacher = Task { [weak self] in
-            for await owner in owners where owner != nil {
-                try? await self?.attachAgain()
-            }
-        }
     }
 
-    deinit { reattacher?.cancel() }
+    /// Attaches again each time a daemon takes the bus name, until ``detach()``, the end of the connection, or the
+    /// cancellation of the calling task. Run it once, in a task group of the caller's, for as long as the attachment
+    /// is wanted; a failed `Attach` is tried again at the next daemon.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [owners] in
+                for await owner in owners where owner != nil {
+                    try? await self.attachAgain()
+                }
+                // The connection closed: no daemon can be attached to on it any more.
+                self.detaching.finish()
+            }
+            for await _ in detached {}
+            group.cancelAll()
+        }
+    }
 
     /// Says whether the app is frontmost, to the daemon at once.
     public func setForeground(_ foreground: Bool) async throws {
@@ -53,11 +73,10 @@ public actor BridgeAttachment {
         try await attachAgain()
     }
 
-    /// Stops attaching again after a restart of the daemon, and calls `Detach`; the events stream ends when the
-    /// connection closes.
+    /// Ends ``run()``, so that the attachment no longer attaches again after a restart of the daemon, and calls
+    /// `Detach`; the events stream ends when the connection closes.
     public func detach() async {
-        reattacher?.cancel()
-        reattacher = nil
+        detaching.finish()
         _ = try? await proxy.detach(appName: appName)
     }
 

@@ -68,18 +68,25 @@ public struct KeyPlace: Sendable {
     /// The key.
     public var key: String
 
+    /// The key `key` of the dictionary `place`.
+    public init(place: String, key: String) {
+        self.place = place
+        self.key = key
+    }
+
     /// An `InvalidArgument` for a value of the wrong type: the type that came, the type expected, and an example in
     /// `gdbus` notation.
     public func wrongType(_ value: DBusValue, expected: String, example: String) -> DBusFailure {
         let actual = value.signature.rawValue
-        return BridgeError.invalid(
-            "\(place) key '\(key)' holds \(article(typeName(actual))) ('\(actual)'); expected "
-                + "\(article(typeName(expected))) ('\(expected)'), e.g. '\(key)': \(example)")
+        return invalid(
+            "holds \(article(typeName(actual))) ('\(actual)'); expected \(article(typeName(expected))) "
+                + "('\(expected)'), e.g. '\(key)': \(example)")
     }
 
-    /// An `InvalidArgument` about the key's value: "`place` key '`key`' `problem`".
+    /// An `InvalidArgument` about the key's value, "`place` key '`key`' `problem`", with its parts
+    /// (``KeyFailure``).
     public func invalid(_ problem: String) -> DBusFailure {
-        BridgeError.invalid("\(place) key '\(key)' \(problem)")
+        KeyFailure(place: place, key: key, problem: problem).failure
     }
 }
 

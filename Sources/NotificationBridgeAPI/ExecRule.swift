@@ -26,49 +26,47 @@ public enum ExecRule {
 
     /// Checks the form of an argv: the program first, not empty, not a relative path; within the size limits.
     ///
-    /// This is what a client can check; whether the program exists is for the daemon (``check(_:subject:)``), whose
-    /// `PATH` may differ.
+    /// This is what a client can check; whether the program exists is for the daemon (``check(_:)``), whose `PATH`
+    /// may differ.
     ///
-    /// - Parameters:
-    ///   - argv: the command, program first.
-    ///   - subject: what error messages call the argv.
-    /// - Throws: `InvalidArgument` saying what to change.
-    public static func checkForm(_ argv: [String], subject: String = "notification key 'exec'") throws(DBusFailure) {
+    /// - Parameter argv: the command, program first.
+    /// - Throws: `InvalidArgument` about `Post`'s key `exec`, saying what to change (``KeyFailure``).
+    public static func checkForm(_ argv: [String]) throws(DBusFailure) {
         guard let program = argv.first, !program.isEmpty else {
-            throw BridgeError.invalid(
-                "\(subject) needs the program first, e.g. "
-                    + "'exec': <['/usr/bin/my-handler', '--flag']>")
+            throw key.invalid("needs the program first, e.g. 'exec': <['/usr/bin/my-handler', '--flag']>")
         }
         guard argv.count <= maximumArguments else {
-            throw BridgeError.invalid("\(subject) has \(argv.count) entries; at most \(maximumArguments) are allowed")
+            throw key.invalid("has \(argv.count) entries; at most \(maximumArguments) are allowed")
         }
         let bytes = argv.reduce(0) { $0 + $1.utf8.count }
         guard bytes <= maximumBytes else {
-            throw BridgeError.invalid(
-                "\(subject) is \(bytes) bytes long; at most \(maximumBytes) are allowed, pass "
-                    + "large data in user-info or a file")
+            throw key.invalid(
+                "is \(bytes) bytes long; at most \(maximumBytes) are allowed, pass large data in user-info or a file")
         }
         guard program.hasPrefix("/") || !program.contains("/") else {
-            throw BridgeError.invalid(
-                "\(subject) starts with \(quotedForMessage(program)), a relative path; give an "
-                    + "absolute path, or a program name found on the daemon's PATH")
+            throw key.invalid(
+                "starts with \(quotedForMessage(program)), a relative path; give an absolute path, or a program "
+                    + "name found on the daemon's PATH")
         }
     }
 
     /// Checks the form of an argv and that its program can be executed here: what the daemon does when it reads
     /// `Post`, so that a mistake shows then, not when the user acts.
     ///
-    /// - Throws: `InvalidArgument` saying what to change.
-    public static func check(_ argv: [String], subject: String = "notification key 'exec'") throws(DBusFailure) {
-        try checkForm(argv, subject: subject)
+    /// - Throws: `InvalidArgument` about `Post`'s key `exec`, saying what to change (``KeyFailure``).
+    public static func check(_ argv: [String]) throws(DBusFailure) {
+        try checkForm(argv)
         let program = argv[0]
         guard resolve(program) != nil else {
-            throw BridgeError.invalid(
-                "\(subject) names \(quotedForMessage(program)), which is not "
+            throw key.invalid(
+                "names \(quotedForMessage(program)), which is not "
                     + (program.contains("/") ? "an executable file" : "an executable on the daemon's PATH")
                     + "; check the path and its execute permission")
         }
     }
+
+    /// The key whose value an argv is, which the errors name.
+    private static let key = KeyPlace(place: "notification", key: "exec")
 
     /// The file to execute: `program` itself when it is a path, else the first match on `path` (this process's
     /// `PATH` by default).

@@ -88,9 +88,8 @@ public struct FocusRequest: Sendable, Hashable {
         threads = []
         for text in try reader.decode(FocusOptionKeys.allowThreads) ?? [] {
             guard let thread = Thread(written: text) else {
-                throw BridgeError.invalid(
-                    "options key '\(FocusOptionKeys.allowThreads.name)' holds \(quotedForMessage(text)); write each "
-                        + "thread as APP/THREAD, e.g. org.example.Chat/ann")
+                throw KeyPlace(place: reader.place, key: FocusOptionKeys.allowThreads.name).invalid(
+                    "holds \(quotedForMessage(text)); write each thread as APP/THREAD, e.g. org.example.Chat/ann")
             }
             threads.append(thread)
         }
@@ -98,8 +97,8 @@ public struct FocusRequest: Sendable, Hashable {
         case (nil, nil): end = .never
         case (let seconds?, nil):
             guard seconds > 0 else {
-                throw BridgeError.invalid(
-                    "options key '\(FocusOptionKeys.duration.name)' is \(seconds); give a number of seconds above 0")
+                throw KeyPlace(place: reader.place, key: FocusOptionKeys.duration.name).invalid(
+                    "is \(seconds); give a number of seconds above 0")
             }
             end = .after(seconds: seconds)
         case (nil, let seconds?): end = .at(seconds: seconds)

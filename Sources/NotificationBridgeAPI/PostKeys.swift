@@ -86,7 +86,7 @@ public enum PostKeys {
         summary: "id of a delivered notification of the same app (one of its thread too) to update in place"
     ).map(
         decode: { id, place throws(DBusFailure) in
-            try NotificationIDForm.check(id, argument: "\(place.place) key '\(place.key)'")
+            try NotificationIDForm.check(id, as: place)
             return id
         }, encode: { $0 })
     /// `fixed-id` (s): the id of the caller's choosing, for callers that name their notifications themselves (a
@@ -97,7 +97,7 @@ public enum PostKeys {
         summary: "an id of the caller's choosing: shown under it, or updating the same app's notification that has it"
     ).map(
         decode: { id, place throws(DBusFailure) in
-            try NotificationIDForm.check(id, argument: "\(place.place) key '\(place.key)'")
+            try NotificationIDForm.check(id, as: place)
             return id
         }, encode: { $0 })
     /// `exec` (as): the response handler is a command; its form is checked here, the program by the daemon (see

@@ -49,9 +49,13 @@ struct BridgeClient {
 
     func close() async { await connection.close() }
 
-    /// The line a user sees for a D-Bus error, and its exit status.
+    /// The line a user sees for a D-Bus error, and its exit status. A key the daemon refused is named by the option
+    /// that sets it (``KeyOptions``), from the parts of the error (``KeyFailure``).
     static func failure(_ failure: DBusFailure) -> CLIFailure {
-        let message = DaemonWords.inCommandLineTerms(failure.message)
+        var message = failure.message
+        if let refusal = KeyFailure(failure), let option = KeyOptions.name(of: refusal) {
+            message = "\(option) \(refusal.problem)"
+        }
         switch BridgeError(failure) {
         case .closed?:
             return .closed("notification-bridge: \(message)")

@@ -63,11 +63,7 @@ struct ActCommand: AsyncParsableCommand {
     var text: String?
 
     func validate() throws {
-        do {
-            try NotificationIDForm.check(id, argument: "ID")
-        } catch {
-            throw ValidationError(DaemonWords.inCommandLineTerms(error.message))
-        }
+        if let problem = NotificationIDForm.problem(inCommandLine: id) { throw ValidationError("ID \(problem)") }
         if action.isEmpty { throw ValidationError("ACTION is empty; give an action id, or 'default'") }
     }
 

@@ -61,37 +61,40 @@ enum Invocation {
         switch self {
         case .execFilter, .notifySend:
             return nil
-        case .plainSend(let plain):
-            do {
-                // One blocking call, bounded by the proxy's timeout: what the program makes on its main thread.
-                try plain.post()
-                return ExitStatus.success
-            } catch {
-                return CommandOutcome(error).emit()
-            }
         case .command(let command, let hint):
-            do {
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    var command = command
-                    try command.run()
-                }
-                return ExitStatus.success
-            } catch {
-                return CommandOutcome(error, hint: hint).emit()
-            }
-        case .finished(let outcome):
-            return outcome.emit()
+            return await Self.status(of: command, hint: hint)
+        case .plainSend, .finished:
+            return runWithoutWaiting()
         }
     }
 
-    /// Runs what the command line asks for and returns the exit status; a command that waits runs to its end on the
-    /// main thread and exits the process itself.
+    /// Runs what the command line asks for and returns the exit status; a command runs to its end on the main thread
+    /// and exits the process itself.
     func run() -> Int32 {
         switch self {
         case .execFilter(let arguments):
             return ExecFilter.run(arguments)
+        case .notifySend(let notification, let options):
+            NotifySend.run(notification, options: options)
+        case .command(let command, let hint):
+            // Handed to the task, which alone uses it from then on.
+            nonisolated(unsafe) let command = command
+            // Ctrl-C while a command waits for a response closes the notification (WaitCancellation).
+            runToEnd(signals: [SIGINT], onSignal: { _ in WaitCancellation.shared.interrupted() }) {
+                let status = await Self.status(of: command, hint: hint)
+                // Said already: the exit code alone ends the program.
+                if status != ExitStatus.success { throw ExitCode(status) }
+            }
+        case .plainSend, .finished:
+            return runWithoutWaiting() ?? ExitStatus.failure
+        }
+    }
+
+    /// The forms that end without waiting, run alike by the program and in-process: a plain send (one blocking call,
+    /// bounded by the proxy's timeout, as the program makes it on its main thread) and a command line that ended in
+    /// its reading; `nil` for the others.
+    private func runWithoutWaiting() -> Int32? {
+        switch self {
         case .plainSend(let plain):
             do {
                 try plain.post()
@@ -99,26 +102,27 @@ enum Invocation {
             } catch {
                 return CommandOutcome(error).emit()
             }
-        case .notifySend(let notification, let options):
-            NotifySend.run(notification, options: options)
-        case .command(let command, let hint):
-            if let asyncCommand = command as? any AsyncParsableCommand {
-                // Handed to the task, which alone uses it from then on.
-                nonisolated(unsafe) var asyncCommand = asyncCommand
-                // Ctrl-C while a command waits for a response closes the notification (WaitCancellation).
-                runToEnd(signals: [SIGINT], onSignal: { _ in WaitCancellation.shared.interrupted() }) {
-                    try await asyncCommand.run()
-                }
-            }
-            var command = command
-            do {
-                try command.run()
-                return ExitStatus.success
-            } catch {
-                return CommandOutcome(error, hint: hint).emit()
-            }
         case .finished(let outcome):
             return outcome.emit()
+        case .execFilter, .notifySend, .command:
+            return nil
+        }
+    }
+
+    /// Runs a command of the tree to its end and returns its exit status, its failure said on standard error: the one
+    /// way a command runs, in the program and in-process.
+    private static func status(of command: any ParsableCommand, hint: String?) async -> Int32 {
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                // ArgumentParser's own `help` command.
+                var command = command
+                try command.run()
+            }
+            return ExitStatus.success
+        } catch {
+            return CommandOutcome(error, hint: hint).emit()
         }
     }
 }

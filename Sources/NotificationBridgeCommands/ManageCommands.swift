@@ -19,12 +19,9 @@ struct WaitCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        do {
-            try NotificationIDForm.check(id, argument: "ID")
-        } catch {
+        if let problem = NotificationIDForm.problem(inCommandLine: id) {
             throw ValidationError(
-                DaemonWords.inCommandLineTerms(error.message)
-                    + "; to post a notification titled '\(id)', use notification-bridge send '\(id)'")
+                "ID \(problem); to post a notification titled '\(id)', use notification-bridge send '\(id)'")
         }
     }
 

@@ -38,30 +38,35 @@ struct MonitorCommand: AsyncParsableCommand {
         let attachment = try await attach(client)
         // On standard error, so that standard output holds responses only.
         printError("notification-bridge: monitoring the responses of \(appName) (Ctrl-C stops)")
-        for await event in attachment.events {
-            switch event {
-            case .responded(let response):
-                let printed = Response(
-                    id: response.notificationID, action: response.actionID, dictionary: response.dictionary)
-                if output.json {
-                    Output.printJSON(printed.json)
-                } else {
-                    let text = response.text.map { [Self.escaped($0)] } ?? []
-                    print(([response.notificationID, response.actionID] + text).joined(separator: "\t"))
+        // The attachment attaches again after a restart of the daemon for as long as the responses are printed.
+        await withDiscardingTaskGroup { group in
+            group.addTask { await attachment.run() }
+            for await event in attachment.events {
+                switch event {
+                case .responded(let response):
+                    let printed = Response(
+                        id: response.notificationID, action: response.actionID, dictionary: response.dictionary)
+                    if output.json {
+                        Output.printJSON(printed.json)
+                    } else {
+                        let text = response.text.map { [Self.escaped($0)] } ?? []
+                        print(([response.notificationID, response.actionID] + text).joined(separator: "\t"))
+                    }
+                case .fired(let notification):
+                    if output.json {
+                        guard case .object(var members) = Output.json(.vardict(notification.entries)) else { continue }
+                        members["fired"] = .bool(true)
+                        Output.printJSON(.object(members))
+                    } else {
+                        print("fired\t\(notification.id)\t\(Self.escaped(notification.title))")
+                    }
+                case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
+                    continue
                 }
-            case .fired(let notification):
-                if output.json {
-                    guard case .object(var members) = Output.json(.vardict(notification.entries)) else { continue }
-                    members["fired"] = .bool(true)
-                    Output.printJSON(.object(members))
-                } else {
-                    print("fired\t\(notification.id)\t\(Self.escaped(notification.title))")
-                }
-            case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
-                continue
+                // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
+                Terminal.current.flush()
             }
-            // A pipe is block-buffered: each response goes out as it comes (nil flushes every output stream).
-            Terminal.current.flush()
+            group.cancelAll()
         }
         throw CLIFailure(
             "notification-bridge: the connection to the session bus closed; monitor stopped (start it "

@@ -89,9 +89,9 @@ struct SendCommand: AsyncParsableCommand {
         }
         if !command.isEmpty {
             do {
-                try ExecRule.checkForm(command, subject: "the command after '--'")
+                try ExecRule.checkForm(command)
             } catch {
-                throw ValidationError(error.message)
+                throw ValidationError(KeyFailure(error).map { "the command after '--' \($0.problem)" } ?? error.message)
             }
             // The daemon starts it later, from its own PATH; a program that is not there now is a mistake now.
             if ExecRule.resolve(command[0]) == nil {

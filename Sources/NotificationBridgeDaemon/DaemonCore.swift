@@ -392,10 +392,10 @@ actor DaemonCore {
     /// With `app-action` true, action ids name the app's actions, so they must be valid action names.
     private static func checkActionNames(of category: NotificationCategory) throws(DBusFailure) {
         guard let bad = category.actions.first(where: { !PostRequest.isActionName($0.id) }) else { return }
-        throw BridgeError.invalid(
-            "notification key 'app-action' is true, so action ids name the app's actions, but category "
-                + "\(quotedForMessage(category.id)) has action \(quotedForMessage(bad.id)), which cannot "
-                + "(use letters, digits, '-' and '.'); give 'app-action' one action name instead")
+        throw KeyPlace(place: "notification", key: PostKeys.appAction.name).invalid(
+            "is true, so action ids name the app's actions, but category \(quotedForMessage(category.id)) has action "
+                + "\(quotedForMessage(bad.id)), which cannot (use letters, digits, '-' and '.'); give 'app-action' one "
+                + "action name instead")
     }
 
     /// A replacement must name a notification that is showing or scheduled, and be posted under the same app name.
@@ -407,7 +407,7 @@ actor DaemonCore {
                 message: table[id] != nil
                     ? "notification \(quotedForMessage(id)) is no longer showing; post without 'replaces' to show a "
                         + "new one"
-                    : "no notification has id \(quotedForMessage(id)); use an id Post returned")
+                    : "no notification has id \(quotedForMessage(id)); use an id returned when it was posted")
         }
         guard previous.appName == appName else {
             throw BridgeError.invalid(

@@ -161,6 +161,16 @@ enum DaemonServices {
         }
     }
 
+    /// The serving itself (``NotificationDaemon``'s exporting, taking the name, restoring, and its own group of the
+    /// services that answer calls): the last of the daemon's group, so the first to stop, and the one whose end, by a
+    /// shutdown, the loss of the name or a failure, ends the group.
+    struct Serving: Service, CustomStringConvertible {
+        let serve: @Sendable () async throws -> Void
+        var description: String { "serving" }
+
+        func run() async throws { try await serve() }
+    }
+
     /// The store's writer: closed once the jobs that write are done, so that everything acknowledged is on disk
     /// before the state directory is let go to a daemon that takes over.
     static func storeWriter(_ commits: DurableCommits) -> Closing {

@@ -6,7 +6,6 @@ import NotificationBridgeAPI
 import NotificationScheduling
 import NotificationStore
 import ServiceLifecycle
-import Synchronization
 
 /// The daemon: owns `io.github.NotificationBridge` and serves `io.github.NotificationBridge1` at
 /// `/io/github/NotificationBridge`, posting through one long-lived connection to the notification server.
@@ -44,8 +43,6 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
     /// The service's name in the group's log lines.
     public var description: String { "notification-bridged" }
 
-    private typealias Ending = DaemonServices.Ending
-
     /// Connects, takes the bus name and serves until a graceful shutdown, the loss of the name, or the end of the
     /// bus connection.
     ///
@@ -60,8 +57,11 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         } catch {
             throw DaemonError.cannotConnect("\(error)")
         }
-        var system: DBusConnection?
-        if let systemBus = configuration.systemBus { system = try? await DBusConnection.connect(to: systemBus) }
+        var systemConnection: DBusConnection?
+        if let systemBus = configuration.systemBus {
+            systemConnection = try? await DBusConnection.connect(to: systemBus)
+        }
+        let system = systemConnection
         let session: NotificationServerSession
         do {
             // Without a server the daemon still serves: it keeps scheduled notifications and shows them once one
@@ -103,61 +103,65 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             activations: activations,
             defaultAppName: configuration.defaultAppName, commits: commits, scheduler: scheduler, jobs: jobSink,
             doNotDisturb: doNotDisturb, logger: logger)
-        // The scheduler, the store's writer and the settings watcher are services of the group that serve() runs, and
-        // stop in its order. Only when serving never started (the name was taken, the state could not be read) are
-        // they let go here.
-        let storeWriter = DaemonServices.storeWriter(commits)
-        let ending: Result<Ending, any Error>
-        let grouped = GroupStart()
-        do {
-            ending = .success(
+        // The daemon's life is one group: the bus connections, the calls still waiting, the bus name, the store's writer
+        // and the settings are let go at the end of services listed before the serving, which stops first; whether
+        // serving ends by a shutdown, the loss of the name or a failure to take it, they stop in the reverse of this
+        // order, each after the services that use it.
+        let ending = DaemonServices.EndingCell()
+        let services: [any Service] = [
+            DaemonServices.Closing(description: "bus connections") { [self] in
+                // A round trip to the bus: the answers sent before have left once its reply is back.
+                _ = try? await connection.nameHasOwner(BridgeAPI.busName)
+                await close(connection, system)
+            },
+            DaemonServices.Closing(description: "calls still waiting") { await core.beginShutdown() },
+            DaemonServices.Closing(description: "bus name") {
+                if ending.ending != .busClosed { _ = try? await connection.releaseName(BridgeAPI.busName) }
+            },
+            DaemonServices.storeWriter(commits), DaemonServices.SettingsWatcher(settings: settings),
+            DaemonServices.Serving { [self] in
+                // The jobs and the activations end with the serving, also when it never got to run them.
+                defer {
+                    jobSink.finish()
+                    activations.finish()
+                }
                 try await serve(
-                    core, firings: (firings, firingSink), jobs: jobs, storeWriter: storeWriter, grouped: grouped,
-                    on: connection, system: system))
-        } catch {
-            ending = .failure(error)
-        }
-        if case .success(let reason) = ending, reason != .busClosed {
-            _ = try? await connection.releaseName(BridgeAPI.busName)
-        }
-        jobSink.finish()
-        activations.finish()
-        await core.beginShutdown()
-        if !grouped.hasStarted {
-            firingSink.finish()
-            await settings.close()
-            await storeWriter.stop()
-        }
-        // A round trip to the bus: the answers sent above have left once its reply is back.
-        _ = try? await connection.nameHasOwner(BridgeAPI.busName)
-        await close(connection, system)
-        switch ending {
-        case .failure(let error):
-            throw error
-        case .success(.busClosed):
+                    core, firings: (firings, firingSink), jobs: jobs, ending: ending, on: connection, system: system)
+            },
+        ]
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                logger: logger))
+        try await group.run()
+        switch ending.ending {
+        case .busClosed:
             logger.error("the session bus went away")
             throw DaemonError.busClosed
-        case .success(.nameLost):
+        case .nameLost:
             logger.info("another notification-bridged took \(BridgeAPI.busName); stopping")
-        case .success(.shutdown):
+        case .shutdown:
             logger.info("stopped")
         }
     }
 
-    /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the store's writer, the
-    /// settings watcher and the scheduler, the server session and its events, the jobs that answer calls,
-    /// the scheduler's firings, the bus's news, app activations, each a service of one `ServiceGroup` (see
-    /// ``DaemonServices``), which a graceful shutdown of the daemon's own group ends in order. `grouped` records that
-    /// the group started.
+    /// Exports the interface, takes the name, and runs the daemon's work until it must stop: the scheduler, the server
+    /// session and its events, the jobs that answer calls, the scheduler's firings, the bus's news, app activations,
+    /// each a service of one `ServiceGroup` (see ``DaemonServices``), which a graceful shutdown of the daemon's group
+    /// ends in order. `ending` says why serving ended.
     private func serve(
         _ core: DaemonCore,
         firings: (
             stream: AsyncStream<ScheduledFiring<PendingPost>>,
             sink: AsyncStream<ScheduledFiring<PendingPost>>.Continuation
         ),
-        jobs: AsyncStream<@Sendable () async -> Void>, storeWriter: DaemonServices.Closing, grouped: GroupStart,
+        jobs: AsyncStream<@Sendable () async -> Void>, ending: DaemonServices.EndingCell,
         on connection: DBusConnection, system: DBusConnection?
-    ) async throws -> Ending {
+    ) async throws {
         let logger = configuration.logger
         let events = core.session.events
         let departures = try await connection.signals(
@@ -211,11 +215,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             ])
         configuration.whenServing?()
 
-        let ending = DaemonServices.EndingCell()
-        // The store and the settings first, so that they stop last, after the jobs that use them; the scheduler (listed
-        // after its firings' follower) before that follower.
+        // The store and the settings stop after all of these (see run()); the scheduler (listed after its firings'
+        // follower) before that follower.
         var services: [any Service] = [
-            storeWriter, DaemonServices.SettingsWatcher(settings: core.settings),
             // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
             DaemonServices.LockFollower(monitor: core.lockMonitor, gate: core.lockGate),
             // After the store and the settings and before the jobs, so that it stops after the jobs under way, which may
@@ -257,9 +259,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                     .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 logger: logger))
-        grouped.start()
         try await group.run()
-        return ending.ending
     }
 
     /// Takes the state directory's lock (waiting for a daemon that is handing over to let it go) and opens the
@@ -318,13 +318,4 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         await connection.close()
         await system?.close()
     }
-}
-
-/// Whether the daemon's `ServiceGroup` started: from then on the group stops the services it holds.
-private final class GroupStart: Sendable {
-    private let started = Mutex(false)
-
-    var hasStarted: Bool { started.withLock { $0 } }
-
-    func start() { started.withLock { $0 = true } }
 }

@@ -163,7 +163,7 @@ struct NotificationTable: Sendable {
         guard isForgotten(id) else {
             return DBusFailure(
                 name: BridgeError.unknownNotification,
-                message: "no notification has id \(quotedForMessage(id)); use an id Post returned")
+                message: "no notification has id \(quotedForMessage(id)); use an id returned when it was posted")
         }
         return DBusFailure(
             name: BridgeError.expired,

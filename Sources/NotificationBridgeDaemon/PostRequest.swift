@@ -68,7 +68,8 @@ package struct PostRequest: Sendable {
             do throws(TriggerValidationError) {
                 try trigger.validate()
             } catch {
-                throw BridgeError.invalid("notification key '\(PostKeys.fireDate.name)' is not a valid time: \(error)")
+                throw KeyPlace(place: "notification", key: PostKeys.fireDate.name).invalid(
+                    "is not a valid time: \(error)")
             }
             return trigger
         }

@@ -28,10 +28,12 @@ struct ExecRuleTests {
             default: argv
             }
         #expect {
-            try ExecRule.checkForm(argv, subject: "the command")
+            try ExecRule.checkForm(argv)
         } throws: { error in
-            let failure = error as? DBusFailure
-            return failure.map { BridgeError($0) == .invalidArgument && $0.message.contains(says) } ?? false
+            // The refusal names the key, as a part of the error a client can name in its own terms.
+            guard let failure = error as? DBusFailure, let refusal = KeyFailure(failure) else { return false }
+            return refusal.key == PostKeys.exec.name && refusal.problem.contains(says)
+                && failure.message.hasPrefix("notification key 'exec' ")
         }
     }
 

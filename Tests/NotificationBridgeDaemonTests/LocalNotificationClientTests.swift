@@ -17,30 +17,33 @@ struct LocalNotificationClientTests {
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
             let client = try await LocalNotificationClient(connection: try await setup.bus.connect(), appName: "Kettle")
-            let before = Date()
-            var content = NotificationContent(title: "Tea", body: "Ready")
-            content.userInfo = ["pot": .number(2)]
-            content.actions = [NotificationAction(id: "pour", title: "Pour", activation: .background)]
-            // Six seconds: long enough to be still pending when listed, even when the machine is loaded enough to take
-            // seconds over the call.
-            let id = try await client.schedule(content, trigger: .timeInterval(seconds: 6))
+            try await client.running {
+                let before = Date()
+                var content = NotificationContent(title: "Tea", body: "Ready")
+                content.userInfo = ["pot": .number(2)]
+                content.actions = [NotificationAction(id: "pour", title: "Pour", activation: .background)]
+                // Six seconds: long enough to be still pending when listed, even when the machine is loaded enough to take
+                // seconds over the call.
+                let id = try await client.schedule(content, trigger: .timeInterval(seconds: 6))
 
-            let pending = try await client.pending()
-            #expect(pending.map(\.id) == [id])
-            #expect(pending.first?.title == "Tea" && pending.first?.appName == "Kettle")
-            let next = try #require(pending.first?.nextFireDate)
-            #expect(next >= before.addingTimeInterval(5.9) && next <= before.addingTimeInterval(12), "\(next)")
+                let pending = try await client.pending()
+                #expect(pending.map(\.id) == [id])
+                #expect(pending.first?.title == "Tea" && pending.first?.appName == "Kettle")
+                let next = try #require(pending.first?.nextFireDate)
+                #expect(next >= before.addingTimeInterval(5.9) && next <= before.addingTimeInterval(12), "\(next)")
 
-            let shown = try await setup.nextNotification()
-            #expect(shown.summary == "Tea")
-            try await withTimeout(waitingFor: "delivered to list it") {
-                while try await client.delivered().map(\.id) != [id] { try await Task.sleep(for: .milliseconds(20)) }
+                let shown = try await setup.nextNotification()
+                #expect(shown.summary == "Tea")
+                try await withTimeout(waitingFor: "delivered to list it") {
+                    while try await client.delivered().map(\.id) != [id] {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                try await setup.server.invokeAction(id: shown.id, key: "pour")
+                let response = try await client.responses.first(waitingFor: "the response")
+                #expect(response.notificationID == id && response.actionID == "pour")
+                #expect(response.userInfo == ["pot": .number(2)])
             }
-            try await setup.server.invokeAction(id: shown.id, key: "pour")
-            let response = try await client.responses.first(waitingFor: "the response")
-            #expect(response.notificationID == id && response.actionID == "pour")
-            #expect(response.userInfo == ["pot": .number(2)])
-            await client.stop()
         }
     }
 
@@ -50,25 +53,27 @@ struct LocalNotificationClientTests {
             let daemon = try await setup.startDaemon()
             defer { daemon.stop() }
             let client = try await LocalNotificationClient(connection: try await setup.bus.connect(), appName: "Agenda")
-            let nextYear = LocalDateTime(year: Calendar.current.component(.year, from: Date()) + 1, month: 2, day: 28)
-            let first = try await client.schedule(
-                NotificationContent(title: "A"), trigger: .date(.wallClock(nextYear), repeat: .interval(.year)))
-            let second = try await client.schedule(
-                NotificationContent(title: "B"),
-                trigger: .calendar(CalendarMatch(weekdays: .mondayToFriday, hour: 9, minute: 0), repeats: true))
-            let third = try await client.schedule(
-                NotificationContent(title: "C"), trigger: .timeInterval(seconds: 3600))
-            #expect(Set(try await client.pending().map(\.id)) == [first, second, third])
-            let calendar = try await client.pending().first { $0.id == second }?.entries[PostKeys.calendar.name]
-            #expect(
-                calendar?.stringKeyedEntries?[CalendarKeys.hour.name] == .variant(.int32(9)),
-                "\(String(describing: calendar))")
+            try await client.running {
+                let nextYear = LocalDateTime(
+                    year: Calendar.current.component(.year, from: Date()) + 1, month: 2, day: 28)
+                let first = try await client.schedule(
+                    NotificationContent(title: "A"), trigger: .date(.wallClock(nextYear), repeat: .interval(.year)))
+                let second = try await client.schedule(
+                    NotificationContent(title: "B"),
+                    trigger: .calendar(CalendarMatch(weekdays: .mondayToFriday, hour: 9, minute: 0), repeats: true))
+                let third = try await client.schedule(
+                    NotificationContent(title: "C"), trigger: .timeInterval(seconds: 3600))
+                #expect(Set(try await client.pending().map(\.id)) == [first, second, third])
+                let calendar = try await client.pending().first { $0.id == second }?.entries[PostKeys.calendar.name]
+                #expect(
+                    calendar?.stringKeyedEntries?[CalendarKeys.hour.name] == .variant(.int32(9)),
+                    "\(String(describing: calendar))")
 
-            try await client.withdraw(id: first)
-            #expect(Set(try await client.pending().map(\.id)) == [second, third])
-            #expect(Set(try await client.withdrawAll()) == [second, third])
-            #expect(try await client.pending().isEmpty)
-            await client.stop()
+                try await client.withdraw(id: first)
+                #expect(Set(try await client.pending().map(\.id)) == [second, third])
+                #expect(Set(try await client.withdrawAll()) == [second, third])
+                #expect(try await client.pending().isEmpty)
+            }
         }
     }
 
@@ -90,10 +95,11 @@ struct LocalNotificationClientTests {
             let shown = try await setup.nextNotification()
             let secondRun = try await LocalNotificationClient(
                 connection: try await setup.bus.connect(), appName: "Mail")
-            try await setup.server.invokeAction(id: shown.id, key: "default")
-            let response = try await secondRun.responses.first(waitingFor: "the response in the second run")
-            #expect(response.notificationID == id && response.isDefaultAction)
-            await secondRun.stop()
+            try await secondRun.running {
+                try await setup.server.invokeAction(id: shown.id, key: "default")
+                let response = try await secondRun.responses.first(waitingFor: "the response in the second run")
+                #expect(response.notificationID == id && response.isDefaultAction)
+            }
         }
     }
 
@@ -104,16 +110,18 @@ struct LocalNotificationClientTests {
             defer { daemon.stop() }
             let client = try await LocalNotificationClient(
                 connection: try await setup.bus.connect(), appName: "Timer", foreground: true)
-            let id = try await client.schedule(NotificationContent(title: "Done"), trigger: .timeInterval(seconds: 0.2))
-            let firing = try await client.firings.first(waitingFor: "the firing")
-            #expect(firing.id == id && firing.title == "Done")
+            try await client.running {
+                let id = try await client.schedule(
+                    NotificationContent(title: "Done"), trigger: .timeInterval(seconds: 0.2))
+                let firing = try await client.firings.first(waitingFor: "the firing")
+                #expect(firing.id == id && firing.title == "Done")
 
-            try await client.setForeground(false)
-            _ = try await client.post(NotificationContent(title: "Marker"))
-            #expect(try await setup.nextNotification().summary == "Marker", "the firing was shown by the server")
-            try await client.present(id: id)
-            #expect(try await setup.nextNotification().summary == "Done")
-            await client.stop()
+                try await client.setForeground(false)
+                _ = try await client.post(NotificationContent(title: "Marker"))
+                #expect(try await setup.nextNotification().summary == "Marker", "the firing was shown by the server")
+                try await client.present(id: id)
+                #expect(try await setup.nextNotification().summary == "Done")
+            }
         }
     }
 }

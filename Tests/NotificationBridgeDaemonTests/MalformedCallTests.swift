@@ -263,7 +263,7 @@ struct MalformedCallTests {
             description: "huge id"),
         Case(
             method: BridgeMethod.withdraw.name, arguments: [.string(wellFormedUnknownID)], error: unknownNotification,
-            says: "use an id Post returned", description: "unknown id"),
+            says: "use an id returned when it was posted", description: "unknown id"),
         Case(
             method: BridgeMethod.withdrawAll.name, arguments: [.vardict(["app": .string("Mail")])], error: invalid,
             says: "filter has unknown key 'app' (did you mean 'app-name'?)", description: "misspelt filter key"),

@@ -248,17 +248,18 @@ struct SandboxedPeerTests {
             let client = try await LocalNotificationClient(
                 connection: try await sandbox.connect(), appName: "Evil", foreground: false, sandbox: .flatpak,
                 environment: ["FLATPAK_ID": Self.evil])
-            #expect(client.appName == Self.evil)
-            var content = NotificationContent(title: "Tea", body: "Ready")
-            content.actions = [NotificationAction(id: "pour", title: "Pour", activation: .background)]
-            let id = try await client.post(content)
-            let shown = try await fixture.nextNotification()
-            #expect(shown.desktopEntry == Self.evil)
-            #expect(try await client.delivered().map(\.id) == [id])
-            try await fixture.scripted.invokeAction(id: shown.id, key: "pour")
-            let response = try await client.responses.first(waitingFor: "the response in the sandbox")
-            #expect(response.notificationID == id && response.actionID == "pour")
-            await client.stop()
+            try await client.running {
+                #expect(client.appName == Self.evil)
+                var content = NotificationContent(title: "Tea", body: "Ready")
+                content.actions = [NotificationAction(id: "pour", title: "Pour", activation: .background)]
+                let id = try await client.post(content)
+                let shown = try await fixture.nextNotification()
+                #expect(shown.desktopEntry == Self.evil)
+                #expect(try await client.delivered().map(\.id) == [id])
+                try await fixture.scripted.invokeAction(id: shown.id, key: "pour")
+                let response = try await client.responses.first(waitingFor: "the response in the sandbox")
+                #expect(response.notificationID == id && response.actionID == "pour")
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 import DBusTestSupport
 import NotificationBridge
+import NotificationBridgeAPI
+import NotificationStore
 import Synchronization
 import Testing
 
@@ -43,5 +45,24 @@ struct ServiceLifetimeTests {
         }
         // DaemonFixture has triggered the group's graceful shutdown and waited, bounded, for the daemon to return.
         #expect(watcher.hasEnded, "the daemon returned with the watcher's run still going")
+    }
+
+    @Test("a graceful shutdown gives the state directory back and closes the daemon's connection before run returns")
+    func shutdownLetsEverythingGo() async throws {
+        try await withPrivateBus { bus in
+            let watcher = try await bus.connect()
+            let daemonConnection = try await DaemonFixture.run(bus: bus, server: nil, events: AsyncStream { _ in }) {
+                fixture in
+                try #require(try await fixture.client.nameOwner(of: BridgeAPI.busName))
+            }
+            // DaemonFixture has triggered the group's graceful shutdown and waited, bounded, for the daemon to return.
+            #expect(try await !watcher.nameHasOwner(BridgeAPI.busName), "the bus name is still owned")
+            #expect(try await !watcher.nameHasOwner(daemonConnection), "the daemon's connection is still open")
+            // The store is closed: its directory's lock is free for the next daemon at once.
+            let state = bus.directory.appendingPathComponent("test/state").path
+            let lock = try await StateDirectoryLock.acquire(directory: state, within: .zero)
+            lock.release()
+            await watcher.close()
+        }
     }
 }

@@ -108,34 +108,34 @@ import Testing
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
                 BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
-            #expect(center.lockSource == .screenSaver)
-            try await center.setNotificationCategories([BridgeFixture.message()])
+            try await center.running {
+                #expect(center.lockSource == .screenSaver)
+                try await center.setNotificationCategories([BridgeFixture.message()])
 
-            let post = { (title: String) async throws -> (String, UInt32) in
-                let id = try await center.post(BridgeFixture.content(title: title))
-                let served = try await withTimeout(waitingFor: "the server to show it") {
-                    for await case .notified(let served) in events { return served }
-                    throw TestSupportError("events ended")
+                let post = { (title: String) async throws -> (String, UInt32) in
+                    let id = try await center.post(BridgeFixture.content(title: title))
+                    let served = try await withTimeout(waitingFor: "the server to show it") {
+                        for await case .notified(let served) in events { return served }
+                        throw TestSupportError("events ended")
+                    }
+                    return (id, served.id)
                 }
-                return (id, served.id)
+                let (deleteID, deleteServerID) = try await post("Ann")
+                let (readID, readServerID) = try await post("Bob")
+                // Delete needs authentication: held while locked. Mark as Read does not: delivered at once.
+                try await server.invokeAction(id: deleteServerID, key: "delete")
+                try await server.invokeAction(id: readServerID, key: "read")
+                let first = try await center.responses.first(waitingFor: "the unauthenticated response")
+                #expect(first.notificationID == readID)
+
+                locked.withLock { $0 = false }
+                try screenSaver.emit(
+                    path: "/org/freedesktop/ScreenSaver", interface: "org.freedesktop.ScreenSaver",
+                    member: "ActiveChanged", arguments: [.boolean(false)])
+                let second = try await center.responses.first(waitingFor: "the held response after unlock")
+                #expect(second.notificationID == deleteID)
+                #expect(second.actionID == "delete")
             }
-            let (deleteID, deleteServerID) = try await post("Ann")
-            let (readID, readServerID) = try await post("Bob")
-            // Delete needs authentication: held while locked. Mark as Read does not: delivered at once.
-            try await server.invokeAction(id: deleteServerID, key: "delete")
-            try await server.invokeAction(id: readServerID, key: "read")
-            let first = try await center.responses.first(waitingFor: "the unauthenticated response")
-            #expect(first.notificationID == readID)
-
-            locked.withLock { $0 = false }
-            try screenSaver.emit(
-                path: "/org/freedesktop/ScreenSaver", interface: "org.freedesktop.ScreenSaver",
-                member: "ActiveChanged", arguments: [.boolean(false)])
-            let second = try await center.responses.first(waitingFor: "the held response after unlock")
-            #expect(second.notificationID == deleteID)
-            #expect(second.actionID == "delete")
-
-            await center.stop()
             await server.stop()
             for connection in [connection, serverConnection, screenSaver] { await connection.close() }
         }

@@ -50,18 +50,18 @@ struct BridgeFixture: Sendable {
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
                 configuration(on: bus, promptCommand: promptCommand ?? ["/bin/false"]))
-            try await center.setNotificationCategories(categories)
             let fixture = BridgeFixture(
                 bus: bus, server: server, serverEvents: events, center: center, connection: connection)
-            defer {
-                Task {
-                    await center.stop()
-                    await server.stop()
-                    await connection.close()
-                    await serverConnection.close()
+            let result = await outcome {
+                try await center.running {
+                    try await center.setNotificationCategories(categories)
+                    return try await body(fixture)
                 }
             }
-            return try await body(fixture)
+            await server.stop()
+            await connection.close()
+            await serverConnection.close()
+            return try result.get()
         }
     }
 
@@ -125,6 +125,24 @@ struct BridgeFixture: Sendable {
                 if let found = match(event) { return found }
             }
             throw TestSupportError("the center's events ended while waiting for \(what)")
+        }
+    }
+}
+
+extension DesktopNotificationCenter {
+    /// Runs `body` while the center's ``run()`` runs beside it in a task group, then stops the center (also when
+    /// `body` throws), as an app runs it.
+    nonisolated func running<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.run() }
+            do {
+                let result = try await body()
+                await stop()
+                return result
+            } catch {
+                await stop()
+                throw error
+            }
         }
     }
 }

@@ -91,11 +91,12 @@ import Testing
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
                 BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
-            try await center.setNotificationCategories([
-                NotificationCategory(id: "message", actions: [BridgeFixture.markRead, BridgeFixture.open])
-            ])
-            try await body(bus, server, events, center)
-            await center.stop()
+            try await center.running {
+                try await center.setNotificationCategories([
+                    NotificationCategory(id: "message", actions: [BridgeFixture.markRead, BridgeFixture.open])
+                ])
+                try await body(bus, server, events, center)
+            }
             await server.stop()
             await connection.close()
             await service.close()

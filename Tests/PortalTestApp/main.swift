@@ -22,17 +22,22 @@ func say(_ words: String...) {
 var configuration = DesktopNotificationCenter.Configuration(appName: "Mail")
 if activated { configuration.activatableAppID = ProcessInfo.processInfo.environment["FLATPAK_ID"] }
 let center = try await DesktopNotificationCenter.connect(configuration)
-try await center.setNotificationCategories([message])
-if activated {
-    say("started", await center.serverInformation().name)
-} else {
-    var content = NotificationContent(title: "Ann", body: "Lunch at 12?")
-    content.categoryID = "message"
-    content.userInfo = ["conversation": "t-42"]
-    let id = try await center.post(content)
-    say("posted", id, await center.serverInformation().name)
-}
-for await response in center.responses {
-    say("response", response.notificationID, response.actionID, JSONValue.object(response.userInfo).jsonText)
-    break
+// The center's work runs beside the app's, in one task group, until the app stops it.
+try await withThrowingDiscardingTaskGroup { group in
+    group.addTask { await center.run() }
+    try await center.setNotificationCategories([message])
+    if activated {
+        say("started", await center.serverInformation().name)
+    } else {
+        var content = NotificationContent(title: "Ann", body: "Lunch at 12?")
+        content.categoryID = "message"
+        content.userInfo = ["conversation": "t-42"]
+        let id = try await center.post(content)
+        say("posted", id, await center.serverInformation().name)
+    }
+    for await response in center.responses {
+        say("response", response.notificationID, response.actionID, JSONValue.object(response.userInfo).jsonText)
+        break
+    }
+    await center.stop()
 }

@@ -9,10 +9,16 @@ import NotificationModel
 ///
 /// ```swift
 /// let client = try await LocalNotificationClient.connect(appName: "Kettle")
-/// let id = try await client.schedule(
-///     NotificationContent(title: "Tea is ready"), trigger: .timeInterval(seconds: 240))
-/// for await response in client.responses { print(response.notificationID, response.actionID) }
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await client.run() }
+///     let id = try await client.schedule(
+///         NotificationContent(title: "Tea is ready"), trigger: .timeInterval(seconds: 240))
+///     for await response in client.responses { print(response.notificationID, response.actionID) }
+/// }
 /// ```
+///
+/// The client hears the daemon in ``run()``, which the app runs in a task group of its own for as long as it uses the
+/// client; ``stop()`` ends it.
 ///
 /// ## Why the daemon holds them
 ///
@@ -35,7 +41,7 @@ import NotificationModel
 /// With ``setForeground(_:)`` true (the app is frontmost), the app's scheduled notifications are not shown when they
 /// fire: they arrive on ``firings`` instead, as on iOS for an app in the foreground; ``present(id:)`` shows one anyway.
 ///
-/// If the daemon restarts, the client attaches again by itself.
+/// If the daemon restarts, the client attaches again by itself while ``run()`` runs.
 public actor LocalNotificationClient {
     /// The session-bus connection to the daemon.
     public nonisolated let connection: DBusConnection
@@ -47,7 +53,11 @@ public actor LocalNotificationClient {
     /// Scheduled notifications of the app that fired while it was in the foreground, and were not shown.
     public nonisolated let firings: AsyncStream<ListedNotification>
 
-    private var listener: Task<Void, Never>?
+    private let responseSink: AsyncStream<NotificationResponse>.Continuation
+    private let firingSink: AsyncStream<ListedNotification>.Continuation
+    /// Finished by ``stop()``, which ends ``run()``.
+    private let stopping: (stream: AsyncStream<Never>, continuation: AsyncStream<Never>.Continuation) =
+        AsyncStream.makeStream()
     /// The attachment as ``appName``, which attaches again when the daemon restarts.
     private let attachment: BridgeAttachment
     let proxy: BridgeProxy
@@ -86,38 +96,54 @@ public actor LocalNotificationClient {
         let (firings, firingSink) = AsyncStream.makeStream(of: ListedNotification.self)
         self.responses = responses
         self.firings = firings
+        self.responseSink = responseSink
+        self.firingSink = firingSink
         do {
             attachment = try await BridgeAttachment(proxy: proxy, appName: self.appName, foreground: foreground)
         } catch let failure as DBusFailure where DaemonUnreachableError.isUnreachable(failure) {
             throw DaemonUnreachableError(failure: failure, sandbox: sandbox)
         }
-        listen(to: attachment.events, responseSink: responseSink, firingSink: firingSink)
     }
 
-    private func listen(
-        to events: AsyncStream<BridgeEvent>, responseSink: AsyncStream<NotificationResponse>.Continuation,
-        firingSink: AsyncStream<ListedNotification>.Continuation
-    ) {
-        listener = Task {
-            for await event in events {
-                switch event {
-                case .responded(let response):
-                    responseSink.yield(response.notificationResponse)
-                case .fired(let notification):
-                    firingSink.yield(notification)
-                case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
-                    continue
+    /// Hears the daemon until ``stop()``: the responses and firings it sends the app, handed to ``responses`` and
+    /// ``firings``, and its restarts, after which the client attaches again. Run it once, in a task group of the app's,
+    /// for as long as the client is used; until it runs, nothing arrives on the streams. It ends at ``stop()``, when
+    /// the connection closes, or when the task that runs it is cancelled, and finishes the streams.
+    public func run() async {
+        let (attachment, responseSink, firingSink, stopping) = (
+            self.attachment, self.responseSink, self.firingSink, self.stopping
+        )
+        await withDiscardingTaskGroup { group in
+            group.addTask { await attachment.run() }
+            group.addTask {
+                for await event in attachment.events {
+                    switch event {
+                    case .responded(let response):
+                        responseSink.yield(response.notificationResponse)
+                    case .fired(let notification):
+                        firingSink.yield(notification)
+                    case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
+                        continue
+                    }
                 }
+                // The connection closed: nothing more can be heard.
+                stopping.continuation.finish()
             }
-            responseSink.finish()
-            firingSink.finish()
+            for await _ in stopping.stream {}
+            group.cancelAll()
         }
+        responseSink.finish()
+        firingSink.finish()
     }
 
-    /// Stops listening and finishes the streams; the connection stays open (close it yourself).
+    /// Ends ``run()``, which finishes the streams, and detaches from the daemon; the connection stays open (close it
+    /// yourself).
     public func stop() async {
-        listener?.cancel()
+        stopping.continuation.finish()
         await attachment.detach()
+        // Also when run() never ran.
+        responseSink.finish()
+        firingSink.finish()
     }
 
     // MARK: Posting

@@ -27,14 +27,14 @@ extension DaemonCore {
         }
         if let action = offered, case .textInput = action.behavior {
             guard let text, !text.isEmpty else {
-                throw BridgeError.invalid(
-                    "action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) asks for typed "
-                        + "text; give it in option '\(ActOptionKeys.text.name)'")
+                throw KeyPlace(place: "options", key: ActOptionKeys.text.name).invalid(
+                    "is missing, and action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) "
+                        + "asks for typed text; give the text typed")
             }
         } else if text != nil {
-            throw BridgeError.invalid(
-                "action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) takes no typed text; "
-                    + "leave option '\(ActOptionKeys.text.name)' out")
+            throw KeyPlace(place: "options", key: ActOptionKeys.text.name).invalid(
+                "is given, but action \(quotedForMessage(actionID)) of notification \(quotedForMessage(id)) takes no "
+                    + "typed text; leave it out")
         }
         var answered = ended
         answered.ending = .responded

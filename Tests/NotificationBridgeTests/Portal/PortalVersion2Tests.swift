@@ -19,14 +19,10 @@ import Testing
             configuration.path = .portal
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil, configuration)
-            try await center.setNotificationCategories([BridgeFixture.message()])
-            do {
+            try await center.running {
+                try await center.setNotificationCategories([BridgeFixture.message()])
                 try await body(center, standIn, bus)
-            } catch {
-                await center.stop()
-                throw error
             }
-            await center.stop()
             await connection.close()
             await portalConnection.close()
         }
@@ -137,20 +133,21 @@ import Testing
             configuration.path = .portal
             let second = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil, configuration)
-            try await second.setNotificationCategories([BridgeFixture.message()])
-            let info = await second.serverInformation()
-            #expect(info.version == "1")
-            #expect(info.specVersion == "portal 2, whose backend takes version 1's keys")
-            #expect(!info.capabilities.contains(ServerCapability.sound.rawValue))
-            var content = BridgeFixture.content()
-            content.sound = .none
-            content.isResident = true
-            _ = try await second.post(content)
-            let (_, notification) = try await Self.added(standIn)
-            #expect(notification[PortalWire.Key.sound] == nil, "a version-1 backend drops sound")
-            #expect(notification[PortalWire.Key.displayHint] == nil, "a version-1 backend drops display hints")
-            #expect(notification[PortalWire.Key.body] != nil)
-            await second.stop()
+            try await second.running {
+                try await second.setNotificationCategories([BridgeFixture.message()])
+                let info = await second.serverInformation()
+                #expect(info.version == "1")
+                #expect(info.specVersion == "portal 2, whose backend takes version 1's keys")
+                #expect(!info.capabilities.contains(ServerCapability.sound.rawValue))
+                var content = BridgeFixture.content()
+                content.sound = .none
+                content.isResident = true
+                _ = try await second.post(content)
+                let (_, notification) = try await Self.added(standIn)
+                #expect(notification[PortalWire.Key.sound] == nil, "a version-1 backend drops sound")
+                #expect(notification[PortalWire.Key.displayHint] == nil, "a version-1 backend drops display hints")
+                #expect(notification[PortalWire.Key.body] != nil)
+            }
             await connection.close()
             await backendConnection.close()
             _ = center

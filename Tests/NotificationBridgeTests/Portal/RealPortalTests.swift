@@ -72,8 +72,7 @@ struct RealPortalTests {
             let connection = try await bus.connect()
             let center = try await makeCenter(on: connection, promptCommand: promptCommand)
             let fixture = Fixture(bus: bus, portal: portal, server: server, serverEvents: events, center: center)
-            let result = await outcome { try await body(fixture) }
-            await center.stop()
+            let result = await outcome { try await center.running { try await body(fixture) } }
             await connection.close()
             try result.get()
         }

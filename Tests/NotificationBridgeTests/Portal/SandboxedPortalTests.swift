@@ -53,8 +53,7 @@ struct SandboxedPortalTests {
                 bus: bus, portal: portal, server: server, serverEvents: events, center: center)
             let run = Run(
                 fixture: fixture, sandbox: sandbox, connection: connection, services: services ?? bus.directory)
-            let result = await outcome { try await body(run) }
-            await center.stop()
+            let result = await outcome { try await center.running { try await body(run) } }
             await connection.close()
             try result.get()
         }

@@ -1,0 +1,73 @@
+import DBusCore
+import DBusTestSupport
+import Foundation
+import NotificationBridgeAPI
+import NotificationModel
+import Testing
+
+/// A ``BridgeAttachment`` attaches again to a daemon that restarted, for as long as its `run()` runs in the app's task
+/// group, and no longer once that has ended.
+@Suite("an attachment across a restart of the daemon")
+struct AttachmentRestartTests {
+    /// Posts as app `Mail` from a connection that then closes, clicks the notification, and says whether the
+    /// attachment received the response (the daemon routes a response whose poster is gone to the app's attachment).
+    private static func responseReaches(
+        _ attachment: BridgeAttachment, _ setup: SchedulingTests.Setup, within limit: Duration
+    ) async throws -> Bool {
+        let poster = try await setup.bus.connect()
+        let id = try await BridgeProxy(connection: poster).post(
+            NotificationPost(
+                content: NotificationContent(
+                    title: "Mail from Ann", appName: "Mail", defaultActionLabel: "Open", timeout: .never)))
+        let shown = try await setup.nextNotification()
+        await poster.close()
+        try await setup.server.invokeAction(id: shown.id, key: "default")
+        let events = attachment.events
+        let received = try? await withTimeout(limit, waitingFor: "the response at the attachment") {
+            for await event in events {
+                if case .responded(let response) = event, response.notificationID == id { return true }
+            }
+            return false
+        }
+        return received == true
+    }
+
+    @Test("after kill -9 and a restart, responses reach the attachment while run() runs")
+    func attachesAgain() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let first = try await setup.startDaemon()
+            let connection = try await setup.bus.connect()
+            let attachment = try await BridgeAttachment(
+                proxy: BridgeProxy(connection: connection), appName: "Mail", foreground: false)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await attachment.run() }
+                first.signal(SIGKILL)
+                #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
+                let second = try await setup.startDaemon()
+                defer { second.stop() }
+                #expect(
+                    try await Self.responseReaches(attachment, setup, within: .seconds(20)),
+                    "the restarted daemon's response did not reach the attachment")
+                await attachment.detach()
+            }
+            await connection.close()
+        }
+    }
+
+    @Test("without run(), a restarted daemon does not know the attachment: its responses go nowhere")
+    func notWithoutRun() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let first = try await setup.startDaemon()
+            let connection = try await setup.bus.connect()
+            let attachment = try await BridgeAttachment(
+                proxy: BridgeProxy(connection: connection), appName: "Mail", foreground: false)
+            first.signal(SIGKILL)
+            #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
+            let second = try await setup.startDaemon()
+            defer { second.stop() }
+            // Bounded: the response is kept for a WaitForResponse instead, and never signalled here.
+            #expect(try await !Self.responseReaches(attachment, setup, within: .seconds(3)))
+            await connection.close()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import DBusCore
+import DBusTestSupport
+import NotificationBridge
+import NotificationModel
+import NotificationServerKit
+import Testing
+
+/// The center's work lives in its `run()`, in the app's task group: the user's clicks reach the app while it runs, and
+/// when it ends (by `stop()` or by the cancellation of the app's group) nothing of the center is left running and its
+/// streams are finished.
+@Suite("The center's lifetime")
+struct CenterLifetimeTests {
+    /// A center of app "Mail" on a private bus with a scripted server, handed to `body` without its `run()` started.
+    private static func withCenter(
+        _ body: (DesktopNotificationCenter, NotificationServer, AsyncStream<NotificationServerEvent>) async throws ->
+            Void
+    ) async throws {
+        try await withPrivateBus { bus in
+            let serverConnection = try await bus.connect()
+            let server = NotificationServer()
+            let events = server.events()
+            try await server.start(on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
+            let connection = try await bus.connect()
+            let center = try await DesktopNotificationCenter(
+                connection: connection, systemConnection: nil,
+                BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
+            let result = await outcome { try await body(center, server, events) }
+            await server.stop()
+            await connection.close()
+            await serverConnection.close()
+            try result.get()
+        }
+    }
+
+    @Test("a click reaches the app while run() runs; stop() returns once run() has ended, its streams finished")
+    func stopEndsRun() async throws {
+        try await Self.withCenter { center, server, events in
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await center.run() }
+                let id = try await center.post(NotificationContent(title: "Ann", defaultActionLabel: "Open"))
+                let served = try await withTimeout(waitingFor: "the server to show it") {
+                    for await case .notified(let served) in events { return served }
+                    throw TestSupportError("the server's events ended")
+                }
+                try await server.invokeAction(id: served.id, key: "default")
+                let response = try await center.responses.first(waitingFor: "the click")
+                #expect(response.notificationID == id)
+                await center.stop()
+                // Finished: the loop ends at once instead of waiting for a response.
+                let responses = center.responses
+                let rest = try await withTimeout(.seconds(10), waitingFor: "the responses to finish") {
+                    var count = 0
+                    for await _ in responses { count += 1 }
+                    return count
+                }
+                #expect(rest == 0)
+            }
+        }
+    }
+
+    @Test("cancelling the app's task group ends run(), and finishes the center's streams")
+    func cancellationEndsRun() async throws {
+        try await Self.withCenter { center, _, _ in
+            try await withTimeout(.seconds(20), waitingFor: "run() to end once its group is cancelled") {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await center.run() }
+                    group.cancelAll()
+                }
+            }
+            let events = center.events
+            try await withTimeout(.seconds(10), waitingFor: "the center's events to finish") {
+                for await _ in events {}
+            }
+            // stop() after run() has ended returns at once.
+            try await withTimeout(.seconds(10), waitingFor: "stop() after run() ended") { await center.stop() }
+        }
+    }
+}
