@@ -13,17 +13,23 @@ public struct DBusInterface: Sendable {
     public var properties: [DBusProperty]
     /// Annotations on the interface, shown in the introspection XML.
     public var annotations: [DBusAnnotation]
+    /// Awaited before a property of the interface is read, when given: a `Get` or `GetAll` of it then waits in the
+    /// stream of method calls, answered in their order once this returns, instead of at once on the connection's
+    /// thread. For a service that takes its name before it has restored what its properties report.
+    public var propertiesReady: (@Sendable () async -> Void)?
 
     /// Describes an interface.
     public init(
         _ name: String, methods: [DBusMethod] = [], signals: [DBusSignalDescription] = [],
-        properties: [DBusProperty] = [], annotations: [DBusAnnotation] = []
+        properties: [DBusProperty] = [], annotations: [DBusAnnotation] = [],
+        propertiesReady: (@Sendable () async -> Void)? = nil
     ) {
         self.name = name
         self.methods = methods
         self.signals = signals
         self.properties = properties
         self.annotations = annotations
+        self.propertiesReady = propertiesReady
     }
 
     /// Checks the names and that no member is described twice.

@@ -84,13 +84,24 @@ extension ConnectionCore {
             replyError(to: message, error)
             return
         }
+        let call = incomingCall(
+            message, path: path, interface: target.interface.name, member: member, arguments: arguments,
+            outputSignature: target.method.outputSignature)
+        incomingCalls.yield(IncomingCall(call: call, handler: target.method.handler))
+    }
+
+    /// The call `message` carries, answered from whichever thread answers it.
+    private func incomingCall(
+        _ message: OpaquePointer, path: DBusObjectPath, interface: String, member: String, arguments: [DBusValue],
+        outputSignature: String
+    ) -> DBusMethodCall {
         let sender = Self.string(dbus_message_get_sender(message)) ?? ""
         let serial = dbus_message_get_serial(message)
         let expectsReply = dbus_message_get_no_reply(message) == 0
         let loop = self.loop
-        let call = DBusMethodCall(
-            sender: sender, path: path, interface: target.interface.name, member: member, arguments: arguments,
-            replySerial: serial, expectsReply: expectsReply, outputSignature: target.method.outputSignature
+        return DBusMethodCall(
+            sender: sender, path: path, interface: interface, member: member, arguments: arguments,
+            replySerial: serial, expectsReply: expectsReply, outputSignature: outputSignature
         ) { [self] answer in
             guard expectsReply else {
                 if case .message(let built) = answer { built.release() }
@@ -102,7 +113,27 @@ extension ConnectionCore {
             let outgoing = OutgoingMessage(message)
             if !loop.submit({ self.sendAndRelease(outgoing.message) }) { outgoing.release() }
         }
-        incomingCalls.yield(IncomingCall(call: call, handler: target.method.handler))
+    }
+
+    /// Hands a `Get` or `GetAll` whose interface is not ready yet (``DBusInterface/propertiesReady``) to the stream of
+    /// calls: it is answered in the order of the method calls, once `ready` returns, with the values read then.
+    private func readWhenReady(
+        _ message: OpaquePointer, member: String, arguments: [DBusValue], interfaces: [DBusInterface],
+        path: DBusObjectPath, ready: @escaping @Sendable () async -> Void
+    ) {
+        let isGet = member == "Get"
+        let call = incomingCall(
+            message, path: path, interface: Self.properties, member: member, arguments: arguments,
+            outputSignature: isGet ? "v" : "a{sv}")
+        let handler = DBusMethod.Handler.deferred { call in
+            await ready()
+            let result = isGet ? Self.propertyGet(interfaces, arguments) : Self.propertyGetAll(interfaces, arguments)
+            switch result {
+            case .success(let values): call.reply(values)
+            case .failure(let failure): call.fail(failure)
+            }
+        }
+        incomingCalls.yield(IncomingCall(call: call, handler: handler))
     }
 
     private func unknownMethod(_ member: String, interface: String?, signature: String) -> DBusFailure {
@@ -160,10 +191,14 @@ extension ConnectionCore {
             let raw = dbus_get_local_machine_id()
             defer { dbus_free(raw) }
             result = .success([.string(raw.map { String(cString: $0) } ?? "")])
-        case (_, "Get"):
-            result = propertyGet(interfaces, arguments)
-        case (_, "GetAll"):
-            result = propertyGetAll(interfaces, arguments)
+        case (_, "Get"), (_, "GetAll"):
+            if let ready = Self.readiness(interfaces, arguments) {
+                readWhenReady(
+                    message, member: member, arguments: arguments, interfaces: interfaces, path: path, ready: ready)
+                return
+            }
+            result =
+                member == "Get" ? Self.propertyGet(interfaces, arguments) : Self.propertyGetAll(interfaces, arguments)
         default:
             result = propertySet(interfaces, arguments, path: path)
         }

@@ -2,7 +2,7 @@ internal import CDBus
 
 /// `org.freedesktop.DBus.Properties` for exported objects, served from their descriptions.
 extension ConnectionCore {
-    private func lookup(_ interfaces: [DBusInterface], _ interfaceName: String, _ propertyName: String)
+    private static func lookup(_ interfaces: [DBusInterface], _ interfaceName: String, _ propertyName: String)
         -> Result<DBusProperty, DBusFailure>
     {
         guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
@@ -20,7 +20,7 @@ extension ConnectionCore {
     }
 
     /// Reads a property through its getter, refusing a value of the wrong type rather than sending it.
-    private func read(_ property: DBusProperty) -> Result<DBusValue, DBusFailure> {
+    private static func read(_ property: DBusProperty) -> Result<DBusValue, DBusFailure> {
         guard property.access != .write, let getter = property.getter else {
             return .failure(
                 DBusFailure(
@@ -37,14 +37,30 @@ extension ConnectionCore {
         return .success(value)
     }
 
-    func propertyGet(_ interfaces: [DBusInterface], _ arguments: [DBusValue]) -> Result<[DBusValue], DBusFailure> {
+    /// What a `Get` or `GetAll` with `arguments` must await before it reads (``DBusInterface/propertiesReady`` of the
+    /// interfaces it reads), or `nil` when it reads at once.
+    static func readiness(_ interfaces: [DBusInterface], _ arguments: [DBusValue]) -> (@Sendable () async -> Void)? {
+        guard case .string(let interfaceName)? = arguments.first else { return nil }
+        let selected = interfaceName.isEmpty ? interfaces : interfaces.filter { $0.name == interfaceName }
+        let waits = selected.compactMap(\.propertiesReady)
+        guard !waits.isEmpty else { return nil }
+        return {
+            for wait in waits { await wait() }
+        }
+    }
+
+    static func propertyGet(
+        _ interfaces: [DBusInterface], _ arguments: [DBusValue]
+    ) -> Result<[DBusValue], DBusFailure> {
         guard case .string(let interfaceName) = arguments[0], case .string(let name) = arguments[1] else {
             return .failure(.invalidArgs("Get takes (interface_name, property_name)"))
         }
         return lookup(interfaces, interfaceName, name).flatMap(read).map { [.variant($0)] }
     }
 
-    func propertyGetAll(_ interfaces: [DBusInterface], _ arguments: [DBusValue]) -> Result<[DBusValue], DBusFailure> {
+    static func propertyGetAll(
+        _ interfaces: [DBusInterface], _ arguments: [DBusValue]
+    ) -> Result<[DBusValue], DBusFailure> {
         guard case .string(let interfaceName) = arguments[0] else {
             return .failure(.invalidArgs("GetAll takes (interface_name)"))
         }
@@ -70,7 +86,7 @@ extension ConnectionCore {
             return .failure(.invalidArgs("Set takes (interface_name, property_name, value)"))
         }
         let property: DBusProperty
-        switch lookup(interfaces, interfaceName, name) {
+        switch Self.lookup(interfaces, interfaceName, name) {
         case .success(let found): property = found
         case .failure(let failure): return .failure(failure)
         }
@@ -101,7 +117,7 @@ extension ConnectionCore {
         var changed: [String: DBusValue] = [:]
         for name in names {
             if let property = described.properties.first(where: { $0.name == name }),
-                case .success(let value) = read(property)
+                case .success(let value) = Self.read(property)
             {
                 changed[name] = value
             }

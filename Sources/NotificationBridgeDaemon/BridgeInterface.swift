@@ -9,7 +9,7 @@ import NotificationStore
 /// holds, checked by a test) all come from that one description.
 enum BridgeInterface {
     static func make(core: DaemonCore) -> DBusInterface {
-        BridgeInterfaceDescription.interface(
+        var interface = BridgeInterfaceDescription.interface(
             limits: BridgeInterfaceLimits(
                 scheduledPerApp: ScheduledLimit.perApp, keptEnded: NotificationTable.finishedCapacity),
             serve: { request, call in await serve(request, call, core: core) },
@@ -21,6 +21,10 @@ enum BridgeInterface {
                 case .activeFocus: { [core] in core.reportedFocus.withLock { $0 }.value }
                 }
             })
+        // The daemon owns its name before it restores: a property read in between waits for the restored state (the
+        // focus mode on by the saved modes), as calls do, rather than answering from none.
+        interface.propertiesReady = { [core] in await core.restored() }
+        return interface
     }
 
     /// Answers one call, its arguments typed: a switch without a default, so that a method added to the contract

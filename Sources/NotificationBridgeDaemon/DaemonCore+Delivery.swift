@@ -197,7 +197,8 @@ extension DaemonCore {
                     result = .failure(error)
                 }
                 guard let self else { return }
-                let (answer, wasOut) = await self.notifyAnswered(id, result: result, previous: replaced)
+                let (answer, wasOut) = await self.notifyAnswered(
+                    id, result: result, previous: replaced, inPlaceOf: other?.id)
                 await answered(answer, wasOut)
             }
         case .inPlace:

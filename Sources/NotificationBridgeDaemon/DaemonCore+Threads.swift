@@ -115,6 +115,17 @@ extension DaemonCore {
         }
     }
 
+    /// The newer notification of `id`'s thread that was to take its place on the server could not be shown (the
+    /// refused one has left the thread already): the server still shows `id`, under the server id the session follows
+    /// it by, so it is the thread's notification on the screen again, kept on disk as shown. Its summary is the one
+    /// the server shows, which counts what the thread has again.
+    func stayOnServer(_ id: String) async {
+        guard let serverID = await session.serverID(of: id) else { return }
+        let owner = await session.serverOwner
+        guard apply(.keptOnServer, to: id).contains(.keepDelivered), let entry = table[id] else { return }
+        _ = await keepDelivered(id, entry, serverID: serverID, server: owner)
+    }
+
     /// Shows the thread's count again on the notification on the server, in place and silently, after an earlier one
     /// left.
     func refreshThread(_ key: ThreadBook.Key) {

@@ -319,9 +319,11 @@ actor DaemonCore {
     }
 
     /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`. Says too whether the
-    /// entry was still waiting for this answer (not withdrawn or replaced meanwhile).
+    /// entry was still waiting for this answer (not withdrawn or replaced meanwhile). A failed one that was to take
+    /// the place of `inPlaceOf` on the server leaves that one showing there (``stayOnServer(_:)``).
     func notifyAnswered(
-        _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?
+        _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?,
+        inPlaceOf displaced: String? = nil
     ) async -> (Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool) {
         guard case .success(let placed) = result else {
             let failure = await postFailure(result)
@@ -330,6 +332,7 @@ actor DaemonCore {
             apply(
                 .notShown(message: failure.message, replacedOneOnServer: previous?.isOnServer == true), to: id,
                 replaced: previous)
+            if let displaced { await stayOnServer(displaced) }
             return (.failure(failure), wasOut)
         }
         let wasOut = isPosting(id)

@@ -45,6 +45,9 @@ enum TrackedTransition {
         case stacked
         /// It comes back on the server in the place of its thread's newest, which was withdrawn.
         case broughtBack
+        /// The newer notification of its thread that was to take its place on the server could not be shown: the
+        /// server still shows this one, which goes on as the thread's notification on the screen.
+        case keptOnServer
         /// The notification that showed in its place left the server (`dismissed` says whether the user dismissed
         /// it): the whole thread ends with it.
         case threadClosed(NotificationCloseReason, dismissed: Bool)
@@ -213,6 +216,11 @@ enum TrackedTransition {
             state.phase = .posting
             state.isAnswered = false
             return (state, [])
+        case .keptOnServer:
+            // Only one still waiting behind the refused one: one brought back or ended meanwhile has moved on.
+            guard case .stacked = state.phase else { return (state, []) }
+            state.phase = .showing
+            return (state, [.keepDelivered])
         case .threadClosed(let closeReason, let dismissed):
             guard case .stacked = state.phase else { return (state, []) }
             let (reason, why) = wire(closeReason, dismissed: dismissed)
