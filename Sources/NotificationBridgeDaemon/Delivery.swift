@@ -60,15 +60,7 @@ struct Delivery: Sendable {
         case session
 
         /// Its name, as the log gives it.
-        var name: String {
-            switch self {
-            case .validation: "validation"
-            case .settings: "settings"
-            case .gate: "gate"
-            case .thread: "thread"
-            case .session: "session"
-            }
-        }
+        var name: String { "\(self)" }
     }
 
     /// Where it comes from.

@@ -2,6 +2,7 @@ import DBusCore
 import DBusTestSupport
 import Foundation
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 import Testing
 
@@ -62,7 +63,7 @@ struct PolicyValueTests {
         } catch {
             #expect(error.name == "io.github.NotificationBridge1.Error.LimitExceeded")
             #expect(error.message.contains(row.refusal ?? "no refusal"), "\(error.message)")
-            #expect(error.message.contains("RemoveCategory"))
+            #expect(error.message.contains(BridgeMethod.removeCategory.name))
         }
     }
 
