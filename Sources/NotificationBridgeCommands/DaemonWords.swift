@@ -15,6 +15,8 @@ enum DaemonWords {
         (.attach, "'notification-bridge monitor'"), (.post, "'notification-bridge send'"),
         (.listHistory, "'notification-bridge history'"), (.act, "'notification-bridge act'"),
         (.turnOnFocus, "'notification-bridge focus on'"), (.turnOffFocus, "'notification-bridge focus off'"),
+        (.setFocusSchedules, "'notification-bridge focus schedule'"),
+        (.listFocusModes, "'notification-bridge focus modes'"),
     ]
 
     /// Dictionary keys (as the daemon names them in messages), and the options that set them (``KeyOptions``): every
