@@ -77,7 +77,9 @@ extension DaemonCore {
         }
     }
 
-    /// Makes `state` the focus modes, saved for the next start, and asks which mode is on now.
+    /// Makes `state` the focus modes, saved for the next start, and asks which mode is on now. It is in force at once,
+    /// so that what is posted meanwhile meets it; when it cannot be saved, the modes go back to what they were (unless
+    /// another change came since) and `call` fails saying why, so that what the user was told failed is not in force.
     private func saveAndApply(_ state: FocusState, at now: Date, call: DBusMethodCall) async throws(DBusFailure) {
         let row: FocusRow
         do {
@@ -85,11 +87,30 @@ extension DaemonCore {
         } catch {
             throw DBusFailure(name: BridgeError.serverError, message: "the focus modes cannot be saved: \(error)")
         }
+        let previous = focus.state
         focus.state = state
         let commit = commits.submit([.saveFocus(row)])
         focusChanged(at: now, in: TriggerEvaluator(timeZone: await scheduler.timeZone))
         focusTimerWake.yield()
-        reply(call, after: commit)
+        let failure = storeFailure
+        jobs.yield { [weak self] in
+            do {
+                try await commit.wait()
+                call.reply([])
+            } catch {
+                await self?.focusNotSaved(state, restoring: previous)
+                call.fail(failure(error))
+            }
+        }
+    }
+
+    /// Puts back the modes as they were before `state`, which could not be saved, when nothing changed them since.
+    private func focusNotSaved(_ state: FocusState, restoring previous: FocusState) async {
+        guard focus.state == state else { return }
+        logger.error("the change of the focus modes cannot be saved; they are as they were before it")
+        focus.state = previous
+        focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        focusTimerWake.yield()
     }
 }
 
