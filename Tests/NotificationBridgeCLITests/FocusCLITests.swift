@@ -71,7 +71,9 @@ struct FocusScheduleCLITests {
     @Test("focus schedule sets when a mode comes on, focus modes lists it (and as JSON), --clear removes it")
     func scheduleListClear() async throws {
         try await CLIFixture.with { fixture in
-            let set = try await fixture.cli(["focus", "schedule", "sleep", "mon-fri 22:00-07:00", "sat,sun 23:30-09:00"])
+            let set = try await fixture.cli([
+                "focus", "schedule", "sleep", "mon-fri 22:00-07:00", "sat,sun 23:30-09:00",
+            ])
             #expect(set.status == 0 && set.output.isEmpty, "\(set.standardError)")
             let listed = try await fixture.cli(["focus", "modes"])
             #expect(
@@ -88,7 +90,9 @@ struct FocusScheduleCLITests {
             #expect(bad.status != 0 && bad.standardError.contains("'weekdays' is not a day"), "\(bad.standardError)")
 
             #expect(try await fixture.cli(["focus", "schedule", "sleep", "--clear"]).status == 0)
-            #expect(try await fixture.cli(["focus", "modes"]).output == "sleep: by hand only; lets through no app or thread")
+            #expect(
+                try await fixture.cli(["focus", "modes"]).output == "sleep: by hand only; lets through no app or thread"
+            )
         }
     }
 

@@ -64,7 +64,8 @@ struct FocusMethodTests {
     @Test("a notification a mode now lets through is shown though one held before it still waits")
     func releasePassesStillHeld() async throws {
         try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in
-            try await fixture.call(BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep").options])
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep").options])
             _ = try await fixture.post(FocusRestoreTests.notification("New mail", app: "Mail"))
             _ = try await fixture.post(FocusRestoreTests.notification("From Bob", app: "Chat"))
             #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Chat") == ["From Bob"])

@@ -18,7 +18,8 @@ struct FocusScheduleMethodTests {
         return items.compactMap(FocusModeListing.init)
     }
 
-    @Test("a schedule that has the mode on now turns it on at once; listed with its rules; turned off, it shows the held")
+    @Test(
+        "a schedule that has the mode on now turns it on at once; listed with its rules; turned off, it shows the held")
     func scheduledNow() async throws {
         try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in
             try await fixture.call(
@@ -32,7 +33,8 @@ struct FocusScheduleMethodTests {
 
             // Its rules are set by hand; its schedules stay.
             try await fixture.call(
-                BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep", apps: ["Doorbell"]).options])
+                BridgeMethod.turnOnFocus.name,
+                [.string("sleep"), FocusRequest(name: "sleep", apps: ["Doorbell"]).options])
             #expect(
                 try await Self.modes(fixture)
                     == [

@@ -7,21 +7,34 @@ import Testing
 @Suite("Focus schedules as written")
 struct FocusScheduleWrittenTests {
     /// Written forms, the days and times they mean, and how the daemon lists them back.
-    static let forms: [(written: String, days: Set<CalendarMatch.Weekday>, start: String, end: String, listed: String)] =
-        [
-            ("mon-fri 22:00-07:00", .mondayToFriday, "22:00", "07:00", "mon-fri 22:00-07:00"),
-            ("every-day 13:00-14:00", Set(CalendarMatch.Weekday.allCases), "13:00", "14:00", "every-day 13:00-14:00"),
-            ("sat,sun 23:30-09:00", .weekend, "23:30", "09:00", "sat,sun 23:30-09:00"),
-            ("Friday,saturday 0:00-6:00", [.friday, .saturday], "00:00", "06:00", "fri,sat 00:00-06:00"),
-            ("fri-mon 20:00-08:00", [.friday, .saturday, .sunday, .monday], "20:00", "08:00", "fri-mon 20:00-08:00"),
-            ("sun-thu 22:00-07:00", [.sunday, .monday, .tuesday, .wednesday, .thursday], "22:00", "07:00",
-             "sun-thu 22:00-07:00"),
-            ("mon,wed,sat,sun 10:00-11:00", [.monday, .wednesday, .saturday, .sunday], "10:00", "11:00",
-             "wed,sat-mon 10:00-11:00"),
-            ("mon,wed-fri 09:00-09:00", [.monday, .wednesday, .thursday, .friday], "09:00", "09:00",
-             "mon,wed-fri 09:00-09:00"),
-            ("sun 22:00-07:00", [.sunday], "22:00", "07:00", "sun 22:00-07:00"),
-        ]
+    static let forms:
+        [(written: String, days: Set<CalendarMatch.Weekday>, start: String, end: String, listed: String)] =
+            [
+                ("mon-fri 22:00-07:00", .mondayToFriday, "22:00", "07:00", "mon-fri 22:00-07:00"),
+                (
+                    "every-day 13:00-14:00", Set(CalendarMatch.Weekday.allCases), "13:00", "14:00",
+                    "every-day 13:00-14:00"
+                ),
+                ("sat,sun 23:30-09:00", .weekend, "23:30", "09:00", "sat,sun 23:30-09:00"),
+                ("Friday,saturday 0:00-6:00", [.friday, .saturday], "00:00", "06:00", "fri,sat 00:00-06:00"),
+                (
+                    "fri-mon 20:00-08:00", [.friday, .saturday, .sunday, .monday], "20:00", "08:00",
+                    "fri-mon 20:00-08:00"
+                ),
+                (
+                    "sun-thu 22:00-07:00", [.sunday, .monday, .tuesday, .wednesday, .thursday], "22:00", "07:00",
+                    "sun-thu 22:00-07:00"
+                ),
+                (
+                    "mon,wed,sat,sun 10:00-11:00", [.monday, .wednesday, .saturday, .sunday], "10:00", "11:00",
+                    "wed,sat-mon 10:00-11:00"
+                ),
+                (
+                    "mon,wed-fri 09:00-09:00", [.monday, .wednesday, .thursday, .friday], "09:00", "09:00",
+                    "mon,wed-fri 09:00-09:00"
+                ),
+                ("sun 22:00-07:00", [.sunday], "22:00", "07:00", "sun 22:00-07:00"),
+            ]
 
     @Test("a written schedule reads as the days and times it names, and is listed back in one form", arguments: forms)
     func read(form: (String, Set<CalendarMatch.Weekday>, String, String, String)) throws {
