@@ -50,6 +50,29 @@ enum TrackedTransition {
         case threadClosed(NotificationCloseReason, dismissed: Bool)
     }
 
+    /// How a notification comes to be tracked: the first step of its life, which has no phase before it.
+    enum Start: Sendable, Equatable {
+        /// Its `Notify` goes out now: a `Post`, one held back by the do-not-disturb gate (which holds it next), or a
+        /// history entry presented again.
+        case posted
+        /// The scheduler holds it until it comes due: a `Post` with a trigger, or one brought back from the store.
+        case scheduled
+        /// It was delivered before a restart of the daemon, and its server still runs: on the server, or (`stacked`)
+        /// behind the newest of its thread.
+        case restored(stacked: Bool)
+    }
+
+    /// The state a notification starts in: nothing answered, no response delivered yet.
+    static func first(_ start: Start, reportsDismissal: Bool) -> State {
+        let phase: TrackedNotification.Phase =
+            switch start {
+            case .posted: .posting
+            case .scheduled: .pending
+            case .restored(let stacked): stacked ? .stacked : .showing
+            }
+        return State(phase: phase, isAnswered: false, reportsDismissal: reportsDismissal)
+    }
+
     /// What the daemon does besides changing the phase.
     enum Effect: Sendable, Equatable {
         /// Forgets its route on disk: it is no longer on the server.
