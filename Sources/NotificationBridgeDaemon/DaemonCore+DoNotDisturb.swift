@@ -166,8 +166,10 @@ extension DaemonCore {
     /// Shows what was held back and is let through now, oldest first, each once the server has answered the one
     /// before, so that they come in the order they were posted; one still held back (by the desktop's switch or the
     /// focus mode on) keeps its place without keeping those behind it waiting. One run at a time.
+    /// When a focus mode ended with more than a few held, its digest stands for them instead
+    /// (``showsDigest()``).
     func releaseHeld() {
-        guard !stopping, hasHeld, doNotDisturb.beginReleasing() else { return }
+        guard !stopping, hasHeld, !showsDigest(), doNotDisturb.beginReleasing() else { return }
         jobs.yield { [weak self] in await self?.releaseHeldInOrder() }
     }
 
