@@ -121,4 +121,53 @@ struct FocusDigestShownTests {
             #expect(shown == ["Mail 0", "Mail 1", "Mail 2"])
         }
     }
+
+    @Test("after kill -9 the digest's notifications are all still listed, each once, none lost")
+    func digestSurvivesKill() async throws {
+        try await SchedulingTests.withSetup { setup in
+            @Sendable func call(_ method: BridgeMethod, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+                try await setup.client.call(
+                    destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+                    method: method.name, arguments: arguments, timeout: .seconds(20))
+            }
+            /// The ids `method` lists.
+            @Sendable func listed(_ method: BridgeMethod) async throws -> [String] {
+                guard case .array(_, let items)? = try await call(method, [.vardict([:])]).first else { return [] }
+                return items.compactMap { WireEntries($0)?[ListedKeys.id] }
+            }
+
+            let first = try await setup.startDaemon()
+            _ = try await call(.turnOnFocus, [.string("sleep"), FocusRequest(name: "sleep").options])
+            var ids: [String] = []
+            for index in 0..<10 {
+                let reply = try await call(
+                    .post, [.vardict(FocusRestoreTests.notification("Mail \(index)", app: "Mail"))])
+                ids.append(try reply.decode(String.self))
+            }
+            _ = try await call(.turnOffFocus)
+            let digest = try await withTimeout(waitingFor: "the digest; daemon log: \(setup.logText)") {
+                for await event in setup.events {
+                    if case .notified(let notification) = event { return notification }
+                }
+                throw TestSupportError("the server stopped")
+            }
+            #expect(digest.summary == "10 while sleep was on")
+            #expect(Set(try await listed(.listPending)) == Set(ids), "held, and listed, while the digest shows")
+
+            first.signal(SIGKILL)
+            #expect(await first.wait(within: .seconds(10)) == 128 + SIGKILL)
+            let second = try await setup.startDaemon()
+            defer { second.stop() }
+            // Held again, or shown once the switch is read: either way each is listed, once.
+            let posted = ids.sorted()
+            try await withTimeout(waitingFor: "the ten listed after the crash; daemon log: \(setup.logText)") {
+                while true {
+                    let after = try await listed(.listPending) + listed(.listDelivered)
+                    if after.sorted() == posted { return }
+                    if after.count > posted.count { throw TestSupportError("listed more than once: \(after)") }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+    }
 }

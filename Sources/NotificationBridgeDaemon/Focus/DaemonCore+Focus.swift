@@ -59,6 +59,7 @@ extension DaemonCore {
                 "the saved focus modes cannot be read; no focus mode is on until one is turned on again",
                 metadata: ["error": "\(error)", "state.directory": "\(commits.directory)"])
         }
+        await restoreDigest()
         focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
     }
 
