@@ -77,8 +77,17 @@ extension BridgeMethod {
                 + "time-sensitive ones pass. Kept across restarts; ActiveFocus says it is on. Host programs only "
                 + "(else Error.AccessDenied). Options: " + InterfaceReference.names(FocusOptionKeys.all) + "."
         case .turnOffFocus:
-            "Turns off the focus mode that is on and shows what it held; one a schedule turned on stays off until "
-                + "its period ends. Host programs only (else Error.AccessDenied)."
+            "Turns off the focus mode that is on and shows what it held, as one digest that counts them when there "
+                + "are more than three; one a schedule turned on stays off until its period ends. Host programs only "
+                + "(else Error.AccessDenied)."
+        case .setFocusSchedules:
+            "Sets when the focus mode name turns itself on (made if there is none of that name), replacing its "
+                + "schedules; none: only by hand. Each is written DAYS HH:MM-HH:MM in the user's time zone, such as "
+                + "mon-fri 22:00-07:00 (an end before the start is on the next day). Kept across restarts. Host "
+                + "programs only (else Error.AccessDenied)."
+        case .listFocusModes:
+            "The focus modes, by name, with what they let through and their schedules. Keys: "
+                + InterfaceReference.names(FocusModeKeys.all) + ". Host programs only (else Error.AccessDenied)."
         case .getServerInformation:
             "The notification server the daemon posts to, and the bridge's choices on it. Keys: "
                 + InterfaceReference.manual("SERVER INFORMATION KEYS") + "."

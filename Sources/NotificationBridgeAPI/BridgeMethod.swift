@@ -47,6 +47,10 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     case turnOnFocus = "TurnOnFocus"
     /// `TurnOffFocus()`.
     case turnOffFocus = "TurnOffFocus"
+    /// `SetFocusSchedules(s name, as schedules)`.
+    case setFocusSchedules = "SetFocusSchedules"
+    /// `ListFocusModes() -> aa{sv} modes`.
+    case listFocusModes = "ListFocusModes"
 
     /// The method's D-Bus name, e.g. `Post`.
     public var name: String { rawValue }
@@ -56,8 +60,9 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
         switch self {
         case .registerCategory: [.init("id", "s"), .init("actions", "aa{sv}"), .init("options", "a{sv}")]
         case .removeCategory, .withdraw, .waitForResponse, .present: [.init("id", "s")]
-        case .listCategories, .listSettings, .getServerInformation, .turnOffFocus: []
+        case .listCategories, .listSettings, .getServerInformation, .turnOffFocus, .listFocusModes: []
         case .turnOnFocus: [.init("name", "s"), .init("options", "a{sv}")]
+        case .setFocusSchedules: [.init("name", "s"), .init("schedules", "as")]
         case .post: [.init("notification", "a{sv}")]
         case .withdrawAll, .listPending, .listDelivered, .listHistory: [.init("filter", "a{sv}")]
         case .act: [.init("id", "s"), .init("action", "s"), .init("options", "a{sv}")]
@@ -72,8 +77,9 @@ public enum BridgeMethod: String, CaseIterable, Sendable {
     public var outputs: [DBusArgumentDescription] {
         switch self {
         case .registerCategory, .removeCategory, .withdraw, .attach, .detach, .present, .setSettings, .act,
-            .turnOnFocus, .turnOffFocus:
+            .turnOnFocus, .turnOffFocus, .setFocusSchedules:
             []
+        case .listFocusModes: [.init("modes", "aa{sv}")]
         case .listCategories: [.init("categories", "aa{sv}")]
         case .post: [.init("id", "s")]
         case .withdrawAll: [.init("ids", "as")]

@@ -55,6 +55,10 @@ public enum BridgeRequest: Sendable, Hashable {
     case turnOnFocus(name: String, options: DBusValue)
     /// `TurnOffFocus()`.
     case turnOffFocus
+    /// `SetFocusSchedules(s name, as schedules)`: each schedule written `DAYS HH:MM-HH:MM`.
+    case setFocusSchedules(name: String, schedules: [String])
+    /// `ListFocusModes()`.
+    case listFocusModes
 
     /// Reads the arguments of a call of `method`.
     ///
@@ -86,6 +90,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .turnOnFocus:
             self = .turnOnFocus(name: try reader.string(), options: try reader.dictionary())
         case .turnOffFocus: self = .turnOffFocus
+        case .setFocusSchedules: self = .setFocusSchedules(name: try reader.string(), schedules: try reader.strings())
+        case .listFocusModes: self = .listFocusModes
         }
         try reader.finish()
     }
@@ -113,6 +119,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .act: .act
         case .turnOnFocus: .turnOnFocus
         case .turnOffFocus: .turnOffFocus
+        case .setFocusSchedules: .setFocusSchedules
+        case .listFocusModes: .listFocusModes
         }
     }
 
@@ -125,8 +133,10 @@ public enum BridgeRequest: Sendable, Hashable {
             [.string(id)]
         case .detach(let name), .getSettings(let name):
             [.string(name)]
-        case .listCategories, .listSettings, .getServerInformation, .turnOffFocus:
+        case .listCategories, .listSettings, .getServerInformation, .turnOffFocus, .listFocusModes:
             []
+        case .setFocusSchedules(let name, let schedules):
+            [.string(name), .strings(schedules)]
         case .turnOnFocus(let name, let options):
             [.string(name), options]
         case .post(let dictionary), .withdrawAll(let dictionary), .listPending(let dictionary),
@@ -165,6 +175,14 @@ private struct ArgumentReader {
     mutating func dictionaries() throws(DBusFailure) -> [DBusValue] {
         guard case .array(let element, let items) = try take(), element == "a{sv}" else { throw mismatch() }
         return items
+    }
+
+    mutating func strings() throws(DBusFailure) -> [String] {
+        guard case .array(let element, let items) = try take(), element == "s" else { throw mismatch() }
+        return try items.map { item throws(DBusFailure) in
+            guard case .string(let text) = item else { throw mismatch() }
+            return text
+        }
     }
 
     /// Checks that no argument is left over.

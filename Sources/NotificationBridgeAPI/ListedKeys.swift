@@ -48,5 +48,6 @@ public enum BridgeKeyTables {
         ("Attach options", AttachOptionKeys.all), ("settings", SettingsKeys.all),
         ("server information", ServerInformationKeys.all), ("desktop do-not-disturb", DoNotDisturbKeys.all),
         ("active focus", FocusKeys.all), ("TurnOnFocus options", FocusOptionKeys.all),
+        ("focus mode", FocusModeKeys.all),
     ]
 }

@@ -3,18 +3,19 @@ import DBusCore
 import NotificationBridgeAPI
 import NotificationModel
 
-/// `focus on|off|status`.
+/// `focus on|off|status|schedule|modes`.
 struct FocusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus",
-        abstract: "Turn a focus mode on or off, and say which is on: notifications it does not let through wait.",
+        abstract: "Turn a focus mode on or off, set its schedules, and say which is on: notifications it does not let "
+            + "through wait.",
         discussion: """
             While a focus mode is on, a notification of an app or thread it does not let through waits (listed by \
             `list`) and is shown when the mode ends. Critical notifications of the apps allowed them, and \
             time-sensitive ones of the apps allowed them (`settings APP --time-sensitive on`), still pass. The \
             daemon keeps the mode across restarts.
             """,
-        subcommands: [On.self, Off.self, Status.self])
+        subcommands: [On.self, Off.self, Status.self, Schedule.self, Modes.self])
 
     struct On: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -92,6 +92,12 @@ enum BridgeInterface {
             }
         case .turnOffFocus:
             await answer(call, core) { () async throws(DBusFailure) in try await core.turnOffFocus(call: call) }
+        case .setFocusSchedules(let name, let schedules):
+            await answer(call, core) { () async throws(DBusFailure) in
+                try await core.setFocusSchedules(name, schedules, call: call)
+            }
+        case .listFocusModes:
+            await reply(call, core) { () async throws(DBusFailure) in try await core.listFocusModes(caller: sender) }
         case .getServerInformation:
             await reply(call, core) { () async throws(DBusFailure) in try await core.serverInformation(caller: sender) }
         }

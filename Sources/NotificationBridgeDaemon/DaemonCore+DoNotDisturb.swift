@@ -163,47 +163,62 @@ extension DaemonCore {
         heldPolls.yield()
     }
 
-    /// Shows what was held back, oldest first, each once the server has answered the one before, so that they come
-    /// in the order they were posted. One run at a time; a run stops when the switch is on again.
+    /// Shows what was held back and is let through now, oldest first, each once the server has answered the one
+    /// before, so that they come in the order they were posted; one still held back (by the desktop's switch or the
+    /// focus mode on) keeps its place without keeping those behind it waiting. One run at a time.
+    /// When a focus mode ended with more than a few held, its digest stands for them instead
+    /// (``showsDigest()``).
     func releaseHeld() {
-        guard !stopping, hasHeld, doNotDisturb.beginReleasing() else { return }
+        guard !stopping, hasHeld, !showsDigest(), doNotDisturb.beginReleasing() else { return }
         jobs.yield { [weak self] in await self?.releaseHeldInOrder() }
     }
 
     private func releaseHeldInOrder() async {
         defer { doNotDisturb.endReleasing() }
         var shown = 0
+        var passed: UInt64?
+        // Each pass takes the held ones placed after the last pass, so one held again meanwhile is not taken twice.
         while !stopping {
-            if let (next, _) = earliestHeld() { await readSettings(of: next.notification.payload.content) }
-            guard !stopping, let (firing, order) = earliestHeld(), !holdsBackFiring(firing.notification.payload.content)
-            else { break }
-            let (answered, answer) = AsyncStream<Void>.makeStream()
-            let handed = await showScheduled(firing, heldOrder: order) {
-                answer.yield()
-                answer.finish()
+            let pass = heldInOrder(after: passed)
+            guard let last = pass.last else { break }
+            passed = last.order
+            for (firing, order) in pass {
+                guard !stopping else { break }
+                let content = firing.notification.payload.content
+                await readSettings(of: content)
+                guard case .held(_, order)? = table[firing.notification.id]?.phase, !holdsBackFiring(content) else {
+                    continue
+                }
+                let (answered, answer) = AsyncStream<Void>.makeStream()
+                let handed = await showScheduled(firing, heldOrder: order) {
+                    answer.yield()
+                    answer.finish()
+                }
+                if handed {
+                    for await _ in answered { break }
+                    shown += 1
+                }
             }
-            if handed {
-                for await _ in answered { break }
-            } else if case .held(_, order)? = table[firing.notification.id]?.phase {
-                break
-            }
-            shown += 1
         }
         if shown > 0 {
+            let gate = focusGate(desktopUnread: false)
             logger.info(
-                "the desktop's do-not-disturb is off; showed the notifications it held back",
-                metadata: ["count": "\(shown)"])
+                "showed the notifications do-not-disturb held back that it lets through now",
+                metadata: [
+                    "count": "\(shown)", "dnd.desktop": "\(gate.desktopIsOn ? "on" : "off")",
+                    "focus.mode": "\(gate.focus?.mode.name ?? "none")",
+                ])
         }
     }
 
-    /// The notification held back longest, with its place.
-    private func earliestHeld() -> (ScheduledFiring<ScheduledPost>, UInt64)? {
-        var earliest: (ScheduledFiring<ScheduledPost>, UInt64)?
+    /// The held notifications placed after `order` (all when `nil`), with their places, in order.
+    private func heldInOrder(after order: UInt64?) -> [(ScheduledFiring<ScheduledPost>, order: UInt64)] {
+        var held: [(ScheduledFiring<ScheduledPost>, order: UInt64)] = []
         for (_, entry) in table.live {
-            guard case .held(let firing, let order) = entry.phase else { continue }
-            if earliest.map({ order < $0.1 }) ?? true { earliest = (firing, order) }
+            guard case .held(let firing, let place) = entry.phase, order.map({ place > $0 }) ?? true else { continue }
+            held.append((firing, place))
         }
-        return earliest
+        return held.sorted { $0.order < $1.order }
     }
 
     /// The held notifications `filter` selects for `caller`, in the order they are to be shown, as `ListPending`

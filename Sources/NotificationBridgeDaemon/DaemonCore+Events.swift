@@ -16,6 +16,11 @@ extension DaemonCore {
                 await snooze(answer, for: interval)
                 return
             }
+            // The digest of a focus mode: the daemon's own, as the snooze buttons are.
+            if answer.response.notificationID == FocusDigest.notificationID {
+                digestAnswered(answer.actionID)
+                return
+            }
             // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
             let response = answer.response
             await lockGate.deliver(

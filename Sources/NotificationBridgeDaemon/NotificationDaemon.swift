@@ -240,13 +240,18 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         for source in clockEvents {
             let scheduler = core.scheduler
             services.append(
-                DaemonServices.Follower(description: "clock changes", stream: source) { await scheduler.apply($0) })
+                DaemonServices.Follower(description: "clock changes", stream: source) { [core] in
+                    await scheduler.apply($0)
+                    // A new zone moves the schedules of focus modes as it moves wall-clock triggers.
+                    core.focusTimerWake.yield()
+                })
         }
         if let steps = WallClockSteps.follow() {
             let scheduler = core.scheduler
             services.append(
-                DaemonServices.Follower(description: "wall-clock steps", stream: steps) {
+                DaemonServices.Follower(description: "wall-clock steps", stream: steps) { [core] in
                     await scheduler.clockStepped()
+                    core.focusTimerWake.yield()
                 })
         } else {
             logger.warning("cannot follow steps of the wall clock; fire dates may come late after one")

@@ -48,6 +48,9 @@ enum TrackedTransition {
         /// The newer notification of its thread that was to take its place on the server could not be shown: the
         /// server still shows this one, which goes on as the thread's notification on the screen.
         case keptOnServer
+        /// A focus mode's digest stood for it while it was held, and the user answered the digest: dismissed them all
+        /// (`dismissed`), or sent them to the history, where they can still be answered.
+        case digestEnded(dismissed: Bool)
         /// The notification that showed in its place left the server (`dismissed` says whether the user dismissed
         /// it): the whole thread ends with it.
         case threadClosed(NotificationCloseReason, dismissed: Bool)
@@ -221,6 +224,20 @@ enum TrackedTransition {
             guard case .stacked = state.phase else { return (state, []) }
             state.phase = .showing
             return (state, [.keepDelivered])
+        case .digestEnded(let dismissed):
+            guard case .held = state.phase else { return (state, []) }
+            let (reason, why) =
+                dismissed
+                ? wire(.dismissed, dismissed: true) : (3, "was sent to the history from a focus mode's digest")
+            state.phase = .ended(why)
+            state.isAnswered = false
+            return (
+                state,
+                [
+                    .emitClosed(reason: reason), .end(why: why, waitsMessage: nil),
+                    .recordHistory(dismissed ? .dismissed : .closed),
+                ]
+            )
         case .threadClosed(let closeReason, let dismissed):
             guard case .stacked = state.phase else { return (state, []) }
             let (reason, why) = wire(closeReason, dismissed: dismissed)

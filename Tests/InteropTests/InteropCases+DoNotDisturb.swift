@@ -69,7 +69,7 @@ extension InteropRun {
     }
 
     /// Turns the server's switch the way its user does.
-    private func setDoNotDisturb(
+    func setDoNotDisturb(
         _ isOn: Bool, connection: DBusConnection, inhibition: inout UInt32?
     ) async throws {
         let command: [String]
@@ -102,7 +102,7 @@ extension InteropRun {
     }
 
     /// Waits until the daemon's `DesktopDoNotDisturb` property says `isOn`.
-    private func awaitDaemonDoNotDisturb(_ isOn: Bool, _ connection: DBusConnection) async throws {
+    func awaitDaemonDoNotDisturb(_ isOn: Bool, _ connection: DBusConnection) async throws {
         try await withTimeout(.seconds(20), waitingFor: "the daemon to see do-not-disturb \(isOn ? "on" : "off")") {
             while true {
                 let reply = try await connection.call(
@@ -122,7 +122,7 @@ extension InteropRun {
     /// The ids a listing of the default app's notifications gives.
     /// The ids `method` lists of the apps this case posts under: the CLI's default app and the one allowed
     /// time-sensitive notifications.
-    private func listed(_ method: BridgeMethod, _ connection: DBusConnection) async throws -> [String] {
+    func listed(_ method: BridgeMethod, _ connection: DBusConnection) async throws -> [String] {
         var ids: [String] = []
         for app in ["NotificationBridge", "Doorbell"] {
             let reply = try await connection.call(

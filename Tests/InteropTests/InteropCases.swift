@@ -35,6 +35,7 @@ extension InteropRun {
         }
         if turnsDoNotDisturb {
             await expectations.run("desktop do-not-disturb") { try await doNotDisturb() }
+            await expectations.run("focus mode and the desktop's switch") { try await focusWithDesktopSwitch() }
         } else {
             expectations.notRun(
                 "desktop do-not-disturb",

@@ -12,6 +12,7 @@ struct BridgeRequestTests {
             switch input.signature.rawValue {
             case "s": .string("\(input.name)-of-\(method.name)")
             case "a{sv}": .vardict([input.name: .string(method.name)])
+            case "as": .strings(["\(input.name)-of-\(method.name)", "another"])
             case "aa{sv}": .array(element: "a{sv}", [.vardict([ActionKeys.id.name: .string("open")]), .vardict([:])])
             default: .string("a type this test does not know: \(input.signature)")
             }

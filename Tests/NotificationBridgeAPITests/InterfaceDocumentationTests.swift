@@ -20,7 +20,7 @@ struct InterfaceDocumentationTests {
         "history entry": "HISTORY KEYS", "Act options": "ACT OPTION KEYS", "Attach options": "ATTACH OPTION KEYS",
         "settings": "SETTINGS KEYS", "server information": "SERVER INFORMATION KEYS",
         "desktop do-not-disturb": "DESKTOP DO-NOT-DISTURB KEYS", "active focus": "FOCUS KEYS",
-        "TurnOnFocus options": "FOCUS OPTION KEYS",
+        "TurnOnFocus options": "FOCUS OPTION KEYS", "focus mode": "FOCUS MODE KEYS",
     ]
 
     @Test("every key of every table is named in dbus/io.github.NotificationBridge1.xml, or its table's section is")

@@ -44,6 +44,7 @@ struct InterfaceTextTests {
         .waitForResponse: [Table(keys: ResponseKeys.all, section: "RESPONSE KEYS")],
         .attach: [Table(keys: AttachOptionKeys.all, section: "ATTACH OPTION KEYS")],
         .turnOnFocus: [Table(keys: FocusOptionKeys.all, section: "FOCUS OPTION KEYS")],
+        .listFocusModes: [Table(keys: FocusModeKeys.all, section: "FOCUS MODE KEYS")],
         .getSettings: [Table(keys: SettingsKeys.all, section: "SETTINGS KEYS")],
         .listHistory: [Table(keys: HistoryKeys.all, section: "HISTORY KEYS")],
         .act: [Table(keys: ActOptionKeys.all, section: "ACT OPTION KEYS")],

@@ -237,6 +237,13 @@ struct ExampleRunner: Sendable {
             #expect(run.result.output.contains("'cause': <'manual'>"), "\(run.result.output)")
             #expect(lines.last == "()", "turned off: \(run.result.output)")
         },
+        "gdbus-focus-schedule": ExampleRunner { run in
+            let lines = run.result.output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "()", "\(run.result.output)")
+            #expect(
+                run.result.output.contains("'schedules': <['sun-thu 22:00-07:00', 'fri,sat 22:00-09:00']>"),
+                "listed as set: \(run.result.output)")
+        },
         "gdbus-reply": ExampleRunner(user: .reply("Yes, 12:30"), waitsForPosterToLeave: true),
         "gdbus-later": ExampleRunner { run in
             let output = run.result.output

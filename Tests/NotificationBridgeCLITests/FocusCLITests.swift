@@ -64,3 +64,48 @@ struct FocusCLITests {
         #expect(text.contains(String(format: "%02d:%02d:00", parts.hour!, parts.minute!)), "\(text)")
     }
 }
+
+/// `notification-bridge focus schedule|modes`, run as a user runs them.
+@Suite("focus schedules on the command line")
+struct FocusScheduleCLITests {
+    @Test("focus schedule sets when a mode comes on, focus modes lists it (and as JSON), --clear removes it")
+    func scheduleListClear() async throws {
+        try await CLIFixture.with { fixture in
+            let set = try await fixture.cli([
+                "focus", "schedule", "sleep", "mon-fri 22:00-07:00", "sat,sun 23:30-09:00",
+            ])
+            #expect(set.status == 0 && set.output.isEmpty, "\(set.standardError)")
+            let listed = try await fixture.cli(["focus", "modes"])
+            #expect(
+                listed.output == "sleep: mon-fri 22:00-07:00, sat,sun 23:30-09:00; lets through no app or thread",
+                "\(listed.output) \(listed.standardError)")
+            let printed = try await fixture.cli(["focus", "modes", "--json"]).output
+            let json = try #require(try parsedJSON(printed) as? [[String: Any]], "a JSON array: \(printed)")
+            #expect(json.count == 1 && json.first?[FocusKeys.name.name] as? String == "sleep", "\(json)")
+            #expect(
+                json.first?[FocusModeKeys.schedules.name] as? [String]
+                    == ["mon-fri 22:00-07:00", "sat,sun 23:30-09:00"], "\(json)")
+
+            let bad = try await fixture.cli(["focus", "schedule", "sleep", "weekdays 22:00-07:00"])
+            #expect(bad.status != 0 && bad.standardError.contains("'weekdays' is not a day"), "\(bad.standardError)")
+
+            #expect(try await fixture.cli(["focus", "schedule", "sleep", "--clear"]).status == 0)
+            #expect(
+                try await fixture.cli(["focus", "modes"]).output == "sleep: by hand only; lets through no app or thread"
+            )
+        }
+    }
+
+    @Test(
+        "focus schedule needs schedules or --clear, not both",
+        arguments: [([String](), "give a schedule"), (["mon 09:00-17:00", "--clear"], "give one or the other")])
+    func mistakes(_ options: [String], _ message: String) throws {
+        guard case .finished(let outcome) = Invocation.parse(["focus", "schedule", "work"] + options, invokedAs: "nb")
+        else {
+            Issue.record("\(options) runs a command")
+            return
+        }
+        #expect(outcome.status == ExitStatus.usage, "\(options): \(outcome)")
+        #expect("\(outcome)".contains(message), "\(options): \(outcome)")
+    }
+}

@@ -13,6 +13,7 @@ struct HelpSnapshotTests {
         [], ["send"], ["alert"], ["wait"], ["list"], ["withdraw"], ["category"], ["category", "add"],
         ["category", "remove"], ["category", "list"], ["server-info"], ["monitor"], ["settings"], ["doctor"],
         ["history"], ["act"], ["focus"], ["focus", "on"], ["focus", "off"], ["focus", "status"],
+        ["focus", "schedule"], ["focus", "modes"],
     ]
 
     @Test("--help prints the stored text and exits 0", arguments: commands)

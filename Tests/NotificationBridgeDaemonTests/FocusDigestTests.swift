@@ -39,4 +39,12 @@ struct FocusDigestTests {
     func empty() {
         #expect(FocusDigest(mode: "Sleep", held: []) == nil)
     }
+
+    @Test("a click on the digest's body shows them all; the server's own dismissal is no action of the digest")
+    func actions() {
+        #expect(FocusDigest.Action(actionID: "default") == .showAll)
+        #expect(FocusDigest.Action(actionID: "dismiss-all") == .dismiss)
+        #expect(FocusDigest.Action(actionID: "history") == .history)
+        #expect(FocusDigest.Action(actionID: "dismiss") == nil, "closing the digest leaves what it held listed")
+    }
 }

@@ -61,6 +61,25 @@ struct FocusMethodTests {
         }
     }
 
+    @Test("a notification a mode now lets through is shown though one held before it still waits")
+    func releasePassesStillHeld() async throws {
+        try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep").options])
+            _ = try await fixture.post(FocusRestoreTests.notification("New mail", app: "Mail"))
+            _ = try await fixture.post(FocusRestoreTests.notification("From Bob", app: "Chat"))
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Chat") == ["From Bob"])
+
+            try await fixture.call(
+                BridgeMethod.turnOnFocus.name, [.string("sleep"), FocusRequest(name: "sleep", apps: ["Chat"]).options])
+            #expect(
+                try await fixture.nextNotification().summary == "From Bob",
+                "the chat the mode now lets through is shown, not left behind the mail it still holds")
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Mail") == ["New mail"])
+            #expect(try await FocusRestoreTests.heldTitles(fixture, app: "Chat").isEmpty)
+        }
+    }
+
     @Test("a mode turned on for a few seconds ends after them, not at the timer's next minute")
     func forSecondsEndsOnTime() async throws {
         try await DaemonFixture.with(doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false)) { fixture in

@@ -1,4 +1,5 @@
 import NotificationBridge
+import NotificationBridgeAPI
 import Testing
 
 @testable import NotificationBridgeDaemon
@@ -196,7 +197,22 @@ struct TrackedTransitionTests {
                 .recordHistory(.expired),
             ]),
         Row(phase: .showing, event: .threadClosed(.expired, dismissed: false), next: .showing, effects: []),
+        // A focus mode's digest answers only for what it held: one shown meanwhile stays.
+        Row(phase: .showing, event: .digestEnded(dismissed: true), next: .showing, effects: []),
     ]
+
+    @Test(
+        "a held notification a focus mode's digest dismissed ends dismissed; one it sent to the history ends answerable",
+        arguments: [true, false])
+    func digestEnded(dismissed: Bool) {
+        let held = TrackedTransition.State(
+            phase: .held(TrackedLifecycleTests.firing, order: 1), isAnswered: false, reportsDismissal: false)
+        let (next, effects) = TrackedTransition.next(held, on: .digestEnded(dismissed: dismissed), id: "n")
+        #expect(PhaseName(next.phase) == .ended)
+        #expect(effects.contains(.emitClosed(reason: dismissed ? 2 : 3)))
+        #expect(effects.contains(.recordHistory(dismissed ? .dismissed : .closed)))
+        #expect(NotificationEnding.closed.isAnswerable && !NotificationEnding.dismissed.isAnswerable)
+    }
 
     @Test("each phase moves on as the table says", arguments: rows)
     func transition(_ row: Row) {

@@ -37,7 +37,11 @@ extension DaemonCore {
         reportedFocus.withLock { $0 = active.map(\.reported) ?? .none }
         connection.emitPropertiesChanged(
             path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName, changed: [BridgeProperty.activeFocus.name])
-        if before != nil { releaseHeld() }
+        if let before {
+            // What it held arrives as one digest, not as a flood (``releaseHeld()``).
+            focus.digestMode = before.mode.name
+            releaseHeld()
+        }
         return true
     }
 
@@ -55,6 +59,7 @@ extension DaemonCore {
                 "the saved focus modes cannot be read; no focus mode is on until one is turned on again",
                 metadata: ["error": "\(error)", "state.directory": "\(commits.directory)"])
         }
+        await restoreDigest()
         focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
     }
 

@@ -40,6 +40,33 @@ extension DaemonCore {
         try await saveAndApply(state, at: now, call: call)
     }
 
+    /// Replaces the schedules of the mode named `name` (made, letting nothing through, if there is none), each written
+    /// as ``FocusSchedule/init(written:)`` reads it; answers `call` once the change is on disk. A schedule that has
+    /// the mode on now turns it on at once.
+    func setFocusSchedules(_ name: String, _ written: [String], call: DBusMethodCall) async throws(DBusFailure) {
+        try checkRunning()
+        try await checkMayChangeFocus(call.sender, "change when focus modes turn on")
+        var state = focus.state
+        do throws(FocusError) {
+            var mode: FocusMode
+            if let known = state.modes[name] { mode = known } else { mode = try FocusMode(name: name) }
+            mode.schedules = try written.map { text throws(FocusError) in try FocusSchedule(written: text) }
+            state.save(mode)
+        } catch {
+            throw BridgeError.invalid(error.description)
+        }
+        try await saveAndApply(state, at: Date(), call: call)
+    }
+
+    /// The modes, by name, as `ListFocusModes` lists them: only for host programs, since what a mode lets through
+    /// says who the user still hears from.
+    func listFocusModes(caller: String) async throws(DBusFailure) -> [DBusValue] {
+        try checkRunning()
+        try await checkMayChangeFocus(caller, "list the focus modes")
+        let modes = focus.state.modes.keys.sorted().compactMap { focus.state.modes[$0] }
+        return [.array(element: "a{sv}", modes.map(\.listing.value))]
+    }
+
     /// Refuses every peer but a host program.
     private func checkMayChangeFocus(_ sender: String, _ what: String) async throws(DBusFailure) {
         let peer = await peer(of: sender)
@@ -50,7 +77,9 @@ extension DaemonCore {
         }
     }
 
-    /// Makes `state` the focus modes, saved for the next start, and asks which mode is on now.
+    /// Makes `state` the focus modes, saved for the next start, and asks which mode is on now. It is in force at once,
+    /// so that what is posted meanwhile meets it; when it cannot be saved, the modes go back to what they were (unless
+    /// another change came since) and `call` fails saying why, so that what the user was told failed is not in force.
     private func saveAndApply(_ state: FocusState, at now: Date, call: DBusMethodCall) async throws(DBusFailure) {
         let row: FocusRow
         do {
@@ -58,11 +87,42 @@ extension DaemonCore {
         } catch {
             throw DBusFailure(name: BridgeError.serverError, message: "the focus modes cannot be saved: \(error)")
         }
+        let previous = focus.state
         focus.state = state
         let commit = commits.submit([.saveFocus(row)])
         focusChanged(at: now, in: TriggerEvaluator(timeZone: await scheduler.timeZone))
         focusTimerWake.yield()
-        reply(call, after: commit)
+        let failure = storeFailure
+        jobs.yield { [weak self] in
+            do {
+                try await commit.wait()
+                call.reply([])
+            } catch {
+                await self?.focusNotSaved(state, restoring: previous)
+                call.fail(failure(error))
+            }
+        }
+    }
+
+    /// Puts back the modes as they were before `state`, which could not be saved, when nothing changed them since.
+    private func focusNotSaved(_ state: FocusState, restoring previous: FocusState) async {
+        guard focus.state == state else { return }
+        logger.error("the change of the focus modes cannot be saved; they are as they were before it")
+        focus.state = previous
+        focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        focusTimerWake.yield()
+    }
+}
+
+extension FocusMode {
+    /// As `ListFocusModes` lists it.
+    var listing: FocusModeListing {
+        FocusModeListing(
+            name: name, apps: breakthrough.apps.sorted(),
+            threads: breakthrough.threads.map { FocusRequest.Thread(app: $0.app, id: $0.id) }.sorted {
+                $0.written < $1.written
+            },
+            schedules: schedules.map(\.written))
     }
 }
 

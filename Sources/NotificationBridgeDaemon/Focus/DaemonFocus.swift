@@ -5,4 +5,7 @@ struct DaemonFocus: Sendable, Hashable {
     var state = FocusState()
     /// The mode on when last asked; `nil` when none was.
     var active: FocusState.Active?
+    /// The mode that ended with notifications held, whose digest stands for them until the user answers it; `nil`
+    /// when the held ones are shown one by one, as the desktop's switch shows them.
+    var digestMode: String?
 }

@@ -1,6 +1,8 @@
+import NotificationModel
+
 /// What a focus mode held, told in one notification when it ends, as iOS's summary does: "14 while Sleep was on",
-/// then "Mail 9, Chat 5, 2 from Ann", with actions to show them all, to open the history, or to dismiss them. The
-/// held notifications themselves stay listed and answerable; the digest only counts them.
+/// then "Mail 9, Chat 5, 2 from Ann", with actions to show them all, to send them to the history, or to dismiss them.
+/// The held notifications themselves stay listed (`ListPending`, held); the digest only counts them.
 struct FocusDigest: Sendable, Hashable {
     /// One held notification, as the digest counts it.
     struct Held: Sendable, Hashable {
@@ -20,20 +22,40 @@ struct FocusDigest: Sendable, Hashable {
     enum Action: String, Sendable, Hashable, CaseIterable {
         /// Shows every held notification, in the order they came.
         case showAll = "show-all"
-        /// Opens the history, where they are listed.
+        /// Sends them to the history, unanswered, where `notification-bridge history` lists them and
+        /// `notification-bridge act` (or `Act`, `Present`) still answers them or shows one again: the desktop has no
+        /// viewer of the bridge's history to open.
         case history
-        /// Dismisses them all.
-        case dismiss
+        /// Dismisses them all, as if the user had dismissed each.
+        case dismiss = "dismiss-all"
+
+        /// The action a response names, `nil` for one the digest does not offer; a click on its body shows them all,
+        /// as it opens what a notification stands for.
+        init?(actionID: String) {
+            if actionID == NotificationResponse.defaultActionID {
+                self = .showAll
+                return
+            }
+            self.init(rawValue: actionID)
+        }
 
         /// The button's label.
         var label: String {
             switch self {
             case .showAll: "Show all"
-            case .history: "Open history"
+            case .history: "Keep in history"
             case .dismiss: "Dismiss all"
             }
         }
     }
+
+    /// The most held notifications shown one by one when a mode ends, as before there was a digest: a few are
+    /// no flood.
+    static let releasedOneByOne = 3
+
+    /// The id the daemon shows the digest under: not of the form of a posted notification's id
+    /// (``NotificationIDForm``), so that no app can name it.
+    static let notificationID = "focus-digest"
 
     /// The most threads the body names, so that it stays one line; the rest are counted in their apps only.
     static let namedThreads = 3
@@ -62,6 +84,15 @@ struct FocusDigest: Sendable, Hashable {
     /// "Mail 9, Chat 5, 2 from Ann".
     var body: String {
         (apps.map { "\($0.name) \($0.count)" } + threads.map { "\($0.count) from \($0.name)" }).joined(separator: ", ")
+    }
+
+    /// The notification the server is sent: silent (what it counts made no sound either), with its three actions.
+    var content: NotificationContent {
+        NotificationContent(
+            title: title, body: body, appName: "Notification Bridge", sound: .none,
+            actions: Action.allCases.map {
+                NotificationAction(id: $0.rawValue, title: $0.label, activation: .background)
+            })
     }
 
     private static func counted(_ names: [String]) -> [Count] {
