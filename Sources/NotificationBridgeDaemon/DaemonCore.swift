@@ -54,6 +54,8 @@ actor DaemonCore {
     let scheduler: Scheduler<PendingPost>
     /// Work that must not hold up a call: each job runs as a child of the daemon's task group.
     let jobs: AsyncStream<@Sendable () async -> Void>.Continuation
+    /// The closes ``takeOffServer(_:)`` has out, so that the end of a large withdrawal gives its memory back.
+    let closesOut = LargeRelease()
 
     /// Every notification, by id.
     var table = NotificationTable()
