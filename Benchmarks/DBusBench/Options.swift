@@ -21,7 +21,9 @@ struct Options: Sendable {
     var posts = 5_000
     var processRuns = 40
     var dispatches = 2_000
-    var throughputPosts = 20_000
+    /// Posts per level of throughput, spread over its clients, all under the daemon's default app name: under the
+    /// 10,000 one app may have showing, or one client's level is refused half way.
+    var throughputPosts = 8_000
     var churnWarmUp = 10_000
     var churn = 100_000
     var pending = 10_000
