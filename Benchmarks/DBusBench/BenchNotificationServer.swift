@@ -66,6 +66,9 @@ final class BenchNotificationServer: Sendable {
     /// The id of the latest notification.
     var latestID: UInt32 { state.withLock { $0.latestID } }
 
+    /// How many notifications it shows: those notified and not closed.
+    var showing: Int { state.withLock { $0.senders.count } }
+
     /// When each click was signalled since the last call, oldest first; the list starts again empty.
     func takeEmitted() -> [UInt64] {
         state.withLock { state in

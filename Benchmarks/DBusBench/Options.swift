@@ -21,12 +21,16 @@ struct Options: Sendable {
     var posts = 5_000
     var processRuns = 40
     var dispatches = 2_000
-    var throughputPosts = 20_000
+    /// Posts per level of throughput, spread over its clients, all under the daemon's default app name: under the
+    /// 10,000 one app may have showing, or one client's level is refused half way.
+    var throughputPosts = 8_000
     var churnWarmUp = 10_000
     var churn = 100_000
     var pending = 10_000
     var scheduled = 200
     var idleSeconds = 10
+    /// How many notifications the scale rows list, withdraw and restart with.
+    var scaleSizes = [1_000, 10_000, 100_000]
 
     static let usage = """
         usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] \
@@ -72,6 +76,7 @@ struct Options: Sendable {
             pending = 1_000
             scheduled = 100
             idleSeconds = 3
+            scaleSizes = [1_000, 10_000]
         }
         for (key, value) in overrides { self[keyPath: key] = value }
     }
@@ -86,7 +91,7 @@ struct Options: Sendable {
             "quick": quick, "rounds": rounds, "calls": calls, "signals": signals, "posts": posts,
             "process_runs": processRuns, "dispatches": dispatches, "throughput_posts": throughputPosts,
             "churn_warm_up": churnWarmUp, "churn": churn, "pending": pending, "scheduled": scheduled,
-            "idle_seconds": idleSeconds,
+            "idle_seconds": idleSeconds, "scale_sizes": scaleSizes,
         ]
     }
 }

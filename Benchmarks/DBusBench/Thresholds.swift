@@ -78,6 +78,13 @@ enum Thresholds {
     static let churnGrowth = Threshold(bound: .atMost(1e6))
     /// Resident memory with 10,000 pending, and after a restart with them.
     static let pendingMemory = Threshold(bound: .atMost(20e6))
+    /// A listing, a withdrawal or a restart touching many notifications, against linear cost: the same per
+    /// notification as at the smallest size measured.
+    static let linearScale = Threshold(bound: .atMostTimesFloor(2), floor: "linear")
+    /// `WithdrawAll` of 100,000 showing, until its answer, in nanoseconds.
+    static let withdrawAll = Threshold(bound: .atMost(2e9))
+    /// Resident memory after a large withdrawal, against the idle figure before it.
+    static let memoryAfterWithdrawal = Threshold(bound: .atMostTimesFloor(1.5), floor: "idle")
     /// The programs, stripped, and the installed package.
     static let size = Threshold(bound: .atMost(10e6))
 }

@@ -39,6 +39,7 @@ func run() async throws {
         rows += try await DaemonSuite(
             options: options, bus: bus, baseline: baseline, server: server, client: client
         ).run()
+        rows += try await ScaleSuite(options: options, bus: bus, server: server, client: client).run()
         await client.close()
         await serverConnection.close()
         rows += try await SizeSuite(options: options).run()

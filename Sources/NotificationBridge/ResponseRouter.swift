@@ -110,7 +110,23 @@ struct ResponseRouter: Sendable {
     mutating func forget(id: String) -> PostedNotification? {
         guard let notification = notifications.removeValue(forKey: id) else { return nil }
         if ids[notification.serverID] == id { ids[notification.serverID] = nil }
+        shrinkIfSparse()
         return notification
+    }
+
+    /// The capacity below which the router never gives storage back.
+    private static let keptCapacity = 1_024
+
+    /// Gives the dictionaries' storage back once under a quarter of it is used, after a large withdrawal (a
+    /// dictionary never shrinks by itself, and 100,000 followed notifications leave tens of megabytes of it). Each
+    /// shrink copies what is left, and the next needs a quarter again, so each removal costs a constant on average.
+    private mutating func shrinkIfSparse() {
+        if notifications.capacity > Self.keptCapacity, notifications.count * 4 < notifications.capacity {
+            notifications = Dictionary(uniqueKeysWithValues: notifications.lazy.map { ($0.key, $0.value) })
+        }
+        if ids.capacity > Self.keptCapacity, ids.count * 4 < ids.capacity {
+            ids = Dictionary(uniqueKeysWithValues: ids.lazy.map { ($0.key, $0.value) })
+        }
     }
 
     /// The notification with bridge id `id`.
@@ -181,6 +197,7 @@ struct ResponseRouter: Sendable {
         case .closed(let serverID, let reason):
             notifications[id] = nil
             ids[serverID] = nil
+            shrinkIfSparse()
             let dismissal =
                 !notification.acted && !notification.closeRequested
                 && (reason == .dismissed || isCloseButton(reason, of: notification, at: now))

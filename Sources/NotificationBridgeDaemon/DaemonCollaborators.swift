@@ -40,4 +40,7 @@ struct DaemonCollaborators: Sendable {
     let focusTimerWake: AsyncStream<Void>.Continuation
     /// What ``focusTimerWake`` asks.
     let focusTimerWakes: AsyncStream<Void>
+    /// The closes ``DaemonCore/takeOffServer(_:)`` has out, so that the end of a large withdrawal gives its memory
+    /// back.
+    let closesOut = LargeRelease()
 }

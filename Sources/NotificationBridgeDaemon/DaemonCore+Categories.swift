@@ -8,6 +8,13 @@ extension DaemonCore {
     func takeOffServer(_ id: String) {
         let session = self.session
         let turn = session.reserveTurn(for: id)
-        jobs.yield { await session.withdraw(id: id, turn: turn) }
+        let release = closesOut
+        release.started()
+        let queued = jobs.yield {
+            await session.withdraw(id: id, turn: turn)
+            release.finished()
+        }
+        // Stopping: the job never runs.
+        if case .terminated = queued { release.finished() }
     }
 }

@@ -17,8 +17,14 @@ struct NotificationTable: Sendable {
     static let finishedCapacity = 1024
 
     private var entries: [String: TrackedNotification] = [:]
-    /// Ids of finished entries, oldest first; may hold ids that were revived or removed since.
+    /// Ids of finished entries, oldest first from `finishedStart`; may hold ids that were revived or removed since.
+    /// Those before `finishedStart` are let go of already, and dropped in one move once they are as many as the
+    /// capacity: taking each out at the front moved the whole list, at every notification that ended.
     private var finished: [String] = []
+    private var finishedStart = 0
+    /// How many times each id is in `finished` from `finishedStart`: whether an id finished again later, without a
+    /// search of the list at every notification that ended.
+    private var finishedCounts: [String: Int] = [:]
     /// Ids of the entries with at least one waiting call.
     private(set) var awaited: Set<String> = []
     /// How many entries are scheduled (``TrackedNotification/isScheduled``), by app name: what the bound of
@@ -111,13 +117,21 @@ struct NotificationTable: Sendable {
 
     private mutating func noteFinished(_ id: String) {
         finished.append(id)
-        while finished.count > Self.finishedCapacity {
-            let oldest = finished.removeFirst()
-            guard let entry = entries[oldest], entry.isFinished, !finished.contains(oldest) else { continue }
+        finishedCounts[id, default: 0] += 1
+        while finished.count - finishedStart > Self.finishedCapacity {
+            let oldest = finished[finishedStart]
+            finishedStart += 1
+            let later = (finishedCounts[oldest] ?? 1) - 1
+            finishedCounts[oldest] = later == 0 ? nil : later
+            guard let entry = entries[oldest], entry.isFinished, later == 0 else { continue }
             entries[oldest] = nil
             shrinkIfSparse()
             forgotten.insert(oldest)
             if !entry.keptResponses.isEmpty { reportLettingGo(oldest, entry) }
+        }
+        if finishedStart >= Self.finishedCapacity {
+            finished.removeFirst(finishedStart)
+            finishedStart = 0
         }
     }
 

@@ -16,8 +16,7 @@ extension NotificationServer {
     ///   actions, the notification has no such action, the action is past the profile's button limit, or it is
     ///   `inline-reply` on a server that shows a reply field instead (use ``reply(id:text:)``).
     public func invokeAction(id: UInt32, key: String, activationToken: String? = nil) throws {
-        let index = try liveIndex(of: id)
-        let notification = notifications[index]
+        let notification = try liveNotification(id: id)
         guard profile.supportsActions else {
             throw NotificationServerError.actionsUnsupported(server: profile.serverName)
         }
@@ -42,7 +41,7 @@ extension NotificationServer {
             try emit(.actionInvoked(id: id, key: "default"), about: notification, delivery: delivery)
         }
         if let reason = profile.closeAfterAction, !notification.isResident {
-            end(at: index, reason: reason)
+            end(id: id, reason: reason)
         }
     }
 
@@ -55,8 +54,7 @@ extension NotificationServer {
     ///   inline reply, or the notification has no `inline-reply` action; `DBusFailure` (`InvalidArgs`) for text
     ///   holding a NUL character.
     public func reply(id: UInt32, text: String) throws {
-        let index = try liveIndex(of: id)
-        let notification = notifications[index]
+        let notification = try liveNotification(id: id)
         guard let replyDelivery = profile.replyDelivery, profile.supportsInlineReply else {
             throw NotificationServerError.inlineReplyUnsupported(server: profile.serverName)
         }
@@ -69,7 +67,7 @@ extension NotificationServer {
                 .actionInvoked(id: id, key: "inline-reply"), about: notification, delivery: profile.signalDelivery)
         }
         if let reason = replyDelivery.closeReason, !notification.isResident {
-            end(at: index, reason: reason)
+            end(id: id, reason: reason)
         }
     }
 
@@ -78,7 +76,7 @@ extension NotificationServer {
     ///
     /// - Throws: ``NotificationServerError`` when the server is not running or the id is not live.
     public func dismiss(id: UInt32) throws {
-        end(at: try liveIndex(of: id), reason: profile.closeButtonReason)
+        end(id: try liveNotification(id: id).id, reason: profile.closeButtonReason)
     }
 
     /// The action a single confirming click picks, where the profile shows the actions as a list with the first one
@@ -94,7 +92,7 @@ extension NotificationServer {
     /// - Throws: ``NotificationServerError/noPreselectedAction(id:)`` where the actions are plain buttons, and what
     ///   ``invokeAction(id:key:activationToken:)`` throws.
     public func confirmPreselectedAction(id: UInt32) throws {
-        let notification = notifications[try liveIndex(of: id)]
+        let notification = try liveNotification(id: id)
         guard let key = preselectedAction(of: notification) else {
             throw NotificationServerError.noPreselectedAction(id: id)
         }
@@ -110,7 +108,7 @@ extension NotificationServer {
     /// - Throws: ``NotificationServerError`` when the server is not running or the id is not live.
     @discardableResult
     public func expire(id: UInt32) throws -> Bool {
-        expire(at: try liveIndex(of: id))
+        expire(try liveNotification(id: id))
     }
 
     /// The keys of the buttons the server shows for `notification`, in order: every action except `default` (the

@@ -36,12 +36,14 @@ public actor NotificationServer {
     /// first start).
     public private(set) var profile: NotificationServerProfile = .fullFeatured
     /// The live notifications, oldest first.
-    public private(set) var notifications: [ServedNotification] = []
+    public var notifications: [ServedNotification] { live.all }
     /// Every method call received since the server was made, oldest first, including refused ones.
     public private(set) var calls: [RecordedCall] = []
 
     /// The connection the server runs on, or `nil` when stopped.
     var connection: DBusConnection?
+    /// The live notifications, found by id.
+    var live = LiveNotifications()
     private var nextID: UInt32 = 1
     private var nextTokenNumber = 1
     private var timers: [UInt32: (task: Task<Void, Never>, generation: UInt64)] = [:]
@@ -64,11 +66,11 @@ public actor NotificationServer {
 
     /// The live notification with this id, or `nil`.
     public func notification(id: UInt32) -> ServedNotification? {
-        notifications.first { $0.id == id }
+        live[id]
     }
 
     /// The live notifications, in the order they were first shown.
-    public var shownNotifications: [ServedNotification] { notifications }
+    public var shownNotifications: [ServedNotification] { live.all }
 
     /// A stream of every event from now on (new, replaced, closed and refused notifications), in order.
     ///
@@ -150,7 +152,7 @@ public actor NotificationServer {
         senderWatch = nil
         for timer in timers.values { timer.task.cancel() }
         timers = [:]
-        notifications = []
+        live.removeAll()
         lastAccepted = nil
         // Dropped unanswered, each held call is answered with an error (DBusMethodCall's rule).
         heldNotifies = []
@@ -262,30 +264,28 @@ public actor NotificationServer {
             id: 0, appName: request.appName, replacesID: request.replacesID, icon: request.appIcon,
             summary: request.summary, body: request.body, actions: actions, hints: request.hints,
             expireTimeout: request.expireTimeout, sender: sender, urgency: urgency)
-        guard request.replacesID > 0, let index = notifications.firstIndex(where: { $0.id == request.replacesID })
-        else {
+        guard request.replacesID > 0, let previous = live[request.replacesID] else {
             // A new notification, also when replaces_id names one that is gone (GNOME Shell and mako do this).
             notification.id = allocateID()
-            notifications.append(notification)
+            live.append(notification)
             return .notified(notification)
         }
-        let previous = notifications[index]
         if profile.replacementDropsButtons { notification.actions = [] }
         if profile.newIDOnReplace {
             cancelExpiry(of: previous.id)
             notification.id = allocateID()
-            notifications.remove(at: index)
-            notifications.append(notification)
+            live.remove(id: previous.id)
+            live.append(notification)
         } else {
             notification.id = previous.id
-            notifications[index] = notification
+            live.replace(notification)
         }
         return .replaced(previous: previous, current: notification)
     }
 
     /// The next unused id: never 0, never one that is live.
     private func allocateID() -> UInt32 {
-        while nextID == 0 || notifications.contains(where: { $0.id == nextID }) {
+        while nextID == 0 || live.contains(id: nextID) {
             nextID &+= 1
         }
         defer { nextID &+= 1 }
@@ -295,8 +295,8 @@ public actor NotificationServer {
     func closeNotification(_ call: DBusMethodCall) throws(DBusFailure) -> [DBusValue] {
         _ = try record(call)
         let id = try call.arguments.decode(UInt32.self)
-        if let index = notifications.firstIndex(where: { $0.id == id }) {
-            end(at: index, reason: .closedByCall)
+        if live.contains(id: id) {
+            end(id: id, reason: .closedByCall)
             return []
         }
         let refuses: Bool
@@ -313,9 +313,9 @@ public actor NotificationServer {
 
     // MARK: Ending and expiry
 
-    /// Removes the notification at `index`, sends `NotificationClosed` unless told not to, and reports it.
-    func end(at index: Int, reason: NotificationCloseReason, sendsSignal: Bool = true) {
-        let notification = notifications.remove(at: index)
+    /// Removes the live notification `id`, sends `NotificationClosed` unless told not to, and reports it.
+    func end(id: UInt32, reason: NotificationCloseReason, sendsSignal: Bool = true) {
+        guard let notification = live.remove(id: id) else { return }
         cancelExpiry(of: notification.id)
         defer { orphaned.remove(notification.id) }
         if sendsSignal {
@@ -330,15 +330,13 @@ public actor NotificationServer {
         broadcaster.yield(.closed(notification, reason: reason))
     }
 
-    /// The index of the live notification `id`.
+    /// The live notification `id`.
     ///
     /// - Throws: ``NotificationServerError/notRunning`` or ``NotificationServerError/unknownNotification(id:)``.
-    func liveIndex(of id: UInt32) throws -> Int {
+    func liveNotification(id: UInt32) throws -> ServedNotification {
         guard connection != nil else { throw NotificationServerError.notRunning }
-        guard let index = notifications.firstIndex(where: { $0.id == id }) else {
-            throw NotificationServerError.unknownNotification(id: id)
-        }
-        return index
+        guard let notification = live[id] else { throw NotificationServerError.unknownNotification(id: id) }
+        return notification
     }
 
     /// How long `notification` lives, or `nil` for ever.
@@ -374,20 +372,18 @@ public actor NotificationServer {
         // A replacement or a close may have come between the wake-up and this turn on the actor.
         guard timers[id]?.generation == generation else { return }
         timers[id] = nil
-        if let index = notifications.firstIndex(where: { $0.id == id }) { expire(at: index) }
+        if let notification = live[id] { expire(notification) }
     }
 
-    /// Ends the notification at `index` as its timeout passing would, if the profile closes it; returns whether it
-    /// closed.
+    /// Ends the live `notification` as its timeout passing would, if the profile closes it; returns whether it closed.
     @discardableResult
-    func expire(at index: Int) -> Bool {
-        let notification = notifications[index]
+    func expire(_ notification: ServedNotification) -> Bool {
         cancelExpiry(of: notification.id)
         switch profile.expiry {
         case .closeTransientOnly where !notification.isTransient, .keep:
             return false
         case .close, .closeTransientOnly:
-            end(at: index, reason: .expired)
+            end(id: notification.id, reason: .expired)
             return true
         }
     }
@@ -434,14 +430,14 @@ public actor NotificationServer {
     func detachService() {
         senderWatch?.cancel()
         senderWatch = nil
-        orphaned = Set(notifications.map(\.id))
+        orphaned = live.ids
         connection = nil
     }
 
     private func senderVanished(_ sender: String) {
         guard profile.dropsNotificationsOfVanishedSenders else { return }
-        while let index = notifications.firstIndex(where: { $0.sender == sender }) {
-            end(at: index, reason: .undefined, sendsSignal: false)
+        for notification in live.all where notification.sender == sender {
+            end(id: notification.id, reason: .undefined, sendsSignal: false)
         }
     }
 }
