@@ -4,7 +4,7 @@ import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
 
-/// Snoozing: a click on one of the bridge's snooze buttons takes the notification off the screen and schedules it
+/// Snoozing: a click on one of the bridge's snooze buttons (the session's ``SessionEvent/snoozed(_:)``) takes the notification off the screen and schedules it
 /// again, under the same id and with the same route, to be shown once the interval has passed.
 extension DaemonCore {
     /// `content` with the snooze intervals it offers when shown now: its own, else its category's; none for a
@@ -33,7 +33,8 @@ extension DaemonCore {
     /// `in` set to the interval, with its content, hints, route and waiting calls; the server is asked to close it.
     /// Its poster gets no `Closed`. The app hears of it only when the category asks
     /// (``NotificationCategory/reportsSnooze``): a response with action `snooze`, sent where its responses go.
-    func snooze(_ answer: SessionResponse, for interval: SnoozeInterval) async {
+    func snooze(_ answer: SessionSnooze) async {
+        let interval = answer.interval
         let id = answer.notification.id
         guard let entry = table[id], !entry.isScheduled else { return }
         switch entry.phase {

@@ -95,9 +95,16 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             throw DaemonError.cannotConnect("\(error)")
         }
         let lockMonitor = await SessionLockMonitor.find(system: system, session: connection)
-        let doNotDisturb =
-            configuration.desktopDoNotDisturb
-            ?? DesktopDoNotDisturbWatcher(connection: connection, settings: settings.store, logger: logger)
+        let doNotDisturb: any DesktopDoNotDisturbWatching
+        if let given = configuration.desktopDoNotDisturb {
+            doNotDisturb = given
+        } else {
+            // The server the session knows now; each change after it comes through the session's events.
+            let server = session.currentServer
+            doNotDisturb = DesktopDoNotDisturbWatcher(
+                connection: connection, settings: settings.store, logger: logger, owner: server.owner,
+                info: server.info)
+        }
         let core = DaemonCore(
             connection: connection, session: session, lockMonitor: lockMonitor, settings: settings,
             activations: activations,

@@ -37,7 +37,7 @@ extension NotificationServerSession {
         await route(received)
     }
 
-    /// Acts on a signal: a response, a prompt for text, or a close.
+    /// Acts on a signal: a response, a snooze, a prompt for text, or a close.
     private func route(_ received: ReceivedServerSignal) async {
         guard let event = router.handle(received.signal, from: received.sender) else { return }
         switch event {
@@ -48,6 +48,12 @@ extension NotificationServerSession {
                 return
             }
             respond(notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID, token: token)
+        case .snoozed(let notification, let interval):
+            closeAfterAction(notification)
+            logger.debug(
+                "snooze pressed",
+                metadata: ["notification.id": "\(notification.id)", "snooze.seconds": "\(interval.seconds)"])
+            eventSink.yield(.snoozed(SessionSnooze(notification: notification, interval: interval)))
         case .reply(let notification, let action, let text, let token):
             closeAfterAction(notification)
             respond(notification, action, actionID: action.id, text: text, token: token)
