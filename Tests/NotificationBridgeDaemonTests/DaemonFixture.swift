@@ -7,6 +7,7 @@ import NotificationBridgeAPI
 import NotificationBridgeDaemon
 import NotificationServerKit
 import ServiceLifecycle
+import Synchronization
 import Testing
 
 /// A private bus with a notification server (NotificationServerKit, or dunst) and the daemon running in this process
@@ -23,6 +24,20 @@ struct DaemonFixture: Sendable {
     let group: ServiceGroup
     /// A folder for the test's files (removed with the bus).
     let directory: URL
+    /// How the daemon is stopped once the body returns.
+    let ending = Ending()
+
+    /// How the daemon is stopped once the body returns: a graceful shutdown, as `SIGTERM` asks for, unless the body
+    /// calls ``kill()``.
+    final class Ending: Sendable {
+        private let killed = Mutex(false)
+
+        /// Stops the daemon without a graceful shutdown, as `kill -9` would: its task is cancelled, and nothing it does
+        /// on a graceful shutdown (stopping its services in order, closing the store) is waited for.
+        func kill() { killed.withLock { $0 = true } }
+
+        var isKill: Bool { killed.withLock { $0 } }
+    }
 
     /// Runs `body` with the daemon serving against a NotificationServerKit server with `profile`.
     ///
@@ -106,8 +121,14 @@ struct DaemonFixture: Sendable {
     }
 
     private func stop(_ running: Task<Void, any Error>) async throws {
-        await group.triggerGracefulShutdown()
-        try await withTimeout(waitingFor: "the daemon to stop") { try await running.value }
+        if ending.isKill {
+            running.cancel()
+            // Cancelled, the group may end with an error of its own: the daemon is gone either way.
+            try await withTimeout(waitingFor: "the daemon to end") { _ = try? await running.value }
+        } else {
+            await group.triggerGracefulShutdown()
+            try await withTimeout(waitingFor: "the daemon to stop") { try await running.value }
+        }
         await client.close()
     }
 
