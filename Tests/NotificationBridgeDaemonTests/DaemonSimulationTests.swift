@@ -211,8 +211,8 @@ struct DaemonSimulationTests {
                                 }
                             case .restartServer:
                                 // The server goes away, taking what it showed, and a new one takes the name: after it,
-                                // or from it (as `dunst --replace` does). A post follows at once, while the daemon
-                                // posts again what was shown.
+                                // or from it (as `dunst --replace` does, the previous one ending a moment later). A
+                                // thread post follows at once, while the daemon posts again what was shown.
                                 let replaces = Bool.random(using: &random)
                                 let previous = (server, serverConnection)
                                 if !replaces {
@@ -224,16 +224,16 @@ struct DaemonSimulationTests {
                                 try await server.start(
                                     on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry,
                                     replacingOwner: replaces, allowingReplacement: true)
+                                let thread = Self.threads.randomElement(using: &random)!
+                                if !model.doNotDisturb, model.members(of: thread).count < Self.longestThread {
+                                    label += 1
+                                    let id = try await Self.post("b\(label)", thread: thread, fixture)
+                                    model.delivered.append((id, "b\(label)", thread))
+                                }
                                 if replaces {
                                     await previous.0.stop()
                                     await previous.1.close()
                                 }
-                                guard !model.doNotDisturb else { break }
-                                let thread = Self.threads.randomElement(using: &random)!
-                                guard model.members(of: thread).count < Self.longestThread else { break }
-                                label += 1
-                                let id = try await Self.post("b\(label)", thread: thread, fixture)
-                                model.delivered.append((id, "b\(label)", thread))
                             case .restartDaemon:
                                 return
                             case .killDaemon:

@@ -69,7 +69,10 @@ extension NotificationServerSession {
     ) async throws -> Placement {
         let own = router.notification(id: id)
         let taken = own == nil ? other.flatMap { router.notification(id: $0) } : nil
-        let previous = own ?? taken
+        // Replaced only on a server that still owns the name: one that has lost it may run on for a moment (as dunst
+        // does once `dunst --replace` took over), and a notification it took now would be on no screen, and not among
+        // those the session posts again to the new server, which it has listed already.
+        let previous = (own ?? taken).flatMap { $0.serverOwner == nil || $0.serverOwner == serverOwner ? $0 : nil }
         let encoded = encoder.encode(
             content, category: category, replacesID: previous?.serverID ?? 0, senderPID: processID,
             extraHints: hints)
