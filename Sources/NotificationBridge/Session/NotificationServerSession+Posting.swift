@@ -55,9 +55,17 @@ extension NotificationServerSession {
     ) async throws -> Bool {
         await turns.wait(for: turn)
         defer { turns.end(turn) }
-        guard router.notification(id: id) != nil else { return false }
+        guard let shown = router.notification(id: id) else { return false }
         try await ensureServer()
-        _ = try await place(content, category: category, id: id, hints: [:])
+        let placed = try await place(content, category: category, id: id, hints: [:])
+        // A server answers a replacement with the id it replaced; another id means the notification was gone when
+        // the call came (the user closed it while the call was out), and the server showed it anew. It is closed
+        // again: its close reaches the owner as any close does, whether or not the first one was read in time.
+        guard placed.server != shown.serverOwner || placed.serverID == shown.serverID else {
+            try? client.requestClose(placed.serverID, destination: placed.server)
+            logger.debug("closed while shown again; closed again", metadata: ["notification.id": "\(id)"])
+            return false
+        }
         return true
     }
 
