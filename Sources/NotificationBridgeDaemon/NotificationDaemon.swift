@@ -81,7 +81,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             connection: connection, applicationDirectories: configuration.applicationDirectories)
         let activations = ApplicationActivations(activator: activator, logger: logger)
         let (firings, firingSink) = AsyncStream<ScheduledFiring<PendingPost>>.makeStream()
-        let scheduler = Scheduler<PendingPost>(logger: logger) { firingSink.yield($0) }
+        let scheduler = Scheduler<PendingPost>(
+            clock: configuration.schedulerClock ?? SystemSchedulerClock(), logger: logger
+        ) { firingSink.yield($0) }
         let (jobs, jobSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
         // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
         let commits = DurableCommits(

@@ -5,9 +5,9 @@ import Logging
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationBridgeDaemon
+import NotificationScheduling
 import NotificationServerKit
 import ServiceLifecycle
-import Synchronization
 import Testing
 
 /// A private bus with a notification server (NotificationServerKit, or dunst) and the daemon running in this process
@@ -24,20 +24,6 @@ struct DaemonFixture: Sendable {
     let group: ServiceGroup
     /// A folder for the test's files (removed with the bus).
     let directory: URL
-    /// How the daemon is stopped once the body returns.
-    let ending = Ending()
-
-    /// How the daemon is stopped once the body returns: a graceful shutdown, as `SIGTERM` asks for, unless the body
-    /// calls ``kill()``.
-    final class Ending: Sendable {
-        private let killed = Mutex(false)
-
-        /// Stops the daemon without a graceful shutdown, as `kill -9` would: its task is cancelled, and nothing it does
-        /// on a graceful shutdown (stopping its services in order, closing the store) is waited for.
-        func kill() { killed.withLock { $0 = true } }
-
-        var isKill: Bool { killed.withLock { $0 } }
-    }
 
     /// Runs `body` with the daemon serving against a NotificationServerKit server with `profile`.
     ///
@@ -77,7 +63,8 @@ struct DaemonFixture: Sendable {
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
         historyClock: (@Sendable () -> Date)? = nil, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
-        log: RecordingLogHandler.Entries? = nil, _ body: (DaemonFixture) async throws -> T
+        schedulerClock: (any SchedulerClock)? = nil, log: RecordingLogHandler.Entries? = nil,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -91,6 +78,7 @@ struct DaemonFixture: Sendable {
             applicationDirectories: [directory.path], logger: logger,
             stateDirectory: directory.appendingPathComponent("state").path)
         configuration.desktopDoNotDisturb = doNotDisturb
+        configuration.schedulerClock = schedulerClock
         // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }
@@ -121,14 +109,8 @@ struct DaemonFixture: Sendable {
     }
 
     private func stop(_ running: Task<Void, any Error>) async throws {
-        if ending.isKill {
-            running.cancel()
-            // Cancelled, the group may end with an error of its own: the daemon is gone either way.
-            try await withTimeout(waitingFor: "the daemon to end") { _ = try? await running.value }
-        } else {
-            await group.triggerGracefulShutdown()
-            try await withTimeout(waitingFor: "the daemon to stop") { try await running.value }
-        }
+        await group.triggerGracefulShutdown()
+        try await withTimeout(waitingFor: "the daemon to stop") { try await running.value }
         await client.close()
     }
 

@@ -4,18 +4,19 @@ import Foundation
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
 import NotificationServerKit
 import Synchronization
 import Testing
 
-/// A seeded random run of the daemon, in this process on a private bus, against the scripted server as dunst: posts
-/// at every interruption level, thread posts, replacements, withdrawals, clicks and dismissals on the server, the
-/// desktop's do-not-disturb turned on and off, restarts of the server (it goes away and a new one takes the name) and
-/// of the daemon on the same state (gracefully, or killed without a graceful stop), checked after every step against
-/// a model of what a client was told. A failure names its seed and step; `NB_SIMULATION_SEED=<seed>` replays its
-/// choices (the daemon's own timing may still differ), `NB_SIMULATION_STEPS=<n>` sets the length (each step is a few
-/// round trips on the bus: a few milliseconds), and `NB_SIMULATION_TRACE=1` prints each step with the model before
-/// it.
+/// A seeded random run of the daemon, in this process on a private bus, against the scripted server as dunst and a
+/// wall clock moved by hand: posts at every interruption level, scheduled posts and the time that makes them due,
+/// thread posts, replacements, withdrawals, clicks, snoozes and dismissals on the server, the desktop's
+/// do-not-disturb turned on and off, restarts of the server (it goes away and a new one takes the name, or takes it
+/// over) and graceful restarts of the daemon on the same state, checked after every step against a model of what a
+/// client was told. A failure names its seed and step; `NB_SIMULATION_SEED=<seed>` replays its choices (the
+/// daemon's own timing may still differ), `NB_SIMULATION_STEPS=<n>` sets the length (each step is a few round trips
+/// on the bus: a few milliseconds), and `NB_SIMULATION_TRACE=1` prints each step with the model before it.
 @Suite("Daemon simulation")
 struct DaemonSimulationTests {
     static let threads = ["ann", "bob"]
@@ -32,11 +33,23 @@ struct DaemonSimulationTests {
     static let levels: [NotificationInterruptionLevel] = [.passive, .active, .timeSensitive, .critical]
 
     /// What a client was told: each delivered notification's label (its body as posted) and thread, oldest first;
-    /// those the desktop's do-not-disturb holds back, in the order they are to be shown; whether it is on.
+    /// those the desktop's do-not-disturb holds back; those scheduled or snoozed, which come due when time passes;
+    /// which of all were posted critical; whether the switch is on.
     struct Model {
         var delivered: [(id: String, label: String, thread: String?)] = []
         var held: [(id: String, label: String)] = []
+        var scheduled: [(id: String, label: String)] = []
+        var critical: Set<String> = []
         var doNotDisturb = false
+
+        /// Shows `entry` now: delivered, or held while the switch is on and it is not critical.
+        mutating func show(_ entry: (id: String, label: String)) {
+            if doNotDisturb && !critical.contains(entry.id) {
+                held.append(entry)
+            } else {
+                delivered.append((entry.id, entry.label, nil))
+            }
+        }
 
         func members(of thread: String) -> [String] { delivered.filter { $0.thread == thread }.map(\.id) }
 
@@ -81,29 +94,32 @@ struct DaemonSimulationTests {
     }
 
     enum Step: CaseIterable {
-        case post, postToThread, replace, withdraw, click, dismiss, switchDoNotDisturb, restartServer, restartDaemon
-        case killDaemon
+        case post, postToThread, schedule, replace, withdraw, click, snooze, dismiss, timePasses, switchDoNotDisturb
+        case restartServer, restartDaemon
     }
 
     static func drawStep(_ random: inout SeededGenerator, model: Model) -> Step {
         let roll = Int.random(in: 0..<1_000, using: &random)
         switch roll {
-        case ..<450 where model.delivered.count + model.held.count >= mostDelivered: return .withdraw
-        case ..<220: return .post
-        case ..<450: return .postToThread
-        case ..<570: return .replace
-        case ..<740: return .withdraw
-        case ..<850: return .click
-        case ..<960: return .dismiss
+        case ..<450 where model.delivered.count + model.held.count + model.scheduled.count >= mostDelivered:
+            return .withdraw
+        case ..<200: return .post
+        case ..<400: return .postToThread
+        case ..<450: return .schedule
+        case ..<540: return .replace
+        case ..<690: return .withdraw
+        case ..<790: return .click
+        case ..<830: return .snooze
+        case ..<930: return .dismiss
+        case ..<960: return .timePasses
         case ..<980: return .switchDoNotDisturb
         case ..<988: return .restartServer
-        case ..<994: return .restartDaemon
-        default: return .killDaemon
+        default: return .restartDaemon
         }
     }
 
-    /// Posts at every level, threads, replacements, withdrawals, clicks, dismissals, the desktop's do-not-disturb,
-    /// server restarts, daemon restarts and kills.
+    /// Posts at every level, scheduled posts, threads, replacements, withdrawals, clicks, snoozes, dismissals, time
+    /// passing, the desktop's do-not-disturb, server restarts and daemon restarts.
     @Test("a seeded run of what clients, the server and the desktop do keeps the daemon's promises")
     func seededRun() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -115,6 +131,8 @@ struct DaemonSimulationTests {
         var done = 0
         var label = 0
         let responses = Responses()
+        // Moved by hand only: what is scheduled comes due when the run says time passes, never on its own.
+        let clock = ManualSchedulerClock(now: Date())
         let began = ContinuousClock.now
         try await withPrivateBus { bus in
             var serverConnection = try await bus.connect()
@@ -125,9 +143,14 @@ struct DaemonSimulationTests {
                 allowingReplacement: true)
             let run = await outcome {
                 while done < steps {
+                    // A second passes while the daemon restarts, as some time always does: what was held by the
+                    // switch (due at the instant it was held) is due again when it starts. No interval is that short.
+                    if done > 0 { clock.advance(by: 1) }
                     // The desktop's switch as the model has it: a daemon that starts holds back from its first post.
                     let desktop = DesktopDoNotDisturbTests.FedSwitch(on: model.doNotDisturb)
-                    try await DaemonFixture.run(bus: bus, server: server, events: events, doNotDisturb: desktop) {
+                    try await DaemonFixture.run(
+                        bus: bus, server: server, events: events, doNotDisturb: desktop, schedulerClock: clock
+                    ) {
                         fixture in
                         let responded = try await fixture.client.signals(
                             matching: DBusMatchRule(
@@ -167,11 +190,34 @@ struct DaemonSimulationTests {
                                 let level = Self.levels.randomElement(using: &random)!
                                 label += 1
                                 let id = try await Self.post("b\(label)", thread: thread, level: level, fixture)
+                                if level == .critical { model.critical.insert(id) }
                                 if model.doNotDisturb && level != .critical {
                                     model.held.append((id, "b\(label)"))
                                 } else {
                                     model.delivered.append((id, "b\(label)", thread))
                                 }
+                            case .schedule:
+                                let level = Self.levels.randomElement(using: &random)!
+                                let seconds = 60 * Int.random(in: 1...60, using: &random)
+                                label += 1
+                                let id = try await Self.post(
+                                    "b\(label)", thread: nil, level: level, in: seconds, fixture)
+                                if level == .critical { model.critical.insert(id) }
+                                model.scheduled.append((id, "b\(label)"))
+                            case .timePasses:
+                                // Past every interval a post or a snooze waits: all of them come due.
+                                clock.advance(by: 7_200)
+                                for entry in model.scheduled { model.show(entry) }
+                                model.scheduled = []
+                            case .snooze:
+                                guard
+                                    let entry = model.delivered.filter({ $0.thread == nil }).randomElement(
+                                        using: &random)
+                                else { continue }
+                                let shown = try await Self.served(entry.label, server, context)
+                                try await server.invokeAction(id: shown.id, key: SnoozeInterval.minutes(10).actionKey)
+                                model.delivered.removeAll { $0.id == entry.id }
+                                model.scheduled.append((entry.id, entry.label))
                             case .replace:
                                 guard !model.doNotDisturb,
                                     let index = model.delivered.indices.randomElement(using: &random)
@@ -181,15 +227,23 @@ struct DaemonSimulationTests {
                                 let id = try await Self.post(
                                     "b\(label)", thread: entry.thread, replacing: entry.id, fixture)
                                 #expect(id == entry.id, "\(context): a replacement keeps its id")
+                                // Posted without a level: active.
+                                model.critical.remove(entry.id)
                                 model.delivered[index].label = "b\(label)"
                             case .withdraw:
-                                let ids = model.delivered.map(\.id) + model.held.map(\.id)
+                                let ids = model.delivered.map(\.id) + model.held.map(\.id) + model.scheduled.map(\.id)
                                 guard let id = ids.randomElement(using: &random) else { continue }
                                 try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
                                 model.delivered.removeAll { $0.id == id }
                                 model.held.removeAll { $0.id == id }
+                                model.scheduled.removeAll { $0.id == id }
                             case .click, .dismiss:
-                                guard let id = model.onScreen.sorted().randomElement(using: &random) else { continue }
+                                // In the model's order, not the ids' (the daemon draws those): a seed replays.
+                                let onScreen = model.onScreen
+                                guard
+                                    let id = model.delivered.map(\.id).filter(onScreen.contains).randomElement(
+                                        using: &random)
+                                else { continue }
                                 let shown = try await Self.served(model.shownBody(of: id), server, context)
                                 if step == .click {
                                     let before = responses.count(of: id)
@@ -205,8 +259,8 @@ struct DaemonSimulationTests {
                                 desktop.set(on: model.doNotDisturb)
                                 try await Self.awaitSwitch(model.doNotDisturb, fixture, context)
                                 if !model.doNotDisturb {
-                                    // What waited is shown, in its order.
-                                    model.delivered += model.held.map { ($0.id, $0.label, nil) }
+                                    // What waited is shown.
+                                    for entry in model.held { model.show(entry) }
                                     model.held = []
                                 }
                             case .restartServer:
@@ -236,9 +290,6 @@ struct DaemonSimulationTests {
                                 }
                             case .restartDaemon:
                                 return
-                            case .killDaemon:
-                                fixture.ending.kill()
-                                return
                             }
                             try await Self.check(model, fixture, server, seed: seed, step: done)
                         }
@@ -265,11 +316,11 @@ struct DaemonSimulationTests {
         }
     }
 
-    /// Posts a notification labelled `label` (its body), to `thread` when given, at `level` when given, replacing
-    /// `replacing` when given.
+    /// Posts a notification labelled `label` (its body), to `thread` when given, at `level` when given, due in
+    /// `seconds` when given, replacing `replacing` when given.
     static func post(
-        _ label: String, thread: String?, level: NotificationInterruptionLevel? = nil, replacing: String? = nil,
-        _ fixture: DaemonFixture
+        _ label: String, thread: String?, level: NotificationInterruptionLevel? = nil, in seconds: Int? = nil,
+        replacing: String? = nil, _ fixture: DaemonFixture
     ) async throws -> String {
         var post: [String: DBusValue] = [
             PostKeys.title.name: .string(thread ?? "plain"), PostKeys.body.name: .string(label),
@@ -282,6 +333,9 @@ struct DaemonSimulationTests {
         }
         if let replacing { post[PostKeys.replaces.name] = .string(replacing) }
         if let level { post[PostKeys.interruptionLevel.name] = .string(level.name) }
+        if let seconds { post[PostKeys.delay.name] = .double(Double(seconds)) }
+        // A notification alone offers a snooze button; a thread's do not, which the model does not place again.
+        post[PostKeys.snooze.name] = .array(element: "i", thread == nil ? [.int32(600)] : [])
         return try await fixture.post(post)
     }
 
@@ -299,7 +353,7 @@ struct DaemonSimulationTests {
     }
 
     /// Checks, within a bound, that the daemon lists what the model holds, on the screen where the model says, and
-    /// what waits for the desktop's switch in its order; and that the server shows each notification on the screen
+    /// what waits for the desktop's switch or its time; and that the server shows each notification on the screen
     /// once, with its thread's count, and nothing else.
     static func check(
         _ model: Model, _ fixture: DaemonFixture, _ server: NotificationServer, seed: UInt64, step: Int
@@ -310,10 +364,15 @@ struct DaemonSimulationTests {
         var listedIDs: Set<String> = []
         var listedOnScreen: Set<String> = []
         var bodies: [String] = []
-        let expectedHeld = model.held.map(\.label)
+        let expectedHeld = model.held.map(\.label).sorted()
         var heldLabels: [String] = []
+        let expectedScheduled = model.scheduled.map(\.label).sorted()
+        var scheduledLabels: [String] = []
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
+            // Both lists asked at once: a step costs one round trip of checks, not two.
+            let listsPending = model.doNotDisturb || !model.held.isEmpty || !model.scheduled.isEmpty
+            async let pendingReply = listsPending ? pending(fixture) : ([], [])
             let reply = try await fixture.call(
                 BridgeMethod.listDelivered.name, [.vardict([FilterKeys.appName.name: .string("Sim")])])
             guard case .array(_, let values)? = reply.first else {
@@ -322,12 +381,10 @@ struct DaemonSimulationTests {
             let listed = values.compactMap(ListedNotification.init)
             listedIDs = Set(listed.map(\.id))
             listedOnScreen = Set(listed.filter(\.isOnScreen).map(\.id))
+            (heldLabels, scheduledLabels) = try await pendingReply
             bodies = await server.shownNotifications.map(\.body).sorted()
-            if model.doNotDisturb || !model.held.isEmpty {
-                heldLabels = try await held(fixture)
-            }
             if listedIDs == expectedIDs, listedOnScreen == onScreen, bodies == expectedBodies,
-                heldLabels == expectedHeld
+                heldLabels == expectedHeld, scheduledLabels == expectedScheduled
             {
                 return
             }
@@ -337,18 +394,25 @@ struct DaemonSimulationTests {
         #expect(listedIDs == expectedIDs, "seed \(seed), after step \(step): ListDelivered lists what was kept")
         #expect(listedOnScreen == onScreen, "seed \(seed), after step \(step): the ones on the screen")
         #expect(bodies == expectedBodies, "seed \(seed), after step \(step): the server shows each once")
-        #expect(heldLabels == expectedHeld, "seed \(seed), after step \(step): ListPending lists what waits, in order")
+        #expect(heldLabels == expectedHeld, "seed \(seed), after step \(step): ListPending lists what waits")
+        #expect(
+            scheduledLabels == expectedScheduled,
+            "seed \(seed), after step \(step): ListPending lists what is scheduled")
         throw TestSupportError("seed \(seed), after step \(step): the daemon and the server differ from the model")
     }
 
-    /// The labels of the notifications `ListPending` lists as held back by the desktop's switch, in order.
-    static func held(_ fixture: DaemonFixture) async throws -> [String] {
+    /// The labels of the notifications `ListPending` lists: held back by the desktop's switch, and scheduled; each
+    /// sorted.
+    static func pending(_ fixture: DaemonFixture) async throws -> (held: [String], scheduled: [String]) {
         let listed = try await fixture.call(
             BridgeMethod.listPending.name, [.vardict([FilterKeys.appName.name: .string("Sim")])])
-        guard case .array(_, let items)? = listed.first else { return [] }
-        return items.compactMap { item -> String? in
-            guard let entries = WireEntries(item), entries[ListedKeys.held] == true else { return nil }
-            return entries[PostKeys.body]
+        guard case .array(_, let items)? = listed.first else { return ([], []) }
+        var held: [String] = []
+        var scheduled: [String] = []
+        for item in items {
+            guard let entries = WireEntries(item), let body = entries[PostKeys.body] else { continue }
+            if entries[ListedKeys.held] == true { held.append(body) } else { scheduled.append(body) }
         }
+        return (held.sorted(), scheduled.sorted())
     }
 }
