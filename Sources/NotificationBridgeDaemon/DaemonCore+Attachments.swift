@@ -66,12 +66,32 @@ extension DaemonCore {
                     + "connection attached as that app may present it")
         }
         let category = await category(of: handed.content)
-        table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
-        apply(.sent, to: id)
-        show(id, content: handed.content, category: category, hints: handed.hints) { result, _ in
-            switch result {
-            case .success: call.reply([])
-            case .failure(let failure): call.fail(failure)
+        let delivery = Delivery(.present, id: id, content: handed.content, category: category, hints: handed.hints)
+        do {
+            try await deliver(delivery) { () throws(DBusFailure) -> DeliveryAdmission in
+                // Presented by another call while this one's settings were read: it is shown once.
+                guard case .handedToApp? = table[id]?.phase else {
+                    throw DBusFailure(
+                        name: BridgeError.unknownNotification,
+                        message: "notification \(quotedForMessage(id)) was presented already")
+                }
+                table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
+                apply(.sent, to: id)
+                return DeliveryAdmission { result, _ in
+                    switch result {
+                    case .success: call.reply([])
+                    case .failure(let failure): call.fail(failure)
+                    }
+                }
+            }
+        } catch {
+            switch error {
+            case .refused(let failure): throw failure
+            // The gate lets through what its app asks to show.
+            case .heldBack:
+                throw BridgeError.invalid(
+                    "notification \(quotedForMessage(id)) is held back by do-not-disturb; present it again once "
+                        + "do-not-disturb is off")
             }
         }
     }

@@ -105,7 +105,7 @@ extension DaemonCore {
                 EndedPost(
                     id: id, appName: kept.content.appName ?? defaultAppName, poster: kept.poster, content: kept.content,
                     actions: offeredActions(of: kept.content), route: kept.route, ending: .serverGone,
-                    endedAt: historyClock())
+                    endedAt: history.now)
             }
             commits.submit(stale.map { .forgetDelivered(id: $0.key) } + (historyChanges(gone) ?? []))
         }
@@ -113,16 +113,14 @@ extension DaemonCore {
         rejoinThreads(delivered.map { ($0.key, $0.value) })
         for (id, kept) in delivered {
             table[id] = TrackedNotification(
-                appName: kept.content.appName ?? defaultAppName, poster: kept.poster, route: kept.route,
-                content: kept.content, reportsDismissal: kept.reportsDismissal,
-                phase: kept.isStacked == true ? .stacked : .showing)
+                .restored(stacked: kept.isStacked == true), appName: kept.content.appName ?? defaultAppName,
+                poster: kept.poster, route: kept.route, content: kept.content, reportsDismissal: kept.reportsDismissal)
         }
         for (id, kept) in delivered where kept.isStacked != true {
             let category = kept.content.categoryID.flatMap { categories[$0] }
-            var shown = await offeringSnoozeAllowed(kept.content, category: category)
-            if let key = threadKey(of: shown) { shown = summarized(shown, in: key, category: category) }
-            await session.adopt(id: id, serverID: kept.serverID, content: shown, category: category)
-            await takeOver(id, kept, showing: shown)
+            // On the screen already: nothing refuses it or holds it back.
+            _ = try? await deliver(
+                Delivery(.restore, id: id, content: kept.content, category: category, sending: .takingOver(kept)))
         }
         logger.info(
             "restored the routes of notifications shown before the restart",
@@ -137,7 +135,7 @@ extension DaemonCore {
     /// connection of the last run, which is gone. The server keeps its place on the screen; a
     /// notification whose own timeout has passed meanwhile is left alone (the server has expired it); one with a
     /// timeout gets what is left of it.
-    private func takeOver(_ id: String, _ kept: DeliveredPost, showing shown: NotificationContent) async {
+    func takeOver(_ id: String, _ kept: DeliveredPost, showing shown: NotificationContent) async {
         var content = shown
         if case .milliseconds(let milliseconds) = content.timeout {
             let left = Double(milliseconds) - Date().timeIntervalSince(kept.shownAt) * 1000

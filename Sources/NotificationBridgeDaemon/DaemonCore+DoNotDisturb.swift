@@ -17,8 +17,7 @@ extension DaemonCore {
     /// The desktop's switch changed (or was read for the first time): announced to apps, and when it is off, what
     /// was held back is shown.
     func desktopDoNotDisturbChanged(_ state: DesktopDoNotDisturb) {
-        guard desktopDoNotDisturb != state else { return }
-        desktopDoNotDisturb = state
+        guard doNotDisturb.read(state) else { return }
         let reported = reportedDoNotDisturb.withLock { reported in
             defer { reported = state }
             return reported
@@ -81,9 +80,11 @@ extension DaemonCore {
 
     /// Takes the place of the next notification held back.
     func takeHeldOrder() -> UInt64 {
-        defer { nextHeldOrder += 1 }
-        return nextHeldOrder
+        doNotDisturb.takeHeldOrder()
     }
+
+    /// The desktop's do-not-disturb as last read; `nil` until the first reading.
+    var desktopDoNotDisturb: DesktopDoNotDisturb? { doNotDisturb.desktop }
 
     /// An immediate `Post` that the switch holds back: held (kept in the store as a scheduled notification that came
     /// due now), or dropped when the post says so. The call is answered with its id once that is on disk; a dropped
@@ -98,8 +99,8 @@ extension DaemonCore {
         let previous = table[id]
         if previous?.isHeld == true { changes.append(.unschedule(id: id)) }
         var entry = TrackedNotification(
-            appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
-            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+            .posted, appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false)
         entry.waits = previous?.waits ?? []
         if request.ifDoNotDisturb == .drop {
             table[id] = entry
@@ -166,13 +167,12 @@ extension DaemonCore {
     /// Shows what was held back, oldest first, each once the server has answered the one before, so that they come
     /// in the order they were posted. One run at a time; a run stops when the switch is on again.
     func releaseHeld() {
-        guard !isReleasingHeld, !stopping, hasHeld else { return }
-        isReleasingHeld = true
+        guard !stopping, hasHeld, doNotDisturb.beginReleasing() else { return }
         jobs.yield { [weak self] in await self?.releaseHeldInOrder() }
     }
 
     private func releaseHeldInOrder() async {
-        defer { isReleasingHeld = false }
+        defer { doNotDisturb.endReleasing() }
         var shown = 0
         while !stopping {
             if let (next, _) = earliestHeld() { await readSettings(of: next.notification.payload.content) }

@@ -230,7 +230,7 @@ extension DaemonCore {
     func connectionLeft(_ uniqueName: String) {
         attachments.remove(uniqueName)
         peers.forget(uniqueName)
-        categoryRegistrants = categoryRegistrants.filter { $0.value != uniqueName }
+        categories.connectionLeft(uniqueName)
         let affected = table.awaited.filter { table[$0]?.waits.contains { $0.sender == uniqueName } == true }
         for id in affected {
             table.update(id) { $0.waits.removeAll { $0.sender == uniqueName } }

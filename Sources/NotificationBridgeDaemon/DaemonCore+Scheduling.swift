@@ -15,9 +15,9 @@ extension DaemonCore {
         poster: String, hints: [String: DBusValue] = [:], ifDoNotDisturb: DoNotDisturbChoice? = nil,
         alsoCommitting changes: [DaemonStore.Change] = []
     ) async throws(DBusFailure) -> DurableCommits.Commit {
-        let registered = Set(categories.keys)
+        let registered = categories
         do throws(NotificationValidationError) {
-            try content.validate(isCategoryRegistered: { registered.contains($0) })
+            try content.validate(isCategoryRegistered: { registered[$0] != nil })
         } catch {
             throw error.bridgeFailure
         }
@@ -44,8 +44,8 @@ extension DaemonCore {
                 return entry
             }
             ?? TrackedNotification(
-                appName: appName, poster: poster, route: route, sharing: notification.payload.selection,
-                reportsDismissal: false, phase: .pending)
+                .scheduled, appName: appName, poster: poster, route: route, sharing: notification.payload.selection,
+                reportsDismissal: false)
         _ = entry.handle(.scheduled, id: id)
         entry.isScheduled = true
         // In the table before the scheduler has it: a fire date that has passed fires while this waits on the
@@ -131,9 +131,10 @@ extension DaemonCore {
         return nil
     }
 
-    /// Hands a scheduled notification to the server; without a server it waits for one, and while the desktop's
-    /// do-not-disturb holds it back it is held (`heldOrder`: its place among the held ones, when it was held before).
-    /// Returns whether it was handed to the server, whose answer `answered` then learns.
+    /// Hands a scheduled notification to the server, as a delivery (``deliver(_:turns:admitted:)``): a firing, or
+    /// a release of one held back (`heldOrder`: its place among the held ones). Without a server it waits for one;
+    /// while the desktop's do-not-disturb or the focus mode on holds it back it is held. Returns whether it was handed
+    /// to the server, whose answer `answered` then learns.
     ///
     /// The entry moves to `.posting` before anything is awaited, so that a firing is handed over once: whoever
     /// looks at the entry meanwhile (``serverAppeared()``, another try) sees that its show is out.
@@ -144,44 +145,40 @@ extension DaemonCore {
     ) async -> Bool {
         let id = firing.notification.id
         let post = firing.notification.payload
-        if holdsBackFiring(post.content) {
-            holdFiring(firing, order: heldOrder)
-            return false
-        }
         table.update(id) { entry in
             (entry.poster, entry.route, entry.content) = (post.poster, post.route, post.content)
         }
         apply(.sent, to: id)
-        var content = post.content
-        let category = await category(of: content)
-        if let missing = content.categoryID, category == nil {
-            // RemoveCategory refuses while a scheduled notification uses the category, but a saved category that is
-            // not valid any more is not registered again at a restart: show the notification rather than lose it.
-            logger.warning(
-                "a scheduled notification's category is not registered; it is shown without the category's actions",
-                metadata: ["notification.id": "\(id)", "category.id": "\(missing)"])
-            content.categoryID = nil
-        }
+        let category = await category(of: post.content)
         table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
+        let delivery = Delivery(
+            heldOrder == nil ? .firing : .release, id: id, content: post.content, category: category,
+            hints: post.hints, repeats: firing.nextFireDate != nil)
         do {
-            content = try await allowedBySettings(content, category: category, repeats: firing.nextFireDate != nil)
+            try await deliver(delivery) {
+                let sent = serverArrivals.stamp
+                return DeliveryAdmission { [weak self] result, wasOut in
+                    await self?.firingAnswered(firing, result, wasOut: wasOut, sent: sent)
+                    answered?()
+                }
+            }
+            return true
         } catch {
-            // The user's settings keep it off the screen: it fired, invisibly.
-            logger.info(
-                "a scheduled notification came due and is not shown",
-                metadata: [
-                    "notification.id": "\(id)", "reason": "\(error.message)",
-                ])
-            end(id, why: "was not shown (\(error.message))")
-            recordFired(firing)
+            switch error {
+            case .heldBack:
+                holdFiring(firing, order: heldOrder)
+            case .refused(let failure):
+                // The user's settings keep it off the screen: it fired, invisibly.
+                logger.info(
+                    "a scheduled notification came due and is not shown",
+                    metadata: [
+                        "notification.id": "\(id)", "reason": "\(failure.message)",
+                    ])
+                end(id, why: "was not shown (\(failure.message))")
+                recordFired(firing)
+            }
             return false
         }
-        let sent = serverArrivals.stamp
-        show(id, content: content, category: category, hints: post.hints) { [weak self] result, wasOut in
-            await self?.firingAnswered(firing, result, wasOut: wasOut, sent: sent)
-            answered?()
-        }
-        return true
     }
 
     /// A firing's `Notify` was answered (`sent`: when it was sent, in the order servers became ready): it is recorded
@@ -279,7 +276,7 @@ extension DaemonCore {
         let state = commits.state
         for category in state.categories.values.sorted(by: { $0.id < $1.id }) {
             do {
-                try register(category)
+                try categories.register(category, by: nil)
             } catch {
                 logger.error(
                     "a saved category is not valid any more; it is not registered",
@@ -290,7 +287,7 @@ extension DaemonCore {
         }
         await restoreDelivered()
         // What the bounds no longer keep (they may have changed, or time passed while the daemon was stopped).
-        commits.submit([pruneHistory])
+        commits.submit([history.pruning])
         // By id where the times are equal, so that they fire in the same order after every restart. Sorted by the
         // times copied out beside each notification, the ids compared only where the times are equal: with
         // thousands pending, reading each comparison's two times through the notifications took most of the sort.
@@ -302,8 +299,8 @@ extension DaemonCore {
             table.markScheduled(notification.id) {
                 let post = notification.payload
                 return TrackedNotification(
-                    appName: notification.appName ?? defaultAppName, poster: post.poster, route: post.route,
-                    sharing: post.selection, reportsDismissal: false, phase: .pending)
+                    .scheduled, appName: notification.appName ?? defaultAppName, poster: post.poster,
+                    route: post.route, sharing: post.selection, reportsDismissal: false)
             }
         }
         let report = await scheduler.restore(saved)

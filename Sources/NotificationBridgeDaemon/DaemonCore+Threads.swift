@@ -104,13 +104,26 @@ extension DaemonCore {
         guard var content = table[id]?.content else { return }
         content.sound = .none
         let category = content.categoryID.flatMap { categories[$0] }
-        let logger = self.logger
-        show(id, content: content, category: category, hints: [:], inPlaceOf: newest, reshaping: true) { result, _ in
-            guard case .failure(let failure) = result else { return }
-            logger.notice(
-                "cannot show the notification before a withdrawn one of its thread again",
-                metadata: ["notification.id": "\(id)", "error": "\(failure.message)"])
+        // Reserved now, in the order of the calls, the place it takes first; the delivery runs as a job.
+        let other = (id: newest, turn: session.reserveTurn(for: newest))
+        let turns = ReservedTurns(own: session.reserveTurn(for: id), inPlaceOf: other)
+        let delivery = Delivery(.broughtBack, id: id, content: content, category: category, inPlaceOf: newest)
+        jobs.yield { [weak self] in
+            await self?.deliverOnScreen(
+                delivery, turns: turns,
+                failure: "cannot show the notification before a withdrawn one of its thread again")
         }
+    }
+
+    /// The newer notification of `id`'s thread that was to take its place on the server could not be shown (the
+    /// refused one has left the thread already): the server still shows `id`, under the server id the session follows
+    /// it by, so it is the thread's notification on the screen again, kept on disk as shown. Its summary is the one
+    /// the server shows, which counts what the thread has again.
+    func stayOnServer(_ id: String) async {
+        guard let serverID = await session.serverID(of: id) else { return }
+        let owner = await session.serverOwner
+        guard apply(.keptOnServer, to: id).contains(.keepDelivered), let entry = table[id] else { return }
+        _ = await keepDelivered(id, entry, serverID: serverID, server: owner)
     }
 
     /// Shows the thread's count again on the notification on the server, in place and silently, after an earlier one
@@ -120,23 +133,10 @@ extension DaemonCore {
         var content = entry.content
         content.sound = .none
         let category = content.categoryID.flatMap { categories[$0] }
-        let shown = summarized(content, in: key, category: category)
-        let session = self.session
-        let turn = session.reserveTurn(for: newest)
-        let logger = self.logger
+        let turns = ReservedTurns(own: session.reserveTurn(for: newest))
+        let delivery = Delivery(.refresh, id: newest, content: content, category: category)
         jobs.yield { [weak self] in
-            // Shaped by the user's settings as when it was first shown; one they would keep off the screen now is on
-            // it already, and stays as it was.
-            var shown = shown
-            if let shaped = try? await self?.allowedBySettings(shown, category: category) { shown = shaped }
-            do {
-                // Only while it is on the server still: the user may have closed it meanwhile.
-                try await session.refresh(shown, category: category, id: newest, turn: turn)
-            } catch {
-                logger.debug(
-                    "cannot update the summary of a thread",
-                    metadata: ["notification.id": "\(newest)", "error": "\(error)"])
-            }
+            await self?.deliverOnScreen(delivery, turns: turns, failure: "cannot update the summary of a thread")
         }
     }
 

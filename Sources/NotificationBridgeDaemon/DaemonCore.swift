@@ -11,9 +11,10 @@ import Synchronization
 /// The daemon's state and the work behind each method of `io.github.NotificationBridge1`.
 ///
 /// Every notification the daemon knows of is one entry of ``table``, a ``TrackedNotification`` whose phase says where
-/// it is in its life: this actor is the one owner of that state, and of the registered categories. One
+/// it is in its life: this actor is the one owner of that state, and of the policies beside it, each a plain value
+/// (the registered categories, the thread book, the history ledger, the do-not-disturb state, the focus modes). One
 /// ``NotificationServerSession`` talks to the notification server and reports what happens there as one ordered
-/// stream of events (``handle(_:)``).
+/// stream of events (``handle(_:)``). Every way to the server is one delivery path (``deliver(_:turns:admitted:)``).
 ///
 /// Nothing here waits on the notification server or the disk while a call is being handled: DBusCore hands calls
 /// over one at a time, so a handler that waited would hold up every client. A method changes the state at once, in
@@ -21,44 +22,17 @@ import Synchronization
 /// the daemon's task group (``jobs``), which answers the call when it is done.
 actor DaemonCore {
     static let maximumWaits = 4096
-    static let maximumCategories = NotificationLimits.maxCategories
-    /// Categories one connection may have registered (those still registered), so that one program cannot take them
-    /// all.
-    static let maximumCategoriesPerConnection = 128
-    /// Categories one sandboxed app may have registered.
-    static let maximumCategoriesPerSandboxedApp = 32
 
-    let connection: DBusConnection
-    /// The conversation with the notification server.
-    let session: NotificationServerSession
-    /// Whether the user's session is locked, as logind or the screen saver says.
-    let lockMonitor: SessionLockMonitor
-    /// Holds responses that need an unlocked session until it is unlocked.
-    let lockGate: LockGate
-    /// The registered categories, by id.
-    var categories: [String: NotificationCategory] = [:]
-    /// Sends the badge a shown notification carries to the app's launcher entry.
-    let badges: BadgeEmitter
-    /// The user's notification settings, per app, as a Post reads them (the store itself is `settings.store`).
-    let settings: CachedSettings
-    let activations: ApplicationActivations
-    let logger: Logger
-    let defaultAppName: String
-    /// Who each calling connection is: the host, or a sandboxed app confined to its own notifications.
-    let peers: PeerDirectory
-    /// The connection that registered each category during this run, for the limit of each connection.
-    var categoryRegistrants: [String: String] = [:]
-    /// Scheduled notifications, categories and routes, written off the actors.
-    let commits: DurableCommits
-    /// Fires scheduled notifications into ``fired(_:)``.
-    let scheduler: Scheduler<PendingPost>
-    /// Work that must not hold up a call: each job runs as a child of the daemon's task group.
-    let jobs: AsyncStream<@Sendable () async -> Void>.Continuation
-
+    /// What the core works with and never changes: the bus, the session, the services it asks
+    /// (``DaemonCollaborators``; each is read through a property of its own name, see
+    /// `DaemonCore+Collaborators.swift`).
+    nonisolated let collaborators: DaemonCollaborators
     /// Every notification, by id.
     var table = NotificationTable()
     /// Which delivered notifications form threads (see `DaemonCore+Threads.swift`).
     var threads = ThreadBook()
+    /// The registered categories, with who registered them and the limits a new one must stay within.
+    var categories = CategoryRegistry()
     /// The running apps that called `Attach`.
     var attachments = Attachments()
     var stopping = false
@@ -68,40 +42,18 @@ actor DaemonCore {
     var knownServer: ServerInstance?
     /// The servers that became ready, in the session's order: whether a firing that found none waits for the next.
     var serverArrivals = ServerArrivals()
-    /// How much of the history is kept.
-    var historyBounds = HistoryBounds()
-    /// The time a notification ends at, for its history entry and the history's bound by age.
-    var historyClock: @Sendable () -> Date = { Date() }
-    /// The history entries answered with `Act` in this run whose answer may not be on disk yet: a second `Act` is
-    /// refused at once.
-    var answeredLater: Set<String> = []
-    /// Follows the desktop's do-not-disturb (see `DaemonCore+DoNotDisturb.swift`).
-    let doNotDisturbWatcher: any DesktopDoNotDisturbWatching
-    /// The desktop's do-not-disturb as last read; `nil` until the first reading.
-    var desktopDoNotDisturb: DesktopDoNotDisturb?
-    /// The same as the `DesktopDoNotDisturb` property reads it, on the connection's thread.
-    nonisolated let reportedDoNotDisturb = Mutex(DesktopDoNotDisturb.unknown)
+    /// How much of the history is kept, by which clock, and what was answered with `Act` in this run.
+    var history = HistoryLedger()
+    /// The desktop's do-not-disturb as last read, and the order of the notifications held back.
+    var doNotDisturb = DoNotDisturbState()
     /// The focus modes, and the one on, which the do-not-disturb gate consults (see `Focus/DaemonCore+Focus.swift`).
     var focus = DaemonFocus()
+    /// The desktop's do-not-disturb as the `DesktopDoNotDisturb` property reads it, on the connection's thread.
+    nonisolated let reportedDoNotDisturb = ReportedValue(DesktopDoNotDisturb.unknown)
     /// The mode on as the `ActiveFocus` property reads it, on the connection's thread.
-    nonisolated let reportedFocus = Mutex(ActiveFocusState.none)
-    /// The place of the next notification held back in the order they are shown.
-    var nextHeldOrder: UInt64 = 0
-    /// Whether the held notifications are being shown, one after the other.
-    var isReleasingHeld = false
-    /// Asks for the switch to be read again now and then while notifications are held, where the desktop announces
-    /// no change of it; read by the do-not-disturb follower (``heldPollRequests``).
-    let heldPolls: AsyncStream<Void>.Continuation
-    /// What ``heldPolls`` asks.
-    let heldPollRequests: AsyncStream<Void>
-    /// Asks the focus timer to ask again which mode is on, after the user changed the modes (``FocusTimer``).
-    let focusTimerWake: AsyncStream<Void>.Continuation
-    /// What ``focusTimerWake`` asks.
-    let focusTimerWakes: AsyncStream<Void>
-    private var isRestored = false
-    /// ``isRestored``, readable from any thread.
-    private nonisolated let hasRestored = Atomic(false)
-    private var restoreWaiters: [CheckedContinuation<Void, Never>] = []
+    nonisolated let reportedFocus = ReportedValue(ActiveFocusState.none)
+    /// Holds calls back until ``restore()`` has brought back the last run's state.
+    private nonisolated let restoreBarrier = RestoreBarrier()
 
     init(
         connection: DBusConnection, session: NotificationServerSession, lockMonitor: SessionLockMonitor,
@@ -111,22 +63,15 @@ actor DaemonCore {
         jobs: AsyncStream<@Sendable () async -> Void>.Continuation, doNotDisturb: any DesktopDoNotDisturbWatching,
         logger: Logger
     ) {
-        doNotDisturbWatcher = doNotDisturb
-        (heldPollRequests, heldPolls) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        (focusTimerWakes, focusTimerWake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        self.commits = commits
-        self.scheduler = scheduler
-        self.connection = connection
-        self.session = session
-        self.lockMonitor = lockMonitor
-        self.lockGate = LockGate(monitor: lockMonitor)
-        self.badges = BadgeEmitter(connection: connection)
-        self.settings = settings
-        self.activations = activations
-        self.defaultAppName = defaultAppName
-        self.jobs = jobs
-        self.logger = logger
-        self.peers = PeerDirectory(connection: connection, logger: logger)
+        let (heldPollRequests, heldPolls) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (focusTimerWakes, focusTimerWake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        collaborators = DaemonCollaborators(
+            connection: connection, session: session, lockMonitor: lockMonitor,
+            lockGate: LockGate(monitor: lockMonitor), badges: BadgeEmitter(connection: connection),
+            settings: settings, activations: activations, logger: logger, defaultAppName: defaultAppName,
+            peers: PeerDirectory(connection: connection, logger: logger), commits: commits, scheduler: scheduler,
+            jobs: jobs, doNotDisturbWatcher: doNotDisturb, heldPolls: heldPolls, heldPollRequests: heldPollRequests,
+            focusTimerWake: focusTimerWake, focusTimerWakes: focusTimerWakes)
         table.logger = logger
     }
 
@@ -134,29 +79,19 @@ actor DaemonCore {
     /// (only the owner may fire what was scheduled), so a call that comes in between, such as the one that started
     /// it by D-Bus activation, waits here instead of seeing an empty schedule.
     nonisolated func restored() async {
-        // Read without a hop to the actor: every call passes here, and after the start it is always true.
-        if hasRestored.load(ordering: .acquiring) { return }
-        await waitForRestore()
-    }
-
-    private func waitForRestore() async {
-        if isRestored { return }
-        await withCheckedContinuation { restoreWaiters.append($0) }
+        await restoreBarrier.wait()
     }
 
     /// Lets the calls waiting in ``restored()`` go on.
     func finishRestoring() {
-        isRestored = true
-        hasRestored.store(true, ordering: .releasing)
-        for waiter in restoreWaiters { waiter.resume() }
-        restoreWaiters = []
+        restoreBarrier.open()
     }
 
     /// Sets how much of the history is kept, and the clock it is measured by (`nil`: the system's); before
     /// ``restore()``, which drops what the bounds no longer keep.
     func setHistory(bounds: HistoryBounds, clock: (@Sendable () -> Date)?) {
-        historyBounds = bounds
-        if let clock { historyClock = clock }
+        history.bounds = bounds
+        if let clock { history.clock = clock }
     }
 
     func checkRunning() throws(DBusFailure) {
@@ -201,43 +136,14 @@ actor DaemonCore {
         let peer = await peer(of: call.sender)
         let id = try CategoryNamespace.registeredID(givenID, for: peer)
         let category = try CategoryCoding.decode(id: id, actions: .array(element: "a{sv}", actions), options: options)
-        if categories[id] == nil {
-            try checkCategoryLimits(registered: Array(categories.values), peer: peer, sender: call.sender)
-        }
+        try categories.checkLimits(adding: id, by: peer, sender: call.sender)
         do {
-            try register(category)
+            try categories.register(category, by: call.sender)
         } catch {
             throw error.bridgeFailure
         }
-        categoryRegistrants[id] = call.sender
         reply(call, after: commits.submit([.registerCategory(id: id, category)]))
         logger.debug("category registered", metadata: ["category.id": "\(id)"])
-    }
-
-    /// Refuses a new category beyond the limits: of all, of the calling connection, of a sandboxed app.
-    private func checkCategoryLimits(
-        registered: [NotificationCategory], peer: Peer, sender: String
-    ) throws(DBusFailure) {
-        let howToFree = "remove unused ones with RemoveCategory (ListCategories lists them)"
-        if registered.count >= Self.maximumCategories {
-            throw BridgeError.limitExceeded.failure(
-                "\(registered.count) categories are registered, the most allowed; \(howToFree)")
-        }
-        let ofConnection = categoryRegistrants.values.lazy.filter { $0 == sender }.count
-        if ofConnection >= Self.maximumCategoriesPerConnection {
-            throw BridgeError.limitExceeded.failure(
-                "this connection has registered \(ofConnection) categories, the most one connection may; "
-                    + howToFree)
-        }
-        if let app = peer.confinedAppID {
-            let prefix = CategoryNamespace.prefix(of: app)
-            let ofApp = registered.lazy.filter { $0.id.hasPrefix(prefix) }.count
-            if ofApp >= Self.maximumCategoriesPerSandboxedApp {
-                throw BridgeError.limitExceeded.failure(
-                    "app \(quotedForMessage(app)) has \(ofApp) categories, the most a sandboxed app may; "
-                        + howToFree)
-            }
-        }
     }
 
     func removeCategory(id givenID: String, call: DBusMethodCall) async throws(DBusFailure) {
@@ -260,15 +166,14 @@ actor DaemonCore {
                     + users.prefix(10).map { quotedForMessage($0) }.joined(separator: ", ")
                     + (users.count > 10 ? ", …" : "") + "); withdraw them first with Withdraw, then remove it")
         }
-        categories[id] = nil
-        categoryRegistrants[id] = nil
+        categories.remove(id)
         reply(call, after: commits.submit([.removeCategory(id: id)]))
     }
 
     func listCategories(caller: String) async throws(DBusFailure) -> [DBusValue] {
         try checkRunning()
         let peer = await peer(of: caller)
-        let categories = CategoryNamespace.visible(registeredCategories, to: peer)
+        let categories = CategoryNamespace.visible(categories.all, to: peer)
         return [.array(element: "a{sv}", categories.map(CategoryCoding.encode))]
     }
 
@@ -286,6 +191,35 @@ actor DaemonCore {
         let content = request.content
         let category = await category(of: content)
         let route = request.route ?? .poster(sender)
+        let id = try target(of: request, route: route, category: category, by: peer)
+        if let trigger = request.trigger {
+            return try await schedule(request, trigger: trigger, id: id, route: route, call: call)
+        }
+        try checkShowingLimit(appName: content.appName ?? defaultAppName, id: id)
+        let delivery = Delivery(.post, id: id, content: content, category: category, hints: request.hints)
+        let outcome: DeliveryOutcome
+        do {
+            outcome = try await deliver(delivery) {
+                await admitPost(call, id: id, content: content, route: route, category: category)
+            }
+        } catch {
+            switch error {
+            case .refused(let failure): throw failure
+            case .heldBack: return await holdPost(call, id: id, request: request, route: route, category: category)
+            }
+        }
+        guard case .behindNewest(let commit) = outcome else { return }
+        guard let commit else { return call.reply([.string(id)]) }
+        reply(call, after: commit, with: [.string(id)])
+    }
+
+    /// The id a `Post` of `request` takes, once what it names may be taken: a notification it replaces must be
+    /// showing or scheduled and of the same app; a fixed id of another app is refused to a sandboxed app; with
+    /// `app-action` true, the category's action ids must be action names.
+    private func target(
+        of request: PostRequest, route: ResponseRoute, category: NotificationCategory?, by peer: Peer
+    ) throws(DBusFailure) -> String {
+        let content = request.content
         if case .application(_, nil) = route, let category { try Self.checkActionNames(of: category) }
         if let replaces = request.replaces {
             try checkReplacement(of: replaces, appName: content.appName, by: peer)
@@ -299,60 +233,50 @@ actor DaemonCore {
                 try checkAccess(to: fixedID, previous, by: peer, "reuse the id of")
             }
         }
-        let id = request.replaces ?? request.fixedID ?? NotificationID.make()
-        if let trigger = request.trigger {
-            let commit = try await schedule(
-                content, trigger: trigger, id: id, route: route, poster: sender, hints: request.hints,
-                ifDoNotDisturb: request.ifDoNotDisturb)
-            let failure = storeFailure
-            jobs.yield { [weak self] in
-                do {
-                    try await commit.wait()
-                    call.reply([.string(id)])
-                } catch {
-                    // Not on disk, so not acknowledged: it must not fire either.
-                    call.fail(failure(error))
-                    _ = await self?.unschedule(id, why: "could not be saved")
-                }
+        return request.replaces ?? request.fixedID ?? NotificationID.make()
+    }
+
+    /// A `Post` with a trigger: scheduled now, answered once it is on disk. One that cannot be saved is not
+    /// acknowledged, and does not fire either.
+    private func schedule(
+        _ request: PostRequest, trigger: NotificationTrigger, id: String, route: ResponseRoute, call: DBusMethodCall
+    ) async throws(DBusFailure) {
+        let commit = try await schedule(
+            request.content, trigger: trigger, id: id, route: route, poster: call.sender, hints: request.hints,
+            ifDoNotDisturb: request.ifDoNotDisturb)
+        let failure = storeFailure
+        jobs.yield { [weak self] in
+            do {
+                try await commit.wait()
+                call.reply([.string(id)])
+            } catch {
+                call.fail(failure(error))
+                _ = await self?.unschedule(id, why: "could not be saved")
             }
-            return
         }
-        // Checked here, before any job: what the server is sent is valid, and a mistake is the caller's error.
-        let registered = categories
-        do throws(NotificationValidationError) {
-            try content.validate(isCategoryRegistered: { registered[$0] != nil })
-        } catch {
-            throw error.bridgeFailure
-        }
-        try checkShowingLimit(appName: content.appName ?? defaultAppName, id: id)
-        let shown = try await allowedBySettings(content, category: category)
-        if await holdsBackPost(content, replacing: table[id]) {
-            return await holdPost(call, id: id, request: request, route: route, category: category)
-        }
+    }
+
+    /// A `Post` that passed the gate takes the place of what had its id: a scheduled or held one leaves the store, one
+    /// on the server goes into the history as replaced. The call is answered once the server has it and what must
+    /// survive a restart is on disk.
+    private func admitPost(
+        _ call: DBusMethodCall, id: String, content: NotificationContent, route: ResponseRoute,
+        category: NotificationCategory?
+    ) async -> DeliveryAdmission {
         var changes: [DaemonStore.Change] = []
         if table[id]?.isScheduled == true { changes += await unschedule(id) }
         // Held back until now: its post leaves the store, this one shows in its place.
         if table[id]?.isHeld == true { changes.append(.unschedule(id: id)) }
         let previous = table[id]
-        if let previous, previous.isStacked, changes.isEmpty {
-            // An earlier notification of a thread, updated behind the one shown: it stays there, and the thread's
-            // summary counts it anew.
-            table.update(id) { $0.content = content }
-            let commit = keepStacked(id)
-            if let key = threads.key(of: id) { refreshThread(key) }
-            guard let commit else { return call.reply([.string(id)]) }
-            return reply(call, after: commit, with: [.string(id)])
-        }
         if let previous, previous.isOnServer { recordHistory(id, previous, .replaced) }
         var entry = TrackedNotification(
-            appName: content.appName ?? defaultAppName, poster: sender, route: route, content: content,
-            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
+            .posted, appName: content.appName ?? defaultAppName, poster: call.sender, route: route, content: content,
+            reportsDismissal: category?.reportsDismissal ?? false)
         // What waits for the id goes on waiting for its replacement.
         entry.waits = previous?.waits ?? []
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
-        show(id, content: shown, category: category, hints: request.hints, previous: previous) {
-            [weak self] result, _ in
+        return DeliveryAdmission(replaced: previous) { [weak self] result, _ in
             // Nothing to wait for (a poster's notification): answered at once, without another turn on the actor.
             if commit == nil, case .success(nil) = result { return call.reply([.string(id)]) }
             await self?.answerPost(call, id: id, result: result, after: commit)
@@ -394,52 +318,12 @@ actor DaemonCore {
         return categories[categoryID]
     }
 
-    /// Hands a notification to the server: the entry is in phase `.posting` already; `answered` learns the outcome
-    /// (with the commit that saved its route, when the route must survive a restart).
-    ///
-    /// A notification of a thread joins it first (``placeInThread(_:content:category:)``): it may take the place of
-    /// the one of its thread on the server, or of `inPlaceOf` when given, and it is sent with the thread's summary.
-    func show(
-        _ id: String, content: NotificationContent, category: NotificationCategory?, hints: [String: DBusValue],
-        previous: TrackedNotification? = nil, inPlaceOf: String? = nil, reshaping: Bool = false,
-        answered: @escaping @Sendable (Result<DurableCommits.Commit?, DBusFailure>, _ wasOut: Bool) async -> Void
-    ) {
-        let session = self.session
-        let badges = self.badges
-        let placement = placeInThread(id, content: content, category: category)
-        let content = placement.content
-        // Reserved now, in the order of the calls: a withdrawal or replacement asked while this Notify is out acts on
-        // the id the server gives it; taking another's place waits for that one's Notify too.
-        let other = (inPlaceOf ?? placement.inPlaceOf).map { ($0, session.reserveTurn(for: $0)) }
-        let turn = session.reserveTurn(for: id)
-        jobs.yield { [weak self] in
-            let result: Result<(serverID: UInt32, server: String?), any Error>
-            var content = content
-            // Shown again (a thread's earlier one brought back): the user's settings shape it as they did the first
-            // time; settings that would now keep it off the screen leave it as it was, since it is on it already.
-            if reshaping, let shaped = try? await self?.allowedBySettings(content, category: category) {
-                content = shaped
-            }
-            do {
-                let placed = try await session.post(
-                    content, category: category, id: id, hints: hints, turn: turn, inPlaceOf: other)
-                result = .success((placed.serverID, placed.server))
-                if let badge = content.badge, let entry = content.desktopEntry {
-                    try? badges.setBadge(badge, desktopEntry: entry)
-                }
-            } catch {
-                result = .failure(error)
-            }
-            guard let self else { return }
-            let (answer, wasOut) = await self.notifyAnswered(id, result: result, previous: previous)
-            await answered(answer, wasOut)
-        }
-    }
-
     /// The server answered a `Notify` (or the call failed): the entry moves on from `.posting`. Says too whether the
-    /// entry was still waiting for this answer (not withdrawn or replaced meanwhile).
-    private func notifyAnswered(
-        _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?
+    /// entry was still waiting for this answer (not withdrawn or replaced meanwhile). A failed one that was to take
+    /// the place of `inPlaceOf` on the server leaves that one showing there (``stayOnServer(_:)``).
+    func notifyAnswered(
+        _ id: String, result: Result<(serverID: UInt32, server: String?), any Error>, previous: TrackedNotification?,
+        inPlaceOf displaced: String? = nil
     ) async -> (Result<DurableCommits.Commit?, DBusFailure>, wasOut: Bool) {
         guard case .success(let placed) = result else {
             let failure = await postFailure(result)
@@ -448,6 +332,7 @@ actor DaemonCore {
             apply(
                 .notShown(message: failure.message, replacedOneOnServer: previous?.isOnServer == true), to: id,
                 replaced: previous)
+            if let displaced { await stayOnServer(displaced) }
             return (.failure(failure), wasOut)
         }
         let wasOut = isPosting(id)

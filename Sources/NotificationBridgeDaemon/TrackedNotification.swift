@@ -72,27 +72,30 @@ struct TrackedNotification: Sendable {
 
     static let maximumKeptResponses = 16
 
+    /// Starts tracking a notification, in the phase `start` leads to
+    /// (``TrackedTransition/first(_:reportsDismissal:)``): a life begins through the same table that moves it on.
     init(
-        appName: String, poster: String, route: ResponseRoute, content: NotificationContent, reportsDismissal: Bool,
-        phase: Phase
+        _ start: TrackedTransition.Start, appName: String, poster: String, route: ResponseRoute,
+        content: NotificationContent, reportsDismissal: Bool
     ) {
         self.init(
-            appName: appName, poster: poster, route: route, sharing: ImmutableBox(content),
-            reportsDismissal: reportsDismissal, phase: phase)
+            start, appName: appName, poster: poster, route: route, sharing: ImmutableBox(content),
+            reportsDismissal: reportsDismissal)
     }
 
-    /// Tracks a notification whose content is already boxed elsewhere (a scheduled notification's selection, in the
-    /// scheduler): the box is shared, not copied.
+    /// Starts tracking a notification whose content is already boxed elsewhere (a scheduled notification's selection,
+    /// in the scheduler): the box is shared, not copied.
     init(
-        appName: String, poster: String, route: ResponseRoute, sharing content: ImmutableBox<NotificationContent>,
-        reportsDismissal: Bool, phase: Phase
+        _ start: TrackedTransition.Start, appName: String, poster: String, route: ResponseRoute,
+        sharing content: ImmutableBox<NotificationContent>, reportsDismissal: Bool
     ) {
+        let first = TrackedTransition.first(start, reportsDismissal: reportsDismissal)
         self.appName = appName
         self.poster = poster
         self.route = route
         storedContent = content
         self.reportsDismissal = reportsDismissal
-        self.phase = phase
+        (phase, isAnswered, respondedAction) = (first.phase, first.isAnswered, first.respondedAction)
     }
 
     /// Moves it on by `event`, as ``TrackedTransition`` says: the one place its phase changes. Returns the effects for

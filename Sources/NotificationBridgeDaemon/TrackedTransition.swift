@@ -45,9 +45,35 @@ enum TrackedTransition {
         case stacked
         /// It comes back on the server in the place of its thread's newest, which was withdrawn.
         case broughtBack
+        /// The newer notification of its thread that was to take its place on the server could not be shown: the
+        /// server still shows this one, which goes on as the thread's notification on the screen.
+        case keptOnServer
         /// The notification that showed in its place left the server (`dismissed` says whether the user dismissed
         /// it): the whole thread ends with it.
         case threadClosed(NotificationCloseReason, dismissed: Bool)
+    }
+
+    /// How a notification comes to be tracked: the first step of its life, which has no phase before it.
+    enum Start: Sendable, Equatable {
+        /// Its `Notify` goes out now: a `Post`, one held back by the do-not-disturb gate (which holds it next), or a
+        /// history entry presented again.
+        case posted
+        /// The scheduler holds it until it comes due: a `Post` with a trigger, or one brought back from the store.
+        case scheduled
+        /// It was delivered before a restart of the daemon, and its server still runs: on the server, or (`stacked`)
+        /// behind the newest of its thread.
+        case restored(stacked: Bool)
+    }
+
+    /// The state a notification starts in: nothing answered, no response delivered yet.
+    static func first(_ start: Start, reportsDismissal: Bool) -> State {
+        let phase: TrackedNotification.Phase =
+            switch start {
+            case .posted: .posting
+            case .scheduled: .pending
+            case .restored(let stacked): stacked ? .stacked : .showing
+            }
+        return State(phase: phase, isAnswered: false, reportsDismissal: reportsDismissal)
     }
 
     /// What the daemon does besides changing the phase.
@@ -190,6 +216,11 @@ enum TrackedTransition {
             state.phase = .posting
             state.isAnswered = false
             return (state, [])
+        case .keptOnServer:
+            // Only one still waiting behind the refused one: one brought back or ended meanwhile has moved on.
+            guard case .stacked = state.phase else { return (state, []) }
+            state.phase = .showing
+            return (state, [.keepDelivered])
         case .threadClosed(let closeReason, let dismissed):
             guard case .stacked = state.phase else { return (state, []) }
             let (reason, why) = wire(closeReason, dismissed: dismissed)

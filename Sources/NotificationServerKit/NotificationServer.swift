@@ -182,8 +182,8 @@ public actor NotificationServer {
         return [profile.serverName, profile.vendor, profile.version, profile.specVersion].map(DBusValue.string)
     }
 
-    /// Makes `Notify` answer late, or never, from the next call on. Calls held by ``NotifyAnswer/never`` are answered
-    /// now when the new setting answers at all.
+    /// Makes `Notify` answer late, never, or with an error, from the next call on. Calls held by ``NotifyAnswer/never``
+    /// are answered now when the new setting answers at all.
     public func setNotifyAnswer(_ answer: NotifyAnswer) {
         notifyAnswer = answer
         guard answer != .never else { return }
@@ -204,7 +204,7 @@ public actor NotificationServer {
     /// Holds up a `Notify` as ``setNotifyAnswer(_:)`` asks; returns whether to answer it now.
     func delayNotify(_ call: DBusMethodCall) async -> Bool {
         switch notifyAnswer {
-        case .immediately:
+        case .immediately, .refusing:
             return true
         case .after(let delay):
             try? await Task.sleep(for: delay)
@@ -227,6 +227,7 @@ public actor NotificationServer {
         }
         let event: NotificationServerEvent
         do throws(DBusFailure) {
+            if case .refusing(let failure) = notifyAnswer { throw failure }
             let request = try NotifyRequest(arguments: call.arguments)
             let actions = try request.actions(under: profile.oddActionList)
             let urgency = try request.urgency(under: profile.urgencyHint)

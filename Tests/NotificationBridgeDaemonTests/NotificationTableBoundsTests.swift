@@ -87,8 +87,8 @@ struct NotificationTableBoundsTests {
 
     private static func entry(app: String, scheduled: Bool) -> TrackedNotification {
         var entry = TrackedNotification(
-            appName: app, poster: ":1.1", route: .poster(":1.1"), content: NotificationContent(title: "T"),
-            reportsDismissal: false, phase: scheduled ? .pending : .showing)
+            scheduled ? .scheduled : .restored(stacked: false), appName: app, poster: ":1.1", route: .poster(":1.1"),
+            content: NotificationContent(title: "T"), reportsDismissal: false)
         entry.isScheduled = scheduled
         return entry
     }

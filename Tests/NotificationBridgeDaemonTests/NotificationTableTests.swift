@@ -38,8 +38,8 @@ struct NotificationTableTests {
 
     private static func entry() -> TrackedNotification {
         TrackedNotification(
-            appName: "App", poster: ":1.1", route: .poster(":1.1"), content: NotificationContent(title: "T"),
-            reportsDismissal: false, phase: .showing)
+            .restored(stacked: false), appName: "App", poster: ":1.1", route: .poster(":1.1"),
+            content: NotificationContent(title: "T"), reportsDismissal: false)
     }
 
     private static func call(from sender: String) -> DBusMethodCall {

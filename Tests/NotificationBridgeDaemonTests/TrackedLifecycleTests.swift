@@ -26,20 +26,6 @@ struct TrackedLifecycleTests {
     enum Phase: String, CaseIterable, Sendable {
         case pending, awaitingServer, handedToApp, held, posting, showing, stacked, responding, ended
 
-        var phase: TrackedNotification.Phase {
-            switch self {
-            case .pending: .pending
-            case .awaitingServer: .awaitingServer(TrackedLifecycleTests.firing)
-            case .handedToApp: .handedToApp(TrackedLifecycleTests.firing.notification.payload)
-            case .held: .held(TrackedLifecycleTests.firing, order: 4)
-            case .posting: .posting
-            case .showing: .showing
-            case .stacked: .stacked
-            case .responding: .responding("was closed", closeReason: 3)
-            case .ended: .ended("was withdrawn")
-            }
-        }
-
         init(_ phase: TrackedNotification.Phase) {
             switch phase {
             case .pending: self = .pending
@@ -52,6 +38,27 @@ struct TrackedLifecycleTests {
             case .responding: self = .responding
             case .ended: self = .ended
             }
+        }
+
+        /// A notification in this phase, brought there the way the daemon brings one: a start, then events.
+        var entry: TrackedNotification {
+            let (start, events): (TrackedTransition.Start, [TrackedTransition.Event]) =
+                switch self {
+                case .pending: (.scheduled, [])
+                case .awaitingServer: (.scheduled, [.awaitingServer(TrackedLifecycleTests.firing)])
+                case .handedToApp: (.scheduled, [.handedToApp(TrackedLifecycleTests.firing.notification.payload)])
+                case .held: (.posted, [.held(TrackedLifecycleTests.firing, order: 4)])
+                case .posting: (.posted, [])
+                case .showing: (.posted, [.shown])
+                case .stacked: (.restored(stacked: true), [])
+                case .responding: (.restored(stacked: false), [.closed(.closedByCall, acted: true, dismissed: false)])
+                case .ended: (.scheduled, [.withdrawn])
+                }
+            var entry = TrackedNotification(
+                start, appName: "Kettle", poster: ":1.7", route: .poster(":1.7"),
+                content: NotificationContent(title: "Tea"), reportsDismissal: false)
+            for event in events { _ = entry.handle(event, id: "n") }
+            return entry
         }
 
         /// Whether the user has seen it: on the server, behind the one shown, or closed with a response to come.
@@ -106,9 +113,7 @@ struct TrackedLifecycleTests {
 
     /// The notification in `phase`, moved on by `event`: its next phase and the effects.
     static func step(_ phase: Phase, _ event: Event, answered: Bool = false) -> (Phase, [TrackedTransition.Effect]) {
-        var entry = TrackedNotification(
-            appName: "Kettle", poster: ":1.7", route: .poster(":1.7"), content: NotificationContent(title: "Tea"),
-            reportsDismissal: false, phase: phase.phase)
+        var entry = phase.entry
         if answered { _ = entry.handle(.responded, id: "n") }
         let effects = entry.handle(event.event, id: "n")
         return (Phase(entry.phase), effects)
@@ -173,13 +178,49 @@ struct TrackedLifecycleTests {
     @Test("a notification sent again, held, snoozed or ended is no longer answered: the next close ends it afresh")
     func answerClearedByTheDaemonsEvents() {
         for event in [Event.sent, .held, .snoozed, .ended] {
-            var entry = TrackedNotification(
-                appName: "Kettle", poster: ":1.7", route: .poster(":1.7"), content: NotificationContent(title: "Tea"),
-                reportsDismissal: false, phase: .showing)
+            var entry = Phase.showing.entry
             _ = entry.handle(.responded, id: "n")
             #expect(entry.isAnswered)
             _ = entry.handle(event.event, id: "n")
             #expect(!entry.isAnswered, "\(event) clears the answer")
+        }
+    }
+
+    @Test("every phase is reached from a start through events, as the daemon reaches it", arguments: Phase.allCases)
+    func phaseReached(_ phase: Phase) {
+        #expect(Phase(phase.entry.phase) == phase)
+    }
+
+    struct StartRow: Sendable, CustomTestStringConvertible {
+        var start: TrackedTransition.Start
+        var phase: Phase
+        var testDescription: String { "\(start) → \(phase)" }
+    }
+
+    /// Where each way of coming to be tracked starts a notification.
+    static let startRows: [StartRow] = [
+        StartRow(start: .posted, phase: .posting),
+        StartRow(start: .scheduled, phase: .pending),
+        StartRow(start: .restored(stacked: false), phase: .showing),
+        StartRow(start: .restored(stacked: true), phase: .stacked),
+    ]
+
+    @Test("a notification starts in the phase its start says, unanswered", arguments: startRows)
+    func start(_ row: StartRow) {
+        let entry = TrackedNotification(
+            row.start, appName: "Kettle", poster: ":1.7", route: .poster(":1.7"),
+            content: NotificationContent(title: "Tea"), reportsDismissal: true)
+        #expect(Phase(entry.phase) == row.phase)
+        #expect(!entry.isAnswered)
+        #expect(entry.respondedAction == nil)
+        // A close the user did not act on ends a new one afresh, and reports a dismissal where its category asks.
+        var closed = entry
+        let effects = closed.handle(.closed(.dismissed, acted: false, dismissed: true), id: "n")
+        if [.posting, .showing].contains(row.phase) {
+            #expect(Phase(closed.phase) == .responding, "a reported dismissal waits for its response")
+            #expect(effects == [.forgetDelivered])
+        } else {
+            #expect(Phase(closed.phase) == row.phase)
         }
     }
 }

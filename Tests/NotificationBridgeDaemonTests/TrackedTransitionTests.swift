@@ -177,6 +177,11 @@ struct TrackedTransitionTests {
         // The one before comes back: its Notify goes out again.
         Row(phase: .stacked, event: .broughtBack, next: .posting, effects: []),
         Row(phase: .ended, event: .broughtBack, next: .ended, effects: []),
+        // The newer one that was to take its place could not be shown: it shows still, kept on disk as shown again.
+        Row(phase: .stacked, event: .keptOnServer, next: .showing, effects: [.keepDelivered]),
+        // Brought back or ended meanwhile: it has moved on already.
+        Row(phase: .posting, event: .keptOnServer, next: .posting, effects: []),
+        Row(phase: .ended, event: .keptOnServer, next: .ended, effects: []),
         // The one shown closed: each one waiting behind it ends with the same reason, and leaves the disk.
         Row(
             phase: .stacked, event: .threadClosed(.dismissed, dismissed: true), next: .ended,

@@ -40,7 +40,7 @@ extension DaemonCore {
         answered.ending = .responded
         answered.responseAction = actionID
         let commit = commits.submit(historyChanges([answered]) ?? [])
-        answeredLater.insert(id)
+        history.answeredLater(id)
         logger.debug(
             "answered from the history",
             metadata: [
@@ -79,7 +79,7 @@ extension DaemonCore {
                 peer, "cannot answer or show again notification \(id), whose response runs a command of the host",
                 instead: "the user may answer it from the host (notification-bridge act)")
         }
-        if answeredLater.contains(ended.id) {
+        if history.wasAnsweredLater(ended.id) {
             return BridgeError.notAnswerable.failure(
                 "notification \(id) \(NotificationEnding.responded.refusal ?? "")")
         }
@@ -131,19 +131,32 @@ extension DaemonCore {
         } else if category == nil {
             content.categoryID = nil
         }
-        let shown = try await allowedBySettings(content, category: category)
-        // The check again after the waits above: the entry may have been answered or shown meanwhile.
-        if let refusal = answerRefusal(ended, by: peer, posterIsConnected: posterIsConnected) { throw refusal }
-        var entry = TrackedNotification(
-            appName: ended.appName, poster: ended.poster, route: ended.route, content: content,
-            reportsDismissal: category?.reportsDismissal ?? false, phase: .posting)
-        entry.waits = table[id]?.waits ?? []
-        table[id] = entry
-        logger.debug("shown again from the history", metadata: ["notification.id": "\(id)"])
-        show(id, content: shown, category: category, hints: [:]) { result, _ in
-            switch result {
-            case .success: call.reply([])
-            case .failure(let failure): call.fail(failure)
+        let delivery = Delivery(.presentAgain, id: id, content: content, category: category)
+        do {
+            try await deliver(delivery) { () throws(DBusFailure) -> DeliveryAdmission in
+                // The check again after the settings were read: the entry may have been answered or shown meanwhile.
+                if let refusal = answerRefusal(ended, by: peer, posterIsConnected: posterIsConnected) { throw refusal }
+                var entry = TrackedNotification(
+                    .posted, appName: ended.appName, poster: ended.poster, route: ended.route, content: content,
+                    reportsDismissal: category?.reportsDismissal ?? false)
+                entry.waits = table[id]?.waits ?? []
+                table[id] = entry
+                logger.debug("shown again from the history", metadata: ["notification.id": "\(id)"])
+                return DeliveryAdmission { result, _ in
+                    switch result {
+                    case .success: call.reply([])
+                    case .failure(let failure): call.fail(failure)
+                    }
+                }
+            }
+        } catch {
+            switch error {
+            case .refused(let failure): throw failure
+            // The gate lets through what the user asks to show again.
+            case .heldBack:
+                throw BridgeError.invalid(
+                    "notification \(quotedForMessage(id)) is held back by do-not-disturb; present it again once "
+                        + "do-not-disturb is off")
             }
         }
     }

@@ -13,7 +13,7 @@ extension DaemonCore {
             EndedPost(
                 id: id, appName: entry.appName, poster: entry.poster, content: entry.content,
                 actions: offeredActions(of: entry.content), route: entry.route, ending: ending,
-                responseAction: ending == .responded ? entry.respondedAction : nil, endedAt: historyClock()))
+                responseAction: ending == .responded ? entry.respondedAction : nil, endedAt: history.now))
     }
 
     /// Writes `ended` to the history, dropping what its bounds no longer keep in the same transaction.
@@ -23,11 +23,11 @@ extension DaemonCore {
 
     /// The changes that write `ended` to the history and keep it within its bounds; `nil` when it keeps nothing.
     func historyChanges(_ ended: [EndedPost]) -> [DaemonStore.Change]? {
-        guard historyBounds.keepsAny else { return nil }
+        guard history.bounds.keepsAny else { return nil }
         var changes: [DaemonStore.Change] = []
         for post in ended {
             // Recorded anew (shown again and ended again): it may be answered again.
-            answeredLater.remove(post.id)
+            history.recordedAnew(post.id)
             do {
                 changes.append(.recordEnded(try EndedRow(id: post.id, endedAt: post.endedAt, post)))
             } catch {
@@ -36,12 +36,7 @@ extension DaemonCore {
                     metadata: ["notification.id": "\(post.id)", "error": "\(error)"])
             }
         }
-        return changes + [pruneHistory]
-    }
-
-    /// The change that drops what the history's bounds no longer keep.
-    var pruneHistory: DaemonStore.Change {
-        .pruneEnded(endedBefore: historyBounds.cutoff(at: historyClock()), keeping: historyBounds.limit)
+        return changes + [history.pruning]
     }
 
     /// The actions `content` offered when it showed: its own, or those of its category then.
@@ -58,7 +53,7 @@ extension DaemonCore {
         } catch {
             throw storeFailure(error)
         }
-        guard let ended, ended.endedAt >= historyBounds.cutoff(at: historyClock()) else { return nil }
+        guard let ended, history.keeps(endedAt: ended.endedAt) else { return nil }
         return ended
     }
 
@@ -75,8 +70,8 @@ extension DaemonCore {
             throw storeFailure(error)
         }
         // What ended before the cutoff is dropped at the next write; it is not listed meanwhile.
-        let cutoff = historyBounds.cutoff(at: historyClock())
-        let selected = all.prefix(historyBounds.limit).filter { ended in
+        let cutoff = history.cutoff
+        let selected = all.prefix(history.bounds.limit).filter { ended in
             ended.endedAt >= cutoff
                 && filter.selects(appName: ended.appName, poster: ended.poster, content: ended.content, caller: caller)
         }
