@@ -85,7 +85,8 @@ extension NotificationServerSession {
             content, category: category, replacesID: previous?.serverID ?? 0, senderPID: processID,
             extraHints: hints)
         let sentAt = ContinuousClock.now
-        let inFlight = notifyStarted()
+        // The signals about the id taken over wait for the answer: it says which notification they are about.
+        let inFlight = notifyStarted(takingOver: own == nil ? previous?.serverID : nil)
         postingIDs[id, default: 0] += 1
         defer {
             postingIDs[id, default: 1] -= 1
@@ -102,12 +103,16 @@ extension NotificationServerSession {
             await notifyEnded(inFlight)
             throw error
         }
-        if let taken { router.forget(id: taken.id) }
+        // Where the server kept the id, a close of it held meanwhile is of this one; where it gave another, the one
+        // taken over was gone before (the close is of that one), and is let go of after the close.
+        let keptTheID = taken.map { answer.id == $0.serverID && answer.server == $0.serverOwner } ?? false
+        if keptTheID, let taken { router.forget(id: taken.id) }
         router.follow(
             PostedNotification(
                 id: id, serverID: answer.id, content: content, category: category, hints: hints, encoded: encoded,
                 serverOwner: answer.server, sentAt: sentAt))
         await notifyEnded(inFlight)
+        if !keptTheID, let taken { router.forget(id: taken.id) }
         endWhenExpired(id: id, serverID: answer.id, server: answer.server, timeout: content.timeout)
         logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(answer.id)"])
         return Placement(serverID: answer.id, server: answer.server)

@@ -103,6 +103,9 @@ package actor NotificationServerSession {
     /// `Notify` calls whose reply has not been read yet, by ticket: how many signals the session had taken in when
     /// each was sent.
     var notifiesInFlight: [Int: UInt64] = [:]
+    /// The server ids that a `Notify` out takes over for another notification (``post(_:category:id:hints:turn:inPlaceOf:)``),
+    /// by ticket: until its answer says whether the server kept the id, a signal about it may be about either one.
+    var takingOver: [Int: UInt32] = [:]
     /// The ticket of the next `Notify`.
     var nextNotifyTicket = 0
     /// How many signals the session has taken in: orders them against the `Notify` calls out.
