@@ -155,9 +155,11 @@ struct ResponseRouter: Sendable {
 
         case .actionInvoked(_, let key):
             if let interval = notification.encoded.snoozeByKey[key] {
+                // Over as it is shown: what comes of the id after the press (its close) is not about the notification
+                // put off, which its owner may show anew meanwhile.
                 notification.pendingToken = nil
                 notification.acted = true
-                notifications[id] = notification
+                _ = forget(id: id)
                 return .snoozed(notification, interval)
             }
             let action: NotificationAction?

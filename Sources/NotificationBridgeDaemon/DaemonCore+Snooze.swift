@@ -44,6 +44,9 @@ extension DaemonCore {
         // Waiting again before anything is awaited: the server's close that follows the click finds it off the screen
         // already, so it neither ends it nor tells the poster.
         apply(.snoozed, to: id)
+        // Its turn on the session taken now, before anything is awaited: the snooze may end (a short one, or the clock
+        // moved on) before scheduling returns, and the notification shown again must not be the one taken off.
+        takeOffServer(id)
         let metadata: Logger.Metadata = ["notification.id": "\(id)", "snooze.seconds": "\(interval.seconds)"]
         do {
             _ = try await schedule(
@@ -54,12 +57,10 @@ extension DaemonCore {
                 "cannot snooze the notification", metadata: metadata.merging(["error": "\(error.message)"]) { $1 })
             end(id, why: "could not be snoozed (\(error.message))", reason: 3)
             forgetDelivered(id)
-            takeOffServer(id)
             return
         }
         // The route of the shown notification is forgotten in the commit that schedules it: a restart finds one or the
         // other, never both.
-        takeOffServer(id)
         logger.info("snoozed", metadata: metadata)
         guard let category = await category(of: entry.content), category.reportsSnooze, let now = table[id] else {
             return

@@ -57,7 +57,8 @@ extension NotificationServerSession {
             }
             respond(notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID, token: token)
         case .snoozed(let notification, let interval):
-            closeAfterAction(notification)
+            // No longer followed (its close is reported to nobody): closed here, resident or not, as it is put off.
+            try? client.requestClose(notification.serverID, destination: notification.serverOwner)
             logger.debug(
                 "snooze pressed",
                 metadata: ["notification.id": "\(notification.id)", "snooze.seconds": "\(interval.seconds)"])

@@ -8,7 +8,8 @@ package enum SessionEvent: Sendable {
     case responded(SessionResponse)
     /// The user pressed one of the snooze buttons the session added to a notification
     /// (``NotificationContent/snoozeIntervals``): the session has asked the server to close it, and its owner decides
-    /// when it comes back. No ``responded(_:)`` comes for the press.
+    /// when it comes back. No ``responded(_:)`` comes for the press, and no ``closed(_:)``: the session follows it no
+    /// longer, so that a close read late is never taken for the close of the notification shown again.
     case snoozed(SessionSnooze)
     /// A notification left the server.
     case closed(SessionClosure)

@@ -68,3 +68,34 @@ struct SessionSnoozeTests {
         }
     }
 }
+
+/// A notification put off is over as it was shown: the close of it that follows the press is reported to nobody, so
+/// that its owner, which may show it again under the same id before reading that close, does not end what it shows.
+@Suite("A snoozed notification's close at the session")
+struct SessionSnoozeCloseTests {
+    @Test("after a snooze press, the server's close of the notification is not reported; the next close reported is another's")
+    func closeAfterSnoozeIsNotReported() async throws {
+        try await withPrivateBus { bus in
+            let server = try await TestServer.start(on: bus)
+            try await withSession(on: bus) { session in
+                let placed = try await session.post(SessionSnoozeTests.reminder("Call Ann"), category: nil, id: "ann")
+                try await server.server.invokeAction(id: placed.serverID, key: SnoozeInterval.minutes(10).actionKey)
+                let reported = try await SessionSnoozeTests.nextReport(of: session, "the snooze")
+                #expect(reported == .snoozed(id: "ann", seconds: 600))
+                try await withTimeout(.seconds(30), waitingFor: "the server to close the snoozed notification") {
+                    while await !server.summaries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                }
+                // Signals are read in order: a close of the snoozed one would be reported before this one's.
+                let marker = try await session.post(titled("Marker"), category: nil, id: "marker")
+                try await server.server.dismiss(id: marker.serverID)
+                let closed = try await nextSessionEvent(of: session, "a close") { event -> String? in
+                    if case .closed(let closure) = event { closure.notification.id } else { nil }
+                }
+                #expect(closed == "marker", "the close of \(closed) was reported after its snooze")
+                let followed = await session.shownIDs
+                #expect(followed.isEmpty, "the session still follows \(followed)")
+            }
+            await server.stop()
+        }
+    }
+}
