@@ -72,23 +72,40 @@ extension DesktopNotificationCenter {
 
     /// The desktop's do-not-disturb once read, then each change of it (and of the server whose switch it is), until
     /// the consuming task is cancelled. The center itself posts whatever the switch says: the desktop's server
-    /// decides what it shows, as it does for every app.
+    /// decides what it shows, as it does for every app. On the portal's path, where the app does not see the server,
+    /// it reads as off, with an empty source.
     public nonisolated func desktopDoNotDisturbChanges() -> AsyncStream<DesktopDoNotDisturbState> {
-        let watcher = DesktopDoNotDisturbWatcher(
-            connection: connection, settings: settings?.store, logger: configuration.logger)
-        let states = watcher.states()
-        return AsyncStream { continuation in
+        AsyncStream { continuation in
             // The stream's one task: the watcher and the forwarding, ended together with the stream.
-            let task = Task {
+            let task = Task { [weak self] in
+                guard let watcher = await self?.startWatchingDoNotDisturb() else { return continuation.finish() }
+                let states = watcher.states()
                 await withDiscardingTaskGroup { group in
                     group.addTask { await watcher.run() }
                     for await state in states { continuation.yield(state.reported) }
                     group.cancelAll()
                 }
+                await self?.stopWatchingDoNotDisturb(watcher)
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// A watcher of the switch of the server the session posts to now, told of each server the session reports from
+    /// then on, until ``stopWatchingDoNotDisturb(_:)``. Made and kept without a suspension: no event of the session
+    /// is handled in between, so that none newer than what it starts from passes it by.
+    private func startWatchingDoNotDisturb() -> DesktopDoNotDisturbWatcher {
+        let server = session?.currentServer
+        let watcher = DesktopDoNotDisturbWatcher(
+            connection: connection, settings: settings?.store, logger: configuration.logger, owner: server?.owner,
+            info: server?.info)
+        doNotDisturbWatchers[ObjectIdentifier(watcher)] = watcher
+        return watcher
+    }
+
+    private func stopWatchingDoNotDisturb(_ watcher: DesktopDoNotDisturbWatcher) {
+        doNotDisturbWatchers[ObjectIdentifier(watcher)] = nil
     }
 }
 

@@ -5,11 +5,13 @@ import NotificationModel
 /// notification off while the app runs. The daemon keeps a snoozed notification across restarts; the center keeps it
 /// in memory, so a snooze ends with the center (``DesktopNotificationCenter/stop()``) or the app.
 extension DesktopNotificationCenter {
-    /// A snooze button was pressed: the notification leaves the screen now and is shown again, under the same id and
-    /// with its handler, once `interval` has passed, unless it was withdrawn or posted again meanwhile. Its handlers
-    /// hear of it only when its category asks (``NotificationCategory/reportsSnooze``).
-    func snooze(_ answer: SessionResponse, for interval: SnoozeInterval) async {
+    /// A snooze button was pressed (the session's ``SessionEvent/snoozed(_:)``): the notification leaves the screen
+    /// now and is shown again, under the same id and with its handler, once the interval has passed, unless it was
+    /// withdrawn or posted again meanwhile. Its handlers hear of it only when its category asks
+    /// (``NotificationCategory/reportsSnooze``).
+    func snooze(_ answer: SessionSnooze) async {
         guard let session else { return }
+        let interval = answer.interval
         let notification = answer.notification
         let id = notification.id
         snoozing.insert(id)

@@ -142,6 +142,9 @@ public actor DesktopNotificationCenter {
     private var promptHandlers: [String: ResponseHandler] = [:]
     /// The notifications put off by a snooze button, to be shown again once their interval has passed.
     var snoozing: Set<String> = []
+    /// The watchers of the desktop's do-not-disturb that streams of ``desktopDoNotDisturbChanges()`` run, told of
+    /// each change of server the session reports.
+    var doNotDisturbWatchers: [ObjectIdentifier: DesktopDoNotDisturbWatcher] = [:]
 
     /// Responses that no handler took, in the order the user acted.
     public nonisolated let responses: AsyncStream<NotificationResponse>
@@ -456,10 +459,9 @@ public actor DesktopNotificationCenter {
     /// Takes in one event of the session: a response goes to its handler, a closure to ``events``.
     private func handle(_ event: SessionEvent) async {
         switch event {
+        case .snoozed(let snooze):
+            await self.snooze(snooze)
         case .responded(let answer):
-            if let interval = SnoozeInterval(actionKey: answer.actionID) {
-                return await snooze(answer, for: interval)
-            }
             let id = answer.notification.id
             let chosen = answer.fromPrompt ? promptHandlers[id] : nil
             await deliver(
@@ -483,7 +485,11 @@ public actor DesktopNotificationCenter {
             if !dismissalFollows { notificationHandlers[id] = nil }
         case .promptEnded(let ending):
             promptHandlers[ending.notification.id] = nil
-        case .reposted, .serverChanged, .serverReady:
+        case .serverChanged(let owner):
+            for watcher in doNotDisturbWatchers.values { watcher.serverChanged(owner: owner, info: nil) }
+        case .serverReady(let owner, let info):
+            for watcher in doNotDisturbWatchers.values { watcher.serverChanged(owner: owner, info: info) }
+        case .reposted:
             break
         }
     }

@@ -43,8 +43,11 @@ package struct NotifyEncoder: Sendable {
     package struct Encoded: Sendable, Hashable {
         /// The `Notify` arguments.
         package var request: NotifyRequest
-        /// Wire action key → the action it stands for (`inline-reply` included); `default` is not listed.
+        /// Wire action key → the action it stands for (`inline-reply` included); `default` and the snooze buttons
+        /// are not listed.
         package var actionsByKey: [String: NotificationAction]
+        /// Wire action key of each snooze button the encoder added → the interval it puts the notification off for.
+        package var snoozeByKey: [String: SnoozeInterval] = [:]
         /// How each text-input action is rendered, by action id.
         package var textInput: [String: TextInputRendering]
     }
@@ -87,11 +90,12 @@ package struct NotifyEncoder: Sendable {
         var wire: [String] = []
         var actionsByKey: [String: NotificationAction] = [:]
         var textInput: [String: TextInputRendering] = [:]
+        var snoozeByKey: [String: SnoozeInterval] = [:]
         if server.supportsActions {
             if let label = content.defaultActionLabel {
                 wire += [NotificationResponse.defaultActionID, label]
             }
-            let snooze = snoozeActions(content)
+            let snooze = snoozeButtons(content)
             for action in selectedActions(content, category: category, reserving: snooze.count) {
                 var key = action.id
                 if action.isTextInput {
@@ -118,9 +122,9 @@ package struct NotifyEncoder: Sendable {
                 wire += [key, label]
                 actionsByKey[key] = action
             }
-            for action in snooze {
-                wire += [action.id, action.title]
-                actionsByKey[action.id] = action
+            for (interval, title) in snooze {
+                wire += [interval.actionKey, title]
+                snoozeByKey[interval.actionKey] = interval
             }
         } else {
             for action in selectedActions(content, category: category) where action.isTextInput {
@@ -136,7 +140,7 @@ package struct NotifyEncoder: Sendable {
             appName: content.appName ?? "", replacesID: replacesID, appIcon: content.icon ?? "",
             summary: content.title, body: body, actions: wire, hints: hints,
             expireTimeout: Self.timeout(of: content, level: level).wireValue)
-        return Encoded(request: request, actionsByKey: actionsByKey, textInput: textInput)
+        return Encoded(request: request, actionsByKey: actionsByKey, snoozeByKey: snoozeByKey, textInput: textInput)
     }
 
     /// The urgency sent: critical for a critical notification, else the app's, or the level's where the app left it
@@ -162,11 +166,11 @@ package struct NotifyEncoder: Sendable {
         ).actions(content, category: category, reserving: reserved)
     }
 
-    /// The snooze buttons, as actions whose ids are their wire keys: one for each interval, or only the first where
-    /// the server shows few buttons.
-    func snoozeActions(_ content: NotificationContent) -> [NotificationAction] {
+    /// The snooze buttons, each an interval with its label: one for each interval, or only the first where the
+    /// server shows few buttons.
+    func snoozeButtons(_ content: NotificationContent) -> [(interval: SnoozeInterval, title: String)] {
         let intervals = content.snoozeIntervals ?? []
         let shown = server.maximumButtons == nil ? intervals : Array(intervals.prefix(1))
-        return shown.map { NotificationAction(id: $0.actionKey, title: "Snooze \($0.label)", activation: .background) }
+        return shown.map { ($0, "Snooze \($0.label)") }
     }
 }

@@ -68,6 +68,8 @@ struct PostedNotification: Sendable {
 enum RoutedEvent: Sendable {
     /// The user chose an action (`nil` for the default action, a click on the body).
     case action(PostedNotification, NotificationAction?, token: String?)
+    /// The user pressed one of the snooze buttons the encoder added, for `interval`.
+    case snoozed(PostedNotification, SnoozeInterval)
     /// The user typed a reply in the server's inline field.
     case reply(PostedNotification, NotificationAction, text: String, token: String?)
     /// The notification is gone; `dismissal` says whether it counts as the user dismissing it.
@@ -168,6 +170,14 @@ struct ResponseRouter: Sendable {
             return nil
 
         case .actionInvoked(_, let key):
+            if let interval = notification.encoded.snoozeByKey[key] {
+                // Over as it is shown: what comes of the id after the press (its close) is not about the notification
+                // put off, which its owner may show anew meanwhile.
+                notification.pendingToken = nil
+                notification.acted = true
+                _ = forget(id: id)
+                return .snoozed(notification, interval)
+            }
             let action: NotificationAction?
             if key == NotificationResponse.defaultActionID {
                 guard !notification.acted, notification.content.defaultActionLabel != nil else { return nil }

@@ -2,6 +2,7 @@ import DBusCore
 import FoundationEssentials
 import Logging
 import NotificationBridge
+import NotificationScheduling
 
 /// How a ``NotificationDaemon`` runs: which buses, how it presents notifications, where it logs.
 public struct DaemonConfiguration: Sendable {
@@ -44,6 +45,8 @@ public struct DaemonConfiguration: Sendable {
     /// The time notifications end at, for the history and its bound by age; `nil` for the system's clock. For tests,
     /// which move it days ahead.
     package var historyClock: (@Sendable () -> Date)?
+    /// The wall clock scheduled notifications come due by; `nil` for the system's. For tests, which move it by hand.
+    package var schedulerClock: (any SchedulerClock)?
     /// Follows the desktop's do-not-disturb; `nil` for a ``DesktopDoNotDisturbWatcher`` on ``bus``, which reads the
     /// switch of the server that owns `org.freedesktop.Notifications`. Tests give one that feeds states.
     package var desktopDoNotDisturb: (any DesktopDoNotDisturbWatching)?

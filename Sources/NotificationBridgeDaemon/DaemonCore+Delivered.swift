@@ -13,7 +13,10 @@ extension DaemonCore {
     ) async -> DurableCommits.Commit? {
         guard serverID != 0 else { return nil }
         let server = await instance(owner)
-        return commits.submit([.deliver(id: id, kept(id, entry, serverID: serverID, server: server))])
+        // Checked after identifying the server, as for a repost: one withdrawn or closed meanwhile was forgotten on disk
+        // already, and kept now it would come back with the next restart of the daemon.
+        guard let current = table[id], current.isOnServer else { return nil }
+        return commits.submit([.deliver(id: id, kept(id, current, serverID: serverID, server: server))])
     }
 
     /// What is kept on disk of notification `id`, shown by `server` under `serverID`, or waiting behind the newest of

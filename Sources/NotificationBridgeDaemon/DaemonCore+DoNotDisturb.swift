@@ -121,7 +121,8 @@ extension DaemonCore {
             }
             return
         }
-        let now = Date()
+        // The scheduler's clock, as for every scheduled notification: a held one restored is due at once by it.
+        let now = await scheduler.now
         let trigger = NotificationTrigger.date(.instant(secondsSince1970: now.timeIntervalSince1970), repeat: nil)
         let post = ScheduledPost(
             content: content, route: route, poster: sender, hints: request.hints, trigger: trigger)

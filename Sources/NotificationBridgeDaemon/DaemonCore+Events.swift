@@ -10,13 +10,11 @@ extension DaemonCore {
     /// Moves a notification on by one event of the session.
     func handle(_ event: SessionEvent) async {
         switch event {
+        case .snoozed(let snooze):
+            // Not through the lock gate: putting off needs no unlocking.
+            await self.snooze(snooze)
         case .responded(let answer):
-            // A snooze button: the bridge's own, handled before the lock gate (putting off needs no unlocking).
-            if let interval = SnoozeInterval(actionKey: answer.actionID) {
-                await snooze(answer, for: interval)
-                return
-            }
-            // The digest of a focus mode: the daemon's own, as the snooze buttons are.
+            // The digest of a focus mode: the daemon's own notification.
             if answer.response.notificationID == FocusDigest.notificationID {
                 digestAnswered(answer.actionID)
                 return
@@ -36,10 +34,11 @@ extension DaemonCore {
             if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
         case .reposted(let id, let serverID, let server):
             repost(id, serverID: serverID, server: server)
-        case .serverChanged:
+        case .serverChanged(let owner):
             // A server that took the name may not answer yet: what waits for one is shown once it is ready.
-            break
-        case .serverReady:
+            doNotDisturbWatcher.serverChanged(owner: owner, info: nil)
+        case .serverReady(let owner, let info):
+            doNotDisturbWatcher.serverChanged(owner: owner, info: info)
             serverArrivals.serverReady()
             await serverAppeared()
         }

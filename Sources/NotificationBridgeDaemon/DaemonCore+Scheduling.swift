@@ -28,7 +28,7 @@ extension DaemonCore {
                 ScheduledPost(
                     content: content, route: route, poster: poster, hints: hints, trigger: trigger,
                     ifDoNotDisturb: ifDoNotDisturb)),
-            scheduledAt: Date(),
+            scheduledAt: await scheduler.now,
             timeZoneIdentifier: await scheduler.timeZone.identifier)
         let previous = table[id]
         // A replacement of one of the app's scheduled notifications takes its place: it adds none.

@@ -4,7 +4,7 @@ import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
 
-/// Snoozing: a click on one of the bridge's snooze buttons takes the notification off the screen and schedules it
+/// Snoozing: a click on one of the bridge's snooze buttons (the session's ``SessionEvent/snoozed(_:)``) takes the notification off the screen and schedules it
 /// again, under the same id and with the same route, to be shown once the interval has passed.
 extension DaemonCore {
     /// `content` with the snooze intervals it offers when shown now: its own, else its category's; none for a
@@ -33,7 +33,8 @@ extension DaemonCore {
     /// `in` set to the interval, with its content, hints, route and waiting calls; the server is asked to close it.
     /// Its poster gets no `Closed`. The app hears of it only when the category asks
     /// (``NotificationCategory/reportsSnooze``): a response with action `snooze`, sent where its responses go.
-    func snooze(_ answer: SessionResponse, for interval: SnoozeInterval) async {
+    func snooze(_ answer: SessionSnooze) async {
+        let interval = answer.interval
         let id = answer.notification.id
         guard let entry = table[id], !entry.isScheduled else { return }
         switch entry.phase {
@@ -43,6 +44,9 @@ extension DaemonCore {
         // Waiting again before anything is awaited: the server's close that follows the click finds it off the screen
         // already, so it neither ends it nor tells the poster.
         apply(.snoozed, to: id)
+        // Its turn on the session taken now, before anything is awaited: the snooze may end (a short one, or the clock
+        // moved on) before scheduling returns, and the notification shown again must not be the one taken off.
+        takeOffServer(id)
         let metadata: Logger.Metadata = ["notification.id": "\(id)", "snooze.seconds": "\(interval.seconds)"]
         do {
             _ = try await schedule(
@@ -53,12 +57,10 @@ extension DaemonCore {
                 "cannot snooze the notification", metadata: metadata.merging(["error": "\(error.message)"]) { $1 })
             end(id, why: "could not be snoozed (\(error.message))", reason: 3)
             forgetDelivered(id)
-            takeOffServer(id)
             return
         }
         // The route of the shown notification is forgotten in the commit that schedules it: a restart finds one or the
         // other, never both.
-        takeOffServer(id)
         logger.info("snoozed", metadata: metadata)
         guard let category = await category(of: entry.content), category.reportsSnooze, let now = table[id] else {
             return

@@ -45,8 +45,12 @@ extension DaemonCore {
     /// ``leaveThreadOnWithdrawal(_:refreshing:)``.
     private func withdrawEntry(_ id: String, refreshingThread: Bool = true) async -> [DaemonStore.Change] {
         var changes = await unschedule(id)
-        // A held notification's post is in the store until it is shown.
-        if table[id]?.isHeld == true, !changes.contains(where: { if case .unschedule = $0 { true } else { false } }) {
+        // A firing's post is in the store until the server has shown it (its progress is recorded then): held, waiting
+        // for a server, or with its Notify out. The withdrawal ends that firing, so the post goes with it; else a
+        // restart of the daemon would show the notification again.
+        if table[id].map({ $0.isHeld || $0.isPosting || $0.isAwaitingServer }) == true,
+            !changes.contains(where: { if case .unschedule = $0 { true } else { false } })
+        {
             changes.append(.unschedule(id: id))
         }
         let handedOver = leaveThreadOnWithdrawal(id, refreshing: refreshingThread)

@@ -81,7 +81,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             connection: connection, applicationDirectories: configuration.applicationDirectories)
         let activations = ApplicationActivations(activator: activator, logger: logger)
         let (firings, firingSink) = AsyncStream<ScheduledFiring<PendingPost>>.makeStream()
-        let scheduler = Scheduler<PendingPost>(logger: logger) { firingSink.yield($0) }
+        let scheduler = Scheduler<PendingPost>(
+            clock: configuration.schedulerClock ?? SystemSchedulerClock(), logger: logger
+        ) { firingSink.yield($0) }
         let (jobs, jobSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
         // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
         let commits = DurableCommits(
@@ -95,9 +97,16 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             throw DaemonError.cannotConnect("\(error)")
         }
         let lockMonitor = await SessionLockMonitor.find(system: system, session: connection)
-        let doNotDisturb =
-            configuration.desktopDoNotDisturb
-            ?? DesktopDoNotDisturbWatcher(connection: connection, settings: settings.store, logger: logger)
+        let doNotDisturb: any DesktopDoNotDisturbWatching
+        if let given = configuration.desktopDoNotDisturb {
+            doNotDisturb = given
+        } else {
+            // The server the session knows now; each change after it comes through the session's events.
+            let server = session.currentServer
+            doNotDisturb = DesktopDoNotDisturbWatcher(
+                connection: connection, settings: settings.store, logger: logger, owner: server.owner,
+                info: server.info)
+        }
         let core = DaemonCore(
             connection: connection, session: session, lockMonitor: lockMonitor, settings: settings,
             activations: activations,

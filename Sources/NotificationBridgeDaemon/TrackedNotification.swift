@@ -143,6 +143,18 @@ struct TrackedNotification: Sendable {
         }
     }
 
+    /// Whether its `Notify` is out.
+    var isPosting: Bool {
+        if case .posting = phase { return true }
+        return false
+    }
+
+    /// Whether it came due and waits for a server to show it.
+    var isAwaitingServer: Bool {
+        if case .awaitingServer = phase { return true }
+        return false
+    }
+
     /// Whether the desktop's do-not-disturb holds it back.
     var isHeld: Bool {
         if case .held = phase { return true }

@@ -79,14 +79,6 @@ public struct SnoozeInterval: Sendable, Hashable, Comparable {
     /// The wire action key of this interval's button: `snooze:` and the seconds (`snooze:600`). Ids that start with
     /// `snooze:` are reserved (``ReservedActionID/isReserved(_:)``), so no action of an app can take it.
     public var actionKey: String { ReservedActionID.snoozeKeyPrefix + String(seconds) }
-
-    /// The interval a snooze button's action key stands for; `nil` for any other key.
-    public init?(actionKey: String) {
-        guard actionKey.hasPrefix(ReservedActionID.snoozeKeyPrefix),
-            let seconds = Int(actionKey.dropFirst(ReservedActionID.snoozeKeyPrefix.count)), seconds > 0
-        else { return nil }
-        self.init(seconds: seconds)
-    }
 }
 
 extension SnoozeInterval: Codable {

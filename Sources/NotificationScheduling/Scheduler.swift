@@ -38,6 +38,9 @@ package actor Scheduler<Payload: Sendable> {
     /// The wall clock's lead over elapsed time when last looked at: a change is a step of the wall clock.
     private var wallOffset: TimeInterval?
 
+    /// The time on the scheduler's wall clock: what a time interval counts from.
+    package var now: Date { clock.now }
+
     /// Makes a scheduler with nothing scheduled.
     ///
     /// - Parameters:

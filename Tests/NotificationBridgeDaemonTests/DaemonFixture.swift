@@ -5,6 +5,7 @@ import Logging
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationBridgeDaemon
+import NotificationScheduling
 import NotificationServerKit
 import ServiceLifecycle
 import Testing
@@ -62,7 +63,8 @@ struct DaemonFixture: Sendable {
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
         historyClock: (@Sendable () -> Date)? = nil, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
-        log: RecordingLogHandler.Entries? = nil, _ body: (DaemonFixture) async throws -> T
+        schedulerClock: (any SchedulerClock)? = nil, log: RecordingLogHandler.Entries? = nil,
+        _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -76,6 +78,7 @@ struct DaemonFixture: Sendable {
             applicationDirectories: [directory.path], logger: logger,
             stateDirectory: directory.appendingPathComponent("state").path)
         configuration.desktopDoNotDisturb = doNotDisturb
+        configuration.schedulerClock = schedulerClock
         // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }

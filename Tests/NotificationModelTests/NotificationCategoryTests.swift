@@ -257,8 +257,5 @@ struct NotificationCategoryTests {
         #expect(SnoozeInterval(seconds: 5400).label == "1 h 30 min")
         #expect(SnoozeInterval.minutes(10).label == "10 min")
         #expect(SnoozeInterval.minutes(10).actionKey == "snooze:600")
-        #expect(SnoozeInterval(actionKey: "snooze:600") == .minutes(10))
-        #expect(SnoozeInterval(actionKey: "snooze:x") == nil)
-        #expect(SnoozeInterval(actionKey: "archive") == nil)
     }
 }

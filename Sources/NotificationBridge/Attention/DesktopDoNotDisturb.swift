@@ -48,6 +48,10 @@ package protocol DesktopDoNotDisturbWatching: Sendable {
     /// ``states()`` reports too when it changed; `nil` when the desktop announces its changes, so that there is no
     /// need to ask. Whoever holds notifications back asks before it shows one and, while some wait, now and then.
     func refresh() async -> DesktopDoNotDisturb?
+
+    /// The session reports another server (`owner`, with what it answered as `info` once it has), or none: the
+    /// switch followed from now is that server's. Whoever reads the session's events passes them on, in their order.
+    func serverChanged(owner: String?, info: NotificationServerInfo?)
 }
 
 extension DesktopDoNotDisturbWatching {
@@ -56,6 +60,9 @@ extension DesktopDoNotDisturbWatching {
 
     /// A switch fed from elsewhere: nothing to follow.
     package func run() async {}
+
+    /// A switch fed from elsewhere: whose server it is does not matter.
+    package func serverChanged(owner: String?, info: NotificationServerInfo?) {}
 }
 
 extension DesktopDoNotDisturb {

@@ -1,11 +1,10 @@
 import DBusCore
-import FreedesktopNotifications
 import Logging
 import Synchronization
 
-/// Follows the desktop's do-not-disturb: the switch of whichever notification server owns
-/// `org.freedesktop.Notifications`, read the way that server keeps it (``DoNotDisturbReader``), and read anew when
-/// another server takes the name.
+/// Follows the desktop's do-not-disturb: the switch of whichever notification server the session posts to, read the
+/// way that server keeps it (``DoNotDisturbReader``), and read anew when the session reports another server
+/// (``serverChanged(owner:info:)``).
 ///
 /// | server (`GetServerInformation` name) | the switch | how a change is heard |
 /// |---|---|---|
@@ -17,6 +16,10 @@ import Synchronization
 ///
 /// Any other server, or none, reads as ``DesktopDoNotDisturb/unknown``: off.
 ///
+/// The watcher does not follow the bus's name itself: who the server is, and its name, are the session's to know, in
+/// the one order of its events (``SessionEvent/serverChanged(owner:)``, ``SessionEvent/serverReady(owner:info:)``).
+/// Its owner passes them on.
+///
 /// ``run()`` does the following, in the task of whoever owns the watcher (a service of the daemon's group, the task
 /// behind a center's stream): the watcher has no task of its own.
 package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
@@ -24,6 +27,17 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
     private let settings: NotificationSettingsStore?
     private let logger: Logger
     private let state = Mutex(Followed())
+    /// The servers as the owner reports them, the newest kept while ``run()`` reads the last.
+    private let servers: AsyncStream<Server>
+    private let serverSink: AsyncStream<Server>.Continuation
+
+    /// The server to read, as the session reported it.
+    private struct Server: Sendable {
+        /// Its unique bus name; `nil` while nobody owns the name.
+        var owner: String?
+        /// What it answered to `GetServerInformation`; `nil` while it has not answered yet.
+        var info: NotificationServerInfo?
+    }
 
     /// What the watcher follows now, and whom it tells.
     private struct Followed {
@@ -35,13 +49,22 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
         var nextSink = 0
     }
 
-    /// Follows the switch of the server on `connection`'s bus.
+    /// Follows the switch of the server at `owner` on `connection`'s bus, then of each server reported to
+    /// ``serverChanged(owner:info:)``.
     ///
-    /// - Parameter settings: the user's notification settings, through which GNOME's key is read; `nil` reads none.
-    package init(connection: DBusConnection, settings: NotificationSettingsStore?, logger: Logger) {
+    /// - Parameters:
+    ///   - settings: the user's notification settings, through which GNOME's key is read; `nil` reads none.
+    ///   - owner: the unique name of the server the session posts to now; `nil` for none.
+    ///   - info: what that server answered to `GetServerInformation`; `nil` when it has not answered yet.
+    package init(
+        connection: DBusConnection, settings: NotificationSettingsStore?, logger: Logger, owner: String?,
+        info: NotificationServerInfo?
+    ) {
         self.connection = connection
         self.settings = settings
         self.logger = logger
+        (servers, serverSink) = AsyncStream.makeStream(of: Server.self, bufferingPolicy: .bufferingNewest(1))
+        serverSink.yield(Server(owner: owner, info: info))
     }
 
     /// The state once ``run()`` has read it (``DesktopDoNotDisturb/unknown`` when it cannot be), then each change,
@@ -62,8 +85,14 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
         return stream
     }
 
-    /// Follows the owner of `org.freedesktop.Notifications`, reading the switch of each server that owns it, until
-    /// the task is cancelled or the connection closes; then ends every stream of ``states()``. Run it once.
+    /// Another server took the name (`owner`), as the session reports it, or nobody owns it (`nil`); `info` is what
+    /// the server answered, `nil` while it has not: the state read from the last server is kept until it does.
+    package func serverChanged(owner: String?, info: NotificationServerInfo?) {
+        serverSink.yield(Server(owner: owner, info: info))
+    }
+
+    /// Reads the switch of each server reported, until the task is cancelled; then ends every stream of ``states()``.
+    /// Run it once.
     package func run() async {
         await follow()
         let sinks = state.withLock { $0.sinks.values }
@@ -82,50 +111,34 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
         }
     }
 
-    /// Follows the owner of `org.freedesktop.Notifications`, with one reader at a time for the server that owns it:
-    /// each reads in a child task, cancelled when the name changes hands.
+    /// Follows the servers reported, with one reader at a time for the newest: each reads in a child task, cancelled
+    /// when another server is reported.
     private func follow() async {
-        let name = FreedesktopNames.busName
-        let owners: AsyncStream<String?>
-        do {
-            // Followed before the owner is asked, so that no change in between is missed.
-            owners = try await connection.nameOwnerChanges(of: name)
-        } catch {
-            return tell(.unknown)
-        }
-        var changes = owners.makeAsyncIterator()
-        var owner = (try? await connection.nameOwner(of: name)) ?? nil
+        var reported = servers.makeAsyncIterator()
+        guard var server = await reported.next() else { return }
         while !Task.isCancelled {
             let next = await withDiscardingTaskGroup { group in
-                group.addTask { [self, owner] in await read(owner: owner) }
+                group.addTask { [self, server] in await read(server) }
                 defer { group.cancelAll() }
-                return await changes.next()
+                return await reported.next()
             }
             guard let next else { return }
-            owner = next
+            server = next
         }
     }
 
-    /// Reads the switch of the server at `owner` until the task is cancelled.
-    private func read(owner: String?) async {
-        guard let owner else {
+    /// Reads the switch of `server` until the task is cancelled; a server that has not answered yet leaves the last
+    /// state as it was.
+    private func read(_ server: Server) async {
+        guard let owner = server.owner else {
             use(nil)
             return tell(.unknown)
         }
-        let serverName: String
-        do {
-            let reply = try await connection.call(
-                destination: owner, path: FreedesktopNames.path, interface: FreedesktopNames.interface,
-                method: FreedesktopNames.Method.getServerInformation.rawValue,
-                timeout: DoNotDisturbReader.readTimeout)
-            serverName = reply.first?.stringValue ?? ""
-        } catch {
-            guard !Task.isCancelled else { return }
-            logger.debug("cannot ask the notification server who it is", metadata: ["error": "\(error)"])
-            use(nil)
-            return tell(.unknown)
+        guard let serverName = server.info?.name else {
+            // Nothing read yet: off until the server answers, so that nobody waits on a first state.
+            if state.withLock({ $0.last == nil }) { tell(.unknown) }
+            return
         }
-        guard !Task.isCancelled else { return }
         guard
             let reader = DoNotDisturbReader.forServer(
                 named: serverName, owner: owner, connection: connection, settings: settings)

@@ -55,9 +55,17 @@ extension NotificationServerSession {
     ) async throws -> Bool {
         await turns.wait(for: turn)
         defer { turns.end(turn) }
-        guard router.notification(id: id) != nil else { return false }
+        guard let shown = router.notification(id: id) else { return false }
         try await ensureServer()
-        _ = try await place(content, category: category, id: id, hints: [:])
+        let placed = try await place(content, category: category, id: id, hints: [:])
+        // A server answers a replacement with the id it replaced; another id means the notification was gone when
+        // the call came (the user closed it while the call was out), and the server showed it anew. It is closed
+        // again: its close reaches the owner as any close does, whether or not the first one was read in time.
+        guard placed.server != shown.serverOwner || placed.serverID == shown.serverID else {
+            try? client.requestClose(placed.serverID, destination: placed.server)
+            logger.debug("closed while shown again; closed again", metadata: ["notification.id": "\(id)"])
+            return false
+        }
         return true
     }
 
@@ -69,12 +77,16 @@ extension NotificationServerSession {
     ) async throws -> Placement {
         let own = router.notification(id: id)
         let taken = own == nil ? other.flatMap { router.notification(id: $0) } : nil
-        let previous = own ?? taken
+        // Replaced only on a server that still owns the name: one that has lost it may run on for a moment (as dunst
+        // does once `dunst --replace` took over), and a notification it took now would be on no screen, and not among
+        // those the session posts again to the new server, which it has listed already.
+        let previous = (own ?? taken).flatMap { $0.serverOwner == nil || $0.serverOwner == serverOwner ? $0 : nil }
         let encoded = encoder.encode(
             content, category: category, replacesID: previous?.serverID ?? 0, senderPID: processID,
             extraHints: hints)
         let sentAt = ContinuousClock.now
-        let inFlight = notifyStarted()
+        // The signals about the id taken over wait for the answer: it says which notification they are about.
+        let inFlight = notifyStarted(takingOver: own == nil ? previous?.serverID : nil)
         postingIDs[id, default: 0] += 1
         defer {
             postingIDs[id, default: 1] -= 1
@@ -91,12 +103,16 @@ extension NotificationServerSession {
             await notifyEnded(inFlight)
             throw error
         }
-        if let taken { router.forget(id: taken.id) }
+        // Where the server kept the id, a close of it held meanwhile is of this one; where it gave another, the one
+        // taken over was gone before (the close is of that one), and is let go of after the close.
+        let keptTheID = taken.map { answer.id == $0.serverID && answer.server == $0.serverOwner } ?? false
+        if keptTheID, let taken { router.forget(id: taken.id) }
         router.follow(
             PostedNotification(
                 id: id, serverID: answer.id, content: content, category: category, hints: hints, encoded: encoded,
                 serverOwner: answer.server, sentAt: sentAt))
         await notifyEnded(inFlight)
+        if !keptTheID, let taken { router.forget(id: taken.id) }
         endWhenExpired(id: id, serverID: answer.id, server: answer.server, timeout: content.timeout)
         logger.debug("posted", metadata: ["notification.id": "\(id)", "notification.server-id": "\(answer.id)"])
         return Placement(serverID: answer.id, server: answer.server)

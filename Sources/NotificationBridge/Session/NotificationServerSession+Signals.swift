@@ -3,11 +3,13 @@ import NotificationModel
 
 /// What the server says about the notifications: actions, replies, closes, and what the session stands in for.
 extension NotificationServerSession {
-    /// Notes that a `Notify` is about to be sent; returns its ticket for ``notifyEnded(_:)``.
-    func notifyStarted() -> Int {
+    /// Notes that a `Notify` is about to be sent, taking over `serverID` (the id of another notification, whose place
+    /// it takes) when given; returns its ticket for ``notifyEnded(_:)``.
+    func notifyStarted(takingOver serverID: UInt32? = nil) -> Int {
         let ticket = nextNotifyTicket
         nextNotifyTicket += 1
         notifiesInFlight[ticket] = signalsTakenIn
+        takingOver[ticket] = serverID
         return ticket
     }
 
@@ -17,9 +19,12 @@ extension NotificationServerSession {
     /// during the oldest `Notify` still out, however busy the session stays.
     func notifyEnded(_ ticket: Int) async {
         notifiesInFlight[ticket] = nil
+        takingOver[ticket] = nil
         let oldestOut = notifiesInFlight.values.min()
-        let isReady = { [router] (held: HeldSignal) in
-            oldestOut.map { held.number <= $0 } ?? true || router.follows(serverID: held.received.signal.serverID)
+        let isReady = { [router, takingOver] (held: HeldSignal) in
+            let serverID = held.received.signal.serverID
+            guard !takingOver.values.contains(serverID) else { return false }
+            return oldestOut.map { held.number <= $0 } ?? true || router.follows(serverID: serverID)
         }
         let ready = earlySignals.filter(isReady)
         earlySignals.removeAll(where: isReady)
@@ -27,17 +32,20 @@ extension NotificationServerSession {
     }
 
     /// Takes in a signal from the server: holds it while a `Notify` sent before it is out and its id is not followed
-    /// (it may be about that notification), else routes it.
+    /// (it may be about that notification), or is taken over by a `Notify` out (its answer may be read after the
+    /// signal: a close of the id it kept is then the close of the new notification, not of the one it replaced); else
+    /// routes it.
     func process(_ received: ReceivedServerSignal) async {
         signalsTakenIn += 1
-        if !notifiesInFlight.isEmpty, !router.follows(serverID: received.signal.serverID) {
+        let serverID = received.signal.serverID
+        if !notifiesInFlight.isEmpty, !router.follows(serverID: serverID) || takingOver.values.contains(serverID) {
             earlySignals.append(HeldSignal(received: received, number: signalsTakenIn))
             return
         }
         await route(received)
     }
 
-    /// Acts on a signal: a response, a prompt for text, or a close.
+    /// Acts on a signal: a response, a snooze, a prompt for text, or a close.
     private func route(_ received: ReceivedServerSignal) async {
         guard let event = router.handle(received.signal, from: received.sender) else { return }
         switch event {
@@ -48,6 +56,13 @@ extension NotificationServerSession {
                 return
             }
             respond(notification, action, actionID: action?.id ?? NotificationResponse.defaultActionID, token: token)
+        case .snoozed(let notification, let interval):
+            // No longer followed (its close is reported to nobody): closed here, resident or not, as it is put off.
+            try? client.requestClose(notification.serverID, destination: notification.serverOwner)
+            logger.debug(
+                "snooze pressed",
+                metadata: ["notification.id": "\(notification.id)", "snooze.seconds": "\(interval.seconds)"])
+            eventSink.yield(.snoozed(SessionSnooze(notification: notification, interval: interval)))
         case .reply(let notification, let action, let text, let token):
             closeAfterAction(notification)
             respond(notification, action, actionID: action.id, text: text, token: token)

@@ -83,13 +83,19 @@ package actor NotificationServerSession {
     package nonisolated let connection: DBusConnection
     let client: NotificationServerClient
     var serverInfo: NotificationServerInfo {
-        didSet { serverInfoCopy.withLock { $0 = serverInfo } }
+        didSet { serverCopy.withLock { $0.info = serverInfo } }
     }
-    private nonisolated let serverInfoCopy: Mutex<NotificationServerInfo>
+    /// The server as the session knows it, for readers that do not wait for the session (``latestServerInformation``,
+    /// ``currentServer``): changed with the properties, before the event that reports the change.
+    private nonisolated let serverCopy: Mutex<(info: NotificationServerInfo, owner: String?, isAvailable: Bool)>
     /// Whether a server has answered and has not left the bus since.
-    package internal(set) var isServerAvailable: Bool
+    package internal(set) var isServerAvailable: Bool {
+        didSet { serverCopy.withLock { $0.isAvailable = isServerAvailable } }
+    }
     /// The unique name of the owner of the notification name, as the session last heard; `nil` while nobody owns it.
-    package internal(set) var serverOwner: String?
+    package internal(set) var serverOwner: String? {
+        didSet { serverCopy.withLock { $0.owner = serverOwner } }
+    }
     /// The unique name of the process that shows the notifications, where the server names one apart from itself.
     var displayOwner: String?
     var encoder: NotifyEncoder
@@ -97,6 +103,9 @@ package actor NotificationServerSession {
     /// `Notify` calls whose reply has not been read yet, by ticket: how many signals the session had taken in when
     /// each was sent.
     var notifiesInFlight: [Int: UInt64] = [:]
+    /// The server ids that a `Notify` out takes over for another notification (``post(_:category:id:hints:turn:inPlaceOf:)``),
+    /// by ticket: until its answer says whether the server kept the id, a signal about it may be about either one.
+    var takingOver: [Int: UInt32] = [:]
     /// The ticket of the next `Notify`.
     var nextNotifyTicket = 0
     /// How many signals the session has taken in: orders them against the `Notify` calls out.
@@ -157,7 +166,7 @@ package actor NotificationServerSession {
                 "no notification server answers yet; waiting for one", metadata: ["error": "\(failure.message)"])
         }
         serverOwner = owner
-        serverInfoCopy = Mutex(info)
+        serverCopy = Mutex((info, owner, available))
         serverInfo = info
         isServerAvailable = available
         router.server = info
@@ -208,7 +217,18 @@ package actor NotificationServerSession {
     package func serverInformation() -> NotificationServerInfo { serverInfo }
 
     /// The same, read without waiting for the session: what it knew a moment ago.
-    package nonisolated var latestServerInformation: NotificationServerInfo { serverInfoCopy.withLock { $0 } }
+    package nonisolated var latestServerInformation: NotificationServerInfo { serverCopy.withLock { $0.info } }
+
+    /// The server the session posts to, read without waiting for the session: the owner of the name (`nil` for
+    /// none), with its information once it has answered (`nil` before). It is never older than the last event read
+    /// from ``events``: a change after it comes as ``SessionEvent/serverChanged(owner:)`` and
+    /// ``SessionEvent/serverReady(owner:info:)``, and one reported already may still be read there.
+    package nonisolated var currentServer: (owner: String?, info: NotificationServerInfo?) {
+        serverCopy.withLock { known in
+            // Between a change of owner and the new server's answer, the information is `noServer`.
+            (known.owner, known.isAvailable && known.info != Self.noServer ? known.info : nil)
+        }
+    }
 
     /// How a text-input action is shown on the current server.
     package func textInputRendering(for action: NotificationAction) -> TextInputRendering {

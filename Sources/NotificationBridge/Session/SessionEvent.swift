@@ -6,6 +6,11 @@ import NotificationModel
 package enum SessionEvent: Sendable {
     /// The user acted on a notification (through the server's buttons or inline reply, or the session's prompt).
     case responded(SessionResponse)
+    /// The user pressed one of the snooze buttons the session added to a notification
+    /// (``NotificationContent/snoozeIntervals``): the session has asked the server to close it, and its owner decides
+    /// when it comes back. No ``responded(_:)`` comes for the press, and no ``closed(_:)``: the session follows it no
+    /// longer, so that a close read late is never taken for the close of the notification shown again.
+    case snoozed(SessionSnooze)
     /// A notification left the server.
     case closed(SessionClosure)
     /// The prompt for a text-input action ended without text: no response comes for that action.
@@ -57,6 +62,17 @@ package struct SessionResponse: Sendable {
             notificationID: notification.id, actionID: actionID, userText: text,
             activationToken: isForeground ? token : nil, userInfo: notification.content.userInfo)
     }
+}
+
+/// A press on a snooze button, as a ``NotificationServerSession`` reports it: which notification, for how long.
+package struct SessionSnooze: Sendable {
+    /// The notification, as it was posted.
+    package var notification: any FollowedNotification
+    /// The interval of the button pressed.
+    package var interval: SnoozeInterval
+
+    /// The caller's own server hints the notification was posted with, to post it with again when it comes back.
+    package var hints: [String: DBusValue] { (notification as? PostedNotification)?.hints ?? [:] }
 }
 
 /// A notification that left the server.

@@ -37,6 +37,30 @@ struct SessionServerChangeTests {
         }
     }
 
+    @Test("a replacement after another server took the name goes to that server, not to the previous one still running")
+    func replacementAfterTakeoverGoesToTheNewServer() async throws {
+        try await withPrivateBus { bus in
+            let old = try await TestServer.start(on: bus, allowingReplacement: true)
+            try await withSession(on: bus) { session in
+                try await session.post(titled("A"), category: nil, id: "a")
+                // The previous server keeps running, as dunst does a moment after `dunst --replace` took over.
+                let new = try await TestServer.start(on: bus, replacingOwner: true)
+                // Posted as soon as the session hears of the new owner: before it has listed what it posts again.
+                _ = try await nextSessionEvent(of: session, "the name to change hands") { event -> Bool? in
+                    if case .serverChanged(let owner?) = event, owner == new.connection.uniqueName { true } else { nil }
+                }
+                try await session.post(titled("A again"), category: nil, id: "a")
+                let oldNotifies = await old.server.calls.filter { $0.member == "Notify" }.count
+                #expect(oldNotifies == 1, "the previous server was sent the replacement, which no screen shows")
+                try await withTimeout(.seconds(30), waitingFor: "the new server to show the replacement alone") {
+                    while await new.summaries != ["A again"] { try await Task.sleep(for: .milliseconds(5)) }
+                }
+                await new.stop()
+            }
+            await old.stop()
+        }
+    }
+
     @Test("a late close from the previous server does not end the notification with the same id on the new one")
     func lateCloseOfThePreviousServerIsIgnored() async throws {
         try await withPrivateBus { bus in
