@@ -93,7 +93,8 @@ struct DeliveryPipelineTests {
         }
     }
 
-    @Test("each origin reaches the server shaped by every stage: snooze buttons, thread summary, gate consulted",
+    @Test(
+        "each origin reaches the server shaped by every stage: snooze buttons, thread summary, gate consulted",
         arguments: Delivery.Origin.allCases)
     func everyStageShapesEveryOrigin(_ origin: Delivery.Origin) async throws {
         let log = RecordingLogHandler.Entries()

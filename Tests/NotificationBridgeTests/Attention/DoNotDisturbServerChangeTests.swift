@@ -13,7 +13,8 @@ import Testing
 @Suite("The do-not-disturb watcher following the session's server")
 struct DoNotDisturbServerChangeTests {
     static let dunst = NotificationServerInfo(
-        name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2", capabilities: [ServerCapability.actions.rawValue])
+        name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
+        capabilities: [ServerCapability.actions.rawValue])
 
     /// A connection that keeps dunst's switch, set to `paused`.
     static func dunstSwitch(on bus: PrivateBus, paused: Bool) async throws -> DBusConnection {

@@ -73,7 +73,9 @@ struct SessionSnoozeTests {
 /// that its owner, which may show it again under the same id before reading that close, does not end what it shows.
 @Suite("A snoozed notification's close at the session")
 struct SessionSnoozeCloseTests {
-    @Test("after a snooze press, the server's close of the notification is not reported; the next close reported is another's")
+    @Test(
+        "after a snooze press, the server's close of the notification is not reported; the next close reported is another's"
+    )
     func closeAfterSnoozeIsNotReported() async throws {
         try await withPrivateBus { bus in
             let server = try await TestServer.start(on: bus)
