@@ -20,23 +20,27 @@ enum LibraryClient {
         let home = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSTemporaryDirectory()
         configuration.settingsDirectory = home + "/notification-bridge"
         let center = try await DesktopNotificationCenter(connection: connection, systemConnection: nil, configuration)
-        let open = NotificationAction(id: actionID, title: "Open", activation: .background)
-        try await center.setNotificationCategories([NotificationCategory(id: categoryID, actions: [open])])
-        let (handled, handledContinuation) = AsyncStream.makeStream(of: Void.self)
-        await center.setHandler(forAction: actionID, inCategory: categoryID) { _ in
-            handledContinuation.yield()
-        }
-        var content = NotificationContent(title: "Gate", body: "a notification from the gates")
-        if dispatch { content.categoryID = categoryID }
-        var responses = handled.makeAsyncIterator()
-        for _ in 0..<count {
-            try await center.post(content)
-            if dispatch {
-                // Bounded by the gates, which end this process if it does not finish in time.
-                guard await responses.next() != nil else { throw GateError("the handler's stream ended") }
+        // The center's work (the server's signals reach its handlers there) runs in its run(), as in an app.
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await center.run() }
+            let open = NotificationAction(id: actionID, title: "Open", activation: .background)
+            try await center.setNotificationCategories([NotificationCategory(id: categoryID, actions: [open])])
+            let (handled, handledContinuation) = AsyncStream.makeStream(of: Void.self)
+            await center.setHandler(forAction: actionID, inCategory: categoryID) { _ in
+                handledContinuation.yield()
             }
+            var content = NotificationContent(title: "Gate", body: "a notification from the gates")
+            if dispatch { content.categoryID = categoryID }
+            var responses = handled.makeAsyncIterator()
+            for _ in 0..<count {
+                try await center.post(content)
+                if dispatch {
+                    // Bounded by the gates, which end this process if it does not finish in time.
+                    guard await responses.next() != nil else { throw GateError("the handler's stream ended") }
+                }
+            }
+            await center.stop()
         }
-        await center.stop()
         await connection.close()
     }
 }
