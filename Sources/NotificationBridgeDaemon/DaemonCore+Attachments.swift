@@ -77,22 +77,10 @@ extension DaemonCore {
                 }
                 table.update(id) { $0.reportsDismissal = category?.reportsDismissal ?? false }
                 apply(.sent, to: id)
-                return DeliveryAdmission { result, _ in
-                    switch result {
-                    case .success: call.reply([])
-                    case .failure(let failure): call.fail(failure)
-                    }
-                }
+                return .answering(call)
             }
         } catch {
-            switch error {
-            case .refused(let failure): throw failure
-            // The gate lets through what its app asks to show.
-            case .heldBack:
-                throw BridgeError.invalid(
-                    "notification \(quotedForMessage(id)) is held back by do-not-disturb; present it again once "
-                        + "do-not-disturb is off")
-            }
+            throw error.presentFailure(of: id)
         }
     }
 

@@ -9,6 +9,18 @@ enum DeliveryStop: Error {
     case refused(DBusFailure)
     /// The do-not-disturb gate holds it back: its origin holds it (or drops it, as its post asks).
     case heldBack
+
+    /// What a `Present` of `id` answers when its delivery stopped: the refusal, or, where the gate held back what the
+    /// app or the user asked to show, what to do.
+    func presentFailure(of id: String) -> DBusFailure {
+        switch self {
+        case .refused(let failure): failure
+        case .heldBack:
+            BridgeError.invalid(
+                "notification \(quotedForMessage(id)) is held back by do-not-disturb; present it again once "
+                    + "do-not-disturb is off")
+        }
+    }
 }
 
 /// What a delivery came to when it did not stop.
@@ -28,6 +40,16 @@ struct DeliveryAdmission: Sendable {
     /// Learns the server's answer (with the commit that saved the route, when it must survive a restart), and whether
     /// the entry was still waiting for it.
     var answered: @Sendable (Result<DurableCommits.Commit?, DBusFailure>, _ wasOut: Bool) async -> Void = { _, _ in }
+
+    /// Answers `call` with the server's answer: a `Present` returns once the server shows what it presented.
+    static func answering(_ call: DBusMethodCall) -> DeliveryAdmission {
+        DeliveryAdmission { result, _ in
+            switch result {
+            case .success: call.reply([])
+            case .failure(let failure): call.fail(failure)
+            }
+        }
+    }
 }
 
 /// The turns on the session an origin reserved before its delivery could run: in the order of the calls, for one

@@ -142,22 +142,10 @@ extension DaemonCore {
                 entry.waits = table[id]?.waits ?? []
                 table[id] = entry
                 logger.debug("shown again from the history", metadata: ["notification.id": "\(id)"])
-                return DeliveryAdmission { result, _ in
-                    switch result {
-                    case .success: call.reply([])
-                    case .failure(let failure): call.fail(failure)
-                    }
-                }
+                return .answering(call)
             }
         } catch {
-            switch error {
-            case .refused(let failure): throw failure
-            // The gate lets through what the user asks to show again.
-            case .heldBack:
-                throw BridgeError.invalid(
-                    "notification \(quotedForMessage(id)) is held back by do-not-disturb; present it again once "
-                        + "do-not-disturb is off")
-            }
+            throw error.presentFailure(of: id)
         }
     }
 }
