@@ -141,8 +141,14 @@ struct ResponseRouter: Sendable {
         notifications[id]?.serverID
     }
 
-    /// Whether a notification with server id `serverID` is followed.
-    func follows(serverID: UInt32) -> Bool { ids[serverID] != nil }
+    /// Whether a signal about server id `serverID` from `sender` is about a followed notification: one with that id,
+    /// taken by that server (when both are known), as ``handle(_:from:now:)`` decides. A new server numbers from 1
+    /// again, so its signal about an id that a notification of the previous server still holds is not about that one.
+    func follows(serverID: UInt32, from sender: String?) -> Bool {
+        guard let id = ids[serverID], let notification = notifications[id] else { return false }
+        guard let sender, let owner = notification.serverOwner else { return true }
+        return owner == sender
+    }
 
     /// Every followed notification.
     var all: [PostedNotification] { Array(notifications.values) }

@@ -46,6 +46,28 @@ import Testing
         #expect(token == nil, "the old server's token was not kept for this action")
     }
 
+    /// The session holds a signal that comes while a `Notify` is out unless it is about a followed notification: a
+    /// new server numbers from 1 again, and a click on a notification posted again to it, read before the answer of
+    /// that `Notify`, named an id that the notification's entry of the previous server still held. Taken as followed,
+    /// it was routed at once, ignored as another server's, and the click lost.
+    @Test(
+        "a signal is followed exactly when it would be routed: same id, and the server that took it",
+        arguments: [
+            (owner: ":1.20", sender: ":1.20", serverID: UInt32(7), followed: true),
+            (owner: ":1.20", sender: ":1.9", serverID: 7, followed: false),
+            (owner: ":1.20", sender: nil, serverID: 7, followed: true),
+            (owner: nil, sender: ":1.9", serverID: 7, followed: true),
+            (owner: ":1.20", sender: ":1.20", serverID: 8, followed: false),
+        ] as [(owner: String?, sender: String?, serverID: UInt32, followed: Bool)])
+    func followedMeansRouted(owner: String?, sender: String?, serverID: UInt32, followed: Bool) {
+        var router = ResponseRouter()
+        var notification = Self.posted()
+        notification.serverOwner = owner
+        router.follow(notification)
+        #expect(router.follows(serverID: serverID, from: sender) == followed)
+        #expect((router.handle(.actionInvoked(id: serverID, key: "delete"), from: sender) != nil) == followed)
+    }
+
     @Test("a signal whose sender is unknown, or about a notification whose server is unknown, is routed")
     func unknownSendersAreRouted() {
         var router = ResponseRouter()

@@ -24,7 +24,8 @@ extension NotificationServerSession {
         let isReady = { [router, takingOver] (held: HeldSignal) in
             let serverID = held.received.signal.serverID
             guard !takingOver.values.contains(serverID) else { return false }
-            return oldestOut.map { held.number <= $0 } ?? true || router.follows(serverID: serverID)
+            return oldestOut.map { held.number <= $0 } ?? true
+                || router.follows(serverID: serverID, from: held.received.sender)
         }
         let ready = earlySignals.filter(isReady)
         earlySignals.removeAll(where: isReady)
@@ -38,7 +39,9 @@ extension NotificationServerSession {
     func process(_ received: ReceivedServerSignal) async {
         signalsTakenIn += 1
         let serverID = received.signal.serverID
-        if !notifiesInFlight.isEmpty, !router.follows(serverID: serverID) || takingOver.values.contains(serverID) {
+        if !notifiesInFlight.isEmpty,
+            !router.follows(serverID: serverID, from: received.sender) || takingOver.values.contains(serverID)
+        {
             earlySignals.append(HeldSignal(received: received, number: signalsTakenIn))
             return
         }
