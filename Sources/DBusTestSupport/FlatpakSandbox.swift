@@ -99,9 +99,10 @@ public final class FlatpakSandbox: Sendable {
             appID: appID, outsideAddress: "unix:path=\(socket.path)", directory: directory, proxy: proxy,
             instanceFolders: folders)
         do {
-            // The proxy makes its socket once it listens; it says nothing else when it is ready.
+            // The proxy says nothing when it is ready. Its socket file appears when it binds, a moment before it
+            // listens: a connection in between is refused (NoServer). The kernel's table of sockets says when it listens.
             try await withTimeout(.seconds(20), waitingFor: "xdg-dbus-proxy to listen in the sandbox of \(appID)") {
-                while !FileManager.default.fileExists(atPath: socket.path) {
+                while !Self.isListening(socket.path) {
                     if let status = proxy.poll() {
                         throw TestSupportError("xdg-dbus-proxy in its sandbox ended with status \(status)")
                     }
@@ -113,6 +114,17 @@ public final class FlatpakSandbox: Sendable {
             throw error
         }
         return sandbox
+    }
+
+    /// Whether a Unix socket bound at `path` listens: its line in `/proc/net/unix` has the accepting flag
+    /// (`__SO_ACCEPTCON`, 0x10000), which `listen` sets.
+    static func isListening(_ path: String) -> Bool {
+        // Read to its end: a file of /proc says it is empty, so a read of its stated size gets nothing.
+        guard let data = FileHandle(forReadingAtPath: "/proc/net/unix")?.readDataToEndOfFile() else { return false }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 8 && fields[7] == path && (UInt32(fields[3], radix: 16) ?? 0) & 0x10000 != 0
+        }
     }
 
     /// Runs `arguments` inside the sandbox, with the proxied bus as its session bus.

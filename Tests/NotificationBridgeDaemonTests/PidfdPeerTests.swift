@@ -57,12 +57,11 @@ struct PidfdPeerTests {
     @Test("a process that ended is not identified, even where its id now names the host")
     func endedProcessIsUnidentified() async throws {
         try await Self.with { peers, _ in
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/bin/true")
-            try child.run()
-            // A pidfd of a child that has not been waited for is valid even once it exits.
-            let pidfd = try Self.pidfd(of: child.processIdentifier)
-            child.waitUntilExit()
+            // A pidfd of a child that has not been waited for is valid even once it exits. Foundation's Process
+            // reaps its children by itself, at any moment: this one is reaped only once the pidfd is taken.
+            let child = try ChildProcess.spawn(["/bin/true"])
+            let pidfd = try Self.pidfd(of: child.pid)
+            #expect(await child.wait(within: .seconds(20)) == 0, "/bin/true did not end")
             let peer = peers.identify(ConnectionCredentials(processID: UInt32(getpid()), processFD: pidfd))
             guard case .unidentified(nil, let why) = peer else {
                 Issue.record("an ended process was identified as \(peer)")
