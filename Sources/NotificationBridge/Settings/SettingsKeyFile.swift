@@ -11,6 +11,10 @@ import NotificationModel
 /// [app org.example.Mail]
 /// allowed=true
 /// style=banner
+///
+/// [focus sleep]
+/// allow-apps=org.example.Doorbell;
+/// schedules=every-day 22:00-07:00;
 /// ```
 ///
 /// Lives on a ``GLibLoopThread``: made, used and released only by work given to it. The file is watched with a
@@ -18,6 +22,7 @@ import NotificationModel
 final class SettingsKeyFile {
     static let globalGroup = "global"
     static let appGroupPrefix = "app "
+    static let focusGroupPrefix = "focus "
 
     let path: String
     private(set) var contents = StoredSettings()
@@ -67,7 +72,8 @@ final class SettingsKeyFile {
         self.monitor = nil
     }
 
-    private func reload() {
+    /// Reads the file again, and reports what differs.
+    func reload() {
         let before = contents
         contents = read()
         if contents != before { changed(before, contents) }
@@ -79,6 +85,7 @@ final class SettingsKeyFile {
     func write(_ update: (inout StoredSettings) -> Void) -> String? {
         // An edit by hand that the monitor has not reported yet is read (and reported) first, not overwritten.
         reload()
+        let focusBefore = contents.focusModes
         update(&contents)
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
@@ -106,6 +113,11 @@ final class SettingsKeyFile {
                 g_key_file_set_string(keyFile, group, SettingsKeys.allowed.name, true.keyFileText)
                 contents.apps[app]?.isAllowed = true
             }
+        }
+        // Only the modes the change is about: the others stay as the person wrote them.
+        for focus in contents.focusModes.values.sorted(by: { $0.name < $1.name }) where focusBefore[focus.name] != focus
+        {
+            writeFocus(focus, to: keyFile)
         }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_save_to_file(keyFile, path, &error).isTrue else {
@@ -155,6 +167,7 @@ final class SettingsKeyFile {
             }
             stored.apps[app] = entry
         }
+        stored.focusModes = readFocus(keyFile)
         return stored
     }
 
