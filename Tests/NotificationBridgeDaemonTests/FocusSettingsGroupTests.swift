@@ -143,6 +143,21 @@ struct FocusSettingsGroupTests {
         #expect(sleep.mode?.breakthrough.apps == ["Doorbell"], "the other entries stand")
     }
 
+    @Test("a file that cannot be read at all keeps the modes read before; removed, it defines none")
+    func unreadableFile() async throws {
+        let modes = try await Self.withStore("[focus sleep]\nallow-apps=Doorbell;\n") { store in
+            let before = await store.focusModes()
+            try "[focus sleep]\nthis line is no entry\n".write(
+                toFile: store.filePath, atomically: true, encoding: .utf8)
+            let unreadable = await store.focusModes()
+            try FileManager.default.removeItem(atPath: store.filePath)
+            return (before, unreadable, await store.focusModes())
+        }
+        #expect(modes.0.keys.sorted() == ["sleep"])
+        #expect(modes.1 == modes.0, "a slip of the pen does not turn the modes off")
+        #expect(modes.2.isEmpty)
+    }
+
     @Test("a group whose name cannot be a mode's is ignored, naming its line")
     func badName() async throws {
         let read = try await Self.withStore("# none\n[focus ]\nallow-apps=Mail\n") { await Self.read($0) }

@@ -132,16 +132,19 @@ final class SettingsKeyFile {
         defer { g_key_file_free(keyFile) }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, &error).isTrue else {
+            var kept = StoredSettings()
             if let error {
                 let missing =
                     error.pointee.domain == g_file_error_quark()
                     && error.pointee.code == G_FILE_ERROR_NOENT.rawValue
                 if !missing, let message = error.pointee.message {
                     warn("cannot read \(path): \(String(cString: message)); fix it, or remove it to start afresh")
+                    // A slip of the pen anywhere in the file must not turn off the focus mode that is on.
+                    kept.focusModes = contents.focusModes
                 }
                 g_error_free(error)
             }
-            return StoredSettings()
+            return kept
         }
         var stored = StoredSettings()
         stored.doNotDisturb = boolean(keyFile, Self.globalGroup, SettingsKeys.doNotDisturb.name)
