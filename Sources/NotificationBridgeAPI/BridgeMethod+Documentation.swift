@@ -72,10 +72,11 @@ extension BridgeMethod {
                 + "Error.NotAnswerable, saying why, or Error.NotSupported when its poster has gone and no app is "
                 + "attached to take the response. Options: " + InterfaceReference.names(ActOptionKeys.all) + "."
         case .turnOnFocus:
-            "Turns on the focus mode name (made, or its rules replaced, by the options): notifications it does not "
-                + "let through are held (ListPending: held) until it ends; critical and, from apps allowed them, "
-                + "time-sensitive ones pass. Kept across restarts; ActiveFocus says it is on. Host programs only "
-                + "(else Error.AccessDenied). Options: " + InterfaceReference.names(FocusOptionKeys.all) + "."
+            "Turns on the focus mode name (made if there is none; apps or threads given replace its rules, written to "
+                + "settings.ini): notifications it does not let through are held (ListPending: held) until it ends; "
+                + "critical and allowed time-sensitive ones pass. Kept across restarts; ActiveFocus says it is on. "
+                + "Host programs only (else Error.AccessDenied). Options: "
+                + InterfaceReference.names(FocusOptionKeys.all) + "."
         case .turnOffFocus:
             "Turns off the focus mode that is on and shows what it held, as one digest that counts them when there "
                 + "are more than three; one a schedule turned on stays off until its period ends. Host programs only "

@@ -21,8 +21,9 @@ struct FocusCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn on a focus mode (made if there is none of that name).",
             discussion: """
-                The apps and threads given replace those the mode let through before. Without --for or --until it \
-                stays on until `focus off`. Prints nothing.
+                The apps and threads given replace those the mode let through before; given none, it keeps them. \
+                The mode is defined in settings.ini (man notification-bridge-settings), where this writes them. \
+                Without --for or --until it stays on until `focus off`. Prints nothing.
                 """)
 
         @Argument(help: "The mode's name, e.g. work or sleep.")

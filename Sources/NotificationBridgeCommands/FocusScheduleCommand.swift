@@ -64,12 +64,13 @@ extension FocusCommand {
             }
         }
 
-        /// "sleep: every-day 22:00-07:00; lets through Chat/ann".
+        /// "sleep: every-day 22:00-07:00; lets through Chat/ann", then "; holds time-sensitive ones" where it does.
         static func line(_ mode: FocusModeListing) -> String {
             let schedules = mode.schedules.isEmpty ? "by hand only" : mode.schedules.joined(separator: ", ")
             let through = mode.apps + mode.threads.map(\.written)
             return "\(mode.name): \(schedules); lets through "
                 + (through.isEmpty ? "no app or thread" : through.joined(separator: ", "))
+                + (mode.timeSensitive ? "" : "; holds time-sensitive ones")
         }
     }
 }

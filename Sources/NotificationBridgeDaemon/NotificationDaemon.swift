@@ -240,6 +240,9 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
             DaemonServices.Follower(description: "notification settings", stream: core.settings.changes) {
                 await core.settingsChanged(app: $0)
             },
+            DaemonServices.Follower(
+                description: "focus modes of the settings file", stream: core.settings.store.focusChanges()
+            ) { _ in await core.focusFileChanged() },
             DaemonServices.Follower(description: "departed connections", stream: departures) {
                 await core.connectionLeft($0)
             },

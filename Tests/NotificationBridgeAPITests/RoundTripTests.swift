@@ -61,6 +61,21 @@ struct RoundTripTests {
         }
     }
 
+    @Test("focus modes, as ListFocusModes lists them and a [focus NAME] group of settings.ini holds them")
+    func focusModes() async {
+        await propertyCheck(count: 100, input: Self.seeds) { seed in
+            var values = WireValues(seed: UInt64(seed))
+            let mode = FocusModeListing(
+                name: values.identifier(), apps: (0..<values.int(in: 0...3)).map { _ in values.identifier() },
+                threads: (0..<values.int(in: 0...3)).map { _ in
+                    FocusRequest.Thread(app: values.identifier(), id: values.identifier())
+                },
+                timeSensitive: values.bool(),
+                schedules: (0..<values.int(in: 0...2)).map { _ in "mon-fri \(values.int(in: 10...23)):00-07:00" })
+            #expect(FocusModeListing(mode.value) == mode)
+        }
+    }
+
     @Test("listed notifications: id, post and next fire date")
     func listed() async {
         await propertyCheck(count: 200, input: Self.seeds) { seed in

@@ -24,10 +24,12 @@ package final class NotificationSettingsStore: Sendable {
     /// global ones. A change may be reported more than once.
     package let changes: AsyncStream<String?>
     private let sink: AsyncStream<String?>.Continuation
-    private let thread: GLibLoopThread
-    private let backends: Backends
+    let thread: GLibLoopThread
+    let backends: Backends
     /// Those following the global settings (``globalChanges()``).
-    private let globalFollowers: GlobalFollowers
+    private let globalFollowers: Followers
+    /// Those following the focus modes the file defines (``focusChanges()``).
+    let focusFollowers: Followers
 
     /// Opens the settings in `location`, with the bridge's file in `directory`.
     ///
@@ -50,7 +52,8 @@ package final class NotificationSettingsStore: Sendable {
             storage = NotificationSettingsLocation.isGNOME(environment: environment) ? .standard : nil
         }
         let (changes, sink) = AsyncStream<String?>.makeStream()
-        let followers = GlobalFollowers()
+        let followers = Followers()
+        let focusFollowers = Followers()
         let path = directory + "/settings.ini"
         let backends = await thread.perform { () -> Backends in
             let file = SettingsKeyFile(
@@ -63,6 +66,7 @@ package final class NotificationSettingsStore: Sendable {
                     for app in Set(before.apps.keys).union(after.apps.keys) where before.apps[app] != after.apps[app] {
                         sink.yield(app)
                     }
+                    if before.focusModes != after.focusModes { focusFollowers.notify() }
                 }, warn: warn)
             let gnome = storage.flatMap { storage in
                 GNOMENotificationKeys.isInstalled
@@ -75,15 +79,16 @@ package final class NotificationSettingsStore: Sendable {
         }
         return NotificationSettingsStore(
             source: backends.gnome == nil ? .file : .gnome, filePath: path, changes: changes, sink: sink,
-            thread: thread, backends: backends, followers: followers)
+            thread: thread, backends: backends, followers: followers, focusFollowers: focusFollowers)
     }
 
     private init(
         source: SettingsSource, filePath: String, changes: AsyncStream<String?>,
         sink: AsyncStream<String?>.Continuation, thread: GLibLoopThread, backends: Backends,
-        followers: GlobalFollowers
+        followers: Followers, focusFollowers: Followers
     ) {
         globalFollowers = followers
+        self.focusFollowers = focusFollowers
         self.source = source
         self.filePath = filePath
         self.changes = changes
@@ -101,6 +106,7 @@ package final class NotificationSettingsStore: Sendable {
         }
         sink.finish()
         globalFollowers.finish()
+        focusFollowers.finish()
     }
 
     /// Each change of the global settings (GNOME's global keys, or the file's do-not-disturb), from now until the
@@ -199,8 +205,8 @@ package final class NotificationSettingsStore: Sendable {
         }
     }
 
-    /// The streams of ``globalChanges()``, each told of every change until its follower ends.
-    private final class GlobalFollowers: Sendable {
+    /// The streams of ``globalChanges()`` or of ``focusChanges()``, each told of every change until its follower ends.
+    final class Followers: Sendable {
         private let streams = Mutex<(next: Int, sinks: [Int: AsyncStream<Void>.Continuation], finished: Bool)>(
             (0, [:], false))
 
@@ -235,7 +241,7 @@ package final class NotificationSettingsStore: Sendable {
     }
 
     /// The two places, used only on the store's thread.
-    private final class Backends: @unchecked Sendable {
+    final class Backends: @unchecked Sendable {
         let file: SettingsKeyFile
         let gnome: GNOMENotificationKeys?
 

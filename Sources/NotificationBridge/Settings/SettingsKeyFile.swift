@@ -11,6 +11,10 @@ import NotificationModel
 /// [app org.example.Mail]
 /// allowed=true
 /// style=banner
+///
+/// [focus sleep]
+/// allow-apps=org.example.Doorbell;
+/// schedules=every-day 22:00-07:00;
 /// ```
 ///
 /// Lives on a ``GLibLoopThread``: made, used and released only by work given to it. The file is watched with a
@@ -18,6 +22,7 @@ import NotificationModel
 final class SettingsKeyFile {
     static let globalGroup = "global"
     static let appGroupPrefix = "app "
+    static let focusGroupPrefix = "focus "
 
     let path: String
     private(set) var contents = StoredSettings()
@@ -67,7 +72,8 @@ final class SettingsKeyFile {
         self.monitor = nil
     }
 
-    private func reload() {
+    /// Reads the file again, and reports what differs.
+    func reload() {
         let before = contents
         contents = read()
         if contents != before { changed(before, contents) }
@@ -79,6 +85,7 @@ final class SettingsKeyFile {
     func write(_ update: (inout StoredSettings) -> Void) -> String? {
         // An edit by hand that the monitor has not reported yet is read (and reported) first, not overwritten.
         reload()
+        let focusBefore = contents.focusModes
         update(&contents)
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
@@ -107,6 +114,11 @@ final class SettingsKeyFile {
                 contents.apps[app]?.isAllowed = true
             }
         }
+        // Only the modes the change is about: the others stay as the person wrote them.
+        for focus in contents.focusModes.values.sorted(by: { $0.name < $1.name }) where focusBefore[focus.name] != focus
+        {
+            writeFocus(focus, to: keyFile)
+        }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_save_to_file(keyFile, path, &error).isTrue else {
             defer { g_error_free(error) }
@@ -120,16 +132,19 @@ final class SettingsKeyFile {
         defer { g_key_file_free(keyFile) }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, &error).isTrue else {
+            var kept = StoredSettings()
             if let error {
                 let missing =
                     error.pointee.domain == g_file_error_quark()
                     && error.pointee.code == G_FILE_ERROR_NOENT.rawValue
                 if !missing, let message = error.pointee.message {
                     warn("cannot read \(path): \(String(cString: message)); fix it, or remove it to start afresh")
+                    // A slip of the pen anywhere in the file must not turn off the focus mode that is on.
+                    kept.focusModes = contents.focusModes
                 }
                 g_error_free(error)
             }
-            return StoredSettings()
+            return kept
         }
         var stored = StoredSettings()
         stored.doNotDisturb = boolean(keyFile, Self.globalGroup, SettingsKeys.doNotDisturb.name)
@@ -155,6 +170,7 @@ final class SettingsKeyFile {
             }
             stored.apps[app] = entry
         }
+        stored.focusModes = readFocus(keyFile)
         return stored
     }
 

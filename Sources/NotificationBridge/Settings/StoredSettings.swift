@@ -7,6 +7,8 @@ struct StoredSettings: Sendable, Hashable {
     var doNotDisturb: Bool?
     /// Each app's settings, by the app's name as the bridge knows it.
     var apps: [String: StoredAppSettings] = [:]
+    /// The focus modes the file defines, by name, as written.
+    var focusModes: [String: SettingsFocusGroup] = [:]
 }
 
 /// One app's entries in a settings file.

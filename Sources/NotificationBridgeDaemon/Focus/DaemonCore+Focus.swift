@@ -48,9 +48,9 @@ extension DaemonCore {
     /// The key of the focus modes' row in the store.
     static let focusRowID = "state"
 
-    /// Takes back the modes, and what was said by hand, as the last run saved them, so that a mode turned on "for 1h"
-    /// is still on after a restart within that hour; then asks which mode is on now. Modes that cannot be read are
-    /// reported, and none is on.
+    /// Takes back what was said by hand as the last run saved it, so that a mode turned on "for 1h" is still on after a
+    /// restart within that hour, and the modes as the settings file defines them (``adoptFocusFile()``); then asks
+    /// which mode is on now. A saved state that cannot be read is reported, and no mode is on by hand.
     func restoreFocus() async {
         do {
             if let saved = try await commits.storedFocus(FocusState.self, id: Self.focusRowID) { focus.state = saved }
@@ -59,6 +59,7 @@ extension DaemonCore {
                 "the saved focus modes cannot be read; no focus mode is on until one is turned on again",
                 metadata: ["error": "\(error)", "state.directory": "\(commits.directory)"])
         }
+        await adoptFocusFile()
         await restoreDigest()
         focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
     }

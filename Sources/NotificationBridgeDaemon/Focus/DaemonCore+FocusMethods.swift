@@ -8,20 +8,40 @@ import NotificationStore
 /// through the same ``DaemonCore/focusChanged(at:in:)`` as a schedule's start or end. Only host programs may: a
 /// sandboxed app reads which mode is on (`ActiveFocus`), as an iOS app does, but cannot silence the user's other apps.
 extension DaemonCore {
-    /// Saves the mode `request` describes (its rules replace those of a mode of the same name, its schedules are
-    /// kept) and turns it on by hand; answers `call` once the change is on disk.
+    /// Turns on by hand the mode `request` names, made if there is none; the apps and threads it gives, if any, replace
+    /// those the mode lets through, written to the settings file where the mode is defined. Answers `call` once the
+    /// change is on disk.
     func turnOnFocus(_ request: FocusRequest, call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         try await checkMayChangeFocus(call.sender, "turn on a focus mode")
+        // The mode as the file defines it now, though an edit was saved just before.
+        await focusFileChanged()
         let now = Date()
-        var state = focus.state
+        let until = request.end.date(from: now)
+        var mode: FocusMode
         do throws(FocusError) {
-            var mode: FocusMode
-            if let known = state.modes[request.name] { mode = known } else { mode = try FocusMode(name: request.name) }
-            mode.breakthrough.apps = Set(request.apps)
-            mode.breakthrough.threads = Set(request.threads.map { FocusBreakthrough.Thread(app: $0.app, id: $0.id) })
-            state.save(mode)
-            try state.turnOn(request.name, until: request.end.date(from: now), now: now)
+            if let known = focus.state.modes[request.name] {
+                mode = known
+            } else {
+                mode = try FocusMode(name: request.name)
+            }
+            if !request.apps.isEmpty || !request.threads.isEmpty {
+                mode.breakthrough.apps = Set(request.apps)
+                mode.breakthrough.threads = Set(
+                    request.threads.map { FocusBreakthrough.Thread(app: $0.app, id: $0.id) })
+            }
+            // Refused before the file is written: an end that has passed changes nothing.
+            var checked = focus.state
+            checked.save(mode)
+            try checked.turnOn(request.name, until: until, now: now)
+        } catch {
+            throw BridgeError.invalid(error.description)
+        }
+        if focus.state.modes[request.name] != mode { try await writeToFile(mode) }
+        var state = focus.state
+        state.save(mode)
+        do throws(FocusError) {
+            try state.turnOn(request.name, until: until, now: now)
         } catch {
             throw BridgeError.invalid(error.description)
         }
@@ -41,20 +61,26 @@ extension DaemonCore {
     }
 
     /// Replaces the schedules of the mode named `name` (made, letting nothing through, if there is none), each written
-    /// as ``FocusSchedule/init(written:)`` reads it; answers `call` once the change is on disk. A schedule that has
-    /// the mode on now turns it on at once.
+    /// as ``FocusSchedule/init(written:)`` reads it, in the settings file where the mode is defined; answers `call`
+    /// once the change is on disk. A schedule that has the mode on now turns it on at once.
     func setFocusSchedules(_ name: String, _ written: [String], call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         try await checkMayChangeFocus(call.sender, "change when focus modes turn on")
-        var state = focus.state
+        await focusFileChanged()
+        var mode: FocusMode
         do throws(FocusError) {
-            var mode: FocusMode
-            if let known = state.modes[name] { mode = known } else { mode = try FocusMode(name: name) }
+            if let known = focus.state.modes[name] { mode = known } else { mode = try FocusMode(name: name) }
             mode.schedules = try written.map { text throws(FocusError) in try FocusSchedule(written: text) }
-            state.save(mode)
         } catch {
             throw BridgeError.invalid(error.description)
         }
+        try await writeToFile(mode)
+        var state = focus.state
+        // What the file gave meanwhile, but the schedules.
+        let schedules = mode.schedules
+        mode = state.modes[name] ?? mode
+        mode.schedules = schedules
+        state.save(mode)
         try await saveAndApply(state, at: Date(), call: call)
     }
 
@@ -122,7 +148,7 @@ extension FocusMode {
             threads: breakthrough.threads.map { FocusRequest.Thread(app: $0.app, id: $0.id) }.sorted {
                 $0.written < $1.written
             },
-            schedules: schedules.map(\.written))
+            timeSensitive: breakthrough.timeSensitive, schedules: schedules.map(\.written))
     }
 }
 

@@ -41,6 +41,12 @@ struct FocusState: Sendable, Hashable, Codable {
         modes[mode.name] = mode
     }
 
+    /// Makes `modes` the modes, as the settings file defines them; one that was on by hand and is gone is off.
+    mutating func replaceModes(_ modes: [String: FocusMode]) {
+        self.modes = modes
+        if case .on(let name, _)? = override, modes[name] == nil { override = nil }
+    }
+
     /// Removes the mode named `name`; one that was on by hand is off.
     ///
     /// - Throws: ``FocusError`` when there is no such mode.
