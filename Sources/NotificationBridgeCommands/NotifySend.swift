@@ -85,6 +85,7 @@ enum NotifySend {
         let waits = options.wait || !notification.actions.isEmpty
         let signals = waits ? try await server.signals() : nil
         let shown: NotifySendShown
+        if waits { interruption.sending() }
         do {
             shown = try await server.show(notification)
         } catch let error as NotifySendShowFailure {
