@@ -47,6 +47,13 @@ public struct DaemonConfiguration: Sendable {
     package var historyClock: (@Sendable () -> Date)?
     /// The wall clock scheduled notifications come due by; `nil` for the system's. For tests, which move it by hand.
     package var schedulerClock: (any SchedulerClock)?
+    /// Reads the user's time zone, at start and at each change the system reports; `nil` for the system's (`TZ`,
+    /// `/etc/localtime`). Scheduled notifications and focus modes' schedules are read in it. For tests, which choose a
+    /// zone with daylight saving time.
+    package var schedulerTimeZone: (@Sendable () -> TimeZoneRules)?
+    /// Reports each step of the wall clock; `nil` for the kernel's reports (``WallClockSteps``). For tests, which step
+    /// ``schedulerClock`` by hand and report it as the kernel would.
+    package var wallClockSteps: AsyncStream<Void>?
     /// Follows the desktop's do-not-disturb; `nil` for a ``DesktopDoNotDisturbWatcher`` on ``bus``, which reads the
     /// switch of the server that owns `org.freedesktop.Notifications`. Tests give one that feeds states.
     package var desktopDoNotDisturb: (any DesktopDoNotDisturbWatching)?

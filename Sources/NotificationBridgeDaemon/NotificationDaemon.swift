@@ -82,7 +82,8 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         let activations = ApplicationActivations(activator: activator, logger: logger)
         let (firings, firingSink) = AsyncStream<ScheduledFiring<PendingPost>>.makeStream()
         let scheduler = Scheduler<PendingPost>(
-            clock: configuration.schedulerClock ?? SystemSchedulerClock(), logger: logger
+            clock: configuration.schedulerClock ?? SystemSchedulerClock(),
+            timeZone: configuration.schedulerTimeZone ?? Scheduler<PendingPost>.systemTimeZone, logger: logger
         ) { firingSink.yield($0) }
         let (jobs, jobSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
         // The store is opened only once the name is ours (see serve): a daemon refused the name never touches it.
@@ -258,7 +259,7 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
                     core.focusTimerWake.yield()
                 })
         }
-        if let steps = WallClockSteps.follow() {
+        if let steps = configuration.wallClockSteps ?? WallClockSteps.follow() {
             let scheduler = core.scheduler
             services.append(
                 DaemonServices.Follower(description: "wall-clock steps", stream: steps) { [core] in

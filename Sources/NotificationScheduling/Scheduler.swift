@@ -23,7 +23,9 @@ package actor Scheduler<Payload: Sendable> {
     /// Called on the actor for every delivery. It must not block: hand the work to a task or a stream.
     package typealias Fire = @Sendable (ScheduledFiring<Payload>) -> Void
 
-    private let clock: any SchedulerClock
+    /// The wall clock it reads and sleeps on: whoever else times something by the same instants (a focus mode's end)
+    /// reads and sleeps on it too, so that one manual clock drives both in a test.
+    package nonisolated let clock: any SchedulerClock
     private let currentTimeZone: @Sendable () -> TimeZoneRules
     private let fire: Fire
     let logger: Logger

@@ -63,7 +63,8 @@ struct DaemonFixture: Sendable {
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
         historyClock: (@Sendable () -> Date)? = nil, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
-        schedulerClock: (any SchedulerClock)? = nil, log: RecordingLogHandler.Entries? = nil,
+        schedulerClock: (any SchedulerClock)? = nil, timeZone: TimeZoneRules? = nil,
+        wallClockSteps: AsyncStream<Void>? = nil, log: RecordingLogHandler.Entries? = nil,
         _ body: (DaemonFixture) async throws -> T
     ) async throws -> T {
         let directory = bus.directory.appendingPathComponent("test")
@@ -79,6 +80,8 @@ struct DaemonFixture: Sendable {
             stateDirectory: directory.appendingPathComponent("state").path)
         configuration.desktopDoNotDisturb = doNotDisturb
         configuration.schedulerClock = schedulerClock
+        if let timeZone { configuration.schedulerTimeZone = { timeZone } }
+        configuration.wallClockSteps = wallClockSteps
         // The tests choose the prompt themselves: zenity or kdialog installed on the machine must not change what a
         // server without inline reply shows.
         if promptCommand == nil { configuration.promptSearchPath = "" }

@@ -61,21 +61,33 @@ extension DaemonCore {
         }
         await adoptFocusFile()
         await restoreDigest()
-        focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        await focusChangedNow()
+    }
+
+    /// The instant focus modes are asked about and the zone their schedules are read in: the scheduler's clock and
+    /// zone, as for every scheduled notification, so that a mode's end and a notification due then agree, and a test's
+    /// manual clock drives both.
+    func focusInstant() async -> (now: Date, evaluator: TriggerEvaluator) {
+        (scheduler.clock.now, TriggerEvaluator(timeZone: await scheduler.timeZone))
+    }
+
+    /// Asks which mode is on now, by the scheduler's clock, as ``focusChanged(at:in:)`` does.
+    func focusChangedNow() async {
+        let (now, evaluator) = await focusInstant()
+        focusChanged(at: now, in: evaluator)
     }
 
     /// Asks which mode is on now, as ``focusChanged(at:in:)`` does.
     ///
-    /// - Returns: how long to wait before asking again: until just after the next instant that may change it, and no
-    ///   longer than `longest`.
-    func reevaluateFocus(waitingAtMost longest: Duration) async -> Duration {
-        let evaluator = TriggerEvaluator(timeZone: await scheduler.timeZone)
-        let now = Date()
+    /// - Returns: when to ask again, on the scheduler's clock: just after the next instant that may change it, and
+    ///   no later than `longest` from now.
+    func reevaluateFocus(waitingAtMost longest: TimeInterval) async -> Date {
+        let (now, evaluator) = await focusInstant()
         focusChanged(at: now, in: evaluator)
-        guard let next = focus.state.nextChange(after: now, in: evaluator) else { return longest }
+        let latest = now.addingTimeInterval(longest)
+        guard let next = focus.state.nextChange(after: now, in: evaluator) else { return latest }
         // Just after it, so that the instant asked about is not before the change.
-        let seconds = next.timeIntervalSince(now) + 0.01
-        return min(longest, .milliseconds(Int64((seconds * 1000).rounded(.up))))
+        return min(latest, next.addingTimeInterval(0.01))
     }
 }
 

@@ -28,7 +28,7 @@ extension DaemonCore {
                 "the focus modes cannot be saved; they are read from the settings file again at the next start",
                 metadata: ["error": "\(error)"])
         }
-        focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        await focusChangedNow()
         focusTimerWake.yield()
     }
 

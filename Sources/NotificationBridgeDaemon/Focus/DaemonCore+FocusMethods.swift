@@ -16,7 +16,7 @@ extension DaemonCore {
         try await checkMayChangeFocus(call.sender, "turn on a focus mode")
         // The mode as the file defines it now, though an edit was saved just before.
         await focusFileChanged()
-        let now = Date()
+        let now = scheduler.clock.now
         let until = request.end.date(from: now)
         var mode: FocusMode
         do throws(FocusError) {
@@ -53,8 +53,7 @@ extension DaemonCore {
     func turnOffFocus(call: DBusMethodCall) async throws(DBusFailure) {
         try checkRunning()
         try await checkMayChangeFocus(call.sender, "turn off the focus mode")
-        let now = Date()
-        let evaluator = TriggerEvaluator(timeZone: await scheduler.timeZone)
+        let (now, evaluator) = await focusInstant()
         var state = focus.state
         state.turnOff(now: now, in: evaluator)
         try await saveAndApply(state, at: now, call: call)
@@ -81,7 +80,7 @@ extension DaemonCore {
         mode = state.modes[name] ?? mode
         mode.schedules = schedules
         state.save(mode)
-        try await saveAndApply(state, at: Date(), call: call)
+        try await saveAndApply(state, at: scheduler.clock.now, call: call)
     }
 
     /// The modes, by name, as `ListFocusModes` lists them: only for host programs, since what a mode lets through
@@ -116,7 +115,7 @@ extension DaemonCore {
         let previous = focus.state
         focus.state = state
         let commit = commits.submit([.saveFocus(row)])
-        focusChanged(at: now, in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        focusChanged(at: now, in: await focusInstant().evaluator)
         focusTimerWake.yield()
         let failure = storeFailure
         jobs.yield { [weak self] in
@@ -135,7 +134,7 @@ extension DaemonCore {
         guard focus.state == state else { return }
         logger.error("the change of the focus modes cannot be saved; they are as they were before it")
         focus.state = previous
-        focusChanged(at: Date(), in: TriggerEvaluator(timeZone: await scheduler.timeZone))
+        await focusChangedNow()
         focusTimerWake.yield()
     }
 }
