@@ -19,6 +19,7 @@ struct StoredAppSettings: Sendable, Hashable {
     var allowsTimeSensitive: Bool?
     var allowsSnooze: Bool?
     var allowsCritical: Bool?
+    var floodLimit: FloodLimit?
     var requested: NotificationKinds?
 
     /// The settings, defaults where nothing is stored.
@@ -29,7 +30,8 @@ struct StoredAppSettings: Sendable, Hashable {
             playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
             lockScreen: lockScreen ?? defaults.lockScreen,
             allowsTimeSensitive: allowsTimeSensitive ?? defaults.allowsTimeSensitive,
-            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze, allowsCritical: allowsCritical)
+            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze, allowsCritical: allowsCritical,
+            floodLimit: floodLimit ?? defaults.floodLimit)
     }
 
     /// Takes the fields `change` gives.
@@ -42,6 +44,7 @@ struct StoredAppSettings: Sendable, Hashable {
         if let value = change.allowsTimeSensitive { allowsTimeSensitive = value }
         if let value = change.allowsSnooze { allowsSnooze = value }
         if let value = change.allowsCritical { allowsCritical = value }
+        if let value = change.floodLimit { floodLimit = value }
         if let value = change.requested { requested = value }
     }
 }
