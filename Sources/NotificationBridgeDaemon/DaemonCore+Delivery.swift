@@ -64,8 +64,9 @@ struct ReservedTurns: Sendable {
 
 /// The one way to the server. Every origin (``Delivery/Origin``) builds a ``Delivery`` and passes it here, through the
 /// same stages in the same order: validation, the user's settings with the snooze buttons, the do-not-disturb gate,
-/// flood control, thread placement, the session. A stage added here applies to every origin; what differs by origin is data the
-/// stage reads (``Delivery/Origin/isOnScreen``, ``Delivery/Origin/isAskedFor``), never a second path.
+/// flood control, thread placement, the session. A stage added here applies to every origin; what differs by origin is
+/// data the stage reads (``Delivery/Origin/isOnScreen``, ``Delivery/Origin/isAskedFor``,
+/// ``Delivery/Origin/isCountedAgainstFlood``), never a second path.
 extension DaemonCore {
     /// Takes `delivery` through the stages to the server.
     ///

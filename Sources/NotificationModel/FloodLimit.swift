@@ -44,7 +44,8 @@ public struct FloodLimit: Sendable, Hashable, CustomStringConvertible {
         if text == offText { return .off }
         let written = "write the most shown, '/' and the window, such as '10/10s' or '30/1m', or 'off'"
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let count = Int(parts[0]), let unit = parts[1].last, let amount = Int(parts[1].dropLast())
+        guard parts.count == 2, let count = Int(parts[0]), let unit = parts[1].last,
+            let amount = Int(parts[1].dropLast())
         else { throw FloodLimitError("flood limit '\(text)' cannot be read; \(written)") }
         switch unit {
         case "s": return try FloodLimit(count: count, window: .seconds(amount))

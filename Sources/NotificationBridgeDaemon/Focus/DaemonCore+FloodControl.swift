@@ -30,7 +30,8 @@ extension DaemonCore {
         apply(.stacked, to: id, deferringStoreChanges: true)
         let commit = keepStacked(id)
         let appName = table[id]?.appName ?? defaultAppName
-        let content = FloodFolds.content(count: count, newest: delivery.posted, appName: appName)
+        // As the settings shaped it: the newest's title is what a private lock screen would not show either.
+        let content = FloodFolds.content(count: count, newest: delivery.content, appName: appName)
         let (foldID, queuesUpdate) = floodFolds.fold(id, of: source, showing: content)
         logger.debug(
             "folded into a flood's notification",

@@ -85,7 +85,9 @@ struct FloodFolds: Sendable {
             title: "\(appName): \(count) more\(about)", body: newest.title, appName: appName,
             desktopEntry: newest.desktopEntry, icon: newest.icon, defaultActionLabel: "Keep in history",
             sound: .none,
-            actions: Action.allCases.map { NotificationAction(id: $0.rawValue, title: $0.label, activation: .background) }
+            actions: Action.allCases.map {
+                NotificationAction(id: $0.rawValue, title: $0.label, activation: .background)
+            }
         )
     }
 }
