@@ -127,6 +127,25 @@ struct FloodFoldTests {
         }
     }
 
+    @Test("a folded post its app withdraws leaves the count; withdrawing them all takes the fold off the screen")
+    func withdrawalsLeaveTheFold() async throws {
+        try await DaemonFixture.with { fixture in
+            try await Self.setLimit(fixture, app: "Mail", "2/1m")
+            let ids = try await Self.flood(fixture, app: "Mail", count: 6)
+            _ = try await Self.awaitShown("Mail: 4 more", fixture)
+            try await fixture.call(BridgeMethod.withdraw.name, [.string(ids[3])])
+            _ = try await Self.awaitShown("Mail: 3 more", fixture)
+            try await fixture.call(
+                BridgeMethod.withdrawAll.name, [.vardict([FilterKeys.appName.name: .string("Mail")])])
+            let server = try fixture.scripted
+            try await withTimeout(waitingFor: "the server to show nothing of Mail") {
+                while await server.shownNotifications.contains(where: { $0.appName == "Mail" }) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+        }
+    }
+
     @Test("with no limit set, every post is shown on its own")
     func offByDefault() async throws {
         try await DaemonFixture.with { fixture in

@@ -11,6 +11,7 @@ import NotificationStore
 /// as a thread's earlier notifications wait behind its newest. When the fold leaves the screen, what it stood for ends
 /// with it and goes into the history: a click on it ("Keep in history") or its expiry ends them unanswered, where
 /// `notification-bridge act` (or `Act`) still answers each; the user dismissing it, or "Dismiss all", dismisses them.
+/// It counts the posts still waiting behind it: one its app withdraws leaves it, and the last takes it off the screen.
 extension DaemonCore {
     /// What flood control decides for `delivery`, under its app's limit: only what its app posts now is counted (a
     /// `Post`, a firing), and not a post that updates one already delivered, which adds nothing to the screen.
@@ -31,14 +32,28 @@ extension DaemonCore {
         let commit = keepStacked(id)
         let appName = table[id]?.appName ?? defaultAppName
         // As the settings shaped it: the newest's title is what a private lock screen would not show either.
-        let content = FloodFolds.content(count: count, newest: delivery.content, appName: appName)
-        let (foldID, queuesUpdate) = floodFolds.fold(id, of: source, showing: content)
+        let (foldID, queuesUpdate) = floodFolds.fold(id, of: source, appName: appName, newest: delivery.content)
         logger.debug(
             "folded into a flood's notification",
             metadata: ["notification.id": "\(id)", "flood.fold": "\(foldID)", "flood.count": "\(count)"])
         if queuesUpdate { jobs.yield { [weak self] in await self?.showFold(foldID) } }
         await admission.answered(.success(commit), true)
         return .sent
+    }
+
+    /// Takes folded post `id` out of its fold as it is withdrawn: the fold shows the new count, or leaves the screen
+    /// with the last one.
+    func leaveFoldOnWithdrawal(_ id: String) {
+        switch floodFolds.leave(id) {
+        case nil:
+            return
+        case .counted(let foldID, let queuesUpdate):
+            if queuesUpdate { jobs.yield { [weak self] in await self?.showFold(foldID) } }
+        case .emptied(let foldID, let source):
+            flood.foldEnded(source)
+            let turn = session.reserveTurn(for: foldID)
+            jobs.yield { [session] in _ = await session.withdraw(id: foldID, turn: turn) }
+        }
     }
 
     /// Shows fold `foldID` with its latest count, or brings it up to date in place.

@@ -11,13 +11,29 @@ struct FloodFolds: Sendable {
         let id: String
         /// Whose flood it shows.
         let source: FloodControl.Source
-        /// The folded posts, oldest first.
+        /// The app's name, as the fold shows it.
+        let appName: String
+        /// The folded posts still waiting behind it, oldest first.
         var members: [String]
-        /// What the server is to show for it now.
-        var content: NotificationContent
-        /// Whether a job to show ``content`` waits to run: posts that come meanwhile change the content only, and the
+        /// The newest folded post, as the settings shaped it: the fold shows its title.
+        var newest: NotificationContent
+        /// Whether a job to show ``content`` waits to run: posts that come meanwhile change the fold only, and the
         /// server is sent the latest once.
         var isUpdateQueued = false
+
+        /// What the server is sent: silent (a flood that rang once per post is what it stops), under the app's name
+        /// and icon, so that the server shows it among the app's notifications; "Mail: 37 more", with the newest
+        /// one's title.
+        var content: NotificationContent {
+            let about = newest.threadID == nil ? "" : newest.summaryArgument.map { " from \($0)" } ?? ""
+            return NotificationContent(
+                title: "\(appName): \(members.count) more\(about)", body: newest.title, appName: appName,
+                desktopEntry: newest.desktopEntry, icon: newest.icon, defaultActionLabel: "Keep in history",
+                sound: .none,
+                actions: Action.allCases.map {
+                    NotificationAction(id: $0.rawValue, title: $0.label, activation: .background)
+                })
+        }
     }
 
     /// What a fold offers besides a click on it.
@@ -33,18 +49,29 @@ struct FloodFolds: Sendable {
         }
     }
 
+    /// What became of a fold when one of its posts left it.
+    enum Leaving: Sendable, Hashable {
+        /// Others still wait behind it: it is to show the new count (a job is to show it unless one waits already).
+        case counted(foldID: String, queuesUpdate: Bool)
+        /// It was the last: the fold has nothing to stand for, and leaves the screen.
+        case emptied(foldID: String, source: FloodControl.Source)
+    }
+
     /// How the ids of folds begin: not of the form of a posted notification's id (``NotificationIDForm``), so that no
     /// app can name one.
     static let idPrefix = "flood-"
 
     private var bySource: [FloodControl.Source: String] = [:]
     private var folds: [String: Fold] = [:]
+    /// The fold each folded post waits behind.
+    private var foldOf: [String: String] = [:]
     private var made: UInt64 = 0
 
-    /// Folds post `id` of `source` into the source's fold (made now if it has none on the screen), which is to show
-    /// `content`. Returns the fold's id, and whether a job is to show it: none is when one waits to run already.
+    /// Folds post `id` of `source` (of the app named `appName`, `newest` as the settings shaped it) into the source's
+    /// fold, made now if it has none on the screen. Returns the fold's id, and whether a job is to show it: none is
+    /// when one waits to run already.
     mutating func fold(
-        _ id: String, of source: FloodControl.Source, showing content: NotificationContent
+        _ id: String, of source: FloodControl.Source, appName: String, newest: NotificationContent
     ) -> (foldID: String, queuesUpdate: Bool) {
         let foldID: String
         if let existing = bySource[source] {
@@ -53,41 +80,42 @@ struct FloodFolds: Sendable {
             made += 1
             foldID = Self.idPrefix + String(made)
             bySource[source] = foldID
-            folds[foldID] = Fold(id: foldID, source: source, members: [], content: content)
+            folds[foldID] = Fold(id: foldID, source: source, appName: appName, members: [], newest: newest)
         }
         let queuesUpdate = folds[foldID]?.isUpdateQueued == false
         folds[foldID]?.members.append(id)
-        folds[foldID]?.content = content
+        folds[foldID]?.newest = newest
         folds[foldID]?.isUpdateQueued = true
+        foldOf[id] = foldID
         return (foldID, queuesUpdate)
     }
 
-    /// The content the fold with id `id` is to show now, for the job that shows it; `nil` when it has left the screen
+    /// What the fold with id `id` is to show now, for the job that shows it; `nil` when it has left the screen
     /// meanwhile.
     mutating func takeUpdate(of id: String) -> NotificationContent? {
         folds[id]?.isUpdateQueued = false
         return folds[id]?.content
     }
 
+    /// Folded post `id` leaves its fold (it was withdrawn); `nil` when it waits behind none.
+    mutating func leave(_ id: String) -> Leaving? {
+        guard let foldID = foldOf.removeValue(forKey: id), var fold = folds[foldID] else { return nil }
+        fold.members.removeAll { $0 == id }
+        guard !fold.members.isEmpty else {
+            _ = remove(foldID)
+            return .emptied(foldID: foldID, source: fold.source)
+        }
+        let queuesUpdate = !fold.isUpdateQueued
+        fold.isUpdateQueued = true
+        folds[foldID] = fold
+        return .counted(foldID: foldID, queuesUpdate: queuesUpdate)
+    }
+
     /// The fold with id `id`, taken off: it left the screen, or the user answered it.
     mutating func remove(_ id: String) -> Fold? {
         guard let fold = folds.removeValue(forKey: id) else { return nil }
         bySource[fold.source] = nil
+        for member in fold.members { foldOf[member] = nil }
         return fold
-    }
-
-    /// What the server is sent for a fold that stands for `count` posts, the newest of them `newest`: silent (a flood
-    /// that rang once per post is what it stops), under the app's name and icon, so that the server shows it among the
-    /// app's notifications.
-    static func content(count: Int, newest: NotificationContent, appName: String) -> NotificationContent {
-        let about = newest.threadID == nil ? "" : newest.summaryArgument.map { " from \($0)" } ?? ""
-        return NotificationContent(
-            title: "\(appName): \(count) more\(about)", body: newest.title, appName: appName,
-            desktopEntry: newest.desktopEntry, icon: newest.icon, defaultActionLabel: "Keep in history",
-            sound: .none,
-            actions: Action.allCases.map {
-                NotificationAction(id: $0.rawValue, title: $0.label, activation: .background)
-            }
-        )
     }
 }
