@@ -74,19 +74,22 @@ extension DaemonCore {
     func foldAnswered(_ foldID: String, actionID: String) -> Bool {
         guard let fold = floodFolds.remove(foldID) else { return false }
         let dismissed = actionID == FloodFolds.Action.dismissAll.rawValue
-        end(fold, .closedByCall, dismissed: dismissed)
+        endFolded(in: fold, .closedByCall, dismissed: dismissed)
         let turn = session.reserveTurn(for: foldID)
         jobs.yield { [session] in _ = await session.withdraw(id: foldID, turn: turn) }
         return true
     }
 
-    /// Fold `closure` is about left the server: what it stood for ends with it, as a thread ends with the one shown.
+    /// The fold that `closure` is about left the server: what it stood for ends with it, as a thread ends with the one
+    /// shown.
     func foldClosed(_ closure: SessionClosure) {
         guard let fold = floodFolds.remove(closure.notification.id) else { return }
-        end(fold, closure.reason, dismissed: closure.dismissed)
+        endFolded(in: fold, closure.reason, dismissed: closure.dismissed)
     }
 
-    private func end(_ fold: FloodFolds.Fold, _ reason: NotificationCloseReason, dismissed: Bool) {
+    /// Ends the posts waiting behind `fold`, which left the screen for `reason`, as a thread's earlier ones end with the
+    /// one shown: into the history, as dismissed or not.
+    private func endFolded(in fold: FloodFolds.Fold, _ reason: NotificationCloseReason, dismissed: Bool) {
         flood.foldEnded(fold.source)
         for member in fold.members { apply(.threadClosed(reason, dismissed: dismissed), to: member) }
         logger.info(
