@@ -146,6 +146,34 @@ struct FloodFoldTests {
         }
     }
 
+    @Test("the flood limit is kept in the settings file, read back from it edited by hand, and a bad one is refused")
+    func limitInTheSettingsFile() async throws {
+        try await DaemonFixture.with { fixture in
+            try await Self.setLimit(fixture, app: "Mail", "30/1m")
+            let file = fixture.directory.appendingPathComponent("config/notification-bridge/settings.ini")
+            let written = try String(contentsOf: file, encoding: .utf8)
+            #expect(written.contains("[app Mail]") && written.contains("flood-limit=30/1m"), "\(written)")
+            let reply = try await fixture.call(BridgeMethod.getSettings.name, [.string("Mail")])
+            let record = try AppSettingsRecord(try #require(reply.first))
+            #expect(record.settings.floodLimit == (try FloodLimit.parse("30/1m")))
+
+            try "[app Chat]\nflood-limit=2/1m\n".write(to: file, atomically: true, encoding: .utf8)
+            try await withTimeout(waitingFor: "the daemon to read Chat's flood limit from the edited file") {
+                while true {
+                    let reply = try await fixture.call(BridgeMethod.getSettings.name, [.string("Chat")])
+                    if try AppSettingsRecord(try #require(reply.first)).settings.floodLimit.count == 2 { return }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            _ = try await Self.flood(fixture, app: "Chat", count: 3)
+            _ = try await Self.awaitShown("Chat: 1 more", fixture)
+
+            let bad = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'flood-limit': <'lots'>}")
+            #expect(bad.status != 0)
+            #expect(bad.standardError.contains("such as '10/10s'"), "\(bad.standardError)")
+        }
+    }
+
     @Test("with no limit set, every post is shown on its own")
     func offByDefault() async throws {
         try await DaemonFixture.with { fixture in
