@@ -13,10 +13,14 @@ struct FloodFolds: Sendable {
         let source: FloodControl.Source
         /// The app's name, as the fold shows it.
         let appName: String
-        /// The folded posts still waiting behind it, oldest first.
-        var members: [String]
-        /// The newest folded post, as the settings shaped it: the fold shows its title.
+        /// The folded posts still waiting behind it, oldest first, each with its title as the settings shaped it (a
+        /// private lock screen's neutral line): the fold shows the newest one's.
+        var waiting: [(id: String, title: String)]
+        /// The newest folded post, as the settings shaped it: the fold shows its app's icon and thread.
         var newest: NotificationContent
+
+        /// The ids of the folded posts still waiting behind it, oldest first.
+        var members: [String] { waiting.map(\.id) }
         /// Whether a job to show ``content`` waits to run: posts that come meanwhile change the fold only, and the
         /// server is sent the latest once.
         var isUpdateQueued = false
@@ -27,7 +31,7 @@ struct FloodFolds: Sendable {
         var content: NotificationContent {
             let about = newest.threadID == nil ? "" : newest.summaryArgument.map { " from \($0)" } ?? ""
             return NotificationContent(
-                title: "\(appName): \(members.count) more\(about)", body: newest.title, appName: appName,
+                title: "\(appName): \(waiting.count) more\(about)", body: waiting.last?.title ?? "", appName: appName,
                 desktopEntry: newest.desktopEntry, icon: newest.icon, defaultActionLabel: "Keep in history",
                 sound: .none,
                 actions: Action.allCases.map {
@@ -80,10 +84,10 @@ struct FloodFolds: Sendable {
             made += 1
             foldID = Self.idPrefix + String(made)
             bySource[source] = foldID
-            folds[foldID] = Fold(id: foldID, source: source, appName: appName, members: [], newest: newest)
+            folds[foldID] = Fold(id: foldID, source: source, appName: appName, waiting: [], newest: newest)
         }
         let queuesUpdate = folds[foldID]?.isUpdateQueued == false
-        folds[foldID]?.members.append(id)
+        folds[foldID]?.waiting.append((id, newest.title))
         folds[foldID]?.newest = newest
         folds[foldID]?.isUpdateQueued = true
         foldOf[id] = foldID
@@ -100,8 +104,8 @@ struct FloodFolds: Sendable {
     /// Folded post `id` leaves its fold (it was withdrawn); `nil` when it waits behind none.
     mutating func leave(_ id: String) -> Leaving? {
         guard let foldID = foldOf.removeValue(forKey: id), var fold = folds[foldID] else { return nil }
-        fold.members.removeAll { $0 == id }
-        guard !fold.members.isEmpty else {
+        fold.waiting.removeAll { $0.id == id }
+        guard !fold.waiting.isEmpty else {
             _ = remove(foldID)
             return .emptied(foldID: foldID, source: fold.source)
         }
@@ -115,7 +119,7 @@ struct FloodFolds: Sendable {
     mutating func remove(_ id: String) -> Fold? {
         guard let fold = folds.removeValue(forKey: id) else { return nil }
         bySource[fold.source] = nil
-        for member in fold.members { foldOf[member] = nil }
+        for member in fold.waiting { foldOf[member.id] = nil }
         return fold
     }
 }
