@@ -45,6 +45,7 @@ public struct AppSettingsRecord: Sendable, Hashable {
         entries[SettingsKeys.timeSensitive] = settings.allowsTimeSensitive
         entries[SettingsKeys.critical] = settings.allowsCritical
         entries[SettingsKeys.snooze] = settings.allowsSnooze
+        entries[SettingsKeys.floodLimit] = settings.floodLimit
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
         entries[SettingsKeys.source] = source
@@ -66,7 +67,8 @@ public struct AppSettingsRecord: Sendable, Hashable {
             lockScreen: try dictionary.decode(SettingsKeys.lockScreen) ?? defaults.lockScreen,
             allowsTimeSensitive: try dictionary.decode(SettingsKeys.timeSensitive) ?? defaults.allowsTimeSensitive,
             allowsSnooze: try dictionary.decode(SettingsKeys.snooze) ?? defaults.allowsSnooze,
-            allowsCritical: try dictionary.decode(SettingsKeys.critical))
+            allowsCritical: try dictionary.decode(SettingsKeys.critical),
+            floodLimit: try dictionary.decode(SettingsKeys.floodLimit) ?? defaults.floodLimit)
         requested = try dictionary.decode(SettingsKeys.requested)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb) ?? false
         source = try dictionary.decode(SettingsKeys.source) ?? .file
@@ -91,6 +93,8 @@ public struct SettingsChange: Sendable, Hashable {
     public var allowsCritical: Bool?
     /// `snooze`.
     public var allowsSnooze: Bool?
+    /// `flood-limit`.
+    public var floodLimit: FloodLimit?
     /// `do-not-disturb`: global, whichever app is named.
     public var doNotDisturb: Bool?
     /// `requested`: what the app asks for.
@@ -113,6 +117,7 @@ public struct SettingsChange: Sendable, Hashable {
         entries[SettingsKeys.timeSensitive] = allowsTimeSensitive
         entries[SettingsKeys.critical] = allowsCritical
         entries[SettingsKeys.snooze] = allowsSnooze
+        entries[SettingsKeys.floodLimit] = floodLimit
         entries[SettingsKeys.doNotDisturb] = doNotDisturb
         entries[SettingsKeys.requested] = requested
         return entries
@@ -131,6 +136,7 @@ public struct SettingsChange: Sendable, Hashable {
         allowsTimeSensitive = try dictionary.decode(SettingsKeys.timeSensitive)
         allowsCritical = try dictionary.decode(SettingsKeys.critical)
         allowsSnooze = try dictionary.decode(SettingsKeys.snooze)
+        floodLimit = try dictionary.decode(SettingsKeys.floodLimit)
         doNotDisturb = try dictionary.decode(SettingsKeys.doNotDisturb)
         requested = try dictionary.decode(SettingsKeys.requested)
     }
@@ -146,6 +152,7 @@ public struct SettingsChange: Sendable, Hashable {
         if let allowsTimeSensitive { changed.allowsTimeSensitive = allowsTimeSensitive }
         if let allowsSnooze { changed.allowsSnooze = allowsSnooze }
         if let allowsCritical { changed.allowsCritical = allowsCritical }
+        if let floodLimit { changed.floodLimit = floodLimit }
         return changed
     }
 }

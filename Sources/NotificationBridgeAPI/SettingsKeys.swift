@@ -33,6 +33,20 @@ public enum SettingsKeys {
     /// `snooze` (b).
     public static let snooze = BridgeKey.boolean(
         "snooze", summary: "whether its notifications may offer snooze buttons")
+    /// `flood-limit` (s).
+    public static let floodLimit = BridgeKey.string(
+        "flood-limit", example: "<'10/10s'>",
+        summary: "how many of its notifications (of one of its threads) are shown within how long, such as 10/10s; the "
+            + "excess is folded into one that counts them (off, the default: every one is shown)"
+    ).map(
+        decode: { text, place throws(DBusFailure) in
+            do throws(FloodLimitError) {
+                return try FloodLimit.parse(text)
+            } catch {
+                throw place.invalid("is \(quotedForMessage(text)): \(error.description)")
+            }
+        },
+        encode: { $0.description })
     /// `do-not-disturb` (b).
     public static let doNotDisturb = BridgeKey.boolean(
         "do-not-disturb",
@@ -58,7 +72,7 @@ public enum SettingsKeys {
     /// The keys `SetSettings` takes.
     public static let settable: [BridgeKeyInfo] = [
         allowed.info, style.info, sound.info, badge.info, lockScreen.info, snooze.info, doNotDisturb.info,
-        requested.info, timeSensitive.info, critical.info,
+        requested.info, timeSensitive.info, critical.info, floodLimit.info,
     ]
 
     /// Every key.

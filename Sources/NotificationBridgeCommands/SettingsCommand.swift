@@ -66,6 +66,15 @@ struct SettingsCommand: AsyncParsableCommand {
     var snooze: String?
 
     @Option(
+        name: .customLong(SettingsKeys.floodLimit.name),
+        help: ArgumentHelp(
+            "How many of its notifications (of one of its threads) are shown within how long, such as 10/10s or "
+                + "30/1m; the excess is folded into one notification that counts them (off, the default: every one "
+                + "is shown).",
+            valueName: "N/Ts|off"))
+    var floodLimit: String?
+
+    @Option(
         name: .customLong(SettingsKeys.doNotDisturb.name),
         help: ArgumentHelp(
             "Do not disturb, for every app: no popups but critical ones, and time-sensitive ones of the apps "
@@ -98,6 +107,13 @@ struct SettingsCommand: AsyncParsableCommand {
         change.allowsTimeSensitive = try onOff(timeSensitive, "--time-sensitive")
         change.allowsSnooze = try onOff(snooze, "--snooze")
         change.allowsCritical = try onOff(critical, "--critical")
+        if let floodLimit {
+            do throws(FloodLimitError) {
+                change.floodLimit = try FloodLimit.parse(floodLimit)
+            } catch {
+                throw ValidationError("--\(SettingsKeys.floodLimit.name): \(error.description)")
+            }
+        }
         change.doNotDisturb = try onOff(doNotDisturb, "--do-not-disturb")
         return change
     }
@@ -161,6 +177,7 @@ struct SettingsCommand: AsyncParsableCommand {
         print("\(SettingsKeys.timeSensitive.name): \(onOffText(settings.allowsTimeSensitive))")
         print("\(SettingsKeys.critical.name): \(criticalText(settings.allowsCritical))")
         print("\(SettingsKeys.snooze.name): \(onOffText(settings.allowsSnooze))")
+        print("\(SettingsKeys.floodLimit.name): \(settings.floodLimit)")
         if let requested = record.requested {
             print("requested: \(requested.names.isEmpty ? "nothing" : requested.names.joined(separator: ", "))")
         }

@@ -25,7 +25,8 @@ enum DeliveryStop: Error {
 
 /// What a delivery came to when it did not stop.
 enum DeliveryOutcome: Sendable {
-    /// It went to the session, which shows it; the origin's ``DeliveryAdmission/answered`` learns the server's answer.
+    /// It went to the session, which shows it (or flood control folded it into the notification that counts its app's
+    /// flood); the origin's ``DeliveryAdmission/answered`` learns the server's answer.
     case sent
     /// It replaced an earlier notification of a thread, which stays behind the newest: the newest shows the thread's
     /// new count, and nothing else goes to the server. The commit keeps it on disk as it waits.
@@ -63,8 +64,9 @@ struct ReservedTurns: Sendable {
 
 /// The one way to the server. Every origin (``Delivery/Origin``) builds a ``Delivery`` and passes it here, through the
 /// same stages in the same order: validation, the user's settings with the snooze buttons, the do-not-disturb gate,
-/// thread placement, the session. A stage added here applies to every origin; what differs by origin is data the
-/// stage reads (``Delivery/Origin/isOnScreen``, ``Delivery/Origin/isAskedFor``), never a second path.
+/// flood control, thread placement, the session. A stage added here applies to every origin; what differs by origin is
+/// data the stage reads (``Delivery/Origin/isOnScreen``, ``Delivery/Origin/isAskedFor``,
+/// ``Delivery/Origin/isCountedAgainstFlood``), never a second path.
 extension DaemonCore {
     /// Takes `delivery` through the stages to the server.
     ///
@@ -84,6 +86,8 @@ extension DaemonCore {
         try await applySettings(&delivery)
         delivery.pass(.gate)
         if await gateHolds(delivery) { throw .heldBack }
+        delivery.pass(.flood)
+        let (flooding, source) = floodDecision(delivery)
         delivery.pass(.thread)
         if let key = staysBehindNewest(delivery) {
             // A thread's earlier notification replaced: it stays where it waits, and the thread counts it anew.
@@ -97,6 +101,9 @@ extension DaemonCore {
             admission = try await admitted()
         } catch {
             throw .refused(error)
+        }
+        if case .fold(let count) = flooding, let source {
+            return await fold(delivery, count: count, of: source, admission: admission)
         }
         let inPlaceOf = placeInThread(&delivery)
         delivery.pass(.session)
@@ -152,7 +159,7 @@ extension DaemonCore {
     private func applySettings(_ delivery: inout Delivery) async throws(DeliveryStop) {
         delivery.pass(.settings)
         do {
-            delivery.content = try await allowedBySettings(
+            (delivery.content, delivery.floodLimit) = try await allowedBySettings(
                 delivery.content, category: delivery.category, repeats: delivery.repeats)
         } catch {
             guard delivery.origin.isOnScreen else { throw .refused(error) }

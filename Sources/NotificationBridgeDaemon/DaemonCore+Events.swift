@@ -14,11 +14,12 @@ extension DaemonCore {
             // Not through the lock gate: putting off needs no unlocking.
             await self.snooze(snooze)
         case .responded(let answer):
-            // The digest of a focus mode: the daemon's own notification.
+            // The daemon's own notifications: the digest of a focus mode, the notification that counts a flood.
             if answer.response.notificationID == FocusDigest.notificationID {
                 digestAnswered(answer.actionID)
                 return
             }
+            if foldAnswered(answer.response.notificationID, actionID: answer.actionID) { return }
             // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
             let response = answer.response
             await lockGate.deliver(
@@ -148,7 +149,7 @@ extension DaemonCore {
     /// A notification left the server: its poster gets `Closed`; it ends, unless a response is still to come.
     func closed(_ closure: SessionClosure) {
         let id = closure.notification.id
-        guard table[id] != nil else { return }
+        guard table[id] != nil else { return foldClosed(closure) }
         let thread = threads.key(of: id)
         let wasNewest = thread.map { threads.newest(of: $0) == id } ?? false
         apply(.closed(closure.reason, acted: closure.acted, dismissed: closure.dismissed), to: id)
@@ -159,8 +160,9 @@ extension DaemonCore {
     /// Moves notification `id` on by `event` (``TrackedTransition``) and performs the effects; returns them.
     ///
     /// `replaced` is the notification a `Post` replaced, put back by ``TrackedTransition/Effect/restoreReplaced``.
-    /// With `deferringStoreChanges`, ``TrackedTransition/Effect/forgetDelivered`` is left to the caller, which puts it
-    /// in the commit its call is answered after. ``TrackedTransition/Effect/keepDelivered`` needs the id the server
+    /// With `deferringStoreChanges`, ``TrackedTransition/Effect/forgetDelivered`` and
+    /// ``TrackedTransition/Effect/keepStacked`` are left to the caller, which puts them in the commit its call is
+    /// answered after. ``TrackedTransition/Effect/keepDelivered`` needs the id the server
     /// gave and a turn on the bus, so the caller that has them performs it.
     @discardableResult
     func apply(
@@ -185,7 +187,7 @@ extension DaemonCore {
             case .keepDelivered:
                 break
             case .keepStacked:
-                keepStacked(id)
+                if !deferringStoreChanges { keepStacked(id) }
             case .recordHistory(let ending):
                 recordHistory(id, entry, ending)
             }

@@ -84,21 +84,23 @@ extension DaemonCore {
 
     /// What the user's settings make of `content` (of `category`) on its way to the server, with the snooze buttons
     /// it offers (``offeringSnooze(_:category:repeats:)``; none for one that `repeats`) unless the settings take them
-    /// away; the app is listed among those that posted (the first time it posts, and again after the settings
-    /// changed). Every way a notification reaches the server with its settings applied comes through here.
+    /// away, and the app's flood limit; the app is listed among those that posted (the first time it posts, and again
+    /// after the settings changed). Every way a notification reaches the server with its settings applied comes
+    /// through here.
     ///
     /// - Throws: `Error.NotAllowed`, saying which setting and how to change it, when nothing may be shown.
     func allowedBySettings(
         _ content: NotificationContent, category: NotificationCategory?, repeats: Bool = false
-    ) async throws(DBusFailure) -> NotificationContent {
+    ) async throws(DBusFailure) -> (content: NotificationContent, floodLimit: FloodLimit) {
         let content = Self.offeringSnooze(content, category: category, repeats: repeats)
         let app = settingsApp(of: content)
         let record = await settings.record(for: app)
         do {
             let session = self.session
-            return try await record.shape(content, sessionLocked: lockMonitor.isLockedNow) {
+            let shaped = try await record.shape(content, sessionLocked: lockMonitor.isLockedNow) {
                 session.latestServerInformation.name
             }
+            return (shaped, record.settings.floodLimit)
         } catch {
             throw DBusFailure(name: BridgeError.notAllowed, message: error.description)
         }

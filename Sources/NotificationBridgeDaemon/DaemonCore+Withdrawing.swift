@@ -42,7 +42,8 @@ extension DaemonCore {
     }
 
     /// Withdraws one notification; returns the changes that forget it on disk. One of a thread leaves it: see
-    /// ``leaveThreadOnWithdrawal(_:refreshing:)``.
+    /// ``leaveThreadOnWithdrawal(_:refreshing:)``; one folded into a flood's notification leaves that
+    /// (``leaveFoldOnWithdrawal(_:)``).
     private func withdrawEntry(_ id: String, refreshingThread: Bool = true) async -> [DaemonStore.Change] {
         var changes = await unschedule(id)
         // A firing's post is in the store until the server has shown it (its progress is recorded then): held, waiting
@@ -54,6 +55,7 @@ extension DaemonCore {
             changes.append(.unschedule(id: id))
         }
         let handedOver = leaveThreadOnWithdrawal(id, refreshing: refreshingThread)
+        leaveFoldOnWithdrawal(id)
         let effects = apply(handedOver ? .handedOver : .withdrawn, to: id, deferringStoreChanges: true)
         // Forgotten on disk in the commit the call is answered after.
         if effects.contains(.forgetDelivered) {

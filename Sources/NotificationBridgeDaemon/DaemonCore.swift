@@ -48,6 +48,10 @@ actor DaemonCore {
     var doNotDisturb = DoNotDisturbState()
     /// The focus modes, and the one on, which the do-not-disturb gate consults (see `Focus/DaemonCore+Focus.swift`).
     var focus = DaemonFocus()
+    /// What each app posted lately, which flood control counts (see `Focus/DaemonCore+FloodControl.swift`).
+    var flood = FloodControl()
+    /// The notifications that stand for floods, with the posts folded into each.
+    var floodFolds = FloodFolds()
     /// The desktop's do-not-disturb as the `DesktopDoNotDisturb` property reads it, on the connection's thread.
     nonisolated let reportedDoNotDisturb = ReportedValue(DesktopDoNotDisturb.unknown)
     /// The mode on as the `ActiveFocus` property reads it, on the connection's thread.

@@ -33,6 +33,10 @@ struct Delivery: Sendable {
         /// through, as it lets through what is on the screen already.
         var isAskedFor: Bool { self == .present || self == .presentAgain }
 
+        /// Whether flood control counts it: what its app posts now, or scheduled for now. What is on the screen, asked
+        /// for, or released from hold (the user turned do-not-disturb off, or asked for them all) is no flood.
+        var isCountedAgainstFlood: Bool { self == .post || self == .firing }
+
     }
 
     /// How the session stage hands a delivery to the server.
@@ -54,6 +58,9 @@ struct Delivery: Sendable {
         case settings
         /// Do-not-disturb and the focus mode on may hold it back (``DaemonCore/gateHolds(_:)``).
         case gate
+        /// Flood control may fold it into one notification that counts what its app posts too fast
+        /// (``DaemonCore/floodDecision(_:)``).
+        case flood
         /// It joins its thread, takes the place of the thread's newest on the server, and carries the summary.
         case thread
         /// The server session shows it.
@@ -82,6 +89,9 @@ struct Delivery: Sendable {
     var inPlaceOf: String?
     /// How the session stage shows it.
     var sending: Sending
+    /// How many of its app's notifications are shown within how long, as the settings stage read it; flood control
+    /// folds the excess.
+    var floodLimit = FloodLimit.off
     /// The stages it passed, one bit each (a delivery is on the hot path of every `Post`: no array to grow).
     private var passedBits: UInt8 = 0
 

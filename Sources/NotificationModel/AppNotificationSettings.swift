@@ -24,13 +24,17 @@ public struct AppNotificationSettings: Sendable, Hashable {
     /// default, ``allowsCritical(fromSandbox:)``. A critical notification of an app without it is delivered as
     /// time-sensitive (``NotificationInterruptionLevel/permitted(criticalAllowed:)``).
     public var allowsCritical: Bool?
+    /// How many of its notifications (of one of its threads) are shown within how long: the excess is folded into
+    /// one notification that counts them. ``FloodLimit/off`` (the default) shows every one.
+    public var floodLimit: FloodLimit
 
     /// Settings with every field given; the defaults are what an app gets before the user chooses.
     public init(
         isAllowed: Bool = true, style: NotificationAlertStyle = .banner, playsSound: Bool = true,
         showsBadge: Bool = true, lockScreen: LockScreenVisibility = .show, allowsTimeSensitive: Bool = false,
-        allowsSnooze: Bool = true, allowsCritical: Bool? = nil
+        allowsSnooze: Bool = true, allowsCritical: Bool? = nil, floodLimit: FloodLimit = .off
     ) {
+        self.floodLimit = floodLimit
         self.allowsSnooze = allowsSnooze
         self.allowsCritical = allowsCritical
         self.isAllowed = isAllowed

@@ -158,6 +158,7 @@ package final class NotificationSettingsStore: Sendable {
                 fileChange.allowsTimeSensitive = change.allowsTimeSensitive
                 fileChange.allowsSnooze = change.allowsSnooze
                 fileChange.allowsCritical = change.allowsCritical
+                fileChange.floodLimit = change.floodLimit
                 fileChange.requested = change.requested
             }
             return backends.file.write { contents in
@@ -261,6 +262,7 @@ package final class NotificationSettingsStore: Sendable {
                 settings.allowsTimeSensitive = kept.allowsTimeSensitive
                 settings.allowsSnooze = kept.allowsSnooze
                 settings.allowsCritical = kept.allowsCritical
+                settings.floodLimit = kept.floodLimit
                 doNotDisturb = gnome.doNotDisturb
             }
             var record = AppSettingsRecord(

@@ -107,6 +107,7 @@ final class SettingsKeyFile {
             set(SettingsKeys.timeSensitive.name, stored.allowsTimeSensitive?.keyFileText)
             set(SettingsKeys.snooze.name, stored.allowsSnooze?.keyFileText)
             set(SettingsKeys.critical.name, stored.allowsCritical?.keyFileText)
+            set(SettingsKeys.floodLimit.name, stored.floodLimit?.description)
             set(SettingsKeys.requested.name, stored.requested.map { $0.names.joined(separator: ";") })
             // An app noted with nothing set still gets its group, so that listings show it.
             if stored == StoredAppSettings() {
@@ -160,6 +161,7 @@ final class SettingsKeyFile {
             entry.allowsTimeSensitive = boolean(keyFile, group, SettingsKeys.timeSensitive.name)
             entry.allowsSnooze = boolean(keyFile, group, SettingsKeys.snooze.name)
             entry.allowsCritical = boolean(keyFile, group, SettingsKeys.critical.name)
+            entry.floodLimit = floodLimit(keyFile, group)
             if let text = string(keyFile, group, SettingsKeys.requested.name) {
                 let names = text.split(separator: ";").map { String($0).trimmed }.filter { !$0.isEmpty }
                 if let kinds = NotificationKinds(names: names) {
@@ -200,6 +202,17 @@ final class SettingsKeyFile {
             return nil
         }
         return value
+    }
+
+    private func floodLimit(_ keyFile: OpaquePointer?, _ group: String) -> FloodLimit? {
+        let key = SettingsKeys.floodLimit.name
+        guard let text = string(keyFile, group, key) else { return nil }
+        do throws(FloodLimitError) {
+            return try FloodLimit.parse(text)
+        } catch {
+            warn(entryProblem(group, key, text, accepted: "a limit such as 10/10s or 30/1m, or off"))
+            return nil
+        }
     }
 
     private func entryProblem(_ group: String, _ key: String, _ text: String, accepted: String) -> String {

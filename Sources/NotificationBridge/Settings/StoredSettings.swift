@@ -21,6 +21,7 @@ struct StoredAppSettings: Sendable, Hashable {
     var allowsTimeSensitive: Bool?
     var allowsSnooze: Bool?
     var allowsCritical: Bool?
+    var floodLimit: FloodLimit?
     var requested: NotificationKinds?
 
     /// The settings, defaults where nothing is stored.
@@ -31,7 +32,8 @@ struct StoredAppSettings: Sendable, Hashable {
             playsSound: playsSound ?? defaults.playsSound, showsBadge: showsBadge ?? defaults.showsBadge,
             lockScreen: lockScreen ?? defaults.lockScreen,
             allowsTimeSensitive: allowsTimeSensitive ?? defaults.allowsTimeSensitive,
-            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze, allowsCritical: allowsCritical)
+            allowsSnooze: allowsSnooze ?? defaults.allowsSnooze, allowsCritical: allowsCritical,
+            floodLimit: floodLimit ?? defaults.floodLimit)
     }
 
     /// Takes the fields `change` gives.
@@ -44,6 +46,7 @@ struct StoredAppSettings: Sendable, Hashable {
         if let value = change.allowsTimeSensitive { allowsTimeSensitive = value }
         if let value = change.allowsSnooze { allowsSnooze = value }
         if let value = change.allowsCritical { allowsCritical = value }
+        if let value = change.floodLimit { floodLimit = value }
         if let value = change.requested { requested = value }
     }
 }
