@@ -6,8 +6,8 @@ import NotificationServerKit
 import Testing
 
 /// The center's work lives in its `run()`, in the app's task group: the user's clicks reach the app while it runs, and
-/// when it ends (by `stop()` or by the cancellation of the app's group) nothing of the center is left running and its
-/// streams are finished.
+/// when it ends (by the cancellation of the app's group) nothing of the center is left running and its streams are
+/// finished.
 @Suite("The center's lifetime")
 struct CenterLifetimeTests {
     /// A center of app "Mail" on a private bus with a scripted server, handed to `body` without its `run()` started.
@@ -32,29 +32,31 @@ struct CenterLifetimeTests {
         }
     }
 
-    @Test("a click reaches the app while run() runs; stop() returns once run() has ended, its streams finished")
-    func stopEndsRun() async throws {
+    @Test("a click reaches the app while run() runs; cancelling its group ends run(), its streams finished")
+    func cancellingEndsRun() async throws {
         try await Self.withCenter { center, server, events in
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await center.run() }
-                let id = try await center.post(NotificationContent(title: "Ann", defaultActionLabel: "Open"))
-                let served = try await withTimeout(waitingFor: "the server to show it") {
-                    for await case .notified(let served) in events { return served }
-                    throw TestSupportError("the server's events ended")
+            try await withTimeout(.seconds(30), waitingFor: "run() to end once its group is cancelled") {
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { await center.run() }
+                    let id = try await center.post(NotificationContent(title: "Ann", defaultActionLabel: "Open"))
+                    let served = try await withTimeout(waitingFor: "the server to show it") {
+                        for await case .notified(let served) in events { return served }
+                        throw TestSupportError("the server's events ended")
+                    }
+                    try await server.invokeAction(id: served.id, key: "default")
+                    let response = try await center.responses.first(waitingFor: "the click")
+                    #expect(response.notificationID == id)
+                    group.cancelAll()
                 }
-                try await server.invokeAction(id: served.id, key: "default")
-                let response = try await center.responses.first(waitingFor: "the click")
-                #expect(response.notificationID == id)
-                await center.stop()
-                // Finished: the loop ends at once instead of waiting for a response.
-                let responses = center.responses
-                let rest = try await withTimeout(.seconds(10), waitingFor: "the responses to finish") {
-                    var count = 0
-                    for await _ in responses { count += 1 }
-                    return count
-                }
-                #expect(rest == 0)
             }
+            // Finished: the loop ends at once instead of waiting for a response.
+            let responses = center.responses
+            let rest = try await withTimeout(.seconds(10), waitingFor: "the responses to finish") {
+                var count = 0
+                for await _ in responses { count += 1 }
+                return count
+            }
+            #expect(rest == 0)
         }
     }
 
@@ -71,8 +73,8 @@ struct CenterLifetimeTests {
             try await withTimeout(.seconds(10), waitingFor: "the center's events to finish") {
                 for await _ in events {}
             }
-            // stop() after run() has ended returns at once.
-            try await withTimeout(.seconds(10), waitingFor: "stop() after run() ended") { await center.stop() }
+            // Run once: a second run() after the end returns at once.
+            try await withTimeout(.seconds(10), waitingFor: "a second run() after the first ended") { await center.run() }
         }
     }
 }
