@@ -56,6 +56,8 @@ enum BuiltPrograms {
 struct CLIFixture: Sendable {
     let bus: PrivateBus
     let server: NotificationServer
+    /// The server's connection: closing it is the server's process exiting (its ``NotificationServer/run()`` ends).
+    let serverConnection: DBusConnection
     let events: AsyncStream<NotificationServerEvent>
     let home: URL
     /// `TZ` of the daemon and of the programs run on this bus; `nil` leaves the machine's zone.
@@ -77,8 +79,11 @@ struct CLIFixture: Sendable {
             // The server keeps what it would let expire by itself (dunst's 10 s): on a loaded machine more than that may
             // pass between a post and the click the test makes. Expiry is tested where it is the point.
             try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let home = try homeFolder(on: bus)
-            let fixture = CLIFixture(bus: bus, server: server, events: events, home: home, timeZone: timeZone)
+            let fixture = CLIFixture(
+                bus: bus, server: server, serverConnection: serverConnection, events: events, home: home,
+                timeZone: timeZone)
             let daemon = try await startDaemon(
                 on: bus, environment: fixture.environment.merging(daemonEnvironment) { $1 }, arguments: daemonArguments)
             defer {
@@ -86,12 +91,12 @@ struct CLIFixture: Sendable {
             }
             do {
                 let result = try await body(fixture)
-                await server.stop()
                 await serverConnection.close()
+                await serverRunning
                 return result
             } catch {
-                await server.stop()
                 await serverConnection.close()
+                await serverRunning
                 throw error
             }
         }

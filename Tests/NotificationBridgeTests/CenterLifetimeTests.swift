@@ -20,12 +20,14 @@ struct CenterLifetimeTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
                 BridgeFixture.configuration(on: bus, promptCommand: ["/bin/false"]))
             let result = await outcome { try await body(center, server, events) }
-            await server.stop()
+            await serverConnection.close()
+            await serverRunning
             await connection.close()
             await serverConnection.close()
             try result.get()
@@ -74,7 +76,9 @@ struct CenterLifetimeTests {
                 for await _ in events {}
             }
             // Run once: a second run() after the end returns at once.
-            try await withTimeout(.seconds(10), waitingFor: "a second run() after the first ended") { await center.run() }
+            try await withTimeout(.seconds(10), waitingFor: "a second run() after the first ended") {
+                await center.run()
+            }
         }
     }
 }
