@@ -68,12 +68,13 @@ struct ServerLifetimeTests {
     @Test("a notification closed before its deadline does not expire, and the others still do")
     func aClosedNotificationLeavesTheQueue() async throws {
         try await ServerFixture.with(.mako) { fixture in
-            let closed = try await fixture.notify(summary: "closed", timeout: 200)
-            let kept = try await fixture.notify(summary: "kept", timeout: 500)
+            // Seconds before the first deadline, so that the close comes first on a loaded machine too.
+            let closed = try await fixture.notify(summary: "closed", timeout: 4000)
+            let kept = try await fixture.notify(summary: "kept", timeout: 5000)
             _ = try await fixture.call("CloseNotification", [.uint32(closed)])
-            let (first, firstReason) = try await fixture.events.nextClosed(within: .seconds(10))
+            let (first, firstReason) = try await fixture.events.nextClosed(within: .seconds(20))
             #expect(first.id == closed && firstReason == .closedByCall)
-            let (second, secondReason) = try await fixture.events.nextClosed(within: .seconds(10))
+            let (second, secondReason) = try await fixture.events.nextClosed(within: .seconds(20))
             #expect(second.id == kept && secondReason == .expired)
             try fixture.sendSentinel()
             #expect(
