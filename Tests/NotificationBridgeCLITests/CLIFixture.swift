@@ -31,23 +31,12 @@ enum BuiltPrograms {
     /// A bus address where no bus is.
     static let noBus = "unix:path=/nonexistent/notification-bridge-test"
 
-    /// Runs `notification-bridge` with no bus at all: for what must fail, or work, before any D-Bus call. It runs in
-    /// the test's own process (``InProcessCommandLine``), unless `columns` is given: the built program, with help
-    /// text wrapped to that terminal width (`COLUMNS`), which only a process of its own can have.
-    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
-        guard let columns else { return try await InProcessCommandLine.run(arguments, bus: .address(noBus)) }
-        return try await program(arguments, columns: columns)
-    }
-
-    /// Runs the built `notification-bridge` with no bus at all, in a process of its own.
+    /// Runs `notification-bridge` with no bus at all, in the test's own process (``InProcessCommandLine``): for what
+    /// must fail, or work, before any D-Bus call.
     ///
-    /// - Parameter columns: the terminal width help text is wrapped to (`COLUMNS`).
-    static func program(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = noBus
-        if let columns { environment["COLUMNS"] = String(columns) } else { environment["COLUMNS"] = nil }
-        return try await ProcessRunner.run(
-            [try await path(of: "notification-bridge")] + arguments, environment: environment, timeout: .seconds(20))
+    /// - Parameter columns: the width of the terminal help text is wrapped to, as `COLUMNS` gives it to the program.
+    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
+        try await InProcessCommandLine.run(arguments, bus: .address(noBus), columns: columns)
     }
 }
 
