@@ -1,6 +1,7 @@
 import DBusCore
 import DBusTestSupport
 import NotificationBridge
+import NotificationBridgeAPI
 import NotificationModel
 import NotificationServerKit
 import Testing
@@ -79,6 +80,31 @@ struct CenterLifetimeTests {
             try await withTimeout(.seconds(10), waitingFor: "a second run() after the first ended") {
                 await center.run()
             }
+        }
+    }
+
+    @Test("a stream of the desktop's do-not-disturb ends with the center's run()")
+    func doNotDisturbChangesEndWithRun() async throws {
+        try await Self.withCenter { center, _, _ in
+            let changes = center.desktopDoNotDisturbChanges()
+            let (read, reading) = AsyncStream.makeStream(of: DesktopDoNotDisturbState.self)
+            // One reader for the whole stream, outside the group that runs the center: only run()'s end finishes it.
+            async let count = withTimeout(.seconds(60), waitingFor: "the stream to finish once run() has ended") {
+                var count = 0
+                for await state in changes {
+                    count += 1
+                    reading.yield(state)
+                }
+                return count
+            }
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await center.run() }
+                let first = try await read.first(within: .seconds(20), waitingFor: "the switch to be read")
+                // dunst's switch is not readable without its control interface: off, with no source.
+                #expect(first == DesktopDoNotDisturbState(isOn: false, source: ""))
+                group.cancelAll()
+            }
+            #expect(try await count == 1)
         }
     }
 }
