@@ -64,7 +64,8 @@ extension DesktopNotificationCenter {
 extension DesktopNotificationCenter {
     /// The desktop's do-not-disturb now: GNOME's `show-banners` off, Plasma's inhibition, dunst paused, a mako mode
     /// named do-not-disturb or dnd, SwayNotificationCenter's switch; off, with an empty source, where the server has
-    /// none the bridge can read. Asks the server (or the settings) once, within a few seconds.
+    /// none the bridge can read. Asks the server (or the settings) once, within a few seconds, in ``run()``: off, with
+    /// an empty source, once that has ended.
     public func desktopDoNotDisturb() async -> DesktopDoNotDisturbState {
         for await state in desktopDoNotDisturbChanges() { return state }
         return DesktopDoNotDisturb.unknown.reported
@@ -72,7 +73,7 @@ extension DesktopNotificationCenter {
 
     /// The desktop's do-not-disturb once read, then each change of it (and of the server whose switch it is), until
     /// the consuming task is cancelled or the center's ``run()`` ends. The watching is work of ``run()``: the stream
-    /// says nothing until it runs. The center itself posts whatever the switch says: the desktop's server decides what
+    /// says nothing until it runs, and ends at once after it has ended. The center itself posts whatever the switch says: the desktop's server decides what
     /// it shows, as it does for every app. On the portal's path, where the app does not see the server, it reads as
     /// off, with an empty source.
     public nonisolated func desktopDoNotDisturbChanges() -> AsyncStream<DesktopDoNotDisturbState> {
@@ -80,8 +81,9 @@ extension DesktopNotificationCenter {
         // Finished when the reader lets the stream go: the watching then ends.
         let (abandoned, abandon) = AsyncStream.makeStream(of: Never.self)
         continuation.onTermination = { _ in abandon.finish() }
-        // A child of run()'s group, as all of the center's work: it ends with run() too.
-        work.yield { [weak self] in
+        // A child of run()'s group, as all of the center's work: it ends with run() too, and after run() has ended
+        // there is nothing to watch with.
+        let queued = work.yield { [weak self] in
             defer { continuation.finish() }
             guard let watcher = await self?.startWatchingDoNotDisturb() else { return }
             let changes = watcher.states()
@@ -96,6 +98,7 @@ extension DesktopNotificationCenter {
             }
             await self?.stopWatchingDoNotDisturb(watcher)
         }
+        if case .terminated = queued { continuation.finish() }
         return states
     }
 

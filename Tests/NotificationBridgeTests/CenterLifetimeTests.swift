@@ -105,6 +105,14 @@ struct CenterLifetimeTests {
                 group.cancelAll()
             }
             #expect(try await count == 1)
+            // Asked once run() has ended, the stream ends at once, with nothing to say.
+            let late = center.desktopDoNotDisturbChanges()
+            let said = try await withTimeout(.seconds(10), waitingFor: "a stream asked after run() to end") {
+                var said = 0
+                for await _ in late { said += 1 }
+                return said
+            }
+            #expect(said == 0)
         }
     }
 }
