@@ -73,9 +73,9 @@ extension DesktopNotificationCenter {
 
     /// The desktop's do-not-disturb once read, then each change of it (and of the server whose switch it is), until
     /// the consuming task is cancelled or the center's ``run()`` ends. The watching is work of ``run()``: the stream
-    /// says nothing until it runs, and ends at once after it has ended. The center itself posts whatever the switch says: the desktop's server decides what
-    /// it shows, as it does for every app. On the portal's path, where the app does not see the server, it reads as
-    /// off, with an empty source.
+    /// says nothing until it runs, and ends at once after it has ended. The center itself posts whatever the switch
+    /// says: the desktop's server decides what it shows, as it does for every app. On the portal's path, where the app
+    /// does not see the server, it reads as off, with an empty source.
     public nonisolated func desktopDoNotDisturbChanges() -> AsyncStream<DesktopDoNotDisturbState> {
         let (states, continuation) = AsyncStream.makeStream(of: DesktopDoNotDisturbState.self)
         // Finished when the reader lets the stream go: the watching then ends.
