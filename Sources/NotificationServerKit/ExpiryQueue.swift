@@ -7,9 +7,6 @@ struct ExpiryQueue: Sendable {
     /// The earliest deadline, or `nil` when nothing expires.
     var earliest: ContinuousClock.Instant? { entries.first?.deadline }
 
-    /// Whether notification `id` has a deadline.
-    func contains(_ id: UInt32) -> Bool { entries.contains { $0.id == id } }
-
     /// Sets the deadline of notification `id`, replacing the one it had.
     mutating func set(_ id: UInt32, at deadline: ContinuousClock.Instant) {
         remove(id)
