@@ -39,7 +39,7 @@ enum LibraryClient {
                     guard await responses.next() != nil else { throw GateError("the handler's stream ended") }
                 }
             }
-            await center.stop()
+            group.cancelAll()
         }
         await connection.close()
     }

@@ -79,6 +79,7 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
         // Nothing expires by itself: under the counter, more than a server's default timeout may pass.
         try await server.start(
             on: serverConnection, profile: NotificationServerProfile.fullFeatured.withoutDefaultExpiry)
+        async let serverRunning: Void = server.run()
         // The user's click, as soon as a notification of a clicking path shows.
         let clicking = Task {
             for await case .notified(let notification) in events {
@@ -112,9 +113,9 @@ func measure(_ options: GateOptions, paths: [String]) async throws -> [String: C
             default: throw GateError("\(options.gates) names a path the gates do not know: \(path)")
             }
         }
-        await server.stop()
-        await client.close()
         await serverConnection.close()
+        await serverRunning
+        await client.close()
         return measured
     }
 }

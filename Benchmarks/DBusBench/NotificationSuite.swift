@@ -94,7 +94,7 @@ struct NotificationSuite {
                 libraryDispatch.append(try await libraryDispatches(center, handled, count: options.dispatches))
                 daemonDispatch.append(try await receiveLatency(["respond-listen", dispatches]))
             }
-            await center.stop()
+            group.cancelAll()
         }
 
         let floor = Latency.medianOfRounds(rawNotify)

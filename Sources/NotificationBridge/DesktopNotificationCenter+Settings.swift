@@ -64,32 +64,42 @@ extension DesktopNotificationCenter {
 extension DesktopNotificationCenter {
     /// The desktop's do-not-disturb now: GNOME's `show-banners` off, Plasma's inhibition, dunst paused, a mako mode
     /// named do-not-disturb or dnd, SwayNotificationCenter's switch; off, with an empty source, where the server has
-    /// none the bridge can read. Asks the server (or the settings) once, within a few seconds.
+    /// none the bridge can read. Asks the server (or the settings) once, within a few seconds, in ``run()``: off, with
+    /// an empty source, once that has ended.
     public func desktopDoNotDisturb() async -> DesktopDoNotDisturbState {
         for await state in desktopDoNotDisturbChanges() { return state }
         return DesktopDoNotDisturb.unknown.reported
     }
 
     /// The desktop's do-not-disturb once read, then each change of it (and of the server whose switch it is), until
-    /// the consuming task is cancelled. The center itself posts whatever the switch says: the desktop's server
-    /// decides what it shows, as it does for every app. On the portal's path, where the app does not see the server,
-    /// it reads as off, with an empty source.
+    /// the consuming task is cancelled or the center's ``run()`` ends. The watching is work of ``run()``: the stream
+    /// says nothing until it runs, and ends at once after it has ended. The center itself posts whatever the switch
+    /// says: the desktop's server decides what it shows, as it does for every app. On the portal's path, where the app
+    /// does not see the server, it reads as off, with an empty source.
     public nonisolated func desktopDoNotDisturbChanges() -> AsyncStream<DesktopDoNotDisturbState> {
-        AsyncStream { continuation in
-            // The stream's one task: the watcher and the forwarding, ended together with the stream.
-            let task = Task { [weak self] in
-                guard let watcher = await self?.startWatchingDoNotDisturb() else { return continuation.finish() }
-                let states = watcher.states()
-                await withDiscardingTaskGroup { group in
-                    group.addTask { await watcher.run() }
-                    for await state in states { continuation.yield(state.reported) }
-                    group.cancelAll()
+        let (states, continuation) = AsyncStream.makeStream(of: DesktopDoNotDisturbState.self)
+        // Finished when the reader lets the stream go: the watching then ends.
+        let (abandoned, abandon) = AsyncStream.makeStream(of: Never.self)
+        continuation.onTermination = { _ in abandon.finish() }
+        // A child of run()'s group, as all of the center's work: it ends with run() too, and after run() has ended
+        // there is nothing to watch with.
+        let queued = work.yield { [weak self] in
+            defer { continuation.finish() }
+            guard let watcher = await self?.startWatchingDoNotDisturb() else { return }
+            let changes = watcher.states()
+            await withDiscardingTaskGroup { group in
+                group.addTask { await watcher.run() }
+                group.addTask {
+                    for await state in changes { continuation.yield(state.reported) }
+                    abandon.finish()
                 }
-                await self?.stopWatchingDoNotDisturb(watcher)
-                continuation.finish()
+                for await _ in abandoned {}
+                group.cancelAll()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            await self?.stopWatchingDoNotDisturb(watcher)
         }
+        if case .terminated = queued { continuation.finish() }
+        return states
     }
 
     /// A watcher of the switch of the server the session posts to now, told of each server the session reports from

@@ -3,7 +3,7 @@ import NotificationModel
 
 /// Snoozing, for apps that post themselves: the center adds the snooze buttons as the daemon does, and puts a
 /// notification off while the app runs. The daemon keeps a snoozed notification across restarts; the center keeps it
-/// in memory, so a snooze ends with the center (``DesktopNotificationCenter/stop()``) or the app.
+/// in memory, so a snooze ends with the center (the end of ``DesktopNotificationCenter/run()``) or the app.
 extension DesktopNotificationCenter {
     /// A snooze button was pressed (the session's ``SessionEvent/snoozed(_:)``): the notification leaves the screen
     /// now and is shown again, under the same id and with its handler, once the interval has passed, unless it was

@@ -19,12 +19,13 @@ import Synchronization
 ///     }
 ///     let id = try await center.post(NotificationContent(title: "New mail", body: "From Ann", categoryID: "message"))
 ///     …
-///     await center.stop()
+///     group.cancelAll()
 /// }
 /// ```
 ///
 /// The center's work (the server's signals, the screen lock, the settings file, open prompts) runs in ``run()``, in a
-/// task group of the app's: nothing of the center outlives the scope that runs it. ``stop()`` ends ``run()``.
+/// task group of the app's: nothing of the center outlives the scope that runs it. Cancelling that task group ends
+/// ``run()``, and with it every piece of the center's work.
 ///
 /// One connection both posts and listens, since several servers send their signals only to the sender. Responses
 /// are delivered to exactly one place: the notification's own handler, else the action's, else the category's,
@@ -153,13 +154,13 @@ public actor DesktopNotificationCenter {
     public nonisolated let events: AsyncStream<NotificationEvent>
     let eventContinuation: AsyncStream<NotificationEvent>.Continuation
     /// Work that outlives the call that started it (open prompts of the portal's path, removals after an action), all
-    /// children of the task group of ``run()`` with the session's own work, so that ``stop()`` ends every piece and
-    /// nothing accumulates.
+    /// children of the task group of ``run()`` with the session's own work, so that the end of ``run()`` ends every
+    /// piece and nothing accumulates.
     let work: AsyncStream<@Sendable () async -> Void>.Continuation
     /// The work ``run()`` takes, in the order it came.
     private let jobs: AsyncStream<@Sendable () async -> Void>
-    /// Whether ``run()`` has started, and finished once it has ended: what ``stop()`` waits for.
-    private var runState = RunState.notStarted
+    /// Whether ``run()`` has started: it runs once.
+    private var hasRun = false
 
     /// Connects to the session bus (and the system bus, to follow the screen lock) and to the notification server.
     ///
@@ -232,16 +233,19 @@ public actor DesktopNotificationCenter {
     deinit {
         work.finish()
         session?.finish()
+        // Also when run() never ran.
+        responseContinuation.finish()
+        eventContinuation.finish()
     }
 
-    /// Runs the center's work until ``stop()``: the server's signals and the responses they bring, the screen lock,
-    /// the settings file, open prompts and what follows an action. Run it once, in a task group of the app's, for as
-    /// long as the center is used; until it runs, no response is delivered. Cancelling the task that runs it ends it as
-    /// ``stop()`` does.
+    /// Runs the center's work until the task that runs it is cancelled: the server's signals and the responses they
+    /// bring, the screen lock, the settings file, open prompts and what follows an action. Run it once, in a task group
+    /// of the app's, for as long as the center is used; until it runs, no response is delivered. When it ends, nothing
+    /// of the center is left running (open prompts end too), the settings file is let go, and ``responses`` and
+    /// ``events`` finish; the connection stays open (close it yourself).
     public func run() async {
-        guard case .notStarted = runState else { return }
-        let (ended, end) = AsyncStream.makeStream(of: Never.self)
-        runState = .running(ended)
+        guard !hasRun else { return }
+        hasRun = true
         let (session, settings, lockMonitor, lockGate, jobs) = (
             self.session, self.settings, self.lockMonitor, self.lockGate, self.jobs
         )
@@ -250,40 +254,13 @@ public actor DesktopNotificationCenter {
             group.addTask { await lockGate.run() }
             if let session { group.addTask { await session.run() } }
             if let settings { group.addTask { await settings.run() } }
+            // Ends when the task is cancelled.
             for await job in jobs { group.addTask(operation: job) }
             group.cancelAll()
         }
         await settings?.close()
         responseContinuation.finish()
         eventContinuation.finish()
-        runState = .ended
-        end.finish()
-    }
-
-    /// Stops listening, ends open prompts and finishes the streams, then waits for ``run()`` to end. The connection
-    /// stays open.
-    public func stop() async {
-        work.finish()
-        session?.finish()
-        switch runState {
-        case .notStarted:
-            runState = .ended
-            await settings?.close()
-            responseContinuation.finish()
-            eventContinuation.finish()
-        case .running(let ended):
-            for await _ in ended {}
-        case .ended:
-            break
-        }
-    }
-
-    /// Where the center is in its one ``run()``.
-    private enum RunState {
-        case notStarted
-        /// Finishes when ``run()`` has ended.
-        case running(AsyncStream<Never>)
-        case ended
     }
 
     // MARK: Server

@@ -16,7 +16,8 @@ import DBusCore
 ///
 /// The daemon forgets an attachment when it stops; while ``run()`` runs, when a daemon takes the bus name again, the
 /// attachment calls `Attach` again, with the foreground state it has then. It starts no task of its own: ``run()``
-/// runs in the caller's task group, so that nothing of the attachment outlives the caller's scope.
+/// runs in the caller's task group, so that nothing of the attachment outlives the caller's scope, and cancelling that
+/// group detaches the app.
 public actor BridgeAttachment {
     /// The daemon's signals to this connection, in the order the bus delivered them: responses to the app's
     /// notifications, the app's scheduled notifications handed to it, closings, settings changes. The stream finishes
@@ -31,9 +32,6 @@ public actor BridgeAttachment {
     private let proxy: BridgeProxy
     /// The daemon's name changing owner, followed by ``run()``.
     private nonisolated let owners: AsyncStream<String?>
-    /// Finished by ``detach()``, which ends ``run()``.
-    private nonisolated let detaching: AsyncStream<Never>.Continuation
-    private nonisolated let detached: AsyncStream<Never>
 
     /// Subscribes to the daemon's signals, then attaches as `appName`.
     ///
@@ -46,38 +44,29 @@ public actor BridgeAttachment {
         // Both subscriptions are active before Attach, so that no response and no restart of the daemon is missed.
         events = try await proxy.events()
         owners = try await proxy.connection.nameOwnerChanges(of: BridgeAPI.busName)
-        (detached, detaching) = AsyncStream.makeStream()
         try await proxy.attach(appName: appName, foreground: foreground)
     }
 
-    /// Attaches again each time a daemon takes the bus name, until ``detach()``, the end of the connection, or the
-    /// cancellation of the calling task. Run it once, in a task group of the caller's, for as long as the attachment
-    /// is wanted; a failed `Attach` is tried again at the next daemon.
+    /// Attaches again each time a daemon takes the bus name, until the calling task is cancelled or the connection
+    /// ends. Run it once, in a task group of the caller's, for as long as the attachment is wanted; a failed `Attach`
+    /// is tried again at the next daemon.
+    ///
+    /// Cancelled, it sends `Detach` (without waiting for the answer) before it returns: the daemon no longer hands
+    /// the app's responses to this connection, which stays open for the caller to close. The ``events`` stream
+    /// finishes when the connection closes.
     public func run() async {
-        await withDiscardingTaskGroup { group in
-            group.addTask { [owners] in
-                for await owner in owners where owner != nil {
-                    try? await self.attachAgain()
-                }
-                // The connection closed: no daemon can be attached to on it any more.
-                self.detaching.finish()
-            }
-            for await _ in detached {}
-            group.cancelAll()
+        for await owner in owners where owner != nil {
+            try? await attachAgain()
         }
+        // The connection closed: no daemon can be attached to on it any more, and none needs telling.
+        guard Task.isCancelled else { return }
+        try? proxy.send(.detach(appName: appName))
     }
 
     /// Says whether the app is frontmost, to the daemon at once.
     public func setForeground(_ foreground: Bool) async throws {
         self.foreground = foreground
         try await attachAgain()
-    }
-
-    /// Ends ``run()``, so that the attachment no longer attaches again after a restart of the daemon, and calls
-    /// `Detach`; the events stream ends when the connection closes.
-    public func detach() async {
-        detaching.finish()
-        _ = try? await proxy.detach(appName: appName)
     }
 
     private func attachAgain() async throws {

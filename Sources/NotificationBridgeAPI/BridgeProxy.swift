@@ -175,6 +175,16 @@ public struct BridgeProxy: Sendable {
         try await call(request.method, request.arguments, timeout: timeout)
     }
 
+    /// Sends `request` without waiting for the daemon's answer (the `NO_REPLY_EXPECTED` flag): for a request made on
+    /// the way out, once the caller's task is cancelled and a call could not wait.
+    ///
+    /// - Throws: `DBusFailure` (`Disconnected`) once the connection is closed.
+    public func send(_ request: BridgeRequest) throws {
+        try connection.send(
+            destination: BridgeAPI.busName, path: BridgeAPI.objectPath, interface: BridgeAPI.interfaceName,
+            method: request.method.name, arguments: request.arguments)
+    }
+
     /// Calls `method` with `arguments` as given, for clients that build the arguments themselves (and for tests that
     /// send what the typed methods would not); returns the reply's values.
     ///

@@ -31,7 +31,8 @@ struct CommandOutcome: Sendable, Hashable {
             self.init(status: code.rawValue)
         } catch {
             let code = NotificationBridgeCommand.exitCode(for: error)
-            var message = NotificationBridgeCommand.fullMessage(for: error)
+            // Help is wrapped to the width of the terminal the command writes to.
+            var message = NotificationBridgeCommand.fullMessage(for: error, columns: Terminal.current.columns)
             // One prefix for every message: the program's name, as the CLI's own failures have.
             if message.hasPrefix("Error: ") { message = "notification-bridge: " + message.dropFirst("Error: ".count) }
             if let hint, code == .validationFailure {

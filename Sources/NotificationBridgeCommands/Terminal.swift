@@ -16,16 +16,20 @@ package final class Terminal: Sendable {
     /// Whether what is written is kept (rather than written to the process's descriptors).
     private let records: Bool
     private let recorded = Mutex((output: "", error: ""))
+    /// The width help text is wrapped to; `nil` for the process's terminal (`COLUMNS`, else the terminal's width, else
+    /// 80).
+    package let columns: Int?
 
-    private init(records: Bool) {
+    private init(records: Bool, columns: Int?) {
         self.records = records
+        self.columns = columns
     }
 
     /// The process's standard output and error.
-    package static let process = Terminal(records: false)
+    package static let process = Terminal(records: false, columns: nil)
 
-    /// A terminal that keeps what is written.
-    package static func recording() -> Terminal { Terminal(records: true) }
+    /// A terminal that keeps what is written, `columns` wide (the process's terminal's width when `nil`).
+    package static func recording(columns: Int? = nil) -> Terminal { Terminal(records: true, columns: columns) }
 
     /// The terminal of the command running in this task: ``process`` unless one is given with `$current.withValue`.
     @TaskLocal package static var current = Terminal.process

@@ -7,14 +7,19 @@ import FreedesktopNotifications
 ///
 /// ```swift
 /// let server = NotificationServer()
-/// try await server.start(on: connection, profile: .gnomeShell)
 /// let events = server.events()
-/// // … a client posts a notification …
-/// if case .notified(let notification)? = await events.first(where: { _ in true }) {
-///     try await server.invokeAction(id: notification.id, key: "default")
+/// try await server.serving(on: connection, profile: .gnomeShell) {
+///     // … a client posts a notification …
+///     if case .notified(let notification)? = await events.first(where: { _ in true }) {
+///         try await server.invokeAction(id: notification.id, key: "default")
+///     }
 /// }
-/// await server.stop()
 /// ```
+///
+/// The server's life is structured: ``start(on:profile:replacingOwner:allowingReplacement:)`` puts it on the bus, and
+/// its work (the expiry of notifications, the departures of senders) runs in ``run()``, in a task group of the
+/// caller's, until that task is cancelled or the server's connection closes, as the process of a real server exits;
+/// then it leaves the bus. ``serving(on:profile:replacingOwner:allowingReplacement:_:)`` does both around a body.
 ///
 /// Method calls are answered in the order they arrive. The user actions (``invokeAction(id:key:activationToken:)``,
 /// ``reply(id:text:)``, ``dismiss(id:)``, ``expire(id:)``) are what a person would do on the desktop; a test or a UI
@@ -40,16 +45,26 @@ public actor NotificationServer {
     /// Every method call received since the server was made, oldest first, including refused ones.
     public private(set) var calls: [RecordedCall] = []
 
-    /// The connection the server runs on, or `nil` when stopped.
+    /// The connection the server serves on, or `nil` off the bus.
     var connection: DBusConnection?
     /// The live notifications, found by id.
     var live = LiveNotifications()
     private var nextID: UInt32 = 1
     private var nextTokenNumber = 1
-    private var timers: [UInt32: (task: Task<Void, Never>, generation: UInt64)] = [:]
-    private var nextTimerGeneration: UInt64 = 0
+    /// When each live notification that has a timeout expires: the one timer queue that ``run()`` follows.
+    private var expiries = ExpiryQueue()
+    /// Tells ``run()`` that ``expiries`` changed; it keeps only the newest, as one look at the queue covers them all.
+    private nonisolated let expiryChanges: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) =
+        AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     private var lastAccepted: (key: [String], at: ContinuousClock.Instant)?
-    private var senderWatch: Task<Void, Never>?
+    /// The bus's `NameOwnerChanged` on each connection the server has served on, in order, numbered; ``run()`` follows
+    /// them: departures of senders, and the end of the current one, which is the end of its connection.
+    private nonisolated let busNews:
+        (stream: AsyncStream<(epoch: Int, changes: AsyncStream<DBusSignal>)>,
+        continuation: AsyncStream<(epoch: Int, changes: AsyncStream<DBusSignal>)>.Continuation) =
+            AsyncStream.makeStream()
+    /// The number of the connection served on now (see ``busNews``).
+    private var epoch = 0
     private let broadcaster = EventBroadcaster()
     private var notifyAnswer = NotifyAnswer.immediately
     /// `Notify` calls held by ``NotifyAnswer/never``.
@@ -58,10 +73,15 @@ public actor NotificationServer {
     /// signals reach nobody (``restartService(on:)``).
     var orphaned: Set<UInt32> = []
 
-    /// Makes a stopped server.
+    /// Makes a server that is not on the bus yet.
     public init() {}
 
-    /// Whether the server is running.
+    deinit {
+        expiryChanges.continuation.finish()
+        busNews.continuation.finish()
+    }
+
+    /// Whether the server is on the bus: started, and its ``run()`` not ended.
     public var isRunning: Bool { connection != nil }
 
     /// The live notification with this id, or `nil`.
@@ -75,14 +95,34 @@ public actor NotificationServer {
     /// A stream of every event from now on (new, replaced, closed and refused notifications), in order.
     ///
     /// Subscribing is synchronous, so an event caused after this returns is never missed. Each call makes an
-    /// independent stream; it buffers without limit and finishes when the server stops.
+    /// independent stream; it buffers without limit and finishes when ``run()`` ends.
     public nonisolated func events() -> AsyncStream<NotificationServerEvent> {
         broadcaster.subscribe()
     }
 
     // MARK: Running
 
-    /// Exports `/org/freedesktop/Notifications` on `connection` and takes the name `org.freedesktop.Notifications`.
+    /// Puts the server on the bus, runs `body`, then leaves the bus:
+    /// ``start(on:profile:replacingOwner:allowingReplacement:)``, with ``run()`` in a task group beside `body`,
+    /// cancelled once `body` returns or throws. Returns once the server
+    /// has left the bus (earlier, by itself, if its connection closes meanwhile).
+    ///
+    /// - Throws: what `start` or `body` throws.
+    public nonisolated func serving<T: Sendable>(
+        on connection: DBusConnection, profile: NotificationServerProfile, replacingOwner: Bool = false,
+        allowingReplacement: Bool = false, _ body: () async throws -> T
+    ) async throws -> T {
+        try await start(
+            on: connection, profile: profile, replacingOwner: replacingOwner, allowingReplacement: allowingReplacement)
+        return try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    /// Exports `/org/freedesktop/Notifications` on `connection` and takes the name `org.freedesktop.Notifications`;
+    /// run ``run()`` afterwards for as long as the server lives.
     ///
     /// - Parameters:
     ///   - replacingOwner: take the name from its current owner, if that owner allows replacement (as
@@ -117,9 +157,8 @@ public actor NotificationServer {
                 try await connection.export([Self.interface(for: profile, server: self)], at: Self.objectPath)
                 exported = true
             }
-            if profile.dropsNotificationsOfVanishedSenders {
-                try await watchSenders(on: connection)
-            }
+            // Before the name is taken, so that no departure of a sender is missed.
+            let changes = try await connection.signals(matching: Self.nameOwnerChanges)
             var flags: DBusConnection.NameRequestFlags = [.doNotQueue]
             if replacingOwner { flags.insert(.replaceExisting) }
             if allowingReplacement { flags.insert(.allowReplacement) }
@@ -133,9 +172,9 @@ public actor NotificationServer {
                 try await connection.export([Self.interface(for: profile, server: self)], at: Self.objectPath)
                 exported = true
             }
+            epoch += 1
+            busNews.continuation.yield((epoch, changes))
         } catch {
-            senderWatch?.cancel()
-            senderWatch = nil
             if named { _ = try? await connection.releaseName(Self.busName) }
             if exported { await connection.unexport(at: Self.objectPath) }
             self.connection = nil
@@ -143,20 +182,44 @@ public actor NotificationServer {
         }
     }
 
-    /// Gives the name back, stops serving, drops every notification without a signal (as a server that exits does)
-    /// and finishes the event streams. Does nothing when stopped.
-    public func stop() async {
-        guard let connection else { return }
+    /// The server's work, until the task that runs it is cancelled or the connection it serves on closes (as a server
+    /// whose process exits): notifications expire as the profile says, and those of senders that leave the bus go when
+    /// the profile drops them. Then the server leaves the bus: it gives the name back, stops serving, drops every
+    /// notification without a signal (as a server that exits does) and finishes the event streams.
+    ///
+    /// Run it once after ``start(on:profile:replacingOwner:allowingReplacement:)``, in a task group of the caller's
+    /// (``serving(on:profile:replacingOwner:allowingReplacement:_:)`` does). Without it, notifications never expire.
+    public func run() async {
+        let (busNews, expiryChanges) = (self.busNews.stream, self.expiryChanges.stream)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.followExpiries(expiryChanges) }
+            // Connection after connection: a restarted service (restartService) serves on a new one.
+            for await news in busNews {
+                for await change in news.changes {
+                    if let sender = Self.departedSender(change) { senderVanished(sender) }
+                }
+                // The stream ends with its connection: the server ends with the current one.
+                guard news.epoch != epoch, !Task.isCancelled else { break }
+            }
+            group.cancelAll()
+        }
+        await leave()
+    }
+
+    /// Gives the name back, stops serving, drops every notification without a signal and finishes the event streams:
+    /// the end of ``run()``.
+    private func leave() async {
+        guard let connection else { return broadcaster.finishAll() }
         self.connection = nil
-        senderWatch?.cancel()
-        senderWatch = nil
-        for timer in timers.values { timer.task.cancel() }
-        timers = [:]
+        expiries = ExpiryQueue()
         live.removeAll()
         lastAccepted = nil
         // Dropped unanswered, each held call is answered with an error (DBusMethodCall's rule).
         heldNotifies = []
-        _ = try? await connection.releaseName(Self.busName)
+        // Sent without waiting for the bus's answer: the task is often cancelled by now, and a call would not wait.
+        try? connection.send(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            method: "ReleaseName", arguments: [.string(Self.busName)])
         await connection.unexport(at: Self.objectPath)
         broadcaster.finishAll()
     }
@@ -348,31 +411,38 @@ public actor NotificationServer {
     }
 
     private func scheduleExpiry(of notification: ServedNotification) {
-        cancelExpiry(of: notification.id)
-        guard let delay = lifetime(of: notification) else { return }
-        let id = notification.id
-        let generation = nextTimerGeneration
-        nextTimerGeneration += 1
-        let task = Task { [weak self] in
-            do {
-                try await Task.sleep(for: delay)
-            } catch {
-                return
-            }
-            await self?.timerFired(id: id, generation: generation)
-        }
-        timers[id] = (task, generation)
+        guard let delay = lifetime(of: notification) else { return cancelExpiry(of: notification.id) }
+        expiries.set(notification.id, at: .now + delay)
+        expiryChanges.continuation.yield()
     }
 
     private func cancelExpiry(of id: UInt32) {
-        timers.removeValue(forKey: id)?.task.cancel()
+        // A deadline gone early is no change the loop must hear of: it finds nothing due then.
+        expiries.remove(id)
     }
 
-    private func timerFired(id: UInt32, generation: UInt64) {
-        // A replacement or a close may have come between the wake-up and this turn on the actor.
-        guard timers[id]?.generation == generation else { return }
-        timers[id] = nil
-        if let notification = live[id] { expire(notification) }
+    /// The timer queue's loop: expires what is due, then sleeps until the earliest deadline or a change of the queue.
+    /// A change that brings the earliest deadline nearer adds a sleeper for it; a sleeper whose deadline went away
+    /// wakes the loop for nothing, once, then ends.
+    private func followExpiries(_ changes: AsyncStream<Void>) async {
+        let wake = expiryChanges.continuation
+        var sleepingUntil: ContinuousClock.Instant?
+        await withDiscardingTaskGroup { group in
+            for await _ in changes {
+                for id in expiries.removeDue(at: .now) {
+                    if let notification = live[id] { expire(notification) }
+                }
+                guard let earliest = expiries.earliest else { continue }
+                // A sleeper still to wake at this deadline or before it wakes the loop in time.
+                if let sleepingUntil, sleepingUntil <= earliest, sleepingUntil > .now { continue }
+                sleepingUntil = earliest
+                group.addTask {
+                    try? await Task.sleep(until: earliest, clock: .continuous)
+                    wake.yield()
+                }
+            }
+            group.cancelAll()
+        }
     }
 
     /// Ends the live `notification` as its timeout passing would, if the profile closes it; returns whether it closed.
@@ -411,25 +481,21 @@ public actor NotificationServer {
 
     // MARK: Senders that leave
 
-    private func watchSenders(on connection: DBusConnection) async throws {
-        let rule = DBusMatchRule(
-            sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "NameOwnerChanged")
-        let changes = try await connection.signals(matching: rule)
-        senderWatch = Task { [weak self] in
-            for await change in changes {
-                guard change.arguments.count == 3, case .string(let name) = change.arguments[0], name.hasPrefix(":"),
-                    case .string(let newOwner) = change.arguments[2], newOwner.isEmpty
-                else { continue }
-                await self?.senderVanished(name)
-            }
-        }
+    /// `NameOwnerChanged` from the bus.
+    private static let nameOwnerChanges = DBusMatchRule(
+        sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+        member: "NameOwnerChanged")
+
+    /// The unique name that left the bus in `change`, or `nil`.
+    private static func departedSender(_ change: DBusSignal) -> String? {
+        guard change.arguments.count == 3, case .string(let name) = change.arguments[0], name.hasPrefix(":"),
+            case .string(let newOwner) = change.arguments[2], newOwner.isEmpty
+        else { return nil }
+        return name
     }
 
     /// Leaves `connection` without touching the notifications: the service's part of ``restartService(on:)``.
     func detachService() {
-        senderWatch?.cancel()
-        senderWatch = nil
         orphaned = live.ids
         connection = nil
     }

@@ -24,7 +24,8 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
     case inlineReplyIsNotAButton(id: UInt32)
     /// The notification shows its actions as plain buttons, so there is no preselected choice to confirm.
     case noPreselectedAction(id: UInt32)
-    /// The profile's notifications do not outlive the process that owns the name: restart with stop() and start.
+    /// The profile's notifications do not outlive the process that owns the name: end the server's run and start a new
+    /// one.
     case noSeparateService(server: String)
 
     /// What went wrong and what to do about it.
@@ -33,7 +34,7 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
         case .notRunning:
             "the notification server is not running; call start(on:profile:) first"
         case .alreadyRunning:
-            "the notification server is already running; call stop() before starting it again"
+            "the notification server is already running; end its run() (cancel it, or close its connection) first"
         case .nameTaken(let owner):
             "org.freedesktop.Notifications is owned by \(owner ?? "another connection"); stop that notification "
                 + "server or use a private bus"
@@ -55,8 +56,8 @@ public enum NotificationServerError: Error, Sendable, Hashable, CustomStringConv
         case .noPreselectedAction(let id):
             "notification \(id) shows its actions as buttons, with none chosen in advance: use invokeAction(id:key:)"
         case .noSeparateService(let server):
-            "\(server) has no service apart from what shows the notifications; restart it with stop() and "
-                + "start(on:profile:), or use a profile with notificationsOutliveService"
+            "\(server) has no service apart from what shows the notifications; end its run() and start a new "
+                + "server, or use a profile with notificationsOutliveService"
         }
     }
 }

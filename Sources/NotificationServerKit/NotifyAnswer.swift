@@ -9,8 +9,8 @@ public enum NotifyAnswer: Sendable, Hashable {
     case immediately
     /// After this long, for each `Notify`.
     case after(Duration)
-    /// Never: the call is held unanswered until the server stops (or a later ``NotificationServer/setNotifyAnswer(_:)``
-    /// lets it go), so the client's own timeout is what ends it.
+    /// Never: the call is held unanswered until the server leaves the bus (or a later
+    /// ``NotificationServer/setNotifyAnswer(_:)`` lets it go), so the client's own timeout is what ends it.
     case never
     /// At once, with this error, as a server that will not take the notification (out of memory, over a quota): the
     /// server shows nothing new and keeps what it shows.

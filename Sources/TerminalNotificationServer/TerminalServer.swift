@@ -74,60 +74,56 @@ public enum TerminalServer {
             throw error
         }
 
-        let watchers = [
-            Task {
+        let session = TerminalSession(server: server, output: output, configuration: configuration)
+        let capabilities = configuration.profile.capabilities.joined(separator: ", ")
+        // The server's work, and what the loop below reads besides the input, live in one group that ends with it.
+        let ending = await withDiscardingTaskGroup { group -> Ending in
+            group.addTask { await server.run() }
+            group.addTask {
                 for await event in events { feed.yield(.event(event)) }
-            },
-            Task {
+            }
+            group.addTask {
                 for await event in nameEvents where event == .lost(NotificationServer.busName) {
                     feed.yield(.nameLost)
                 }
-            },
-            Task {
-                await connection.waitUntilDisconnected()
-                feed.yield(.busClosed)
-            },
-        ]
-        LineSource.start(reading: input) { line in
-            feed.yield(line.map(Input.line) ?? .endOfInput)
+                // The stream ends by itself when the connection is gone.
+                if !Task.isCancelled { feed.yield(.busClosed) }
+            }
+            LineSource.start(reading: input) { line in
+                feed.yield(line.map(Input.line) ?? .endOfInput)
+            }
+            output.line(
+                configuration.style.dim(
+                    "Serving \(NotificationServer.busName) on \(connection.uniqueName) (\(capabilities)). "
+                        + "Type 'help' for the commands."))
+            session.prompt()
+            let ending = await Self.serve(inputs, session: session)
+            group.cancelAll()
+            return ending
         }
+        if configuration.showsPrompt { output.line("") }
+        await connection.close()
+        return ending
+    }
 
-        let session = TerminalSession(server: server, output: output, configuration: configuration)
-        let capabilities = configuration.profile.capabilities.joined(separator: ", ")
-        output.line(
-            configuration.style.dim(
-                "Serving \(NotificationServer.busName) on \(connection.uniqueName) (\(capabilities)). "
-                    + "Type 'help' for the commands."))
-        session.prompt()
-
-        var ending = Ending.endOfInput
-        loop: for await item in inputs {
+    /// Reads the inputs until one ends the server.
+    private static func serve(_ inputs: AsyncStream<Input>, session: TerminalSession) async -> Ending {
+        for await item in inputs {
             switch item {
             case .event(let event):
                 await session.handle(event)
             case .line(let line):
-                if !(await session.handle(line: line)) {
-                    ending = .quit
-                    break loop
-                }
+                if !(await session.handle(line: line)) { return .quit }
             case .endOfInput:
-                ending = .endOfInput
-                break loop
+                return .endOfInput
             case .signal(let number):
-                ending = .signal(number)
-                break loop
+                return .signal(number)
             case .nameLost:
-                ending = .replaced
-                break loop
+                return .replaced
             case .busClosed:
-                ending = .busClosed
-                break loop
+                return .busClosed
             }
         }
-        if configuration.showsPrompt { output.line("") }
-        watchers.forEach { $0.cancel() }
-        await server.stop()
-        await connection.close()
-        return ending
+        return .endOfInput
     }
 }

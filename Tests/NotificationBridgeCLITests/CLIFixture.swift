@@ -31,23 +31,12 @@ enum BuiltPrograms {
     /// A bus address where no bus is.
     static let noBus = "unix:path=/nonexistent/notification-bridge-test"
 
-    /// Runs `notification-bridge` with no bus at all: for what must fail, or work, before any D-Bus call. It runs in
-    /// the test's own process (``InProcessCommandLine``), unless `columns` is given: the built program, with help
-    /// text wrapped to that terminal width (`COLUMNS`), which only a process of its own can have.
-    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
-        guard let columns else { return try await InProcessCommandLine.run(arguments, bus: .address(noBus)) }
-        return try await program(arguments, columns: columns)
-    }
-
-    /// Runs the built `notification-bridge` with no bus at all, in a process of its own.
+    /// Runs `notification-bridge` with no bus at all, in the test's own process (``InProcessCommandLine``): for what
+    /// must fail, or work, before any D-Bus call.
     ///
-    /// - Parameter columns: the terminal width help text is wrapped to (`COLUMNS`).
-    static func program(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = noBus
-        if let columns { environment["COLUMNS"] = String(columns) } else { environment["COLUMNS"] = nil }
-        return try await ProcessRunner.run(
-            [try await path(of: "notification-bridge")] + arguments, environment: environment, timeout: .seconds(20))
+    /// - Parameter columns: the width of the terminal help text is wrapped to, as `COLUMNS` gives it to the program.
+    static func cli(_ arguments: [String], columns: Int? = nil) async throws -> ProcessResult {
+        try await InProcessCommandLine.run(arguments, bus: .address(noBus), columns: columns)
     }
 }
 
@@ -56,6 +45,8 @@ enum BuiltPrograms {
 struct CLIFixture: Sendable {
     let bus: PrivateBus
     let server: NotificationServer
+    /// The server's connection: closing it is the server's process exiting (its ``NotificationServer/run()`` ends).
+    let serverConnection: DBusConnection
     let events: AsyncStream<NotificationServerEvent>
     let home: URL
     /// `TZ` of the daemon and of the programs run on this bus; `nil` leaves the machine's zone.
@@ -77,8 +68,11 @@ struct CLIFixture: Sendable {
             // The server keeps what it would let expire by itself (dunst's 10 s): on a loaded machine more than that may
             // pass between a post and the click the test makes. Expiry is tested where it is the point.
             try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let home = try homeFolder(on: bus)
-            let fixture = CLIFixture(bus: bus, server: server, events: events, home: home, timeZone: timeZone)
+            let fixture = CLIFixture(
+                bus: bus, server: server, serverConnection: serverConnection, events: events, home: home,
+                timeZone: timeZone)
             let daemon = try await startDaemon(
                 on: bus, environment: fixture.environment.merging(daemonEnvironment) { $1 }, arguments: daemonArguments)
             defer {
@@ -86,12 +80,12 @@ struct CLIFixture: Sendable {
             }
             do {
                 let result = try await body(fixture)
-                await server.stop()
                 await serverConnection.close()
+                await serverRunning
                 return result
             } catch {
-                await server.stop()
                 await serverConnection.close()
+                await serverRunning
                 throw error
             }
         }

@@ -187,7 +187,8 @@ struct DoctorTests {
     @Test("no notification server: doctor says so, and what to start")
     func noServer() async throws {
         try await CLIFixture.with(.dunst) { fixture in
-            await fixture.server.stop()
+            // The server's process exits.
+            await fixture.serverConnection.close()
             // The daemon hears of the server leaving through the bus: ask until it has.
             let plain = try await withTimeout(waitingFor: "doctor to see that the server has gone") {
                 while true {

@@ -52,4 +52,16 @@ struct HelpSnapshotTests {
             }
         }
     }
+
+    @Test("help is wrapped to the terminal's width, as COLUMNS gives it to the program")
+    func wrappedToTheTerminal() async throws {
+        let narrow = try await BuiltPrograms.cli(["send", "--help"], columns: 60)
+        let wide = try await BuiltPrograms.cli(["send", "--help"], columns: 80)
+        #expect(narrow.status == 0 && wide.status == 0)
+        // Wrapped again: more lines, and an option's line within 60 columns.
+        let lines = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false) }
+        #expect(lines(narrow.standardOutput).count > lines(wide.standardOutput).count)
+        let urgency = lines(narrow.standardOutput).filter { $0.contains("--urgency") }
+        #expect(!urgency.isEmpty && urgency.allSatisfy { $0.count <= 60 }, "\(narrow.standardOutput)")
+    }
 }

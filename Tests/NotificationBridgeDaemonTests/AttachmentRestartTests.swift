@@ -6,7 +6,7 @@ import NotificationModel
 import Testing
 
 /// A ``BridgeAttachment`` attaches again to a daemon that restarted, for as long as its `run()` runs in the app's task
-/// group, and no longer once that has ended.
+/// group, and no longer once that has ended; cancelled, it detaches the app.
 @Suite("an attachment across a restart of the daemon")
 struct AttachmentRestartTests {
     /// Posts as app `Mail` from a connection that then closes, clicks the notification, and says whether the
@@ -48,7 +48,7 @@ struct AttachmentRestartTests {
                 #expect(
                     try await Self.responseReaches(attachment, setup, within: .seconds(20)),
                     "the restarted daemon's response did not reach the attachment")
-                await attachment.detach()
+                group.cancelAll()
             }
             await connection.close()
         }
@@ -67,6 +67,39 @@ struct AttachmentRestartTests {
             defer { second.stop() }
             // Bounded: the response is kept for a WaitForResponse instead, and never signalled here.
             #expect(try await !Self.responseReaches(attachment, setup, within: .seconds(3)))
+            await connection.close()
+        }
+    }
+
+    @Test("cancelling run() detaches the app: the next response is kept for WaitForResponse, not sent to it")
+    func cancellationDetaches() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            let connection = try await setup.bus.connect()
+            let proxy = BridgeProxy(connection: connection)
+            let attachment = try await BridgeAttachment(proxy: proxy, appName: "Mail", foreground: false)
+            try await withTimeout(waitingFor: "run() to end once its group is cancelled") {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await attachment.run() }
+                    group.cancelAll()
+                }
+            }
+            // Answered after the Detach sent on the way out, which the daemon takes in the order it came.
+            _ = try await proxy.listPending(NotificationFilter(appName: "Mail"))
+            let poster = try await setup.bus.connect()
+            let id = try await BridgeProxy(connection: poster).post(
+                NotificationPost(
+                    content: NotificationContent(
+                        title: "Mail from Ann", appName: "Mail", defaultActionLabel: "Open", timeout: .never)))
+            let shown = try await setup.nextNotification()
+            await poster.close()
+            try await setup.server.invokeAction(id: shown.id, key: "default")
+            // Kept only when no app is attached: with the attachment still known, the wait would never be answered.
+            let kept = try await withTimeout(.seconds(20), waitingFor: "the response kept for WaitForResponse") {
+                try await proxy.waitForResponse(id: id)
+            }
+            #expect(kept.actionID == "default")
             await connection.close()
         }
     }

@@ -110,6 +110,7 @@ struct CalendarSchedulingTests {
                 let served = server.events()
                 let forward = Task { for await event in served { sink.yield(event) } }
                 try await server.start(on: serverConnection, profile: .fullFeatured)
+                async let serverRunning: Void = server.run()
                 let shown = try await fixture.nextNotification()
                 #expect(shown.summary == "Later")
                 let delivered = try await fixture.gdbus(BridgeMethod.listDelivered.name, "{'app-name': <'Oven'>}")
@@ -118,8 +119,8 @@ struct CalendarSchedulingTests {
                 // And posting now works.
                 #expect(try await fixture.gdbus(BridgeMethod.post.name, "{'title': <'Now'>}").status == 0)
                 forward.cancel()
-                await server.stop()
                 await serverConnection.close()
+                await serverRunning
             }
         }
     }

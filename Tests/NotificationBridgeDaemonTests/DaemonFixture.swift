@@ -17,6 +17,8 @@ struct DaemonFixture: Sendable {
     let bus: PrivateBus
     /// The scripted notification server, or `nil` when a real one (dunst) runs.
     let server: NotificationServer?
+    /// The scripted server's connection, when the fixture made it: closing it is the server's process exiting.
+    let serverConnection: DBusConnection?
     /// Every event of the scripted server since before the daemon started.
     let events: AsyncStream<NotificationServerEvent>
     /// A connection of the test's own, to call the daemon directly.
@@ -45,21 +47,24 @@ struct DaemonFixture: Sendable {
             // The server keeps what it would let expire by itself (dunst's 10 s): on a loaded machine more than that may
             // pass between a post and the click the test makes. Expiry is tested where it is the point.
             try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await run(
-                    bus: bus, server: server, events: events, promptCommand: promptCommand,
+                    bus: bus, server: server, serverConnection: serverConnection, events: events,
+                    promptCommand: promptCommand,
                     serverTimeout: serverTimeout, settings: settings, history: history,
                     historyClock: historyClock, doNotDisturb: doNotDisturb, body)
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             return try result.get()
         }
     }
 
     /// Runs `body` with the daemon serving against whatever notification server already runs on `bus`.
     static func run<T: Sendable>(
-        bus: PrivateBus, server: NotificationServer?, events: AsyncStream<NotificationServerEvent>,
+        bus: PrivateBus, server: NotificationServer?, serverConnection: DBusConnection? = nil,
+        events: AsyncStream<NotificationServerEvent>,
         promptCommand: [String]? = nil, serverTimeout: Duration? = nil,
         settings: NotificationSettingsLocation = .file, history: HistoryBounds? = nil,
         historyClock: (@Sendable () -> Date)? = nil, doNotDisturb: (any DesktopDoNotDisturbWatching)? = nil,
@@ -96,7 +101,8 @@ struct DaemonFixture: Sendable {
         let owners = try await client.nameOwnerChanges(of: BridgeAPI.busName)
         let running = Task { try await group.run() }
         let fixture = DaemonFixture(
-            bus: bus, server: server, events: events, client: client, group: group, directory: directory)
+            bus: bus, server: server, serverConnection: serverConnection, events: events, client: client,
+            group: group, directory: directory)
         do {
             try await withTimeout(waitingFor: "the daemon to own \(BridgeAPI.busName)") {
                 if try await client.nameOwner(of: BridgeAPI.busName) != nil { return }

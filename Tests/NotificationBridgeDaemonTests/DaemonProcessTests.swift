@@ -17,15 +17,18 @@ struct DaemonProcessTests {
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
             try await server.start(on: serverConnection, profile: .fullFeatured)
+            async let serverRunning: Void = server.run()
             let client = try await bus.connect()
             do {
                 let result = try await body(bus, client)
-                await server.stop()
+                await serverConnection.close()
+                await serverRunning
                 await client.close()
                 await serverConnection.close()
                 return result
             } catch {
-                await server.stop()
+                await serverConnection.close()
+                await serverRunning
                 await client.close()
                 await serverConnection.close()
                 throw error

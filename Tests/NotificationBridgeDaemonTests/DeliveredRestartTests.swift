@@ -124,11 +124,13 @@ struct DeliveredRestartTests {
             let before = try await setup.nextNotification()
 
             // The server restarts: the daemon posts the notification again, and gets a new server id for it.
-            await setup.server.stop()
+            // The server's process exits.
+            await setup.serverConnection.close()
             let newConnection = try await setup.bus.connect()
             let newServer = NotificationServer()
             let newEvents = newServer.events()
             try await newServer.start(on: newConnection, profile: NotificationServerProfile.plasma.withoutDefaultExpiry)
+            async let newServerRunning: Void = newServer.run()
             let reposted = try await withTimeout(waitingFor: "the daemon to post again to the new server") {
                 for await event in newEvents {
                     if case .notified(let notification) = event { return notification }
@@ -158,8 +160,8 @@ struct DeliveredRestartTests {
             let signal = try await responded.first(waitingFor: "Responded after both restarts")
             #expect(signal.arguments.first == .string(id))
             await app.close()
-            await newServer.stop()
             await newConnection.close()
+            await newServerRunning
         }
     }
 }

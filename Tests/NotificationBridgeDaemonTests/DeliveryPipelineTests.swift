@@ -104,6 +104,7 @@ struct DeliveryPipelineTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 // What the server receives from the delivery of `origin`, and what its thread's summary should say.
                 var expectedSummary: String? = "2 new messages from Ann"
@@ -179,8 +180,8 @@ struct DeliveryPipelineTests {
                     Self.originsThroughEveryStage(log).contains(origin.rawValue),
                     "the log shows \(origin.rawValue) passed \(Self.allStages): \(delivering)")
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

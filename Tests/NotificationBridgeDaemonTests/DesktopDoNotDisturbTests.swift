@@ -183,6 +183,7 @@ struct DesktopDoNotDisturbTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await DaemonFixture.run(
                     bus: bus, server: server, events: events, doNotDisturb: FedSwitch(on: true)
@@ -206,8 +207,8 @@ struct DesktopDoNotDisturbTests {
                     #expect(try await fixture.nextNotification().summary == "kept")
                 }
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

@@ -111,6 +111,7 @@ struct FocusMethodTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 var until: Int64?
                 try await DaemonFixture.run(
@@ -136,8 +137,8 @@ struct FocusMethodTests {
                     )
                 }
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

@@ -28,6 +28,7 @@ struct FocusPropertyAtStartTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await DaemonFixture.run(
                     bus: bus, server: server, events: events,
@@ -45,8 +46,8 @@ struct FocusPropertyAtStartTests {
                 }
             }
             lock.release()
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

@@ -53,13 +53,14 @@ struct FocusRestoreTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await DaemonFixture.run(
                     bus: bus, server: server, events: events,
                     doNotDisturb: DesktopDoNotDisturbTests.FedSwitch(on: false), body)
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

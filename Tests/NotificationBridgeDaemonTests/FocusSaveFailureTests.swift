@@ -24,6 +24,7 @@ struct FocusSaveFailureTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await DaemonFixture.run(
                     bus: bus, server: server, events: events,
@@ -51,8 +52,8 @@ struct FocusSaveFailureTests {
                     #expect(try await FocusRestoreTests.activeFocus(fixture)?.name == "sleep", "with space, it is on")
                 }
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             _ = try await ProcessRunner.run(["umount", "-l", state.path])
             try result.get()
         }

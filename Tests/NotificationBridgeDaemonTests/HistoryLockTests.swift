@@ -31,6 +31,7 @@ struct HistoryLockTests {
             let events = server.events()
             try await server.start(
                 on: serverConnection, profile: NotificationServerProfile.fullFeatured.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await DaemonFixture.run(bus: bus, server: server, events: events) { fixture in
                     let answer = try ExecRouteTests.installRecorder(in: fixture)
@@ -57,8 +58,8 @@ struct HistoryLockTests {
                     #expect(try read("action") == "pay")
                 }
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             await saverConnection.close()
             try result.get()
         }

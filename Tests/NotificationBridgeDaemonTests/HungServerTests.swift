@@ -45,6 +45,7 @@ struct HungServerTests {
             await hung.setNotifyAnswer(.never)
             let hungEvents = hung.events()
             try await hung.start(on: hungConnection, profile: .fullFeatured, allowingReplacement: true)
+            async let hungRunning: Void = hung.run()
             try await DaemonFixture.run(
                 bus: bus, server: hung, events: hungEvents, serverTimeout: .milliseconds(500)
             ) { fixture in
@@ -60,6 +61,7 @@ struct HungServerTests {
                 let next = NotificationServer()
                 let events = next.events()
                 try await next.start(on: connection, profile: .fullFeatured, replacingOwner: true)
+                async let nextRunning: Void = next.run()
                 let shown = try await withTimeout(waitingFor: "the next server to show the due notification") {
                     for await event in events {
                         if case .notified(let served) = event { return served }
@@ -72,11 +74,11 @@ struct HungServerTests {
                 }
                 let summaries = await next.notifications.map(\.summary)
                 #expect(summaries == ["Due"], "the next server shows \(summaries)")
-                await next.stop()
                 await connection.close()
+                await nextRunning
             }
-            await hung.stop()
             await hungConnection.close()
+            await hungRunning
         }
     }
 

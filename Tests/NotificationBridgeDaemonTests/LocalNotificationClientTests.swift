@@ -124,4 +124,42 @@ struct LocalNotificationClientTests {
             }
         }
     }
+
+    @Test("cancelling run() finishes responses and firings, and detaches the app: its next response waits for it")
+    func cancellationEndsRun() async throws {
+        try await SchedulingTests.withSetup(.plasma) { setup in
+            let daemon = try await setup.startDaemon()
+            defer { daemon.stop() }
+            let connection = try await setup.bus.connect()
+            let client = try await LocalNotificationClient(connection: connection, appName: "Kettle")
+            try await withTimeout(waitingFor: "run() to end once its group is cancelled") {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await client.run() }
+                    group.cancelAll()
+                }
+            }
+            let (responses, firings) = (client.responses, client.firings)
+            try await withTimeout(.seconds(10), waitingFor: "responses and firings to finish") {
+                for await _ in responses {}
+                for await _ in firings {}
+            }
+            // Answered after the Detach sent on the way out, which the daemon takes in the order it came.
+            _ = try await client.pending()
+            // Posted by a connection that is gone by the click: the daemon hands the response to the app's attachment.
+            let poster = try await setup.bus.connect()
+            let id = try await BridgeProxy(connection: poster).post(
+                NotificationPost(
+                    content: NotificationContent(
+                        title: "Tea", appName: "Kettle", defaultActionLabel: "Pour", timeout: .never)))
+            let shown = try await setup.nextNotification()
+            await poster.close()
+            try await setup.server.invokeAction(id: shown.id, key: "default")
+            // Kept only when the app is not attached: otherwise it is sent to the connection and the wait never ends.
+            let kept = try await withTimeout(.seconds(20), waitingFor: "the response kept for WaitForResponse") {
+                try await BridgeProxy(connection: connection).waitForResponse(id: id)
+            }
+            #expect(kept.actionID == "default")
+            await connection.close()
+        }
+    }
 }

@@ -24,6 +24,7 @@ struct LockScreenSettingsTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: .fullFeatured)
+            async let serverRunning: Void = server.run()
             let result = await outcome {
                 try await DaemonFixture.run(bus: bus, server: server, events: events) { fixture in
                     _ = try await fixture.gdbus(BridgeMethod.setSettings.name, "Mail", "{'lock-screen': <'private'>}")
@@ -43,8 +44,8 @@ struct LockScreenSettingsTests {
                     #expect(plain.summary == "Backup finished" && plain.body == "42 files")
                 }
             }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             await saverConnection.close()
             try result.get()
         }

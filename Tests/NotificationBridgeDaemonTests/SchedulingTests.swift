@@ -19,6 +19,8 @@ struct SchedulingTests {
         let client: DBusConnection
         /// The scripted notification server.
         let server: NotificationServer
+        /// The server's connection: closing it is the server's process exiting (its ``NotificationServer/run()`` ends).
+        let serverConnection: DBusConnection
         let events: AsyncStream<NotificationServerEvent>
         let stateHome: URL
         let log: URL
@@ -110,13 +112,17 @@ struct SchedulingTests {
             // The server keeps what it would let expire by itself: on a loaded machine more than its default timeout
             // may pass between a post and the test's click. Expiry is tested where it is the point.
             try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let client = try await bus.connect()
             let stateHome = bus.directory.appendingPathComponent("state-home")
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("nb-sched-\(UUID().uuidString).log")
             defer { try? FileManager.default.removeItem(at: log) }
-            let setup = Setup(bus: bus, client: client, server: server, events: events, stateHome: stateHome, log: log)
+            let setup = Setup(
+                bus: bus, client: client, server: server, serverConnection: serverConnection, events: events,
+                stateHome: stateHome, log: log)
             let result = await outcome { try await body(setup) }
-            await server.stop()
+            await serverConnection.close()
+            await serverRunning
             await client.close()
             await serverConnection.close()
             return try result.get()

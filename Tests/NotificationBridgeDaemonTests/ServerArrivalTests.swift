@@ -55,6 +55,7 @@ struct ServerArrivalTests {
                 }
                 let server = NotificationServer()
                 try await server.start(on: connection, profile: .fullFeatured)
+                async let serverRunning: Void = server.run()
                 let gaveUp: @Sendable () -> Bool = {
                     log.all.contains { $0.1.contains("the new notification server does not answer") }
                 }
@@ -73,8 +74,8 @@ struct ServerArrivalTests {
                     #expect(copies == 1, "shown once, as soon as the server answers")
                     try await fixture.call(BridgeMethod.withdraw.name, [.string(id)])
                 }
-                await server.stop()
                 await connection.close()
+                await serverRunning
                 return shown > 0
             }
         }
@@ -103,6 +104,7 @@ struct ServerArrivalTests {
         let served = server.events()
         let forward = Task { for await event in served { sink.yield(event) } }
         try await server.start(on: connection, profile: .fullFeatured)
+        async let serverRunning: Void = server.run()
         // Every firing is shown; then, once the daemon knows the server, a notification posted now comes after any
         // second copy of them, since the server takes calls in order.
         var seen = try await fixture.summaries(until: { Set($0).isSuperset(of: titles) }, round: round)
@@ -118,8 +120,8 @@ struct ServerArrivalTests {
         }
 
         for id in ids { try await fixture.call(BridgeMethod.withdraw.name, [.string(id)]) }
-        await server.stop()
         await connection.close()
+        await serverRunning
         forward.cancel()
         try await withTimeout(waitingFor: "the daemon to see the server go") {
             while try await fixture.serverName() != "" { try await Task.sleep(for: .milliseconds(10)) }

@@ -88,7 +88,8 @@ struct SlowServerTests {
             let before = try await fixture.serverName()
             #expect(before == NotificationServerProfile.dunst.serverName)
 
-            try await fixture.scripted.stop()
+            // The server's process exits: its connection goes, and the bus gives its name away.
+            await fixture.serverConnection?.close()
             _ = try await owners.first(waitingFor: "the server to leave the bus")
             #expect(try await fixture.serverName() == "")
             let refused = await outcome { try await fixture.post([PostKeys.title.name: .string("Nobody")]) }
@@ -97,13 +98,14 @@ struct SlowServerTests {
             let connection = try await fixture.bus.connect()
             let other = NotificationServer()
             try await other.start(on: connection, profile: .xfce4Notifyd)
+            async let otherRunning: Void = other.run()
             // The daemon reads the new server's information once it owns the name.
             let expected = NotificationServerProfile.xfce4Notifyd.serverName
             try await withTimeout(waitingFor: "GetServerInformation to name the new server") {
                 while try await fixture.serverName() != expected { try await Task.sleep(for: .milliseconds(20)) }
             }
-            await other.stop()
             await connection.close()
+            await otherRunning
         }
     }
 

@@ -36,6 +36,7 @@ struct ThreadRefusedPostTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             // The app's connection outlives the daemon's restart: what it posted is listed to it.
             let client = try await bus.connect()
             let result = await outcome {
@@ -74,8 +75,8 @@ struct ThreadRefusedPostTests {
                 }
             }
             await client.close()
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

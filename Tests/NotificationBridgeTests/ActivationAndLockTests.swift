@@ -104,6 +104,7 @@ import Testing
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
@@ -136,7 +137,8 @@ import Testing
                 #expect(second.notificationID == deleteID)
                 #expect(second.actionID == "delete")
             }
-            await server.stop()
+            await serverConnection.close()
+            await serverRunning
             for connection in [connection, serverConnection, screenSaver] { await connection.close() }
         }
     }

@@ -11,6 +11,8 @@ import Testing
 struct BridgeFixture: Sendable {
     let bus: PrivateBus
     let server: NotificationServer
+    /// The server's connection: closing it is the server's process exiting (its ``NotificationServer/run()`` ends).
+    let serverConnection: DBusConnection
     let serverEvents: AsyncStream<NotificationServerEvent>
     let center: DesktopNotificationCenter
     let connection: DBusConnection
@@ -45,20 +47,23 @@ struct BridgeFixture: Sendable {
             // The server keeps what it would let expire by itself: on a loaded machine more than its default timeout
             // may pass between a post and the test's click. Expiry is tested where it is the point.
             try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let connection = try await bus.connect()
             // A prompt command is always set, so no zenity on the test machine changes what the tests see.
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
                 configuration(on: bus, promptCommand: promptCommand ?? ["/bin/false"]))
             let fixture = BridgeFixture(
-                bus: bus, server: server, serverEvents: events, center: center, connection: connection)
+                bus: bus, server: server, serverConnection: serverConnection, serverEvents: events, center: center,
+                connection: connection)
             let result = await outcome {
                 try await center.running {
                     try await center.setNotificationCategories(categories)
                     return try await body(fixture)
                 }
             }
-            await server.stop()
+            await serverConnection.close()
+            await serverRunning
             await connection.close()
             await serverConnection.close()
             return try result.get()
@@ -130,19 +135,13 @@ struct BridgeFixture: Sendable {
 }
 
 extension DesktopNotificationCenter {
-    /// Runs `body` while the center's ``run()`` runs beside it in a task group, then stops the center (also when
-    /// `body` throws), as an app runs it.
+    /// Runs `body` while the center's ``run()`` runs beside it in a task group, then cancels it (also when `body`
+    /// throws), as an app runs it.
     nonisolated func running<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.run() }
-            do {
-                let result = try await body()
-                await stop()
-                return result
-            } catch {
-                await stop()
-                throw error
-            }
+            defer { group.cancelAll() }
+            return try await body()
         }
     }
 }

@@ -87,6 +87,7 @@ import Testing
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: service, profile: .gnomeShell43)
+            async let serverRunning: Void = server.run()
             let connection = try await bus.connect()
             let center = try await DesktopNotificationCenter(
                 connection: connection, systemConnection: nil,
@@ -97,7 +98,8 @@ import Testing
                 ])
                 try await body(bus, server, events, center)
             }
-            await server.stop()
+            await service.close()
+            await serverRunning
             await connection.close()
             await service.close()
             await shell.close()

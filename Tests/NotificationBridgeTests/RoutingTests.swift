@@ -176,11 +176,13 @@ import Testing
     @Test func aServerRestartRepostsOutstandingNotifications() async throws {
         try await BridgeFixture.with(.dunst) { fixture in
             let (id, _) = try await fixture.post(BridgeFixture.content())
-            await fixture.server.stop()
+            // The server's process exits.
+            await fixture.serverConnection.close()
             let replacement = NotificationServer()
             let events = replacement.events()
             let connection = try await fixture.bus.connect()
             try await replacement.start(on: connection, profile: NotificationServerProfile.dunst.withoutDefaultExpiry)
+            async let replacementRunning: Void = replacement.run()
             let served = try await withTimeout(waitingFor: "the bridge to post again") {
                 for await case .notified(let served) in events { return served }
                 throw TestSupportError("events ended")
@@ -190,8 +192,8 @@ import Testing
             let response = try await fixture.nextResponse()
             #expect(response.notificationID == id)
             #expect(response.actionID == "read")
-            await replacement.stop()
             await connection.close()
+            await replacementRunning
         }
     }
 

@@ -21,29 +21,29 @@ struct ServerFixture: Sendable {
     /// The member the sentinel signal uses; it marks the end of what a test waits for.
     static let sentinelMember = "TestSentinel"
 
-    /// Runs `body` with a fresh bus and a server started with `profile`; stops everything afterwards.
+    /// Runs `body` with a fresh bus and a server serving with `profile`; then the server leaves the bus and every
+    /// connection closes.
     static func with<T: Sendable>(
         _ profile: NotificationServerProfile, _ body: (ServerFixture) async throws -> T
     ) async throws -> T {
         try await withPrivateBus { bus in
             let serverConnection = try await bus.connect()
-            let server = NotificationServer()
-            let events = server.events()
-            try await server.start(on: serverConnection, profile: profile)
             let client = try await bus.connect()
             let bystander = try await bus.connect()
-            let rule = DBusMatchRule(sender: serverConnection.uniqueName, path: NotificationServer.objectPath)
-            let fixture = ServerFixture(
-                bus: bus, server: server, serverConnection: serverConnection, client: client, events: events,
-                clientSignals: try await client.signals(matching: rule),
-                bystanderSignals: try await bystander.signals(matching: rule))
+            let server = NotificationServer()
+            let events = server.events()
             do {
-                let result = try await body(fixture)
-                await server.stop()
+                let result = try await server.serving(on: serverConnection, profile: profile) {
+                    let rule = DBusMatchRule(sender: serverConnection.uniqueName, path: NotificationServer.objectPath)
+                    let fixture = ServerFixture(
+                        bus: bus, server: server, serverConnection: serverConnection, client: client, events: events,
+                        clientSignals: try await client.signals(matching: rule),
+                        bystanderSignals: try await bystander.signals(matching: rule))
+                    return try await body(fixture)
+                }
                 for connection in [client, bystander, serverConnection] { await connection.close() }
                 return result
             } catch {
-                await server.stop()
                 for connection in [client, bystander, serverConnection] { await connection.close() }
                 throw error
             }

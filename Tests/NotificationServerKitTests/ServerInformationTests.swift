@@ -54,21 +54,30 @@ import Testing
             }
             #expect(await !second.isRunning)
 
-            // Once the first stops, the name is free: the second takes it and answers as dunst.
-            await fixture.server.stop()
+            // Once the first has gone (its process exits: its connection closes), the name is free: the second takes
+            // it and answers as dunst.
+            let owners = try await fixture.client.nameOwnerChanges(of: NotificationServer.busName)
+            await fixture.serverConnection.close()
+            _ = try await owners.first(waitingFor: "the first server's name to go")
             try await second.start(on: other, profile: .dunst)
+            async let secondRunning: Void = second.run()
             let information = try await fixture.call("GetServerInformation")
             #expect(try information.decode(String.self, String.self, String.self, String.self).0 == "dunst")
-            await second.stop()
-            #expect(try await !fixture.client.nameHasOwner(NotificationServer.busName))
             await other.close()
+            await secondRunning
+            #expect(try await !fixture.client.nameHasOwner(NotificationServer.busName))
         }
     }
 
-    @Test func aStoppedServerDropsItsNotificationsAndStopsAnswering() async throws {
+    @Test func aServerWhoseConnectionClosesDropsItsNotificationsAndStopsAnswering() async throws {
         try await ServerFixture.with(.plasma) { fixture in
             try await fixture.notify(summary: "left behind")
-            await fixture.server.stop()
+            await fixture.serverConnection.close()
+            // The events finish once its run() has ended.
+            let events = fixture.events
+            try await withTimeout(.seconds(10), waitingFor: "the server's events to finish") {
+                for await _ in events {}
+            }
             #expect(await fixture.server.notifications.isEmpty)
             await #expect(throws: NotificationServerError.notRunning) {
                 try await fixture.server.dismiss(id: 1)

@@ -41,13 +41,14 @@ import Testing
             let connection = try await bus.connect()
             let server = NotificationServer()
             try await server.start(on: connection, profile: .gnomeShell43)
+            async let serverRunning: Void = server.run()
             let client = try await bus.connect()
             let id = try await Self.notify(from: client, replacing: 0, actions: ["mute", "Mute"])
             #expect(try await Self.notify(from: client, replacing: id, actions: ["mute", "Mute"]) == id)
             await #expect(throws: NotificationServerError.self) { try await server.invokeAction(id: id, key: "mute") }
-            await server.stop()
-            await client.close()
             await connection.close()
+            await serverRunning
+            await client.close()
         }
     }
 
@@ -56,12 +57,13 @@ import Testing
             let connection = try await bus.connect()
             let server = NotificationServer()
             try await server.start(on: connection, profile: .dunst)
+            async let serverRunning: Void = server.run()
             let other = try await bus.connect()
             await #expect(throws: NotificationServerError.noSeparateService(server: "dunst")) {
                 try await server.restartService(on: other)
             }
-            await server.stop()
             await connection.close()
+            await serverRunning
             await other.close()
         }
     }
@@ -77,6 +79,7 @@ import Testing
             let oldService = try await bus.connect()
             let server = NotificationServer()
             try await server.start(on: oldService, profile: .gnomeShell43)
+            async let serverRunning: Void = server.run()
             let client = try await bus.connect()
             let signals = try await client.signals(matching: DBusMatchRule(path: NotificationServer.objectPath))
             let id = try await Self.notify(from: client, replacing: 0, actions: actions)
@@ -84,9 +87,10 @@ import Testing
             try await server.restartService(on: newService)
             await oldService.close()
             try await body(server, client, signals, id)
-            await server.stop()
-            await client.close()
+            // The server serves on the new service's connection now: its end is the server's.
             await newService.close()
+            await serverRunning
+            await client.close()
         }
     }
 

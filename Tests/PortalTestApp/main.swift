@@ -22,7 +22,7 @@ func say(_ words: String...) {
 var configuration = DesktopNotificationCenter.Configuration(appName: "Mail")
 if activated { configuration.activatableAppID = ProcessInfo.processInfo.environment["FLATPAK_ID"] }
 let center = try await DesktopNotificationCenter.connect(configuration)
-// The center's work runs beside the app's, in one task group, until the app stops it.
+// The center's work runs beside the app's, in one task group, until the app cancels the group.
 try await withThrowingDiscardingTaskGroup { group in
     group.addTask { await center.run() }
     try await center.setNotificationCategories([message])
@@ -39,5 +39,5 @@ try await withThrowingDiscardingTaskGroup { group in
         say("response", response.notificationID, response.actionID, JSONValue.object(response.userInfo).jsonText)
         break
     }
-    await center.stop()
+    group.cancelAll()
 }

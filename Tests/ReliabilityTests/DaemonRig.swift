@@ -39,6 +39,7 @@ struct DaemonRig: Sendable {
             // The server keeps what it would let expire by itself: on a loaded machine more than its default timeout
             // may pass between a post and the test's click. Expiry is tested where it is the point.
             try await server.start(on: serverConnection, profile: profile.withoutDefaultExpiry)
+            async let serverRunning: Void = server.run()
             let client = try await bus.connect()
             let directory = bus.directory.appendingPathComponent("test")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -58,7 +59,8 @@ struct DaemonRig: Sendable {
                 result = .failure(
                     TestSupportError("\(error)\n--- the daemon's log, last part:\n\(rig.logText.suffix(6000))"))
             }
-            await server.stop()
+            await serverConnection.close()
+            await serverRunning
             await client.close()
             await serverConnection.close()
             return try result.get()

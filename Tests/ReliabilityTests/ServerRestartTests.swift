@@ -50,12 +50,9 @@ extension Reliability {
                 let replacement = NotificationServer()
                 let events = replacement.events()
                 let connection = try await rig.bus.connect()
-                defer {
-                    Task {
-                        await replacement.stop(); await connection.close()
-                    }
-                }
                 try await replacement.start(on: connection, profile: .fullFeatured)
+                // Ends with this scope: the replacement leaves the bus; the connection goes with the bus.
+                async let _: Void = replacement.run()
                 // Title → the notification as the new server shows it.
                 let shown = try await withTimeout(.seconds(20), waitingFor: "all five to be posted again") {
                     var shown: [String: ServedNotification] = [:]

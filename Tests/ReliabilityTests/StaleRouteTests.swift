@@ -48,12 +48,9 @@ extension Reliability {
                 let events = replacement.events()
                 let connection = try await rig.bus.connect()
                 let other = try await rig.bus.connect()
-                defer {
-                    Task {
-                        await replacement.stop(); await connection.close(); await other.close()
-                    }
-                }
                 try await replacement.start(on: connection, profile: profile)
+                // Ends with this scope: the replacement leaves the bus; the connections go with the bus.
+                async let _: Void = replacement.run()
                 let reply = try await other.call(
                     destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                     interface: "org.freedesktop.Notifications", method: "Notify",

@@ -18,7 +18,7 @@ import NotificationModel
 /// ```
 ///
 /// The client hears the daemon in ``run()``, which the app runs in a task group of its own for as long as it uses the
-/// client; ``stop()`` ends it.
+/// client; cancelling that task ends it, detaches the app and finishes the streams.
 ///
 /// ## Why the daemon holds them
 ///
@@ -55,9 +55,6 @@ public actor LocalNotificationClient {
 
     private let responseSink: AsyncStream<NotificationResponse>.Continuation
     private let firingSink: AsyncStream<ListedNotification>.Continuation
-    /// Finished by ``stop()``, which ends ``run()``.
-    private let stopping: (stream: AsyncStream<Never>, continuation: AsyncStream<Never>.Continuation) =
-        AsyncStream.makeStream()
     /// The attachment as ``appName``, which attaches again when the daemon restarts.
     private let attachment: BridgeAttachment
     let proxy: BridgeProxy
@@ -105,42 +102,33 @@ public actor LocalNotificationClient {
         }
     }
 
-    /// Hears the daemon until ``stop()``: the responses and firings it sends the app, handed to ``responses`` and
-    /// ``firings``, and its restarts, after which the client attaches again. Run it once, in a task group of the app's,
-    /// for as long as the client is used; until it runs, nothing arrives on the streams. It ends at ``stop()``, when
-    /// the connection closes, or when the task that runs it is cancelled, and finishes the streams.
+    /// Hears the daemon until the task that runs it is cancelled or the connection closes: the responses and firings
+    /// it sends the app, handed to ``responses`` and ``firings``, and its restarts, after which the client attaches
+    /// again. Run it once, in a task group of the app's, for as long as the client is used; until it runs, nothing
+    /// arrives on the streams. When it ends it detaches the app from the daemon (cancelled) and finishes the streams;
+    /// the connection stays open (close it yourself).
     public func run() async {
-        let (attachment, responseSink, firingSink, stopping) = (
-            self.attachment, self.responseSink, self.firingSink, self.stopping
-        )
+        let (attachment, responseSink, firingSink) = (self.attachment, self.responseSink, self.firingSink)
         await withDiscardingTaskGroup { group in
             group.addTask { await attachment.run() }
-            group.addTask {
-                for await event in attachment.events {
-                    switch event {
-                    case .responded(let response):
-                        responseSink.yield(response.notificationResponse)
-                    case .fired(let notification):
-                        firingSink.yield(notification)
-                    case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
-                        continue
-                    }
+            // Ends with the connection, or at once when the task is cancelled.
+            for await event in attachment.events {
+                switch event {
+                case .responded(let response):
+                    responseSink.yield(response.notificationResponse)
+                case .fired(let notification):
+                    firingSink.yield(notification)
+                case .closed, .settingsChanged, .desktopDoNotDisturbChanged:
+                    continue
                 }
-                // The connection closed: nothing more can be heard.
-                stopping.continuation.finish()
             }
-            for await _ in stopping.stream {}
             group.cancelAll()
         }
         responseSink.finish()
         firingSink.finish()
     }
 
-    /// Ends ``run()``, which finishes the streams, and detaches from the daemon; the connection stays open (close it
-    /// yourself).
-    public func stop() async {
-        stopping.continuation.finish()
-        await attachment.detach()
+    deinit {
         // Also when run() never ran.
         responseSink.finish()
         firingSink.finish()

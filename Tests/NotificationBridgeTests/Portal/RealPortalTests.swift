@@ -93,11 +93,12 @@ struct RealPortalTests {
             let server = NotificationServer()
             let events = server.events()
             try await server.start(on: serverConnection, profile: .xfce4Notifyd)
+            async let serverRunning: Void = server.run()
             let portal = try await RealPortal.start(on: bus)
             defer { portal.stop() }
             let result = await outcome { try await body(bus, server, events, portal) }
-            await server.stop()
             await serverConnection.close()
+            await serverRunning
             try result.get()
         }
     }

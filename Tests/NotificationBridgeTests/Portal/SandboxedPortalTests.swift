@@ -95,7 +95,6 @@ extension SandboxedPortalTests {
             let served = try await fixture.nextServed()
             #expect(served.actions.contains { $0.label == "Open" })
             // The app quits: its name goes with its connection.
-            await fixture.center.stop()
             await run.connection.close()
 
             let output = run.sandbox.directory.appendingPathComponent("activated.out")

@@ -12,7 +12,8 @@ struct TestServer: Sendable {
     let connection: DBusConnection
     let events: AsyncStream<NotificationServerEvent>
 
-    /// Starts a server of the full-featured profile; `answer` is set before it takes the name.
+    /// Starts a server of the full-featured profile; `answer` is set before it takes the name. Its `run()` is left out:
+    /// nothing expires unless a test expires it, and the server lives until ``stop()`` or the end of the bus.
     static func start(
         on bus: PrivateBus, answer: NotifyAnswer = .immediately, allowingReplacement: Bool = false,
         replacingOwner: Bool = false
@@ -57,8 +58,8 @@ struct TestServer: Sendable {
         get async { await server.calls.filter { $0.member == "CloseNotification" } }
     }
 
+    /// The server's process exits: its connection closes, and the bus gives its name away.
     func stop() async {
-        await server.stop()
         await connection.close()
     }
 }
