@@ -37,7 +37,6 @@ struct FocusClockTests {
             let serverConnection = try await bus.connect()
             let server = NotificationServer()
             let events = server.events()
-            try await server.start(on: serverConnection, profile: NotificationServerProfile.fullFeatured)
             let start: Start = { daemonBody in
                 try await DaemonFixture.run(
                     bus: bus, server: server, events: events,
@@ -45,8 +44,11 @@ struct FocusClockTests {
                     timeZone: berlin, wallClockSteps: steps
                 ) { fixture in try await daemonBody(try await Watched(fixture: fixture, clock: clock)) }
             }
-            let result = await outcome { try await body(start) }
-            await server.stop()
+            let result = await outcome {
+                try await server.serving(on: serverConnection, profile: NotificationServerProfile.fullFeatured) {
+                    try await body(start)
+                }
+            }
             await serverConnection.close()
             try result.get()
         }
