@@ -68,10 +68,10 @@ struct RepostRestartTests {
         ]
     }
 
-    /// What `ListDelivered` lists for the app.
-    static func listed(_ fixture: DaemonFixture) async throws -> [ListedNotification] {
+    /// What `ListDelivered` lists for `app`.
+    static func listed(_ fixture: DaemonFixture, app: String = "Builds") async throws -> [ListedNotification] {
         let reply = try await fixture.call(
-            BridgeMethod.listDelivered.name, [.vardict([FilterKeys.appName.name: .string("Builds")])])
+            BridgeMethod.listDelivered.name, [.vardict([FilterKeys.appName.name: .string(app)])])
         guard case .array(_, let values)? = reply.first else { throw TestSupportError("ListDelivered gave \(reply)") }
         return values.compactMap(ListedNotification.init)
     }
