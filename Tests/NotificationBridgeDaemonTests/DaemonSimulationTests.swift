@@ -13,8 +13,8 @@ import Testing
 /// wall clock moved by hand: posts at every interruption level, scheduled posts and the time that makes them due,
 /// thread posts, replacements, withdrawals, clicks, snoozes and dismissals on the server, the desktop's
 /// do-not-disturb turned on and off, restarts of the server (it goes away and a new one takes the name, or takes it
-/// over) and graceful restarts of the daemon on the same state, checked after every step against a model of what a
-/// client was told. A failure names its seed and step; `NB_SIMULATION_SEED=<seed>` replays its choices (the
+/// over; what is scheduled may come due in that instant) and restarts of the daemon on the same state (graceful, or
+/// cut off where it stands as `kill -9` would), checked after every step against a model of what a client was told. A failure names its seed and step; `NB_SIMULATION_SEED=<seed>` replays its choices (the
 /// daemon's own timing may still differ), `NB_SIMULATION_STEPS=<n>` sets the length (each step is a few round trips
 /// on the bus: a few milliseconds), and `NB_SIMULATION_TRACE=1` prints each step with the model before it.
 @Suite("Daemon simulation")
@@ -299,6 +299,9 @@ struct DaemonSimulationTests {
                                     await previous.1.close()
                                 }
                             case .restartDaemon:
+                                // Stopped gracefully, or cut off where it stands as `kill -9` would: either way the
+                                // next start keeps every promise.
+                                if Bool.random(using: &random) { await fixture.crash() }
                                 return
                             }
                             try await Self.check(model, fixture, server, seed: seed, step: done)
