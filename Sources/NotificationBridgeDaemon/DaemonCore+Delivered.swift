@@ -42,12 +42,11 @@ extension DaemonCore {
 
     /// Follows a notification posted again to a restarted server: its new server id is what a later restart of the
     /// daemon must look for.
-    func repost(_ id: String, serverID: UInt32, server owner: String) {
-        // Identifying the new instance asks the bus: a job, so that events go on meanwhile.
-        jobs.yield { [weak self] in await self?.keepReposted(id, serverID: serverID, server: owner) }
-    }
-
-    private func keepReposted(_ id: String, serverID: UInt32, server owner: String) async {
+    ///
+    /// Kept in the event's own turn, not as a job: the session's events are followed to their end when the daemon
+    /// stops, after the jobs have ended, and a record left to a job then would be lost, so that the next start would
+    /// forget a notification the server shows. Identifying the new instance asks the bus once per server.
+    func repost(_ id: String, serverID: UInt32, server owner: String) async {
         let server = await instance(owner)
         // Checked after identifying the server: a notification that closed meanwhile is not kept again.
         guard let entry = table[id], entry.isOnServer else { return }

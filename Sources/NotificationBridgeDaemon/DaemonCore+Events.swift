@@ -34,7 +34,7 @@ extension DaemonCore {
             let ended = apply(.promptEnded, to: id).contains { if case .end = $0 { true } else { false } }
             if ended { logger.debug("ended without a response", metadata: ["notification.id": "\(id)"]) }
         case .reposted(let id, let serverID, let server):
-            repost(id, serverID: serverID, server: server)
+            await repost(id, serverID: serverID, server: server)
         case .serverChanged(let owner):
             // A server that took the name may not answer yet: what waits for one is shown once it is ready.
             doNotDisturbWatcher.serverChanged(owner: owner, info: nil)

@@ -189,8 +189,15 @@ extension DaemonCore {
     ) async {
         let id = firing.notification.id
         // Withdrawn (or posted anew) while its Notify was out: the withdrawal took it off the schedule, and whatever
-        // the server answered, this firing is over.
-        guard wasOut else { return }
+        // the server answered, this firing is over. Closed on the server before this answer was read (the session
+        // reports a close as soon as the server's answer is in, and this turn may come after it): shown all the same,
+        // so recorded, or a restart would show it again. A repeating one withdrawn is no longer scheduled.
+        guard wasOut else {
+            if let entry = table[id], entry.hasEnded, firing.nextFireDate == nil || entry.isScheduled {
+                recordFired(firing)
+            }
+            return
+        }
         if case .failure(let failure) = result {
             if failure.name == BridgeError.noServer {
                 // Its progress is not recorded, so that a restart before a server appears shows it too. Decided in this

@@ -118,6 +118,23 @@ enum DaemonServices {
         }
     }
 
+    /// Hands each of the session's events to the core, in order, to the end of the session's stream: unlike a
+    /// ``Follower``, a graceful shutdown does not cut it off. Listed before ``Session``, it stops after it, once the
+    /// session's stream has ended: what the server answered before the session stopped (a notification posted again to
+    /// a new server, whose new id the next start must find on disk) is recorded rather than dropped with the events
+    /// still queued.
+    struct SessionEvents: Service, CustomStringConvertible {
+        let events: AsyncStream<SessionEvent>
+        let core: DaemonCore
+        var description: String { "notification events" }
+
+        func run() async {
+            for await event in events { await core.handle(event) }
+            // Ended with the session, which stops first: the group's order still ends this one in its turn.
+            _ = try? await gracefulShutdown()
+        }
+    }
+
     /// Runs the server session (``NotificationServerSession/run()``): its news from the bus, its prompts and its calls
     /// that outlive their caller. A graceful shutdown lets the work under way end.
     struct Session: Service, CustomStringConvertible {

@@ -230,12 +230,13 @@ public final class NotificationDaemon: Service, CustomStringConvertible {
         var services: [any Service] = [
             // Before the jobs, so that a response held until the session unlocks still sees the unlock while they end.
             DaemonServices.LockFollower(monitor: core.lockMonitor, gate: core.lockGate),
+            // Before the session, so that it follows the session's events until the session has stopped.
+            DaemonServices.SessionEvents(events: events, core: core),
             // After the store and the settings and before the jobs, so that it stops after the jobs under way, which may
             // still be waiting on the server, and before the store's writer, which its last news may still reach.
             DaemonServices.Session(session: core.session),
             DaemonServices.JobRunner(jobs: jobs, finish: { [sink = core.jobs] in sink.finish() }),
             DaemonServices.Activations(activations: core.activations),
-            DaemonServices.Follower(description: "notification events", stream: events) { await core.handle($0) },
             DaemonServices.Follower(description: "scheduled firings", stream: firings.stream) { await core.fired($0) },
             DaemonServices.Scheduling(scheduler: core.scheduler, firings: firings.sink),
             DaemonServices.Follower(description: "notification settings", stream: core.settings.changes) {

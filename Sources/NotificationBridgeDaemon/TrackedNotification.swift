@@ -168,6 +168,14 @@ struct TrackedNotification: Sendable {
         return !isScheduled && waits.isEmpty
     }
 
+    /// Whether it has left the server or ended: ended, or closed with a response still to come.
+    var hasEnded: Bool {
+        switch phase {
+        case .ended, .responding: true
+        default: false
+        }
+    }
+
     /// How it ended, or `nil` while it is not over.
     var ending: String? {
         if case .ended(let why) = phase { return why }

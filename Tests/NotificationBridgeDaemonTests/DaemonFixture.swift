@@ -26,6 +26,8 @@ struct DaemonFixture: Sendable {
     let group: ServiceGroup
     /// A folder for the test's files (removed with the bus).
     let directory: URL
+    /// The daemon's group running.
+    let running: Task<Void, any Error>
 
     /// Runs `body` with the daemon serving against a NotificationServerKit server with `profile`.
     ///
@@ -102,7 +104,7 @@ struct DaemonFixture: Sendable {
         let running = Task { try await group.run() }
         let fixture = DaemonFixture(
             bus: bus, server: server, serverConnection: serverConnection, events: events, client: client,
-            group: group, directory: directory)
+            group: group, directory: directory, running: running)
         do {
             try await withTimeout(waitingFor: "the daemon to own \(BridgeAPI.busName)") {
                 if try await client.nameOwner(of: BridgeAPI.busName) != nil { return }
@@ -117,7 +119,19 @@ struct DaemonFixture: Sendable {
         }
     }
 
+    /// Ends the daemon as near to `kill -9` as this process can: its work is cancelled where it stands, with no
+    /// graceful shutdown in order, so the next start reads only what it had saved. The fixture's stop then only closes
+    /// the client.
+    func crash() async {
+        running.cancel()
+        _ = await running.result
+    }
+
     private func stop(_ running: Task<Void, any Error>) async throws {
+        guard !running.isCancelled else {
+            _ = await running.result
+            return await client.close()
+        }
         await group.triggerGracefulShutdown()
         try await withTimeout(waitingFor: "the daemon to stop") { try await running.value }
         await client.close()

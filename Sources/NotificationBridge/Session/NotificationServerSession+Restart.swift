@@ -69,7 +69,7 @@ extension NotificationServerSession {
             "notification server restarted; posting outstanding notifications again",
             metadata: ["server.name": "\(info.name)", "count": "\(outstanding.count)"])
         for id in outstanding {
-            guard generation == self.generation else { return }
+            guard generation == self.generation, !isStopping else { return }
             let turn = turns.reserve(id)
             await turns.wait(for: turn)
             await repost(id, to: owner, closesShownCopy: closesShownCopies, generation: generation)

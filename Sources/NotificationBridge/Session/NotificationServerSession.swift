@@ -127,6 +127,8 @@ package actor NotificationServerSession {
     var openPrompts: [String: Int] = [:]
     /// Whether ``run()`` runs: until it does, a `Notify` goes on in a task of its own, not as a job.
     var isRunning = false
+    /// Whether ``run()`` is ending: a re-posting to a new server stops before its next `Notify`.
+    var isStopping = false
     /// Counts the servers that took the name, so that a re-posting for one stops when another arrives.
     var generation = 0
     let turns = NotificationTurns()
@@ -178,8 +180,9 @@ package actor NotificationServerSession {
             "notification server", metadata: ["server.name": "\(info.name)", "server.version": "\(info.version)"])
     }
 
-    /// Runs the session's work until the calling task is cancelled: the loop of the bus's news, and the jobs that
-    /// outlive their caller. Then ends them all and finishes ``events``.
+    /// Runs the session's work until ``finish()`` or the calling task is cancelled: the loop of the bus's news, and the
+    /// jobs that outlive their caller. Then lets the `Notify` calls out end (within the server's timeout), ends the
+    /// rest, and finishes ``events``.
     package func run() async {
         isRunning = true
         defer { isRunning = false }
@@ -192,10 +195,23 @@ package actor NotificationServerSession {
                 }
             }
             for await job in jobs { group.addTask(operation: job) }
+            await notifiesEnded(within: configuration.serverTimeout)
             group.cancelAll()
         }
         bus.finish()
         eventSink.finish()
+    }
+
+    /// Lets the `Notify` calls out end before the work is cancelled, for at most `limit`, and starts no more: one cut
+    /// off loses its answer, and a notification the server has taken (one posted again to a new server, which the
+    /// daemon records as shown there when the answer is reported) would stay on the screen with nobody following it.
+    private func notifiesEnded(within limit: Duration) async {
+        isStopping = true
+        let deadline = ContinuousClock.now + limit
+        // At the end only, and a few round trips at most: looked at again every few milliseconds.
+        while !notifiesInFlight.isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
     }
 
     /// Stops taking work: ``run()`` returns once the work under way has ended.
