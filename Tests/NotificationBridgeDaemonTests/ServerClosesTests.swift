@@ -1,7 +1,8 @@
-@testable import NotificationBridge
-@testable import NotificationBridgeDaemon
 import Synchronization
 import Testing
+
+@testable import NotificationBridge
+@testable import NotificationBridgeDaemon
 
 /// The closes of a large withdrawal: every one reaches the server, never more out at once than the bus allows one
 /// connection to wait for, and one job sends them all.

@@ -19,9 +19,10 @@ struct WithdrawAllHistoryTests {
             // Showing ones and a scheduled one, all withdrawn by the one call.
             var showing: [String] = []
             for index in 0..<5 {
-                showing.append(try await fixture.post([
-                    PostKeys.title.name: .string("Build \(index)"), PostKeys.appName.name: .string("CI"),
-                ]))
+                showing.append(
+                    try await fixture.post([
+                        PostKeys.title.name: .string("Build \(index)"), PostKeys.appName.name: .string("CI"),
+                    ]))
                 _ = try await fixture.nextNotification()
             }
             _ = try await fixture.post([
