@@ -5,9 +5,9 @@ import Synchronization
 /// time by one job.
 ///
 /// A `WithdrawAll` of 100,000 showing used to start a job per close, each a task parked on the session's bound of
-/// calls out until its turn came: 100,000 tasks at once, which cost more time than the closes themselves and hundreds
-/// of megabytes the allocator then kept. Now the actor only queues each close (no task, no hop), and one job sends
-/// them, at most ``window`` out at once, the session's own bound on the closes it has out.
+/// calls out until its turn came: 100,000 tasks at once, each with its own memory, which the allocator then kept. Now
+/// the actor only queues each close (no task, no hop), and one job sends them, at most ``window`` out at once, the
+/// session's own bound on the closes it has out.
 final class ServerCloses: Sendable {
     /// How many closes the job has out at once.
     static let window = 32
