@@ -31,16 +31,21 @@ struct Options: Sendable {
     var idleSeconds = 10
     /// How many notifications the scale rows list, withdraw and restart with.
     var scaleSizes = [1_000, 10_000, 100_000]
+    /// `--only scale`: only the scale rows, for measuring a change to a listing, a withdrawal or a restart without the
+    /// rest of the run (`--scale-sizes 10000,100000` chooses the sizes; the first is the one judged linear from).
+    var onlyScale = false
 
     static let usage = """
         usage: dbus-bench --daemon PATH --cli PATH [--floor PATH] [--send-floor PATH] [--baseline PATH] \
-        [--json PATH] [--markdown PATH] [--compare PATH] [--quick] [--rounds N] [--pending N] [--churn N]
+        [--json PATH] [--markdown PATH] [--compare PATH] [--quick] [--rounds N] [--pending N] [--churn N] \
+        [--only scale] [--scale-sizes N,N,...]
         """
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
         // Applied after --quick, whatever their order.
         var overrides: [(WritableKeyPath<Options, Int>, Int)] = []
+        var sizes: [Int]?
         while let argument = iterator.next() {
             if argument == "--quick" {
                 quick = true
@@ -59,6 +64,11 @@ struct Options: Sendable {
             case "--pending": overrides.append((\.pending, try Self.count(argument, value)))
             case "--churn": overrides.append((\.churn, try Self.count(argument, value)))
             case "--rounds": overrides.append((\.rounds, try Self.count(argument, value)))
+            case "--only":
+                guard value == "scale" else { throw BenchError("--only knows 'scale'\n\(Self.usage)") }
+                onlyScale = true
+            case "--scale-sizes":
+                sizes = try value.split(separator: ",").map { try Self.count(argument, String($0)) }
             default: throw BenchError("unknown option \(argument)\n\(Self.usage)")
             }
         }
@@ -79,6 +89,7 @@ struct Options: Sendable {
             scaleSizes = [1_000, 10_000]
         }
         for (key, value) in overrides { self[keyPath: key] = value }
+        if let sizes, !sizes.isEmpty { scaleSizes = sizes }
     }
 
     private static func count(_ option: String, _ value: String) throws -> Int {

@@ -17,6 +17,7 @@ func run() async throws {
     // Read before the run, which may replace it.
     let last = LastTable(path: options.comparePath)
     let rows = try await withPrivateBus { bus in
+        if options.onlyScale { return try await scaleRows(options, bus) }
         let baseline = Baseline(path: options.baseline, environment: bus.environment)
         var rows = try await CoreSuite(options: options, bus: bus, baseline: baseline).run()
 
@@ -61,6 +62,17 @@ func run() async throws {
             rows, to: options.markdownPath, quick: options.quick, rounds: options.rounds, load: load, last: last)
         print("written to \(options.markdownPath)")
     }
+}
+
+/// The scale rows alone (`--only scale`), with the benchmark's server of their own.
+func scaleRows(_ options: Options, _ bus: PrivateBus) async throws -> [ResultRow] {
+    let serverConnection = try await bus.connect()
+    let server = try await BenchNotificationServer.start(on: serverConnection)
+    let client = try await bus.connect()
+    let rows = try await ScaleSuite(options: options, bus: bus, server: server, client: client).run()
+    await client.close()
+    await serverConnection.close()
+    return rows
 }
 
 /// `dbus-bench --serve`: only the benchmark's notification server, on the session bus, until killed; for profiling a

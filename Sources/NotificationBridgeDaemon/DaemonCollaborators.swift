@@ -40,7 +40,6 @@ struct DaemonCollaborators: Sendable {
     let focusTimerWake: AsyncStream<Void>.Continuation
     /// What ``focusTimerWake`` asks.
     let focusTimerWakes: AsyncStream<Void>
-    /// The closes ``DaemonCore/takeOffServer(_:)`` has out, so that the end of a large withdrawal gives its memory
-    /// back.
-    let closesOut = LargeRelease()
+    /// The closes ``DaemonCore/takeOffServer(_:)`` queues for the server, sent a window at a time.
+    let serverCloses = ServerCloses()
 }

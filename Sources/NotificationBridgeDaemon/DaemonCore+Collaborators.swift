@@ -23,5 +23,5 @@ extension DaemonCore {
     nonisolated var heldPollRequests: AsyncStream<Void> { collaborators.heldPollRequests }
     nonisolated var focusTimerWake: AsyncStream<Void>.Continuation { collaborators.focusTimerWake }
     nonisolated var focusTimerWakes: AsyncStream<Void> { collaborators.focusTimerWakes }
-    nonisolated var closesOut: LargeRelease { collaborators.closesOut }
+    nonisolated var serverCloses: ServerCloses { collaborators.serverCloses }
 }

@@ -161,9 +161,10 @@ extension DaemonCore {
     ///
     /// `replaced` is the notification a `Post` replaced, put back by ``TrackedTransition/Effect/restoreReplaced``.
     /// With `deferringStoreChanges`, ``TrackedTransition/Effect/forgetDelivered`` and
-    /// ``TrackedTransition/Effect/keepStacked`` are left to the caller, which puts them in the commit its call is
-    /// answered after. ``TrackedTransition/Effect/keepDelivered`` needs the id the server
-    /// gave and a turn on the bus, so the caller that has them performs it.
+    /// ``TrackedTransition/Effect/keepStacked`` and ``TrackedTransition/Effect/recordHistory(_:)`` are left to the
+    /// caller, which puts them in the commit its call is answered after (one for all the notifications a `WithdrawAll`
+    /// ends). ``TrackedTransition/Effect/keepDelivered`` needs the id the server gave and a turn on the bus, so the
+    /// caller that has them performs it.
     @discardableResult
     func apply(
         _ event: TrackedTransition.Event, to id: String, replaced: TrackedNotification? = nil,
@@ -189,7 +190,7 @@ extension DaemonCore {
             case .keepStacked:
                 if !deferringStoreChanges { keepStacked(id) }
             case .recordHistory(let ending):
-                recordHistory(id, entry, ending)
+                if !deferringStoreChanges { recordHistory(id, entry, ending) }
             }
         }
         return effects

@@ -70,6 +70,23 @@ extension DaemonCore {
     func unschedule(_ id: String, why: String = "was withdrawn") async -> [DaemonStore.Change] {
         guard let entry = table[id], entry.isScheduled else { return [] }
         await scheduler.withdraw(id: id)
+        return unscheduled(id, entry, why: why)
+    }
+
+    /// Cancels the scheduled notifications `ids` that are still scheduled, asking the scheduler once for them all;
+    /// returns the changes that forget them on disk, by id. Those not showing end.
+    func unschedule(_ ids: [String], why: String = "was withdrawn") async -> [String: [DaemonStore.Change]] {
+        let scheduled = ids.compactMap { id in table[id].flatMap { $0.isScheduled ? (id, $0) : nil } }
+        guard !scheduled.isEmpty else { return [:] }
+        await scheduler.withdraw(ids: Set(scheduled.map(\.0)))
+        var changes: [String: [DaemonStore.Change]] = [:]
+        for (id, entry) in scheduled { changes[id] = unscheduled(id, entry, why: why) }
+        return changes
+    }
+
+    /// Ends the scheduling of `id`, which the scheduler holds no longer; `entry` is the notification as it was when
+    /// it was still scheduled.
+    private func unscheduled(_ id: String, _ entry: TrackedNotification, why: String) -> [DaemonStore.Change] {
         table.update(id) { $0.isScheduled = false }
         switch entry.phase {
         case .pending, .awaitingServer, .handedToApp:

@@ -19,7 +19,9 @@ extension DaemonCore {
         }
         try checkAccess(to: id, entry, by: await peer(of: call.sender), "withdraw")
         // Already gone is what was asked for.
-        reply(call, after: commits.submit(await withdrawEntry(id)))
+        var withdrawal = Withdrawal()
+        withdrawEntry(id, unscheduled: await unschedule(id), into: &withdrawal)
+        reply(call, after: commits.submit(withdrawal.changes(historyChanges(withdrawal.ended))))
     }
 
     /// `WithdrawAll(a{sv} filter)`: returns the ids it withdrew.
@@ -31,21 +33,41 @@ extension DaemonCore {
         // The earlier notifications of a thread first, and its summary updated once for them all: withdrawing the
         // one shown first would bring each of them back in turn.
         let ids = selection.filter { $0.entry.isStacked }.map(\.id) + selection.filter { !$0.entry.isStacked }.map(\.id)
-        var changes: [DaemonStore.Change] = []
+        // The scheduler is asked once for them all; then none waits for anything until the answer.
+        let unscheduled = await unschedule(ids)
+        var withdrawal = Withdrawal()
         var touched: Set<ThreadBook.Key> = []
         for id in ids {
             if let key = threads.key(of: id) { touched.insert(key) }
-            changes += await withdrawEntry(id, refreshingThread: false)
+            withdrawEntry(id, unscheduled: unscheduled[id] ?? [], refreshingThread: false, into: &withdrawal)
         }
         for key in touched { refreshThread(key) }
-        reply(call, after: commits.submit(changes), with: [.strings(ids.sorted())])
+        // One commit for them all, with their history entries: one transaction, pruned once.
+        let commit = commits.submit(withdrawal.changes(historyChanges(withdrawal.ended)))
+        // The selection is in the order of the ids already: no second sort of thousands of strings.
+        reply(call, after: commit, with: [.strings(selection.map(\.id))])
     }
 
-    /// Withdraws one notification; returns the changes that forget it on disk. One of a thread leaves it: see
+    /// What withdrawing notifications leaves to write, gathered for one commit.
+    private struct Withdrawal {
+        /// The changes that forget them on disk.
+        var forgotten: [DaemonStore.Change] = []
+        /// Their history entries, in the order they ended.
+        var ended: [EndedPost] = []
+
+        /// The changes of the commit: ``forgotten``, then `history` (the changes that write ``ended``).
+        func changes(_ history: [DaemonStore.Change]?) -> [DaemonStore.Change] { forgotten + (history ?? []) }
+    }
+
+    /// Withdraws one notification, whose scheduling ``unschedule(_:why:)`` ended with `unscheduled`, adding what
+    /// forgets it on disk and its history entry to `withdrawal`. One of a thread leaves it: see
     /// ``leaveThreadOnWithdrawal(_:refreshing:)``; one folded into a flood's notification leaves that
     /// (``leaveFoldOnWithdrawal(_:)``).
-    private func withdrawEntry(_ id: String, refreshingThread: Bool = true) async -> [DaemonStore.Change] {
-        var changes = await unschedule(id)
+    private func withdrawEntry(
+        _ id: String, unscheduled: [DaemonStore.Change], refreshingThread: Bool = true,
+        into withdrawal: inout Withdrawal
+    ) {
+        var changes = unscheduled
         // A firing's post is in the store until the server has shown it (its progress is recorded then): held, waiting
         // for a server, or with its Notify out. The withdrawal ends that firing, so the post goes with it; else a
         // restart of the daemon would show the notification again.
@@ -56,13 +78,21 @@ extension DaemonCore {
         }
         let handedOver = leaveThreadOnWithdrawal(id, refreshing: refreshingThread)
         leaveFoldOnWithdrawal(id)
+        let before = table[id]
         let effects = apply(handedOver ? .handedOver : .withdrawn, to: id, deferringStoreChanges: true)
-        // Forgotten on disk in the commit the call is answered after.
-        if effects.contains(.forgetDelivered) {
-            changes.append(.forgetDelivered(id: id))
-            logger.debug("withdrawn", metadata: ["notification.id": "\(id)"])
+        // Forgotten on disk, and kept in the history, in the commit the call is answered after.
+        for effect in effects {
+            switch effect {
+            case .forgetDelivered:
+                changes.append(.forgetDelivered(id: id))
+                logger.debug("withdrawn", metadata: ["notification.id": "\(id)"])
+            case .recordHistory(let ending):
+                if let before { withdrawal.ended.append(endedPost(id, before, ending)) }
+            default:
+                break
+            }
         }
-        return changes
+        withdrawal.forgotten += changes
     }
 
     /// The delivered notifications `filterValue` selects for `caller` (`ListDelivered`): those the server shows, and

@@ -183,6 +183,16 @@ package actor Scheduler<Payload: Sendable> {
         return removed
     }
 
+    /// Cancels the scheduled notifications whose ids are in `ids`: one call for a withdrawal of thousands.
+    ///
+    /// - Returns: The cancelled notifications, earliest first.
+    @discardableResult
+    package func withdraw(ids: Set<String>) -> [ScheduledNotification<Payload>] {
+        let removed = queue.removeAll { ids.contains($0.id) }.map(\.value)
+        arm()
+        return removed
+    }
+
     /// Cancels every scheduled notification of an application.
     ///
     /// - Returns: The cancelled notifications, earliest first.

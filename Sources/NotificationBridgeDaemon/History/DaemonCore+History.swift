@@ -9,11 +9,15 @@ import NotificationStore
 extension DaemonCore {
     /// Keeps notification `id`, as `entry` was when it ended, in the history.
     func recordHistory(_ id: String, _ entry: TrackedNotification, _ ending: NotificationEnding) {
-        recordHistory(
-            EndedPost(
-                id: id, appName: entry.appName, poster: entry.poster, content: entry.content,
-                actions: offeredActions(of: entry.content), route: entry.route, ending: ending,
-                responseAction: ending == .responded ? entry.respondedAction : nil, endedAt: history.now))
+        recordHistory(endedPost(id, entry, ending))
+    }
+
+    /// The history entry of notification `id`, as `entry` was when it ended with `ending`, now.
+    func endedPost(_ id: String, _ entry: TrackedNotification, _ ending: NotificationEnding) -> EndedPost {
+        EndedPost(
+            id: id, appName: entry.appName, poster: entry.poster, content: entry.content,
+            actions: offeredActions(of: entry.content), route: entry.route, ending: ending,
+            responseAction: ending == .responded ? entry.respondedAction : nil, endedAt: history.now)
     }
 
     /// Writes `ended` to the history, dropping what its bounds no longer keep in the same transaction.
@@ -21,13 +25,18 @@ extension DaemonCore {
         historyChanges([ended]).map { _ = commits.submit($0) }
     }
 
-    /// The changes that write `ended` to the history and keep it within its bounds; `nil` when it keeps nothing.
+    /// The changes that write `ended`, oldest first, to the history and keep it within its bounds; `nil` when it keeps
+    /// nothing.
+    ///
+    /// Of more than the bound on entries keeps (a withdrawal of thousands), only the newest are written: the pruning
+    /// in the same transaction would drop the others, and every older entry, at once. Encoding and writing 100,000
+    /// entries to keep 500 was most of what a `WithdrawAll` of 100,000 cost.
     func historyChanges(_ ended: [EndedPost]) -> [DaemonStore.Change]? {
         guard history.bounds.keepsAny else { return nil }
+        // Recorded anew (shown again and ended again): it may be answered again.
+        for post in ended { history.recordedAnew(post.id) }
         var changes: [DaemonStore.Change] = []
-        for post in ended {
-            // Recorded anew (shown again and ended again): it may be answered again.
-            history.recordedAnew(post.id)
+        for post in ended.suffix(history.bounds.limit) {
             do {
                 changes.append(.recordEnded(try EndedRow(id: post.id, endedAt: post.endedAt, post)))
             } catch {
