@@ -58,7 +58,6 @@ struct FiringClosedRestartTests {
                     #expect(listed.isEmpty, "ListDelivered after the restart: \(listed.map(\.id))")
                 }
             }
-            await server.stop()
             await serverConnection.close()
             try run.get()
         }

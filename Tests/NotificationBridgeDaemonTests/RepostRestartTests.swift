@@ -46,7 +46,6 @@ struct RepostRestartTests {
                             }
                         }
                         // The server restarts; once the new one shows each again, the daemon stops at once.
-                        await server.stop()
                         await serverConnection.close()
                         serverConnection = try await bus.connect()
                         server = NotificationServer()
@@ -55,7 +54,6 @@ struct RepostRestartTests {
                     }
                 }
             }
-            await server.stop()
             await serverConnection.close()
             try run.get()
         }
