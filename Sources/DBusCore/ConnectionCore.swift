@@ -113,21 +113,57 @@ final class ConnectionCore: @unchecked Sendable {
         return text.withCString { body($0) }
     }
 
+    /// A method call carrying `arguments`; the caller owns it. `validated` skips the checks of the arguments when the
+    /// caller already made them (``MessageCodec/append(_:to:validated:)``).
+    ///
+    /// - Throws: ``DBusFailure``: the arguments' check, or `NoMemory`.
     static func makeMethodCall(
-        destination: String?, path: DBusObjectPath, interface: String?, member: String
-    ) -> OpaquePointer? {
-        withOptionalCString(destination) { destination in
-            withOptionalCString(interface) { interface in
-                dbus_message_new_method_call(destination, path.rawValue, interface, member)
-            }
-        }
+        destination: String?, path: DBusObjectPath, interface: String?, member: String, arguments: [DBusValue],
+        validated: Bool = false
+    ) throws(DBusFailure) -> OpaquePointer {
+        try makeMessage(
+            CDBUS_MESSAGE_TYPE_METHOD_CALL, destination: destination, path: path, interface: interface, member: member,
+            arguments: arguments, validated: validated)
     }
 
-    static func makeSignal(path: DBusObjectPath, interface: String, member: String, destination: String?)
-        -> OpaquePointer?
-    {
-        guard let message = dbus_message_new_signal(path.rawValue, interface, member) else { return nil }
-        if let destination { dbus_message_set_destination(message, destination) }
+    /// A signal carrying `arguments`, to `destination` alone or (`nil`) to whoever listens; the caller owns it.
+    ///
+    /// - Throws: ``DBusFailure``: the arguments' check, or `NoMemory`.
+    static func makeSignal(
+        path: DBusObjectPath, interface: String, member: String, destination: String?, arguments: [DBusValue],
+        validated: Bool = false
+    ) throws(DBusFailure) -> OpaquePointer {
+        let message = try makeMessage(
+            CDBUS_MESSAGE_TYPE_SIGNAL, destination: destination, path: path, interface: interface, member: member,
+            arguments: arguments, validated: validated)
+        // As dbus_message_new_signal() makes one: nothing answers a signal.
+        dbus_message_set_no_reply(message, 1)
+        return message
+    }
+
+    /// A message of `type` whose header fields are written after its body. libdbus writes the body's signature into
+    /// the header once for each argument appended at the top level, and then walks every field of the header twice;
+    /// with the path, interface, member and destination set afterwards, each of those walks finds the signature alone.
+    /// A `Notify` of eight arguments is built with half the instructions so (about 120,000 fewer), the same message
+    /// with its header fields in another order, which the specification leaves free.
+    private static func makeMessage(
+        _ type: Int32, destination: String?, path: DBusObjectPath, interface: String?, member: String,
+        arguments: [DBusValue], validated: Bool
+    ) throws(DBusFailure) -> OpaquePointer {
+        let noMemory = DBusFailure(name: DBusFailure.Name.noMemory, message: "cannot create message")
+        guard let message = dbus_message_new(type) else { throw noMemory }
+        do throws(DBusFailure) {
+            try MessageCodec.append(arguments, to: message, validated: validated)
+            let headed =
+                dbus_message_set_path(message, path.rawValue) != 0
+                && withOptionalCString(interface) { dbus_message_set_interface(message, $0) } != 0
+                && dbus_message_set_member(message, member) != 0
+                && withOptionalCString(destination) { dbus_message_set_destination(message, $0) } != 0
+            guard headed else { throw noMemory }
+        } catch {
+            dbus_message_unref(message)
+            throw error
+        }
         return message
     }
 

@@ -209,15 +209,12 @@ public final class DBusConnection: Sendable {
         let core = self.core
         let accepted = loop.submit {
             guard
-                let message = ConnectionCore.makeMethodCall(
-                    destination: destination, path: path, interface: interface, member: method)
+                let message = try? ConnectionCore.makeMethodCall(
+                    destination: destination, path: path, interface: interface, member: method, arguments: arguments,
+                    validated: true)
             else { return }
             dbus_message_set_no_reply(message, 1)
-            if (try? MessageCodec.append(arguments, to: message, validated: true)) != nil {
-                core.sendAndRelease(message)
-            } else {
-                dbus_message_unref(message)
-            }
+            core.sendAndRelease(message)
         }
         // A closed connection would drop the message without a word.
         guard accepted else { throw DBusFailure.disconnected() }
@@ -266,14 +263,11 @@ public final class DBusConnection: Sendable {
         let core = self.core
         let accepted = loop.submit {
             guard
-                let message = ConnectionCore.makeSignal(
-                    path: path, interface: interface, member: member, destination: destination)
+                let message = try? ConnectionCore.makeSignal(
+                    path: path, interface: interface, member: member, destination: destination, arguments: arguments,
+                    validated: true)
             else { return }
-            if (try? MessageCodec.append(arguments, to: message, validated: true)) != nil {
-                core.sendAndRelease(message)
-            } else {
-                dbus_message_unref(message)
-            }
+            core.sendAndRelease(message)
         }
         guard accepted else { throw DBusFailure.disconnected() }
     }
@@ -365,12 +359,12 @@ public final class DBusConnection: Sendable {
             }
             for rule in rules {
                 guard
-                    let message = ConnectionCore.makeMethodCall(
+                    let message = try? ConnectionCore.makeMethodCall(
                         destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                        interface: "org.freedesktop.DBus", member: "RemoveMatch")
+                        interface: "org.freedesktop.DBus", member: "RemoveMatch",
+                        arguments: [.string(rule.description)])
                 else { continue }
                 dbus_message_set_no_reply(message, 1)
-                try? MessageCodec.append([.string(rule.description)], to: message)
                 core.sendAndRelease(message)
             }
         }

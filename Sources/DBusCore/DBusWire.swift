@@ -10,14 +10,9 @@ public enum DBusWire {
     ) throws(DBusFailure) -> [UInt8] {
         try DBusNames.checkInterface(interface)
         try DBusNames.checkMember(member)
-        guard
-            let message = ConnectionCore.makeSignal(
-                path: path, interface: interface, member: member, destination: nil)
-        else {
-            throw DBusFailure(name: DBusFailure.Name.noMemory, message: "cannot create message")
-        }
+        let message = try ConnectionCore.makeSignal(
+            path: path, interface: interface, member: member, destination: nil, arguments: arguments)
         defer { dbus_message_unref(message) }
-        try MessageCodec.append(arguments, to: message)
         // libdbus only marshals messages that have a serial, as a sent message would.
         dbus_message_set_serial(message, 1)
         var buffer: UnsafeMutablePointer<CChar>? = nil

@@ -30,20 +30,16 @@ extension ConnectionCore {
             box.resume(.failure(CancellationError()))
             return
         }
-        guard
-            let message = Self.makeMethodCall(
-                destination: destination, path: path, interface: interface, member: member)
-        else {
-            box.resume(.failure(DBusFailure(name: DBusFailure.Name.noMemory, message: "cannot create message")))
-            return
-        }
-        defer { dbus_message_unref(message) }
+        let message: OpaquePointer
         do {
-            try MessageCodec.append(arguments, to: message, validated: true)
+            message = try Self.makeMethodCall(
+                destination: destination, path: path, interface: interface, member: member, arguments: arguments,
+                validated: true)
         } catch {
             box.resume(.failure(error))
             return
         }
+        defer { dbus_message_unref(message) }
         var pending: OpaquePointer? = nil
         guard dbus_connection_send_with_reply(connection, message, &pending, timeoutMilliseconds) != 0,
             let pending

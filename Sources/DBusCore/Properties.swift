@@ -123,14 +123,10 @@ extension ConnectionCore {
             }
         }
         guard
-            let message = Self.makeSignal(
-                path: path, interface: Self.properties, member: "PropertiesChanged", destination: nil)
+            let message = try? Self.makeSignal(
+                path: path, interface: Self.properties, member: "PropertiesChanged", destination: nil,
+                arguments: [.string(interface), .vardict(changed), .strings(invalidated)])
         else { return }
-        do {
-            try MessageCodec.append([.string(interface), .vardict(changed), .strings(invalidated)], to: message)
-            sendAndRelease(message)
-        } catch {
-            dbus_message_unref(message)
-        }
+        sendAndRelease(message)
     }
 }

@@ -75,7 +75,10 @@ extension DaemonCore {
 
     /// Reads the settings of `content`'s app, so that a check that cannot wait (``holdsBackFiring(_:)``) knows them.
     func readSettings(of content: NotificationContent) async {
-        _ = await settings.record(for: settingsApp(of: content))
+        let app = settingsApp(of: content)
+        // Kept already (read by the settings stage of the same delivery, as a post's are): no turn off the actor.
+        guard settings.cachedRecord(for: app) == nil else { return }
+        _ = await settings.record(for: app)
     }
 
     /// Takes the place of the next notification held back.

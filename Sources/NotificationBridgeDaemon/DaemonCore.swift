@@ -281,8 +281,14 @@ actor DaemonCore {
         table[id] = entry
         let commit = changes.isEmpty ? nil : commits.submit(changes)
         return DeliveryAdmission(replaced: previous) { [weak self] result, _ in
-            // Nothing to wait for (a poster's notification): answered at once, without another turn on the actor.
-            if commit == nil, case .success(nil) = result { return call.reply([.string(id)]) }
+            // Shown, with nothing to wait for but the commit of its route (a new notification, as most are): answered
+            // once that is on disk, without another turn on the actor, which only a failure needs.
+            if commit == nil, case .success(let saved) = result {
+                do {
+                    try await saved?.wait()
+                    return call.reply([.string(id)])
+                } catch {}
+            }
             await self?.answerPost(call, id: id, result: result, after: commit)
         }
     }

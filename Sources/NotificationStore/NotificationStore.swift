@@ -146,7 +146,8 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
             } catch {
                 throw .cannotSave(path: databasePath, failure: error)
             }
-            if changes.contains(where: \.deletesRow) { inner.hasFreedRows = true }
+            // A closure, not a key path, as in every generic path of a write (see StoreWriter.writeQueued()).
+            if changes.contains(where: { $0.deletesRow }) { inner.hasFreedRows = true }
         }
     }
 

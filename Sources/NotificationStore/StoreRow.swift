@@ -20,32 +20,36 @@ enum StoreRow {
         // One pruning of the history does the work of all: entries are only added, and the last one has the latest
         // cutoff, so it drops everything the earlier ones would have. A withdrawal of thousands prunes once.
         let lastPruning = changes.lastIndex { if case .pruneEnded = $0 { true } else { false } }
-        let changes = changes.enumerated().lazy.filter { index, change in
-            if case .pruneEnded = change { return index == lastPruning }
-            return true
-        }.map(\.element)
+        // A plain loop: this code is generic and not specialized for the store's owner, and a chain of lazy sequences
+        // (or a key path) over its changes costs more in run-time type lookups than encoding a row does.
+        var rows: [StoreRow] = []
+        rows.reserveCapacity(changes.count)
         do {
-            return try changes.map { change in
-                switch change {
+            for index in changes.indices {
+                let row: StoreRow
+                switch changes[index] {
                 case .schedule(let notification):
-                    .pending(
+                    row = .pending(
                         id: notification.id, scheduledAt: notification.scheduledAt.timeIntervalSince1970,
                         body: try encoder.encode(notification))
-                case .unschedule(let id): .delete(.pending, id: id)
+                case .unschedule(let id): row = .delete(.pending, id: id)
                 case .registerCategory(let id, let category):
-                    .put(.categories, id: id, body: try encoder.encode(category))
-                case .removeCategory(let id): .delete(.categories, id: id)
-                case .deliver(let id, let route): .put(.delivered, id: id, body: try encoder.encode(route))
-                case .forgetDelivered(let id): .delete(.delivered, id: id)
-                case .recordEnded(let row): .ended(id: row.id, endedAt: row.endedAt, body: row.body)
+                    row = .put(.categories, id: id, body: try encoder.encode(category))
+                case .removeCategory(let id): row = .delete(.categories, id: id)
+                case .deliver(let id, let route): row = .put(.delivered, id: id, body: try encoder.encode(route))
+                case .forgetDelivered(let id): row = .delete(.delivered, id: id)
+                case .recordEnded(let ended): row = .ended(id: ended.id, endedAt: ended.endedAt, body: ended.body)
                 case .pruneEnded(let cutoff, let limit):
-                    .pruneEnded(endedBefore: cutoff.timeIntervalSince1970, keeping: limit)
-                case .saveFocus(let row): .focus(id: row.id, body: row.body)
+                    guard index == lastPruning else { continue }
+                    row = .pruneEnded(endedBefore: cutoff.timeIntervalSince1970, keeping: limit)
+                case .saveFocus(let focus): row = .focus(id: focus.id, body: focus.body)
                 }
+                rows.append(row)
             }
         } catch {
             throw .cannotEncode(reason: "\(error)")
         }
+        return rows
     }
 
     /// Writes the row; call it inside a transaction.

@@ -197,8 +197,9 @@ where Payload: Codable & Sendable, Category: Codable & Sendable, Route: Codable 
         do throws(NotificationStoreError) {
             guard let store, !isClosed else { throw .closed(directory: directory) }
             // The route of a notification still showing is never dropped: each is forgotten when its notification
-            // ends (closed, withdrawn), so the routes kept are those of what the server shows.
-            try store.apply(batches.flatMap(\.changes))
+            // ends (closed, withdrawn), so the routes kept are those of what the server shows. A closure, not a key
+            // path: in generic code a key path literal is built at run time at each use, its types demangled.
+            try store.apply(batches.flatMap { $0.changes })
             result = .success(())
         } catch {
             result = .failure(error)

@@ -77,7 +77,7 @@ struct InvocationTests {
             Issue.record("a title and a body are a plain send")
             return
         }
-        #expect(plain.request[PostKeys.title] == "Title")
+        #expect(WireEntries(plain.request)?[PostKeys.title] == "Title")
         guard case .execFilter = Invocation.parse(["--exec-filter", "a", "--", "true"], invokedAs: "nb") else {
             Issue.record("--exec-filter is the filter form")
             return

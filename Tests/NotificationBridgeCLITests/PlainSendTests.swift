@@ -27,7 +27,7 @@ struct PlainSendTests {
             return
         }
         let tree = try #require(try treeRequest(arguments), "the tree reads \(arguments) as send")
-        #expect(plain?.request == tree)
+        #expect(plain?.request == tree.value)
     }
 
     @Test(
