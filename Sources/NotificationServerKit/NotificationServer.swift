@@ -60,8 +60,10 @@ public actor NotificationServer {
     /// The bus's `NameOwnerChanged` on each connection the server has served on, in order, numbered; ``run()`` follows
     /// them: departures of senders, and the end of the current one, which is the end of its connection.
     private nonisolated let busNews:
-        (stream: AsyncStream<(epoch: Int, changes: AsyncStream<DBusSignal>)>,
-        continuation: AsyncStream<(epoch: Int, changes: AsyncStream<DBusSignal>)>.Continuation) =
+        (
+            stream: AsyncStream<(epoch: Int, changes: AsyncStream<DBusSignal>)>,
+            continuation: AsyncStream<(epoch: Int, changes: AsyncStream<DBusSignal>)>.Continuation
+        ) =
             AsyncStream.makeStream()
     /// The number of the connection served on now (see ``busNews``).
     private var epoch = 0
