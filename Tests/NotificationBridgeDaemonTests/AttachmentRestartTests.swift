@@ -14,14 +14,7 @@ struct AttachmentRestartTests {
     private static func responseReaches(
         _ attachment: BridgeAttachment, _ setup: SchedulingTests.Setup, within limit: Duration
     ) async throws -> Bool {
-        let poster = try await setup.bus.connect()
-        let id = try await BridgeProxy(connection: poster).post(
-            NotificationPost(
-                content: NotificationContent(
-                    title: "Mail from Ann", appName: "Mail", defaultActionLabel: "Open", timeout: .never)))
-        let shown = try await setup.nextNotification()
-        await poster.close()
-        try await setup.server.invokeAction(id: shown.id, key: "default")
+        let id = try await setup.postFromGoneConnectionAndClick(title: "Mail from Ann", appName: "Mail", label: "Open")
         let events = attachment.events
         let received = try? await withTimeout(limit, waitingFor: "the response at the attachment") {
             for await event in events {
@@ -87,14 +80,8 @@ struct AttachmentRestartTests {
             }
             // Answered after the Detach sent on the way out, which the daemon takes in the order it came.
             _ = try await proxy.listPending(NotificationFilter(appName: "Mail"))
-            let poster = try await setup.bus.connect()
-            let id = try await BridgeProxy(connection: poster).post(
-                NotificationPost(
-                    content: NotificationContent(
-                        title: "Mail from Ann", appName: "Mail", defaultActionLabel: "Open", timeout: .never)))
-            let shown = try await setup.nextNotification()
-            await poster.close()
-            try await setup.server.invokeAction(id: shown.id, key: "default")
+            let id = try await setup.postFromGoneConnectionAndClick(
+                title: "Mail from Ann", appName: "Mail", label: "Open")
             // Kept only when no app is attached: with the attachment still known, the wait would never be answered.
             let kept = try await withTimeout(.seconds(20), waitingFor: "the response kept for WaitForResponse") {
                 try await proxy.waitForResponse(id: id)

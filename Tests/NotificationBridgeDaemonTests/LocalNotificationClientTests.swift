@@ -146,14 +146,7 @@ struct LocalNotificationClientTests {
             // Answered after the Detach sent on the way out, which the daemon takes in the order it came.
             _ = try await client.pending()
             // Posted by a connection that is gone by the click: the daemon hands the response to the app's attachment.
-            let poster = try await setup.bus.connect()
-            let id = try await BridgeProxy(connection: poster).post(
-                NotificationPost(
-                    content: NotificationContent(
-                        title: "Tea", appName: "Kettle", defaultActionLabel: "Pour", timeout: .never)))
-            let shown = try await setup.nextNotification()
-            await poster.close()
-            try await setup.server.invokeAction(id: shown.id, key: "default")
+            let id = try await setup.postFromGoneConnectionAndClick(title: "Tea", appName: "Kettle", label: "Pour")
             // Kept only when the app is not attached: otherwise it is sent to the connection and the wait never ends.
             let kept = try await withTimeout(.seconds(20), waitingFor: "the response kept for WaitForResponse") {
                 try await BridgeProxy(connection: connection).waitForResponse(id: id)

@@ -90,6 +90,20 @@ struct SchedulingTests {
             return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
+        /// Posts a notification of `appName` whose default action is `label` from a connection that closes once it is
+        /// shown, then clicks it: the response of a poster that is gone goes to the app. Returns the notification's id.
+        func postFromGoneConnectionAndClick(title: String, appName: String, label: String) async throws -> String {
+            let poster = try await bus.connect()
+            let id = try await BridgeProxy(connection: poster).post(
+                NotificationPost(
+                    content: NotificationContent(
+                        title: title, appName: appName, defaultActionLabel: label, timeout: .never)))
+            let shown = try await nextNotification()
+            await poster.close()
+            try await server.invokeAction(id: shown.id, key: "default")
+            return id
+        }
+
         /// The next notification the server receives.
         func nextNotification(within limit: Duration = .seconds(15)) async throws -> ServedNotification {
             let events = self.events
