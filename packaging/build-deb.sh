@@ -128,7 +128,7 @@ grep -q 'libc6 (>= ' <<<"$SHLIBS_DEPENDS" || die "no versioned libc6 in the depe
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 # The package may not grow past its budget (KiB). The goal is 10 MB, under the floor of two static programs (the
 # docs/performance.md gives the targets); the budget holds what they weigh now, so that growth is a decision.
-MAX_INSTALLED_SIZE=${MAX_INSTALLED_SIZE:-36096}
+MAX_INSTALLED_SIZE=${MAX_INSTALLED_SIZE:-36160}
 if [ "$INSTALLED_SIZE" -gt "$MAX_INSTALLED_SIZE" ]; then
     die "the package would take $INSTALLED_SIZE KiB installed, over its budget of $MAX_INSTALLED_SIZE KiB:" \
         "$(cd "$ROOT" && du -k usr/bin/* | tr '\t\n' ' ')— find what grew, or raise MAX_INSTALLED_SIZE in" \
