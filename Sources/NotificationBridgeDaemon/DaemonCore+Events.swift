@@ -14,18 +14,17 @@ extension DaemonCore {
             // Not through the lock gate: putting off needs no unlocking.
             await self.snooze(snooze)
         case .responded(let answer):
-            // The daemon's own notifications: the digest of a focus mode, the notification that counts a flood.
-            if answer.response.notificationID == FocusDigest.notificationID {
-                digestAnswered(answer.actionID)
-                return
-            }
-            if foldAnswered(answer.response.notificationID, actionID: answer.actionID) { return }
-            // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
             let response = answer.response
-            await lockGate.deliver(
-                notificationID: response.notificationID, requiresAuthentication: answer.requiresAuthentication
-            ) { [weak self] in
-                await self?.respond(response)
+            switch NotificationOwner(id: response.notificationID) {
+            case .daemon(let own):
+                answered(own, actionID: answer.actionID)
+            case .app:
+                // A response that needs an unlocked session waits for the unlock; the events after it go on meanwhile.
+                await lockGate.deliver(
+                    notificationID: response.notificationID, requiresAuthentication: answer.requiresAuthentication
+                ) { [weak self] in
+                    await self?.respond(response)
+                }
             }
         case .closed(let closure):
             closed(closure)
@@ -149,7 +148,8 @@ extension DaemonCore {
     /// A notification left the server: its poster gets `Closed`; it ends, unless a response is still to come.
     func closed(_ closure: SessionClosure) {
         let id = closure.notification.id
-        guard table[id] != nil else { return foldClosed(closure) }
+        if case .daemon(let own) = NotificationOwner(id: id) { return closed(own, closure) }
+        guard table[id] != nil else { return }
         let thread = threads.key(of: id)
         let wasNewest = thread.map { threads.newest(of: $0) == id } ?? false
         apply(.closed(closure.reason, acted: closure.acted, dismissed: closure.dismissed), to: id)

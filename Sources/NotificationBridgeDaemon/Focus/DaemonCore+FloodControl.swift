@@ -70,20 +70,18 @@ extension DaemonCore {
     }
 
     /// The user answered fold `foldID` with `actionID`: a click keeps what it stood for in the history, "Dismiss all"
-    /// dismisses them; either way the fold leaves the screen. Returns whether `foldID` is a fold.
-    func foldAnswered(_ foldID: String, actionID: String) -> Bool {
-        guard let fold = floodFolds.remove(foldID) else { return false }
+    /// dismisses them; either way the fold leaves the screen. Nothing for a fold no longer on the screen.
+    func foldAnswered(_ foldID: String, actionID: String) {
+        guard let fold = floodFolds.remove(foldID) else { return }
         let dismissed = actionID == FloodFolds.Action.dismissAll.rawValue
         endFolded(in: fold, .closedByCall, dismissed: dismissed)
         let turn = session.reserveTurn(for: foldID)
         jobs.yield { [session] in _ = await session.withdraw(id: foldID, turn: turn) }
-        return true
     }
 
-    /// The fold that `closure` is about left the server: what it stood for ends with it, as a thread ends with the one
-    /// shown.
-    func foldClosed(_ closure: SessionClosure) {
-        guard let fold = floodFolds.remove(closure.notification.id) else { return }
+    /// Fold `foldID` left the server (`closure`): what it stood for ends with it, as a thread ends with the one shown.
+    func foldClosed(_ foldID: String, _ closure: SessionClosure) {
+        guard let fold = floodFolds.remove(foldID) else { return }
         endFolded(in: fold, closure.reason, dismissed: closure.dismissed)
     }
 
