@@ -47,7 +47,8 @@ package protocol DesktopDoNotDisturbWatching: Sendable {
     /// Reads the switch again, for a desktop that announces no change of it (mako's modes): the state read, which
     /// ``states()`` reports too when it changed; `nil` when the desktop announces its changes, so that there is no
     /// need to ask. Whoever holds notifications back asks before it shows one and, while some wait, now and then.
-    func refresh() async -> DesktopDoNotDisturb?
+    /// It runs on the caller's actor, so that asking a desktop that announces its changes costs no hop off it.
+    nonisolated(nonsending) func refresh() async -> DesktopDoNotDisturb?
 
     /// The session reports another server (`owner`, with what it answered as `info` once it has), or none: the
     /// switch followed from now is that server's. Whoever reads the session's events passes them on, in their order.
@@ -56,7 +57,7 @@ package protocol DesktopDoNotDisturbWatching: Sendable {
 
 extension DesktopDoNotDisturbWatching {
     /// A desktop that announces its changes: nothing to read again.
-    package func refresh() async -> DesktopDoNotDisturb? { nil }
+    package nonisolated(nonsending) func refresh() async -> DesktopDoNotDisturb? { nil }
 
     /// A switch fed from elsewhere: nothing to follow.
     package func run() async {}

@@ -99,8 +99,9 @@ package final class DesktopDoNotDisturbWatcher: DesktopDoNotDisturbWatching {
         for sink in sinks { sink.finish() }
     }
 
-    /// Reads mako's modes again (the only switch that announces no change); `nil` for every other server.
-    package func refresh() async -> DesktopDoNotDisturb? {
+    /// Reads mako's modes again (the only switch that announces no change); `nil` for every other server, answered
+    /// on the caller's actor without leaving it.
+    package nonisolated(nonsending) func refresh() async -> DesktopDoNotDisturb? {
         guard let reader = state.withLock({ $0.reader }), let read = reader.read else { return nil }
         do {
             let now = DesktopDoNotDisturb(source: reader.source, isOn: try await read())

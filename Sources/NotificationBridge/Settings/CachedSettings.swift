@@ -62,8 +62,9 @@ package final class CachedSettings: Sendable {
         }
     }
 
-    /// The settings of `app`, listing it among the apps that posted the first time.
-    package func record(for app: String) async -> AppSettingsRecord {
+    /// The settings of `app`, listing it among the apps that posted the first time. It runs on the caller's actor:
+    /// settings kept already are answered without a hop off it; only a first read waits for the store.
+    package nonisolated(nonsending) func record(for app: String) async -> AppSettingsRecord {
         let (cached, generation, noted) = state.withLock { state in
             (state.records[app], state.generation, state.noted.insert(app).inserted)
         }

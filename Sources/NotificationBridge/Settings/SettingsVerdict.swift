@@ -52,7 +52,9 @@ extension AppSettingsRecord {
     ///   - serverName: the notification server's name, asked only when a notification is to be quiet: GNOME Shell,
     ///     which reads the same GNOME keys, keeps one in its list without a popup; no other server can.
     /// - Throws: ``NotificationNotAllowedError`` when nothing may be shown.
-    package func shape(
+    ///
+    /// It runs on the caller's actor: a notification that is not to be quiet is shaped with no hop off it.
+    package nonisolated(nonsending) func shape(
         _ content: NotificationContent, sessionLocked: Bool, serverName: @Sendable () async -> String
     ) async throws(NotificationNotAllowedError) -> NotificationContent {
         let allowed = effective
