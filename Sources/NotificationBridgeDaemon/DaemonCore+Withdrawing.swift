@@ -3,6 +3,7 @@ import FoundationEssentials
 import NotificationBridge
 import NotificationBridgeAPI
 import NotificationModel
+import NotificationScheduling
 import NotificationStore
 
 /// `Withdraw`, `WithdrawAll`, `ListDelivered` and `ListPending`: answered from the table, never waiting on the server.
@@ -122,18 +123,20 @@ extension DaemonCore {
         try checkRunning()
         var filter = try NotificationFilter(filterValue)
         try confine(&filter, to: await peer(of: caller))
-        let selected = await scheduler.pending().filter { pending in
+        let pending = await scheduler.pending()
+        let selected = pending.filter { pending in
             let notification = pending.notification
             return table.isScheduled(notification.id)
                 && filter.selects(
                     appName: notification.appName ?? defaultAppName, poster: notification.payload.poster,
                     content: notification.payload.selection.value, caller: caller)
         }
+        let due = table.scheduledCount > pending.count ? dueUnderWay(filter, caller: caller, pending) : []
         // Those the desktop's do-not-disturb holds back come after the scheduled ones, in the order they are to be
         // shown.
         let held = listedHeld(filter, caller: caller)
-        guard !selected.isEmpty else { return .values(held) }
-        if inWireForm, held.isEmpty {
+        guard !selected.isEmpty || !due.isEmpty else { return .values(held) }
+        if inWireForm, held.isEmpty, due.isEmpty {
             let stored = try await listedForms()
             // Without a row: withdrawn meanwhile, or never saved.
             let listed = selected.filter { stored[$0.notification.id] != nil }
@@ -165,7 +168,30 @@ extension DaemonCore {
                     id: notification.id, content: post.content, route: post.route.listed,
                     nextFireDate: pending.nextFireDate, trigger: notification.trigger))
         }
+        let now = await scheduler.now
+        for id in due {
+            guard let post = try await listedPost(id) else { continue }
+            values.append(
+                NotificationCoding.encode(id: id, content: post.content, route: post.route.listed, nextFireDate: now))
+        }
         return .values(values + held)
+    }
+
+    /// The scheduled notifications `filter` selects for `caller` that came due and are on their way to be shown or
+    /// held: the scheduler let them go (they are not among `pending`), and ``fired(_:)`` has not taken them in yet. A
+    /// restart fires at once what came due while the daemon was stopped, and what do-not-disturb held, and the daemon
+    /// answers calls before it takes those firings in; `ListPending` lists them as due now meanwhile, so that nothing
+    /// it keeps is missing from the list at any moment. By id, so that a listing is the same each time.
+    private func dueUnderWay(
+        _ filter: NotificationFilter, caller: String, _ pending: [PendingNotification<PendingPost>]
+    ) -> [String] {
+        let waiting = Set(pending.map(\.notification.id))
+        return table.live.compactMap { id, entry in
+            guard entry.isScheduled, case .pending = entry.phase, !waiting.contains(id),
+                filter.selects(appName: entry.appName, poster: entry.poster, content: entry.content, caller: caller)
+            else { return nil }
+            return id
+        }.sorted()
     }
 
     /// The listing forms of the scheduled notifications, from the store.

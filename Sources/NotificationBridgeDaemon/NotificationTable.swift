@@ -76,6 +76,9 @@ struct NotificationTable: Sendable {
         scheduledByApp[appName] ?? 0
     }
 
+    /// How many notifications are scheduled, of every app.
+    var scheduledCount: Int { scheduledByApp.values.reduce(0, +) }
+
     /// How many notifications of the app `appName` show or wait to show (``ShowingLimit/counts(_:)``).
     func showingCount(of appName: String) -> Int {
         showingByApp[appName] ?? 0

@@ -66,7 +66,8 @@ extension NotificationServerSession {
             logger.debug("closed while shown again; closed again", metadata: ["notification.id": "\(id)"])
             return false
         }
-        return true
+        // Closed just after the server took it again, and no longer followed (see place).
+        return router.notification(id: id) != nil
     }
 
     /// Posts during a turn: the previous notification of the id, if any, is replaced on its own server; else the one
@@ -106,6 +107,15 @@ extension NotificationServerSession {
         // Where the server kept the id, a close of it held meanwhile is of this one; where it gave another, the one
         // taken over was gone before (the close is of that one), and is let go of after the close.
         let keptTheID = taken.map { answer.id == $0.serverID && answer.server == $0.serverOwner } ?? false
+        // Replaced under the id it had, and closed meanwhile: the server's close came after it took this Notify and
+        // was read first, so its owner has heard of the close. Followed again, it would be posted anew to the next
+        // server that takes the name; it is closed instead, in case the server shows it still.
+        if let own, router.notification(id: id) == nil, answer.id == own.serverID, answer.server == own.serverOwner {
+            await notifyEnded(inFlight)
+            try? client.requestClose(answer.id, destination: answer.server)
+            logger.debug("closed while its replacement was out; not followed", metadata: ["notification.id": "\(id)"])
+            return Placement(serverID: answer.id, server: answer.server)
+        }
         if keptTheID, let taken { router.forget(id: taken.id) }
         router.follow(
             PostedNotification(
