@@ -48,10 +48,10 @@ _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
 let command: DaemonCommand
 do {
     // Once it serves, each time it has had nothing to do for a second after some work (start-up's first), the
-    // daemon lets go of its code pages: the kernel maps back in what the next call runs, and the rest, most of what
-    // start-up mapped in, stays out.
+    // daemon lets go of the code pages of its program and its libraries: the kernel maps back in what the next call
+    // runs, and the rest, most of what start-up mapped in, stays out.
     command = try buildDaemon(arguments: Array(CommandLine.arguments.dropFirst())) {
-        EventLoopExecutor.whenQuiet(for: .seconds(1)) { _ = nb_release_program_pages() }
+        EventLoopExecutor.whenQuiet(for: .seconds(1)) { _ = CodePages.release() }
     }
 } catch {
     // The argument parser's message: what was wrong, the usage line, where to read more.
